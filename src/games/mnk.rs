@@ -1,0 +1,463 @@
+//! m,n,k games: a `width` x `height` board, two players place marks, `line` in a row wins.
+//! Tic-tac-toe (3,3,3) and gomoku (15,15,5) are presets. With `exact`, only a line of exactly
+//! `line` marks wins (gomoku's exactly-five rule); longer lines ("overlines") do not.
+//!
+//! Notation: `x y`, column then row, both from zero, origin top-left (the Meridius convention).
+
+use super::spec::MnkParams;
+use super::{parse_coordinate, Ending, Game, IllegalMove, MoveError, Outcome, Side};
+
+/// A square, as `y * width + x`.
+pub type Square = u16;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mnk {
+    params: MnkParams,
+    /// Row-major cells: 0 empty, 1 first player (X), 2 second player (O).
+    cells: Vec<u8>,
+    to_move: Side,
+    placed: u16,
+    outcome: Option<Outcome>,
+    last_move: Option<Square>,
+}
+
+/// The four line directions: right, down, down-right, down-left.
+const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
+impl Mnk {
+    pub fn new(params: MnkParams) -> Mnk {
+        Mnk {
+            params,
+            cells: vec![0; params.width as usize * params.height as usize],
+            to_move: Side::First,
+            placed: 0,
+            outcome: None,
+            last_move: None,
+        }
+    }
+
+    pub fn params(&self) -> MnkParams {
+        self.params
+    }
+
+    /// The mark on column `x`, row `y`: `None` when empty.
+    pub fn mark_at(&self, x: u8, y: u8) -> Option<Side> {
+        match self.cells[self.index(x, y)] {
+            1 => Some(Side::First),
+            2 => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    pub fn last_move(&self) -> Option<Square> {
+        self.last_move
+    }
+
+    pub fn square(&self, x: u8, y: u8) -> Square {
+        self.index(x, y) as Square
+    }
+
+    /// Column and row of a square.
+    pub fn coordinates(&self, square: Square) -> (u8, u8) {
+        let width = self.params.width as u16;
+        ((square % width) as u8, (square / width) as u8)
+    }
+
+    fn index(&self, x: u8, y: u8) -> usize {
+        y as usize * self.params.width as usize + x as usize
+    }
+
+    fn board_name(&self) -> String {
+        format!("{}x{}", self.params.width, self.params.height)
+    }
+
+    /// Length of the run of `mark` through (x, y) along (dx, dy), both ways.
+    fn run_length(&self, x: i32, y: i32, (dx, dy): (i32, i32), mark: u8) -> u32 {
+        let (w, h) = (self.params.width as i32, self.params.height as i32);
+        let mut length = 1;
+        for sign in [1, -1] {
+            let (mut cx, mut cy) = (x + sign * dx, y + sign * dy);
+            while cx >= 0 && cy >= 0 && cx < w && cy < h {
+                if self.cells[(cy * w + cx) as usize] != mark {
+                    break;
+                }
+                length += 1;
+                cx += sign * dx;
+                cy += sign * dy;
+            }
+        }
+        length
+    }
+
+    fn makes_line(&self, square: Square, mark: u8) -> bool {
+        let (x, y) = self.coordinates(square);
+        let need = self.params.line as u32;
+        DIRECTIONS.iter().any(|&direction| {
+            let run = self.run_length(x as i32, y as i32, direction, mark);
+            if self.params.exact {
+                run == need
+            } else {
+                run >= need
+            }
+        })
+    }
+}
+
+impl Game for Mnk {
+    type Move = Square;
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Square>) {
+        moves.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        moves.extend(
+            self.cells
+                .iter()
+                .enumerate()
+                .filter(|(_, &cell)| cell == 0)
+                .map(|(index, _)| index as Square),
+        );
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Square, MoveError> {
+        let mut words = text.split_whitespace();
+        let (Some(x), Some(y), None) = (words.next(), words.next(), words.next()) else {
+            return Err(MoveError::NotAMove(
+                "expected two numbers 'x y' (column, then row)".into(),
+            ));
+        };
+        let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
+            return Err(MoveError::NotAMove(
+                "expected two whole numbers 'x y' (column, then row)".into(),
+            ));
+        };
+        let (w, h) = (self.params.width as i64, self.params.height as i64);
+        if !(0..w).contains(&x) || !(0..h).contains(&y) {
+            return Err(IllegalMove::OffBoard {
+                square: format!("{x} {y}"),
+                board: self.board_name(),
+            }
+            .into());
+        }
+        let square = self.square(x as u8, y as u8);
+        self.check_move(square)?;
+        Ok(square)
+    }
+
+    fn check_move(&self, square: Square) -> Result<(), IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        match self.cells.get(square as usize) {
+            None => Err(IllegalMove::OffBoard {
+                square: format!("square #{square}"),
+                board: self.board_name(),
+            }),
+            Some(0) => Ok(()),
+            Some(_) => Err(IllegalMove::Occupied {
+                square: self.format_move(square),
+            }),
+        }
+    }
+
+    fn play_unchecked(&mut self, square: Square) {
+        let mark = if self.to_move == Side::First { 1 } else { 2 };
+        self.cells[square as usize] = mark;
+        self.placed += 1;
+        self.last_move = Some(square);
+        if self.makes_line(square, mark) {
+            self.outcome = Some(Outcome {
+                winner: Some(self.to_move),
+                ending: Ending::Line,
+            });
+        } else if self.placed as usize == self.cells.len() {
+            self.outcome = Some(Outcome {
+                winner: None,
+                ending: Ending::BoardFull,
+            });
+        }
+        self.to_move = self.to_move.opponent();
+    }
+
+    fn format_move(&self, square: Square) -> String {
+        let (x, y) = self.coordinates(square);
+        format!("{x} {y}")
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Column numbers across the top, row numbers down the side; `X`, `O`, `.` for empty; the
+    /// last move is shown in brackets.
+    fn render(&self) -> String {
+        let (w, h) = (self.params.width, self.params.height);
+        let mut out = String::from("   ");
+        for x in 0..w {
+            out.push_str(&format!("{x:^3}"));
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+        for y in 0..h {
+            out.push_str(&format!("{y:>3}"));
+            for x in 0..w {
+                let mark = match self.mark_at(x, y) {
+                    Some(Side::First) => 'X',
+                    Some(Side::Second) => 'O',
+                    None => '.',
+                };
+                let (open, close) = if self.last_move == Some(self.square(x, y)) {
+                    ('[', ']')
+                } else {
+                    (' ', ' ')
+                };
+                out.extend([open, mark, close]);
+            }
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{perft, AnyGame, GameSpec};
+
+    fn game(words: &[&str], name: &str) -> Box<dyn AnyGame> {
+        GameSpec::from_words(name, words).unwrap().new_game()
+    }
+
+    fn play_all(game: &mut dyn AnyGame, moves: &[&str]) {
+        for mv in moves {
+            game.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+    }
+
+    #[test]
+    fn tictactoe_perft_matches_the_published_table() {
+        let expected = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872, 0];
+        let spec = GameSpec::Tictactoe;
+        for (depth, &count) in expected.iter().enumerate() {
+            assert_eq!(spec.perft(depth as u32 + 1), count, "depth {}", depth + 1);
+        }
+    }
+
+    /// Walks every complete game: 255,168 games, 131,184 won by X, 77,904 by O, 46,080 drawn.
+    #[test]
+    fn tictactoe_complete_games_match_the_published_counts() {
+        fn walk(game: &Mnk, tally: &mut [u64; 3]) {
+            if let Some(outcome) = Game::outcome(game) {
+                let slot = match outcome.winner {
+                    Some(Side::First) => 0,
+                    Some(Side::Second) => 1,
+                    None => 2,
+                };
+                tally[slot] += 1;
+                return;
+            }
+            let mut moves = Vec::new();
+            game.generate_moves(&mut moves);
+            for mv in moves {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                walk(&child, tally);
+            }
+        }
+        let mut tally = [0; 3];
+        walk(
+            &Mnk::new(GameSpec::Tictactoe.mnk_params().unwrap()),
+            &mut tally,
+        );
+        assert_eq!(tally, [131_184, 77_904, 46_080]);
+        assert_eq!(tally.iter().sum::<u64>(), 255_168);
+    }
+
+    #[test]
+    fn tictactoe_has_5478_reachable_positions() {
+        fn visit(game: &Mnk, seen: &mut std::collections::HashSet<Vec<u8>>) {
+            if !seen.insert(game.cells.clone()) {
+                return;
+            }
+            let mut moves = Vec::new();
+            game.generate_moves(&mut moves);
+            for mv in moves {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                visit(&child, seen);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        visit(
+            &Mnk::new(GameSpec::Tictactoe.mnk_params().unwrap()),
+            &mut seen,
+        );
+        assert_eq!(seen.len(), 5478);
+    }
+
+    #[test]
+    fn moves_are_column_then_row() {
+        let mut g = Mnk::new(MnkParams {
+            width: 5,
+            height: 3,
+            line: 3,
+            exact: false,
+        });
+        let mv = g.parse_move("4 2").unwrap();
+        g.play(mv).unwrap();
+        assert_eq!(g.mark_at(4, 2), Some(Side::First));
+        assert_eq!(g.format_move(mv), "4 2");
+        assert!(matches!(
+            g.parse_move("2 4"),
+            Err(MoveError::Illegal(IllegalMove::OffBoard { .. }))
+        ));
+    }
+
+    #[test]
+    fn each_wrong_move_gets_its_own_verdict() {
+        let mut g = game(&[], "tictactoe");
+        for text in ["", "1", "1 2 3", "a b", "1,1", "1.0 2", "one two"] {
+            assert!(
+                matches!(g.play_text(text), Err(MoveError::NotAMove(_))),
+                "{text:?}"
+            );
+        }
+        for text in ["3 0", "0 3", "-1 0", "99999999999999999999 0"] {
+            assert!(
+                matches!(
+                    g.play_text(text),
+                    Err(MoveError::Illegal(IllegalMove::OffBoard { .. }))
+                ),
+                "{text:?}"
+            );
+        }
+        g.play_text("1 1").unwrap();
+        assert_eq!(
+            g.play_text("1 1"),
+            Err(MoveError::Illegal(IllegalMove::Occupied {
+                square: "1 1".into()
+            }))
+        );
+        // Extra white space is tolerated: the notation is two numbers.
+        assert_eq!(g.play_text("  0   2 ").unwrap(), "0 2");
+    }
+
+    #[test]
+    fn a_line_wins_and_ends_the_game() {
+        let mut g = game(&[], "tictactoe");
+        play_all(g.as_mut(), &["0 0", "0 1", "1 0", "1 1", "2 0"]);
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                winner: Some(Side::First),
+                ending: Ending::Line
+            })
+        );
+        assert!(g.legal_moves_text().is_empty());
+        assert_eq!(
+            g.play_text("2 2"),
+            Err(MoveError::Illegal(IllegalMove::GameOver))
+        );
+    }
+
+    #[test]
+    fn both_diagonals_win() {
+        let mut g = game(&[], "tictactoe");
+        play_all(g.as_mut(), &["2 0", "0 0", "1 1", "1 0", "0 2"]);
+        assert_eq!(g.outcome().unwrap().winner, Some(Side::First));
+        let mut g = game(&[], "tictactoe");
+        play_all(g.as_mut(), &["0 1", "0 0", "2 1", "1 1", "1 0", "2 2"]);
+        assert_eq!(g.outcome().unwrap().winner, Some(Side::Second));
+    }
+
+    #[test]
+    fn a_full_board_without_a_line_is_a_draw() {
+        let mut g = game(&[], "tictactoe");
+        play_all(
+            g.as_mut(),
+            &[
+                "0 0", "1 1", "2 2", "1 0", "1 2", "0 2", "2 0", "2 1", "0 1",
+            ],
+        );
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                winner: None,
+                ending: Ending::BoardFull
+            })
+        );
+    }
+
+    /// X plays five stones in a row at the top with a gap, then fills it to make six.
+    fn overline_game(exact: &str) -> Box<dyn AnyGame> {
+        let mut g = game(&[&format!("exact={exact}")], "gomoku");
+        play_all(
+            g.as_mut(),
+            &[
+                "0 0", "0 5", "1 0", "1 5", "2 0", "2 5", "4 0", "4 5", "5 0", "6 6", "3 0",
+            ],
+        );
+        g
+    }
+
+    #[test]
+    fn freestyle_gomoku_counts_an_overline() {
+        assert_eq!(
+            overline_game("no").outcome().unwrap().winner,
+            Some(Side::First)
+        );
+    }
+
+    #[test]
+    fn exactly_five_does_not_count_an_overline() {
+        let g = overline_game("yes");
+        assert_eq!(g.outcome(), None);
+        // ... but an exact five still wins.
+        let mut g = game(&["exact=yes"], "gomoku");
+        play_all(
+            g.as_mut(),
+            &[
+                "0 0", "0 5", "1 0", "1 5", "2 0", "2 5", "3 0", "3 5", "4 0",
+            ],
+        );
+        assert_eq!(g.outcome().unwrap().winner, Some(Side::First));
+    }
+
+    #[test]
+    fn rectangular_boards_find_lines_near_every_edge() {
+        let mut g = game(&["width=10", "height=4", "line=4"], "mnk");
+        play_all(
+            g.as_mut(),
+            &["9 0", "0 0", "8 1", "0 1", "7 2", "0 2", "6 3"],
+        );
+        assert_eq!(g.outcome().unwrap().winner, Some(Side::First));
+        assert_eq!(
+            perft(
+                &Mnk::new(
+                    GameSpec::from_words("mnk", &["width=10", "height=4", "line=4"])
+                        .unwrap()
+                        .mnk_params()
+                        .unwrap()
+                ),
+                2
+            ),
+            40 * 39
+        );
+    }
+
+    #[test]
+    fn render_marks_the_last_move() {
+        let mut g = game(&[], "tictactoe");
+        play_all(g.as_mut(), &["1 1", "2 0"]);
+        assert_eq!(
+            g.render(),
+            "    0  1  2\n  0 .  . [O]\n  1 .  X  .\n  2 .  .  .\n"
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! referee: a text-protocol referee and bot harness for turn-based board games.
+//!
+//! The layout follows the architecture: [`games`] holds the rules (pure, no I/O), [`protocol`]
+//! the messages exchanged with bots (pure), [`players`] the processes and the console, [`arbiter`]
+//! the match loop that joins them, [`record`] the game records, and [`cli`] the command line.
+
+pub mod games;
