@@ -4,4 +4,13 @@
 //! the messages exchanged with bots (pure), [`players`] the processes and the console, [`arbiter`]
 //! the match loop that joins them, [`record`] the game records, and [`cli`] the command line.
 
+pub mod arbiter;
+pub mod bots;
+pub mod cli;
+pub mod clock;
 pub mod games;
+pub mod matches;
+pub mod players;
+pub mod protocol;
+pub mod record;
+pub mod report;

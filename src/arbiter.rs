@@ -1,0 +1,327 @@
+//! The match loop for one game: sets up both seats, asks the side to move for its move, times
+//! it, checks it against the rules, and decides the result. It joins the rules (through
+//! [`AnyGame`]) and the seats (through [`Seat`]) without either knowing of the other.
+
+use crate::clock::{Clock, TimeControl};
+use crate::games::{AnyGame, GameSpec, MoveError, Side};
+use crate::players::{shorten, Fault, Seat, SeatLog};
+use crate::protocol::{GameResult, Ready, RefereeMessage, Reply, VERSION};
+use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use std::time::{Duration, Instant, SystemTime};
+
+/// How a game is played; the same for every game of a match except the sides.
+#[derive(Clone, Debug)]
+pub struct GameRules {
+    pub spec: GameSpec,
+    /// Moves played before the bots take over.
+    pub opening: Vec<String>,
+    /// A reply may arrive this much after the limit and still count.
+    pub margin: Duration,
+    /// How long a bot may take to answer `start` (not charged to its clock).
+    pub startup: Duration,
+    /// Send a `legal` line before each `turn`.
+    pub send_legal_moves: bool,
+}
+
+/// Extra time the watchdog waits past limit + margin before giving up on a bot, so that the
+/// verdict rests on the reader's timestamp and never on when this loop woke up.
+const WATCHDOG_SLACK: Duration = Duration::from_millis(50);
+
+/// A player in one game: its seat, what to call it, and its time control.
+pub struct Contestant<'a> {
+    pub seat: &'a mut dyn Seat,
+    pub label: String,
+    pub command: String,
+    pub time: TimeControl,
+}
+
+/// A finished game: its record, the seats' logs (first, second), who broke a rule (their
+/// process should be killed rather than reused), and what each bot said in its `ready`.
+pub struct PlayedGame {
+    pub record: GameRecord,
+    pub logs: [SeatLog; 2],
+    pub started_at: Instant,
+    pub faulted: [bool; 2],
+    pub ready: [Option<Ready>; 2],
+}
+
+/// An opening that cannot be played: the user's mistake, reported before any game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("opening move {number} '{notation}' cannot be played: {error}")]
+pub struct OpeningError {
+    pub number: usize,
+    pub notation: String,
+    pub error: MoveError,
+}
+
+/// Plays the opening on a fresh game, returning the position and the moves in canonical form.
+pub fn play_opening(
+    spec: &GameSpec,
+    opening: &[String],
+) -> Result<(Box<dyn AnyGame>, Vec<String>), OpeningError> {
+    let mut game = spec.new_game();
+    let mut canonical = Vec::new();
+    for (index, notation) in opening.iter().enumerate() {
+        let played = game.play_text(notation).map_err(|error| OpeningError {
+            number: index + 1,
+            notation: notation.clone(),
+            error,
+        })?;
+        canonical.push(played);
+        if game.outcome().is_some() {
+            return Err(OpeningError {
+                number: index + 1,
+                notation: notation.clone(),
+                error: MoveError::NotAMove("the opening must not end the game".into()),
+            });
+        }
+    }
+    Ok((game, canonical))
+}
+
+/// How the game ended, before it is written into a record.
+struct Ending {
+    winner: Option<Side>,
+    reason: String,
+    violation: Option<String>,
+    detail: String,
+}
+
+impl Ending {
+    fn forfeit(loser: Side, reason: &str, detail: String) -> Ending {
+        Ending {
+            winner: Some(loser.opponent()),
+            reason: reason.to_string(),
+            violation: None,
+            detail,
+        }
+    }
+}
+
+/// Plays one game. `players` are indexed by side: `[first, second]`.
+pub fn play_game(
+    number: u32,
+    rules: &GameRules,
+    mut players: [Contestant<'_>; 2],
+) -> Result<PlayedGame, OpeningError> {
+    let started_at = Instant::now();
+    let started = SystemTime::now();
+    let (mut game, opening) = play_opening(&rules.spec, &rules.opening)?;
+    let mut faulted = [false; 2];
+    let mut ready: [Option<Ready>; 2] = [None, None];
+    let mut clocks = [Clock::new(players[0].time), Clock::new(players[1].time)];
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    // Moves each side has not been told about yet.
+    let mut unseen: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let who = |players: &[Contestant<'_>; 2], side: Side| {
+        format!("{} ({} player)", players[side.index()].label, side)
+    };
+
+    let mut ending = None;
+    for side in Side::BOTH {
+        let player = &mut players[side.index()];
+        let mut setup = vec![
+            RefereeMessage::Referee { version: VERSION },
+            RefereeMessage::Game(rules.spec.clone()),
+            RefereeMessage::Side(side),
+            RefereeMessage::Time(player.time),
+        ];
+        setup.extend(opening.iter().cloned().map(RefereeMessage::Played));
+        setup.push(RefereeMessage::Start);
+        match player.seat.setup(&setup, rules.startup) {
+            Ok(answer) => ready[side.index()] = Some(answer),
+            Err(fault) => {
+                faulted[side.index()] = true;
+                ending = Some(forfeit_for(fault, side, &who(&players, side), 0));
+                break;
+            }
+        }
+    }
+
+    while ending.is_none() {
+        if let Some(outcome) = game.outcome() {
+            ending = Some(Ending {
+                winner: outcome.winner,
+                reason: outcome.ending.code().to_string(),
+                violation: None,
+                detail: match outcome.winner {
+                    Some(side) => format!("{} wins: {}", who(&players, side), outcome.ending),
+                    None => format!("draw: {}", outcome.ending),
+                },
+            });
+            break;
+        }
+        let side = game.side_to_move();
+        let move_number = moves.len() as u32 + 1;
+        let limit = clocks[side.index()].available();
+        let mut request: Vec<RefereeMessage> = unseen[side.index()]
+            .drain(..)
+            .map(RefereeMessage::Opponent)
+            .collect();
+        if rules.send_legal_moves {
+            request.push(RefereeMessage::Legal(game.legal_moves_text()));
+        }
+        request.push(RefereeMessage::Turn {
+            ms: limit.as_millis() as u64,
+        });
+        let allowed = limit + rules.margin;
+        let answer = players[side.index()]
+            .seat
+            .ask(&request, allowed + WATCHDOG_SLACK);
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(fault) => {
+                faulted[side.index()] = true;
+                ending = Some(forfeit_for(fault, side, &who(&players, side), move_number));
+                break;
+            }
+        };
+        if answer.elapsed > allowed {
+            faulted[side.index()] = true;
+            ending = Some(Ending::forfeit(
+                side,
+                "timeout",
+                format!(
+                    "{} answered move {move_number} after {:.1} ms; the limit is {} ms (+{} ms margin)",
+                    who(&players, side),
+                    answer.elapsed.as_secs_f64() * 1000.0,
+                    limit.as_millis(),
+                    rules.margin.as_millis()
+                ),
+            ));
+            break;
+        }
+        clocks[side.index()].charge(answer.elapsed);
+        let text = match Reply::parse(&answer.line) {
+            Reply::Resign => {
+                ending = Some(Ending::forfeit(
+                    side,
+                    "resign",
+                    format!("{} resigned at move {move_number}", who(&players, side)),
+                ));
+                break;
+            }
+            Reply::Move(text) => text,
+        };
+        match game.play_text(&text) {
+            Ok(notation) => {
+                unseen[side.opponent().index()].push(notation.clone());
+                moves.push(MoveRecord {
+                    side,
+                    notation,
+                    us: answer.elapsed.as_micros() as u64,
+                    at_us: started_at.elapsed().as_micros() as u64,
+                });
+            }
+            Err(error) => {
+                faulted[side.index()] = true;
+                let shown = shorten(&text, 60);
+                ending = Some(match error {
+                    MoveError::NotAMove(expected) => Ending::forfeit(
+                        side,
+                        "not-a-move",
+                        format!(
+                            "{} sent '{shown}' for move {move_number}, which is not a move: {expected}",
+                            who(&players, side)
+                        ),
+                    ),
+                    MoveError::Illegal(illegal) => Ending {
+                        winner: Some(side.opponent()),
+                        reason: "illegal-move".into(),
+                        violation: Some(illegal.code().into()),
+                        detail: format!(
+                            "{} played the illegal move '{shown}' at move {move_number}: {illegal}",
+                            who(&players, side)
+                        ),
+                    },
+                });
+            }
+        }
+    }
+    let ending = ending.expect("the loop ends with an ending");
+
+    for side in Side::BOTH {
+        if ready[side.index()].is_none() {
+            continue;
+        }
+        let result = match ending.winner {
+            None => GameResult::Draw,
+            Some(winner) if winner == side => GameResult::Win,
+            Some(_) => GameResult::Loss,
+        };
+        let mut closing: Vec<RefereeMessage> = unseen[side.index()]
+            .drain(..)
+            .map(RefereeMessage::Opponent)
+            .collect();
+        closing.push(RefereeMessage::Result {
+            result,
+            reason: ending.reason.clone(),
+            detail: ending.detail.clone(),
+        });
+        players[side.index()].seat.tell(&closing);
+    }
+
+    let points = |side: Side| match ending.winner {
+        None => 0.5,
+        Some(winner) if winner == side => 1.0,
+        Some(_) => 0.0,
+    };
+    let player_record = |side: Side, players: &[Contestant<'_>; 2]| {
+        let player = &players[side.index()];
+        let answer = ready[side.index()].as_ref();
+        PlayerRecord {
+            label: player.label.clone(),
+            command: player.command.clone(),
+            name: answer.map(|r| r.name.clone()),
+            version: answer.map(|r| r.version.clone()),
+            time: player.time,
+            points: points(side),
+        }
+    };
+    let record = GameRecord {
+        referee: env!("CARGO_PKG_VERSION").to_string(),
+        number,
+        game: rules.spec.to_string(),
+        players: [
+            player_record(Side::First, &players),
+            player_record(Side::Second, &players),
+        ],
+        opening,
+        moves,
+        result: ResultRecord {
+            winner: ending.winner,
+            reason: ending.reason,
+            violation: ending.violation,
+            detail: ending.detail,
+        },
+        scores: game.scores(),
+        started: humantime::format_rfc3339_millis(started).to_string(),
+        ended: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        final_position: game.render(),
+    };
+    let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
+    Ok(PlayedGame {
+        record,
+        logs,
+        started_at,
+        faulted,
+        ready,
+    })
+}
+
+/// The verdict for a seat's fault.
+fn forfeit_for(fault: Fault, side: Side, who: &str, move_number: u32) -> Ending {
+    let at = if move_number == 0 {
+        "during the setup".to_string()
+    } else {
+        format!("at move {move_number}")
+    };
+    let reason = match &fault {
+        Fault::NotReady { .. } => "not-ready",
+        Fault::Timeout { .. } => "timeout",
+        Fault::LineTooLong { .. } => "line-too-long",
+        Fault::Unrequested { .. } => "unrequested-output",
+        Fault::Exited { .. } => "exited",
+    };
+    Ending::forfeit(side, reason, format!("{who} {fault} {at}"))
+}

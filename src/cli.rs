@@ -1,0 +1,207 @@
+//! The command line: parses arguments, runs the library, prints, and maps the referee's own
+//! errors to a message and a non-zero exit (a bot's failure is a game result, exit 0).
+
+use crate::arbiter::GameRules;
+use crate::clock::TimeControl;
+use crate::games::GameSpec;
+use crate::matches::{run_match, MatchConfig, LABELS};
+use crate::players::process::ProcessOptions;
+use crate::players::PlayerSpec;
+use crate::report::{game_line, Tally};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+const GAMES_HELP: &str = "\
+Games and their parameters (-p key=value):
+  tictactoe   3x3, three in a row
+  gomoku      15x15, five in a row; exact=yes: only exactly five wins (default no: five or more)
+  mnk         width, height (3..20; size=N sets both; default 15), line (3..10, default 5,
+              at most the longer side), exact (yes|no)
+  uttt        ultimate tic-tac-toe; tiebreak=none (a draw when no move is left, default)
+              or tiebreak=codingame (more small boards won wins)";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "referee",
+    version,
+    about = "Referee and bot harness for turn-based board games",
+    long_about = "Referee and bot harness for turn-based board games.\n\n\
+        Bots are programs in any language that speak the line protocol of protocol.md over \
+        stdin/stdout. The referee starts them, enforces the time limits, checks every move \
+        against the rules and records the games.",
+    after_help = GAMES_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play games between two bots, alternating sides, and print the score.
+    #[command(after_help = GAMES_HELP)]
+    Match(Box<MatchArgs>),
+    /// Count the move sequences of a given length from the start (checks a move generator).
+    #[command(after_help = GAMES_HELP)]
+    Perft {
+        /// The game (see below).
+        game: String,
+        /// Number of moves (plies).
+        depth: u32,
+        /// Game parameter, key=value (repeatable).
+        #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+        params: Vec<String>,
+    },
+    /// Run a built-in bot on stdin/stdout (what `builtin:NAME` players run).
+    Bot {
+        /// The bot: random.
+        name: String,
+        /// Seed for the bot's random choices.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// The game (see below).
+    game: String,
+    /// Player A: a command line such as "python3 bots/python/mnk.py", or builtin:random.
+    player_a: String,
+    /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
+    player_b: String,
+    /// Number of games.
+    #[arg(short = 'n', long, default_value_t = 2)]
+    games: u32,
+    /// Game parameter, key=value (repeatable), e.g. -p size=10 -p line=4.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// Time control for both players, in milliseconds: move=N (limit per move, default 1000),
+    /// bank=N (a time bank instead), increment=N (added to the bank after each move),
+    /// first=N (limit of a player's first move, not charged to the bank).
+    #[arg(long, value_name = "SPEC", default_value = "move=1000")]
+    time: String,
+    /// Time control of player A only, overriding --time where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    time_a: Option<String>,
+    /// Time control of player B only, overriding --time where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    time_b: Option<String>,
+    /// A reply may arrive this many milliseconds after the limit and still count.
+    #[arg(long, default_value_t = 10)]
+    margin_ms: u64,
+    /// Time a bot has to answer `start` with `ready`, not charged to its clock.
+    #[arg(long, default_value_t = 5000)]
+    startup_ms: u64,
+    /// Send the list of legal moves before every turn (for beginners' bots).
+    #[arg(long)]
+    legal_moves: bool,
+    /// Moves played before the bots take over, separated by commas, e.g. "4 4,3 3".
+    #[arg(long, value_name = "MOVES")]
+    opening: Option<String>,
+    /// Write a JSON record, a transcript and the bots' stderr for every game into DIR.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Longest line, in bytes, accepted from a bot.
+    #[arg(long, default_value_t = crate::protocol::DEFAULT_MAX_LINE)]
+    max_line: usize,
+    /// Seed handed to built-in bots.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs the command line; errors are printed as `referee: ...` with exit code 2.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("referee: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Match(args) => run_match_command(*args),
+        Command::Perft {
+            game,
+            depth,
+            params,
+        } => {
+            let spec = GameSpec::from_words(&game, &params)?;
+            println!("{}", spec.perft(depth));
+            Ok(())
+        }
+        Command::Bot { name, seed } => {
+            let stdin = io::stdin().lock();
+            let stdout = io::stdout().lock();
+            crate::bots::run(&name, seed, stdin, stdout)?;
+            Ok(())
+        }
+    }
+}
+
+fn run_match_command(args: MatchArgs) -> Result<()> {
+    let spec = GameSpec::from_words(&args.game, &args.params)?;
+    let players = [
+        PlayerSpec::parse(&args.player_a).context("player A")?,
+        PlayerSpec::parse(&args.player_b).context("player B")?,
+    ];
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.max_line < 16 {
+        bail!("--max-line must be at least 16 bytes");
+    }
+    let base = TimeControl::parse_over(TimeControl::default(), &args.time)?;
+    let time = [
+        TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
+        TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
+    ];
+    let opening = args
+        .opening
+        .as_deref()
+        .map(|text| text.split(',').map(|m| m.trim().to_string()).collect())
+        .unwrap_or_default();
+    let config = MatchConfig {
+        rules: GameRules {
+            spec,
+            opening,
+            margin: Duration::from_millis(args.margin_ms),
+            startup: Duration::from_millis(args.startup_ms),
+            send_legal_moves: args.legal_moves,
+        },
+        players,
+        time,
+        games: args.games,
+        record_dir: args.record,
+        process: ProcessOptions {
+            max_line: args.max_line,
+            ..ProcessOptions::default()
+        },
+        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
+        seed: args.seed,
+    };
+    println!("game: {}", config.rules.spec);
+    for (label, player) in LABELS.iter().zip(&config.players) {
+        println!("player {label}: {player}");
+    }
+    let mut tally = Tally::default();
+    let mut stdout = io::stdout();
+    run_match(&config, |game| {
+        tally.add(game);
+        let _ = writeln!(stdout, "{}", game_line(game));
+        if let Some(files) = &game.files {
+            let _ = writeln!(stdout, "  record: {}", files.record.display());
+        }
+        let _ = stdout.flush();
+    })?;
+    println!("{}", tally.score_line());
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! Time controls and the clock each player runs on during a game.
+//!
+//! Two styles are supported because bot authors know both: a fixed limit per move (the Meridius
+//! default, 1000 ms), and a time bank refilled by an increment after every move (riddles.io
+//! style: bank = min(bank - used + increment, bank size)). A first-move allowance replaces the
+//! limit of a player's first move (CodinGame gives 1000 ms there and 100 ms after).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Duration;
+
+/// How much time a player gets. All values in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimeControl {
+    /// Limit for each move when there is no bank.
+    #[serde(rename = "move")]
+    pub move_ms: u64,
+    /// Size of the time bank; 0 means no bank (each move gets `move_ms`).
+    #[serde(rename = "bank")]
+    pub bank_ms: u64,
+    /// Added to the bank after each move (bank mode only), never above the bank size.
+    #[serde(rename = "increment")]
+    pub increment_ms: u64,
+    /// Limit for the player's first move instead of the usual one, not charged to the bank;
+    /// 0 means no special allowance.
+    #[serde(rename = "first")]
+    pub first_move_ms: u64,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            move_ms: 1000,
+            bank_ms: 0,
+            increment_ms: 0,
+            first_move_ms: 0,
+        }
+    }
+}
+
+/// A time specification that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, e.g. 'move=500' or 'bank=10000,increment=500')")]
+pub struct TimeSpecError {
+    spec: String,
+    reason: String,
+}
+
+/// The longest limit accepted, so that deadlines never overflow: one day.
+const MAX_MS: u64 = 86_400_000;
+
+impl TimeControl {
+    /// Reads `key=value,key=value` (keys `move`, `bank`, `increment`, `first`), starting from
+    /// `base` so a per-player spec only overrides what it names.
+    pub fn parse_over(base: TimeControl, spec: &str) -> Result<TimeControl, TimeSpecError> {
+        let error = |reason: String| TimeSpecError {
+            spec: spec.to_string(),
+            reason,
+        };
+        let mut tc = base;
+        for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| error(format!("'{part}' is not key=value")))?;
+            let ms: u64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&ms| ms <= MAX_MS)
+                .ok_or_else(|| {
+                    error(format!(
+                        "'{value}' is not a whole number of milliseconds up to {MAX_MS}"
+                    ))
+                })?;
+            match key.trim() {
+                "move" => tc.move_ms = ms,
+                "bank" => tc.bank_ms = ms,
+                "increment" => tc.increment_ms = ms,
+                "first" => tc.first_move_ms = ms,
+                other => return Err(error(format!("unknown key '{other}'"))),
+            }
+        }
+        if tc.bank_ms == 0 && tc.move_ms == 0 {
+            return Err(error("a move limit of 0 ms leaves no time to move".into()));
+        }
+        Ok(tc)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The protocol's form: `move=1000 bank=0 increment=0 first=0`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "move={} bank={} increment={} first={}",
+            self.move_ms, self.bank_ms, self.increment_ms, self.first_move_ms
+        )
+    }
+}
+
+/// One player's clock during one game.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    control: TimeControl,
+    bank: Duration,
+    moves_made: u32,
+}
+
+impl Clock {
+    pub fn new(control: TimeControl) -> Clock {
+        Clock {
+            control,
+            bank: Duration::from_millis(control.bank_ms),
+            moves_made: 0,
+        }
+    }
+
+    /// The time the player may use for its next move.
+    pub fn available(&self) -> Duration {
+        if self.moves_made == 0 && self.control.first_move_ms > 0 {
+            Duration::from_millis(self.control.first_move_ms)
+        } else if self.control.bank_ms > 0 {
+            self.bank
+        } else {
+            Duration::from_millis(self.control.move_ms)
+        }
+    }
+
+    /// What is left in the bank (zero without a bank).
+    pub fn bank(&self) -> Duration {
+        self.bank
+    }
+
+    /// Charges a move that took `used`.
+    pub fn charge(&mut self, used: Duration) {
+        let first_allowance = self.moves_made == 0 && self.control.first_move_ms > 0;
+        self.moves_made += 1;
+        if self.control.bank_ms > 0 && !first_allowance {
+            let refilled =
+                self.bank.saturating_sub(used) + Duration::from_millis(self.control.increment_ms);
+            self.bank = refilled.min(Duration::from_millis(self.control.bank_ms));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_one_second_per_move() {
+        let clock = Clock::new(TimeControl::default());
+        assert_eq!(clock.available(), Duration::from_millis(1000));
+    }
+
+    #[test]
+    fn specs_override_only_what_they_name() {
+        let base = TimeControl::parse_over(TimeControl::default(), "move=200").unwrap();
+        let tc = TimeControl::parse_over(base, "first=1000").unwrap();
+        assert_eq!(tc.move_ms, 200);
+        assert_eq!(tc.first_move_ms, 1000);
+        assert_eq!(tc.to_string(), "move=200 bank=0 increment=0 first=1000");
+    }
+
+    #[test]
+    fn bad_specs_are_explained() {
+        for spec in [
+            "move",
+            "move=fast",
+            "speed=3",
+            "move=-1",
+            "move=0",
+            "move=99999999999",
+        ] {
+            let err = TimeControl::parse_over(TimeControl::default(), spec).unwrap_err();
+            assert!(
+                err.to_string().contains("expected comma-separated"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_bank_drains_refills_and_is_capped() {
+        let tc =
+            TimeControl::parse_over(TimeControl::default(), "bank=1000,increment=300").unwrap();
+        let mut clock = Clock::new(tc);
+        assert_eq!(clock.available(), Duration::from_millis(1000));
+        clock.charge(Duration::from_millis(100));
+        assert_eq!(clock.available(), Duration::from_millis(1000), "capped");
+        clock.charge(Duration::from_millis(900));
+        assert_eq!(clock.available(), Duration::from_millis(400));
+        clock.charge(Duration::from_millis(5000));
+        assert_eq!(
+            clock.available(),
+            Duration::from_millis(300),
+            "never below zero"
+        );
+    }
+
+    #[test]
+    fn the_first_move_allowance_is_not_charged() {
+        let tc = TimeControl::parse_over(TimeControl::default(), "move=100,first=1000").unwrap();
+        let mut clock = Clock::new(tc);
+        assert_eq!(clock.available(), Duration::from_millis(1000));
+        clock.charge(Duration::from_millis(900));
+        assert_eq!(clock.available(), Duration::from_millis(100));
+        let tc = TimeControl::parse_over(TimeControl::default(), "bank=500,first=2000").unwrap();
+        let mut clock = Clock::new(tc);
+        clock.charge(Duration::from_millis(1500));
+        assert_eq!(clock.bank(), Duration::from_millis(500));
+    }
+}

@@ -1,0 +1,492 @@
+//! A bot running as a child process, spoken to over its stdin and stdout.
+//!
+//! The referee must never hang or be fooled whatever the bot does, so:
+//! - the bot runs in its own process group, killed as a whole when it is done with;
+//! - a reader thread reads the bot's stdout and stamps each line the moment it is read (so a
+//!   busy match loop never charges its own delay to the bot), enforcing the maximum line length
+//!   before the newline arrives;
+//! - writes to the bot are non-blocking and bounded by the deadline, so a bot that never reads
+//!   cannot block the referee;
+//! - stderr is drained by its own thread into a capped buffer, so a flood neither blocks the bot
+//!   nor fills the referee's memory.
+
+use super::{Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
+use crate::protocol::{Ready, RefereeMessage};
+use nix::errno::Errno;
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
+use std::os::fd::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// How a bot process is started.
+#[derive(Clone, Debug)]
+pub struct ProcessOptions {
+    /// Longest accepted line from the bot, newline excluded.
+    pub max_line: usize,
+    /// Most stderr bytes kept per game; the rest is counted and dropped.
+    pub stderr_cap: usize,
+    /// How long a bot told to `quit` may take to exit before its group is killed.
+    pub exit_grace: Duration,
+    /// Working directory of the bot (the referee's when `None`).
+    pub working_dir: Option<PathBuf>,
+}
+
+impl Default for ProcessOptions {
+    fn default() -> Self {
+        ProcessOptions {
+            max_line: crate::protocol::DEFAULT_MAX_LINE,
+            stderr_cap: 64 * 1024,
+            exit_grace: Duration::from_millis(1000),
+            working_dir: None,
+        }
+    }
+}
+
+/// A bot command that could not be started: the referee's error, not a game result.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start bot '{command}': {source}")]
+pub struct SpawnError {
+    command: String,
+    source: io::Error,
+}
+
+/// What the reader thread reports.
+enum ReadEvent {
+    Line { text: String, at: Instant },
+    TooLong,
+    Closed,
+}
+
+/// Stderr kept for the current game, capped.
+#[derive(Default)]
+struct StderrBuffer {
+    kept: Vec<u8>,
+    dropped: u64,
+}
+
+pub struct BotProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<ReadEvent>,
+    stderr: Arc<Mutex<StderrBuffer>>,
+    transcript: Vec<TranscriptLine>,
+    options: ProcessOptions,
+    /// Set once the stdout reader reported the end: nothing more can come.
+    closed: bool,
+    reaped: bool,
+}
+
+impl BotProcess {
+    /// Starts `command` (program and arguments, no shell) in a new process group.
+    pub fn spawn(command: &[String], options: ProcessOptions) -> Result<BotProcess, SpawnError> {
+        let display = command.join(" ");
+        let (program, args) = command.split_first().ok_or_else(|| SpawnError {
+            command: display.clone(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
+        })?;
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(dir) = &options.working_dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|source| SpawnError {
+            command: display.clone(),
+            source,
+        })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        // Writes must never block past a deadline: the bot may not read its input.
+        let flags = fcntl(stdin.as_raw_fd(), FcntlArg::F_GETFL).map_err(|e| SpawnError {
+            command: display.clone(),
+            source: e.into(),
+        })?;
+        fcntl(
+            stdin.as_raw_fd(),
+            FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
+        )
+        .map_err(|e| SpawnError {
+            command: display.clone(),
+            source: e.into(),
+        })?;
+
+        let (sender, events) = mpsc::channel();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let max_line = options.max_line;
+        thread::Builder::new()
+            .name("bot-stdout".into())
+            .spawn(move || read_lines(stdout, max_line, |event| sender.send(event).is_ok()))
+            .map_err(|source| SpawnError {
+                command: display.clone(),
+                source,
+            })?;
+
+        let stderr = Arc::new(Mutex::new(StderrBuffer::default()));
+        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let sink = Arc::clone(&stderr);
+        let cap = options.stderr_cap;
+        thread::Builder::new()
+            .name("bot-stderr".into())
+            .spawn(move || {
+                let mut buf = [0u8; 8192];
+                loop {
+                    match stderr_pipe.read(&mut buf) {
+                        Ok(0) => return,
+                        Ok(n) => {
+                            let mut kept = sink.lock().unwrap_or_else(|e| e.into_inner());
+                            let room = cap.saturating_sub(kept.kept.len()).min(n);
+                            kept.kept.extend_from_slice(&buf[..room]);
+                            kept.dropped += (n - room) as u64;
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => return,
+                    }
+                }
+            })
+            .map_err(|source| SpawnError {
+                command: display,
+                source,
+            })?;
+
+        Ok(BotProcess {
+            child,
+            stdin: Some(stdin),
+            events,
+            stderr,
+            transcript: Vec::new(),
+            options,
+            closed: false,
+            reaped: false,
+        })
+    }
+
+    /// The bot's process id (also its process group id).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes every message, each on its own line, before `deadline`. Returns the instant the
+    /// last byte was handed to the pipe.
+    fn send(&mut self, messages: &[RefereeMessage], deadline: Instant) -> Result<Instant, Fault> {
+        let mut bytes = Vec::new();
+        for message in messages {
+            let line = message.to_string();
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            self.transcript.push(TranscriptLine {
+                at: Instant::now(),
+                direction: Direction::ToBot,
+                line,
+            });
+        }
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.exited());
+        };
+        let mut written = 0;
+        while written < bytes.len() {
+            match stdin.write(&bytes[written..]) {
+                Ok(n) => written += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(Fault::Timeout {
+                            waited: Duration::ZERO,
+                        });
+                    }
+                    let wait = deadline - now;
+                    let timeout = PollTimeout::try_from(wait.as_millis().max(1) as i32)
+                        .unwrap_or(PollTimeout::MAX);
+                    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLOUT)];
+                    match poll(&mut fds, timeout) {
+                        Ok(_) | Err(Errno::EINTR) => {}
+                        Err(_) => return Err(self.exited()),
+                    }
+                }
+                Err(_) => return Err(self.exited()),
+            }
+        }
+        Ok(Instant::now())
+    }
+
+    /// Reports any line the bot wrote before being asked (it must stay silent between turns).
+    fn check_silence(&mut self) -> Result<(), Fault> {
+        match self.events.try_recv() {
+            Ok(ReadEvent::Line { text, at }) => {
+                self.log_received(&text, at);
+                Err(Fault::Unrequested { line: text })
+            }
+            Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
+                limit: self.options.max_line,
+            }),
+            Ok(ReadEvent::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
+                self.closed = true;
+                Err(self.exited())
+            }
+            Err(mpsc::TryRecvError::Empty) => Ok(()),
+        }
+    }
+
+    /// Waits for the next line until `deadline`.
+    fn receive(&mut self, sent_at: Instant, deadline: Instant) -> Result<Answer, Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.events.recv_timeout(wait) {
+            Ok(ReadEvent::Line { text, at }) => {
+                self.log_received(&text, at);
+                Ok(Answer {
+                    line: text,
+                    elapsed: at.saturating_duration_since(sent_at),
+                })
+            }
+            Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
+                limit: self.options.max_line,
+            }),
+            Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Err(self.exited())
+            }
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
+                waited: sent_at.elapsed(),
+            }),
+        }
+    }
+
+    fn log_received(&mut self, text: &str, at: Instant) {
+        self.transcript.push(TranscriptLine {
+            at,
+            direction: Direction::FromBot,
+            line: text.to_string(),
+        });
+    }
+
+    /// Describes how the bot went away: its exit status if it exits soon, else that it closed
+    /// its output.
+    fn exited(&mut self) -> Fault {
+        let status = if self.reaped {
+            None
+        } else {
+            self.child
+                .wait_timeout(Duration::from_millis(200))
+                .ok()
+                .flatten()
+        };
+        let detail = match status {
+            Some(status) => {
+                self.reaped = true;
+                describe_exit(status)
+            }
+            None => "closed its output or input before the game ended".to_string(),
+        };
+        Fault::Exited { detail }
+    }
+
+    /// Tells the bot to quit, gives it the grace period to exit, then kills whatever is left
+    /// of its process group and reaps it.
+    pub fn quit(mut self) {
+        let deadline = Instant::now() + self.options.exit_grace;
+        if !self.closed {
+            let _ = self.send(&[RefereeMessage::Quit], deadline);
+        }
+        self.stdin = None;
+        if !self.reaped {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if let Ok(Some(_)) = self.child.wait_timeout(left) {
+                self.reaped = true;
+            }
+        }
+        self.kill();
+    }
+
+    /// Kills the whole process group at once and reaps the bot.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        // The group may still hold children even when the bot itself has exited.
+        let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        if !self.reaped {
+            let _ = self.child.wait();
+            self.reaped = true;
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+impl Seat for BotProcess {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        self.check_silence()?;
+        let deadline = Instant::now() + allowance;
+        let not_ready = |fault: Fault| match fault {
+            Fault::Timeout { .. } => Fault::NotReady {
+                detail: format!("no 'ready' line within {} ms", allowance.as_millis()),
+            },
+            other => other,
+        };
+        let sent_at = self.send(messages, deadline).map_err(not_ready)?;
+        let answer = self.receive(sent_at, deadline).map_err(not_ready)?;
+        Ready::parse(&answer.line).map_err(|e| Fault::NotReady {
+            detail: e.to_string(),
+        })
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        self.check_silence()?;
+        let sent_at = self.send(messages, Instant::now() + watchdog)?;
+        self.receive(sent_at, sent_at + watchdog)
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        if !self.closed {
+            let _ = self.send(messages, Instant::now() + Duration::from_millis(100));
+        }
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        let mut stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        SeatLog {
+            transcript: std::mem::take(&mut self.transcript),
+            stderr: std::mem::take(&mut stderr.kept),
+            stderr_dropped: std::mem::take(&mut stderr.dropped),
+        }
+    }
+}
+
+/// Splits the byte stream into lines, stamping each with the instant its last chunk was read.
+/// A line reaching `max_line` bytes without a newline is reported at once; the rest of it is
+/// discarded. CR before LF is removed; invalid UTF-8 is replaced, never trusted.
+fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadEvent) -> bool) {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut line = Vec::new();
+    let mut overlong = false;
+    loop {
+        let n = match source.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let at = Instant::now();
+        for chunk in buf[..n].split_inclusive(|&b| b == b'\n') {
+            let complete = chunk.last() == Some(&b'\n');
+            let body = if complete {
+                &chunk[..chunk.len() - 1]
+            } else {
+                chunk
+            };
+            if !overlong {
+                line.extend_from_slice(body);
+                let mut length = line.len();
+                if complete && line.last() == Some(&b'\r') {
+                    length -= 1;
+                }
+                if length > max_line {
+                    overlong = true;
+                    line.clear();
+                    if !emit(ReadEvent::TooLong) {
+                        return;
+                    }
+                }
+            }
+            if complete {
+                if !overlong {
+                    if line.last() == Some(&b'\r') {
+                        line.pop();
+                    }
+                    let text = String::from_utf8_lossy(&line).into_owned();
+                    if !emit(ReadEvent::Line { text, at }) {
+                        return;
+                    }
+                }
+                line.clear();
+                overlong = false;
+            }
+        }
+    }
+    emit(ReadEvent::Closed);
+}
+
+/// "exited with code 1", "killed by signal 9 (SIGKILL)".
+fn describe_exit(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        format!("exited with code {code} before the game ended")
+    } else if let Some(signal) = status.signal() {
+        let name = Signal::try_from(signal)
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_else(|_| "unknown".into());
+        format!("killed by signal {signal} ({name}) before the game ended")
+    } else {
+        format!("ended ({status}) before the game ended")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(input: &[u8], max: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        read_lines(input, max, |event| {
+            out.push(match event {
+                ReadEvent::Line { text, .. } => format!("line:{text}"),
+                ReadEvent::TooLong => "too-long".into(),
+                ReadEvent::Closed => "closed".into(),
+            });
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn splits_lines_and_strips_cr() {
+        assert_eq!(
+            lines_of(b"4 4\r\nresign\n", 10),
+            ["line:4 4", "line:resign", "closed"]
+        );
+    }
+
+    #[test]
+    fn an_unterminated_last_line_is_not_an_answer() {
+        assert_eq!(lines_of(b"4 4", 10), ["closed"]);
+    }
+
+    #[test]
+    fn long_lines_are_reported_before_their_end() {
+        assert_eq!(
+            lines_of(b"0123456789AB", 10),
+            ["too-long", "closed"],
+            "no newline needed"
+        );
+        assert_eq!(
+            lines_of(b"0123456789\n01234567890\nok\n", 10),
+            ["line:0123456789", "too-long", "line:ok", "closed"]
+        );
+        assert_eq!(
+            lines_of(b"0123456789\r\n", 10),
+            ["line:0123456789", "closed"]
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced() {
+        assert_eq!(
+            lines_of(b"\xff\xfe\n", 10),
+            ["line:\u{fffd}\u{fffd}", "closed"]
+        );
+    }
+}

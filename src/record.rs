@@ -1,0 +1,159 @@
+//! Game records: one JSON document per game, a transcript of every line exchanged, and each
+//! bot's stderr. The format is documented in protocol.md ("Records").
+
+use crate::clock::TimeControl;
+use crate::games::Side;
+use crate::players::{Direction, SeatLog};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything about one finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Version of the referee that played it.
+    pub referee: String,
+    /// Game number within its match (from 1).
+    pub number: u32,
+    /// The game and all its parameters, as in the protocol's `game` line.
+    pub game: String,
+    /// The seats, first player then second.
+    pub players: [PlayerRecord; 2],
+    /// Moves played before the bots took over.
+    pub opening: Vec<String>,
+    pub moves: Vec<MoveRecord>,
+    pub result: ResultRecord,
+    /// Boxes (dots and boxes), first player then second.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub scores: Option<[u32; 2]>,
+    /// RFC 3339 wall-clock times.
+    pub started: String,
+    pub ended: String,
+    /// The final position, drawn as text.
+    pub final_position: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// `A` or `B`: the player's position on the command line.
+    pub label: String,
+    /// The command line (or `builtin:NAME`).
+    pub command: String,
+    /// Name and version from the bot's `ready` line, when it got that far.
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub time: TimeControl,
+    /// 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub points: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub side: Side,
+    /// Canonical notation.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// Thinking time: from the request flushed to the answer's newline read, in microseconds.
+    pub us: u64,
+    /// When the answer was read, in microseconds since the game started.
+    pub at_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultRecord {
+    /// `null` for a draw.
+    pub winner: Option<Side>,
+    /// A stable code: an ending of the rules (`line`, `board-full`, ...) or a forfeit
+    /// (`timeout`, `illegal-move`, ...). See protocol.md.
+    pub reason: String,
+    /// For `illegal-move`: which rule was broken (`occupied`, `off-board`, ...).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub violation: Option<String>,
+    /// A sentence for people: who did what, on which move.
+    pub detail: String,
+}
+
+impl GameRecord {
+    /// Points scored by `side`.
+    pub fn points(&self, side: Side) -> f64 {
+        self.players[side.index()].points
+    }
+}
+
+/// Where one game's files went.
+#[derive(Clone, Debug)]
+pub struct RecordFiles {
+    pub record: PathBuf,
+    pub transcript: PathBuf,
+}
+
+/// Writes `NNNN.json`, `NNNN.transcript.txt` and `NNNN.LABEL.stderr.txt` (when the bot wrote
+/// anything to stderr) into `dir`.
+pub fn write_game(
+    dir: &Path,
+    record: &GameRecord,
+    logs: &[SeatLog; 2],
+    started_at: Instant,
+) -> io::Result<RecordFiles> {
+    fs::create_dir_all(dir)?;
+    let stem = format!("{:04}", record.number);
+    let record_path = dir.join(format!("{stem}.json"));
+    let mut json = serde_json::to_string_pretty(record).map_err(io::Error::other)?;
+    json.push('\n');
+    fs::write(&record_path, json)?;
+
+    let transcript_path = dir.join(format!("{stem}.transcript.txt"));
+    fs::write(
+        &transcript_path,
+        transcript(record, logs, started_at).as_bytes(),
+    )?;
+
+    for (side, log) in Side::BOTH.iter().zip(logs) {
+        if log.stderr.is_empty() && log.stderr_dropped == 0 {
+            continue;
+        }
+        let label = &record.players[side.index()].label;
+        let mut bytes = log.stderr.clone();
+        if log.stderr_dropped > 0 {
+            bytes.extend_from_slice(
+                format!("\n[referee: {} more bytes dropped]\n", log.stderr_dropped).as_bytes(),
+            );
+        }
+        fs::write(dir.join(format!("{stem}.{label}.stderr.txt")), bytes)?;
+    }
+    Ok(RecordFiles {
+        record: record_path,
+        transcript: transcript_path,
+    })
+}
+
+/// Both seats' lines merged in time order: `+12.345678 ms A> turn 1000` for a line sent to
+/// player A, `A<` for a line read from it.
+pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant) -> String {
+    let mut lines: Vec<(Instant, String, Direction, &str)> = Vec::new();
+    for (side, log) in Side::BOTH.iter().zip(logs) {
+        let label = record.players[side.index()].label.clone();
+        for entry in &log.transcript {
+            lines.push((entry.at, label.clone(), entry.direction, &entry.line));
+        }
+    }
+    lines.sort_by_key(|(at, ..)| *at);
+    let mut out = String::new();
+    for (at, label, direction, line) in lines {
+        let micros = at.saturating_duration_since(started_at).as_micros();
+        let arrow = match direction {
+            Direction::ToBot => ">",
+            Direction::FromBot => "<",
+        };
+        let _ = writeln!(
+            out,
+            "+{}.{:03} ms {label}{arrow} {line}",
+            micros / 1000,
+            micros % 1000
+        );
+    }
+    out
+}
