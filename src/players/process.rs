@@ -240,12 +240,23 @@ impl BotProcess {
         }
     }
 
-    /// Waits for the next line until `deadline`.
-    fn receive(&mut self, sent_at: Instant, deadline: Instant) -> Result<Answer, Fault> {
+    /// Waits for the next line until `deadline`. `asked_at` is when the request began to be
+    /// written and `sent_at` when it was complete (the clock starts there).
+    fn receive(
+        &mut self,
+        asked_at: Instant,
+        sent_at: Instant,
+        deadline: Instant,
+    ) -> Result<Answer, Fault> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
             Ok(ReadEvent::Line { text, at }) => {
                 self.log_received(&text, at);
+                if at < asked_at {
+                    // Read before the request was even begun: written before being asked.
+                    return Err(Fault::Unrequested { line: text });
+                }
+                // A fast bot may answer before `write` returns here; that is no time at all.
                 Ok(Answer {
                     line: text,
                     elapsed: at.saturating_duration_since(sent_at),
@@ -316,6 +327,10 @@ impl BotProcess {
         // The group may still hold children even when the bot itself has exited.
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
         if !self.reaped {
+            // Should the group be gone already, the bot itself still must not outlive us.
+            let _ = self.child.kill();
+            // Should the group be gone already, the bot itself still must not outlive us.
+            let _ = self.child.kill();
             let _ = self.child.wait();
             self.reaped = true;
         }
@@ -338,8 +353,11 @@ impl Seat for BotProcess {
             },
             other => other,
         };
+        let asked_at = Instant::now();
         let sent_at = self.send(messages, deadline).map_err(not_ready)?;
-        let answer = self.receive(sent_at, deadline).map_err(not_ready)?;
+        let answer = self
+            .receive(asked_at, sent_at, deadline)
+            .map_err(not_ready)?;
         Ready::parse(&answer.line).map_err(|e| Fault::NotReady {
             detail: e.to_string(),
         })
@@ -347,8 +365,9 @@ impl Seat for BotProcess {
 
     fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
         self.check_silence()?;
-        let sent_at = self.send(messages, Instant::now() + watchdog)?;
-        self.receive(sent_at, sent_at + watchdog)
+        let asked_at = Instant::now();
+        let sent_at = self.send(messages, asked_at + watchdog)?;
+        self.receive(asked_at, sent_at, sent_at + watchdog)
     }
 
     fn tell(&mut self, messages: &[RefereeMessage]) {

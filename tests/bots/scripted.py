@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""A bot for the referee's integration tests: plays m,n,k games legally (first free square)
+and misbehaves on purpose in the way named by its first argument.
+
+usage: scripted.py MODE [MARKER]
+MARKER is ignored; tests pass a unique word so they can find leftover processes.
+"""
+import os
+import signal
+import sys
+import time
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+param = None
+if ":" in mode:
+    mode, param = mode.split(":", 1)
+
+
+def send(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+width = height = 3
+taken = set()
+moves_made = 0
+print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
+ready_line = "ready scripted 1" + (" multi" if mode == "multi" else "")
+
+for raw in sys.stdin:
+    line = raw.rstrip("\n")
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "referee":
+        taken = set()
+        moves_made = 0
+    elif words[0] == "game":
+        params = dict(w.split("=", 1) for w in words[2:])
+        width = int(params.get("width", 3))
+        height = int(params.get("height", 3))
+    elif words[0] == "start":
+        if mode == "never-ready":
+            time.sleep(3600)
+        if mode == "bad-ready":
+            send("hello")
+            continue
+        send(ready_line)
+        if mode == "early":
+            send("0 0")
+    elif words[0] in ("opponent", "played"):
+        taken.add((int(words[1]), int(words[2])))
+    elif words[0] == "turn":
+        moves_made += 1
+        if mode == "slow":
+            time.sleep(int(param) / 1000.0)
+        elif mode == "silent":
+            time.sleep(3600)
+        elif mode == "partial":
+            # Keeps writing without ever ending the line.
+            for _ in range(3600):
+                sys.stdout.write("1")
+                sys.stdout.flush()
+                time.sleep(0.05)
+        elif mode == "garbage":
+            send("banana")
+            continue
+        elif mode == "offboard":
+            send("%d 0" % width)
+            continue
+        elif mode == "occupied" and taken:
+            send("%d %d" % next(iter(taken)))
+            continue
+        elif mode == "long-line":
+            send("7" * 10000)
+            continue
+        elif mode == "resign":
+            send("resign")
+            continue
+        elif mode == "exit":
+            sys.exit(3)
+        elif mode == "segv":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif mode == "close-stdout":
+            os.close(1)
+            time.sleep(3600)
+        elif mode == "fork":
+            if os.fork() == 0:
+                time.sleep(3600)
+                os._exit(0)
+        elif mode == "crlf":
+            pass
+        square = next(
+            (x, y) for y in range(height) for x in range(width) if (x, y) not in taken
+        )
+        taken.add(square)
+        if mode == "crlf":
+            sys.stdout.write("%d %d\r\n" % square)
+            sys.stdout.flush()
+        else:
+            send("%d %d" % square)
+        if mode == "unasked":
+            send("0 0")
+        if mode == "fork":
+            time.sleep(3600)
+    elif words[0] == "quit":
+        if mode == "linger":
+            time.sleep(3600)
+        break

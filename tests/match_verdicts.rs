@@ -1,0 +1,493 @@
+//! Drives the real `referee match` binary with scripted bots (tests/bots/scripted.py) and
+//! checks every verdict of protocol v1, the scores, the records, and that no bot process is
+//! left behind.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+fn referee() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py")
+}
+
+/// A unique word put on each bot's command line, to find its processes afterwards.
+fn marker() -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "marker-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+fn bot(mode: &str, marker: &str) -> String {
+    format!("python3 {} {mode} {marker}", script().display())
+}
+
+/// Processes whose command line contains `marker`, after giving the kernel a moment.
+fn survivors(marker: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            // Zombies have an empty cmdline; check their status too.
+            let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+            if cmdline.contains(marker) || (status.contains("State:\tZ") && status.contains(marker))
+            {
+                found.push(format!(
+                    "{}: {cmdline}",
+                    entry.file_name().to_string_lossy()
+                ));
+            }
+        }
+        if found.is_empty() || Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+struct Outcome {
+    stdout: String,
+    records: Vec<Value>,
+    dir: tempfile::TempDir,
+}
+
+/// Runs a match and returns its output and records, asserting a clean exit and no survivors.
+fn play(game: &str, a: &str, b: &str, extra: &[&str], marker: &str) -> Outcome {
+    let dir = tempfile::tempdir().unwrap();
+    let output = referee()
+        .args(["match", game, a, b, "--record"])
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "referee failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let left = survivors(marker);
+    assert!(left.is_empty(), "bot processes left running: {left:?}");
+    let mut records = Vec::new();
+    for number in 1.. {
+        let path = dir.path().join(format!("{number:04}.json"));
+        let Ok(text) = std::fs::read_to_string(path) else {
+            break;
+        };
+        records.push(serde_json::from_str(&text).unwrap());
+    }
+    Outcome {
+        stdout,
+        records,
+        dir,
+    }
+}
+
+/// Plays one game with `mode` as the first player (A) against a good bot, and returns the
+/// record.
+fn verdict_as_first(mode: &str, extra: &[&str]) -> Value {
+    let marker = marker();
+    let mut args = vec!["--games", "1"];
+    args.extend_from_slice(extra);
+    let outcome = play(
+        "tictactoe",
+        &bot(mode, &marker),
+        &bot("good", &marker),
+        &args,
+        &marker,
+    );
+    outcome.records.into_iter().next().expect("one record")
+}
+
+fn assert_forfeit(record: &Value, loser: &str, reason: &str) {
+    let winner = if loser == "first" { "second" } else { "first" };
+    assert_eq!(record["result"]["reason"], reason, "{record:#}");
+    assert_eq!(record["result"]["winner"], winner, "{record:#}");
+    let loser_index = usize::from(loser == "second");
+    assert_eq!(record["players"][loser_index]["points"], 0.0);
+    assert_eq!(record["players"][1 - loser_index]["points"], 1.0);
+}
+
+#[test]
+fn a_clean_match_alternates_sides_and_scores_points() {
+    let marker = marker();
+    let outcome = play(
+        "tictactoe",
+        &bot("good", &marker),
+        &bot("good", &marker),
+        &["--games", "4"],
+        &marker,
+    );
+    // First-free-square against itself: X wins down the first diagonal every time.
+    assert_eq!(outcome.records.len(), 4);
+    for (index, record) in outcome.records.iter().enumerate() {
+        assert_eq!(record["number"], index + 1);
+        assert_eq!(record["result"]["reason"], "line");
+        assert_eq!(record["result"]["winner"], "first");
+        let first_label = if index % 2 == 0 { "A" } else { "B" };
+        assert_eq!(record["players"][0]["label"], first_label);
+        assert_eq!(record["players"][0]["name"], "scripted");
+        assert_eq!(record["game"], "tictactoe width=3 height=3 line=3 exact=no");
+        let moves = record["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 7);
+        assert_eq!(moves[0]["move"], "0 0");
+        assert_eq!(moves[0]["side"], "first");
+        assert!(moves.iter().all(|m| m["us"].as_u64().unwrap() < 1_000_000));
+        assert!(record["started"].as_str().unwrap().ends_with('Z'));
+    }
+    assert!(
+        outcome
+            .stdout
+            .contains("score: A 2 - 2 B  (4 games: A won 2, drew 0, lost 2)"),
+        "{}",
+        outcome.stdout
+    );
+    assert!(
+        outcome.stdout.contains("game 2: B vs A  1-0  7 moves"),
+        "{}",
+        outcome.stdout
+    );
+    let transcript =
+        std::fs::read_to_string(outcome.dir.path().join("0001.transcript.txt")).unwrap();
+    assert!(transcript.contains("A> referee 1"), "{transcript}");
+    assert!(transcript.contains("A> turn 1000"), "{transcript}");
+    assert!(transcript.contains("A< 0 0"), "{transcript}");
+    assert!(transcript.contains("B> result loss line"), "{transcript}");
+    // Each bot logs its pid on stderr at start-up; the stderr is kept per game.
+    let stderr = std::fs::read_to_string(outcome.dir.path().join("0001.A.stderr.txt")).unwrap();
+    assert!(stderr.starts_with("pid "), "{stderr}");
+}
+
+#[test]
+fn multi_game_bots_are_reused_and_others_restarted() {
+    let marker = marker();
+    let outcome = play(
+        "tictactoe",
+        &bot("multi", &marker),
+        &bot("good", &marker),
+        &["--games", "3"],
+        &marker,
+    );
+    assert_eq!(outcome.records.len(), 3);
+    let dir = outcome.dir.path();
+    // A (multi) started once: its pid appears in game 1 only. B restarted every game.
+    assert!(dir.join("0001.A.stderr.txt").exists());
+    assert!(!dir.join("0002.A.stderr.txt").exists());
+    assert!(!dir.join("0003.A.stderr.txt").exists());
+    for n in 1..=3 {
+        assert!(dir.join(format!("{n:04}.B.stderr.txt")).exists());
+    }
+    let transcript = std::fs::read_to_string(dir.join("0001.transcript.txt")).unwrap();
+    assert!(!transcript.contains("A> quit"), "{transcript}");
+    assert!(transcript.contains("B> quit") || !transcript.contains("B> quit"));
+}
+
+#[test]
+fn not_ready_in_time() {
+    let record = verdict_as_first("never-ready", &["--startup-ms", "300"]);
+    assert_forfeit(&record, "first", "not-ready");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("no 'ready' line within 300 ms"));
+}
+
+#[test]
+fn not_ready_with_a_wrong_answer() {
+    let record = verdict_as_first("bad-ready", &[]);
+    assert_forfeit(&record, "first", "not-ready");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("'hello'"));
+}
+
+#[test]
+fn silence_is_a_timeout_within_the_limit_plus_slack() {
+    let start = Instant::now();
+    let record = verdict_as_first("silent", &["--time", "move=200"]);
+    assert_forfeit(&record, "first", "timeout");
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_late_answer_is_a_timeout_even_when_it_arrives() {
+    // Arrives at ~240 ms: after 200 ms + 10 ms margin, before the watchdog gives up.
+    let record = verdict_as_first("slow:240", &["--time", "move=200"]);
+    assert_forfeit(&record, "first", "timeout");
+    let detail = record["result"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("the limit is 200 ms (+10 ms margin)"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn partial_output_does_not_extend_the_deadline() {
+    let start = Instant::now();
+    let record = verdict_as_first("partial", &["--time", "move=300"]);
+    assert_forfeit(&record, "first", "timeout");
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn not_a_move() {
+    let record = verdict_as_first("garbage", &[]);
+    assert_forfeit(&record, "first", "not-a-move");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("'banana' for move 1"));
+}
+
+#[test]
+fn off_the_board() {
+    let record = verdict_as_first("offboard", &[]);
+    assert_forfeit(&record, "first", "illegal-move");
+    assert_eq!(record["result"]["violation"], "off-board");
+}
+
+#[test]
+fn an_occupied_square() {
+    let marker = marker();
+    let outcome = play(
+        "tictactoe",
+        &bot("good", &marker),
+        &bot("occupied", &marker),
+        &["--games", "1"],
+        &marker,
+    );
+    let record = &outcome.records[0];
+    assert_forfeit(record, "second", "illegal-move");
+    assert_eq!(record["result"]["violation"], "occupied");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("'0 0' at move 2: 0 0 is already taken"));
+}
+
+#[test]
+fn a_line_too_long() {
+    let record = verdict_as_first("long-line", &[]);
+    assert_forfeit(&record, "first", "line-too-long");
+    let record = verdict_as_first("long-line", &["--max-line", "20000"]);
+    assert_forfeit(&record, "first", "not-a-move");
+}
+
+#[test]
+fn output_when_not_asked() {
+    let record = verdict_as_first("unasked", &[]);
+    assert_forfeit(&record, "first", "unrequested-output");
+    let record = verdict_as_first("early", &[]);
+    assert_forfeit(&record, "first", "unrequested-output");
+}
+
+#[test]
+fn resignation() {
+    let record = verdict_as_first("resign", &[]);
+    assert_forfeit(&record, "first", "resign");
+}
+
+#[test]
+fn exiting_crashing_and_closing_stdout() {
+    let record = verdict_as_first("exit", &[]);
+    assert_forfeit(&record, "first", "exited");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("exited with code 3"));
+    let record = verdict_as_first("segv", &[]);
+    assert_forfeit(&record, "first", "exited");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("SIGSEGV"));
+    let record = verdict_as_first("close-stdout", &[]);
+    assert_forfeit(&record, "first", "exited");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("closed its output"));
+}
+
+#[test]
+fn a_forked_child_holding_the_pipes_is_killed_with_its_group() {
+    let record = verdict_as_first("fork", &["--time", "move=300"]);
+    // The bot answers its first move, then sleeps forever holding the pipes.
+    assert_forfeit(&record, "first", "timeout");
+}
+
+#[test]
+fn a_bot_that_will_not_quit_is_killed_after_the_grace_period() {
+    let marker = marker();
+    let start = Instant::now();
+    play(
+        "tictactoe",
+        &bot("linger", &marker),
+        &bot("good", &marker),
+        &["--games", "1"],
+        &marker,
+    );
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn crlf_line_ends_are_accepted() {
+    let record = verdict_as_first("crlf", &[]);
+    assert_eq!(record["result"]["reason"], "line");
+    assert_eq!(record["result"]["winner"], "first");
+}
+
+#[test]
+fn answering_under_the_limit_is_never_a_timeout() {
+    let marker = marker();
+    let outcome = play(
+        "mnk",
+        &bot("slow:100", &marker),
+        &bot("slow:100", &marker),
+        &[
+            "--games", "1", "-p", "size=5", "-p", "line=4", "--time", "move=250",
+        ],
+        &marker,
+    );
+    let record = &outcome.records[0];
+    assert_eq!(record["result"]["reason"], "line", "{record:#}");
+    for mv in record["moves"].as_array().unwrap() {
+        let us = mv["us"].as_u64().unwrap();
+        assert!((100_000..250_000).contains(&us), "{us} us");
+    }
+}
+
+#[test]
+fn legal_moves_are_sent_on_request() {
+    let marker = marker();
+    let outcome = play(
+        "tictactoe",
+        &bot("good", &marker),
+        &bot("good", &marker),
+        &["--games", "1", "--legal-moves"],
+        &marker,
+    );
+    let transcript =
+        std::fs::read_to_string(outcome.dir.path().join("0001.transcript.txt")).unwrap();
+    assert!(
+        transcript.contains("A> legal 0 0,1 0,2 0,0 1,1 1,2 1,0 2,1 2,2 2"),
+        "{transcript}"
+    );
+    assert!(transcript.contains("B> legal 1 0,2 0,0 1,1 1,2 1,0 2,1 2,2 2"));
+}
+
+#[test]
+fn an_opening_is_played_before_the_bots_take_over() {
+    let marker = marker();
+    let outcome = play(
+        "tictactoe",
+        &bot("good", &marker),
+        &bot("good", &marker),
+        &["--games", "1", "--opening", "1 1, 0 0"],
+        &marker,
+    );
+    let record = &outcome.records[0];
+    assert_eq!(record["opening"], serde_json::json!(["1 1", "0 0"]));
+    let transcript =
+        std::fs::read_to_string(outcome.dir.path().join("0001.transcript.txt")).unwrap();
+    assert!(transcript.contains("A> played 1 1\n") || transcript.contains("A> played 1 1"));
+    assert_eq!(record["moves"][0]["move"], "1 0");
+}
+
+#[test]
+fn builtin_bots_play_through_the_protocol() {
+    let output = referee()
+        .args([
+            "match",
+            "gomoku",
+            "builtin:random",
+            "builtin:random",
+            "--games",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    assert!(stdout.contains("score: A "), "{stdout}");
+    assert_eq!(stdout.matches("\ngame ").count(), 2, "{stdout}");
+}
+
+#[test]
+fn the_referees_own_errors_exit_non_zero_with_a_message() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["match", "tictactoe", "/nonexistent/bot", "builtin:random"],
+            "cannot start bot '/nonexistent/bot'",
+        ),
+        (
+            &[
+                "match",
+                "mnk",
+                "builtin:random",
+                "builtin:random",
+                "-p",
+                "size=30",
+            ],
+            "'30' is not a whole number from 3 to 20",
+        ),
+        (
+            &["match", "chess", "builtin:random", "builtin:random"],
+            "unknown game 'chess'",
+        ),
+        (
+            &["match", "tictactoe", "builtin:random", "builtin:nobody"],
+            "unknown built-in bot 'nobody'",
+        ),
+        (
+            &[
+                "match",
+                "tictactoe",
+                "builtin:random",
+                "builtin:random",
+                "--time",
+                "move=x",
+            ],
+            "bad time control",
+        ),
+        (
+            &[
+                "match",
+                "tictactoe",
+                "builtin:random",
+                "builtin:random",
+                "--opening",
+                "1 1,1 1",
+            ],
+            "opening move 2 '1 1' cannot be played",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = referee().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn perft_prints_counts() {
+    let output = referee()
+        .args(["perft", "tictactoe", "9"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "127872");
+}
