@@ -9,6 +9,7 @@
 pub mod mnk;
 pub mod perft;
 pub mod spec;
+pub mod uttt;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -4,6 +4,7 @@
 //! (`-p key=value`), in the protocol's `game` line and in records, so one parser serves all.
 
 use super::mnk::Mnk;
+use super::uttt::Uttt;
 use super::AnyGame;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -42,6 +43,35 @@ pub struct MnkParams {
     pub exact: bool,
 }
 
+/// How ultimate tic-tac-toe is decided when no move is left and nobody has a line of boards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UtttTiebreak {
+    /// A draw (theaigames / riddles.io).
+    #[default]
+    None,
+    /// More small boards won wins (CodinGame).
+    Codingame,
+}
+
+impl UtttTiebreak {
+    pub const ALL: [UtttTiebreak; 2] = [UtttTiebreak::None, UtttTiebreak::Codingame];
+
+    /// The value of the `tiebreak` parameter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UtttTiebreak::None => "none",
+            UtttTiebreak::Codingame => "codingame",
+        }
+    }
+}
+
+/// The rule variations of ultimate tic-tac-toe (the board itself is fixed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UtttParams {
+    pub tiebreak: UtttTiebreak,
+}
+
 /// A validated game and its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "lowercase")]
@@ -49,13 +79,14 @@ pub enum GameSpec {
     Tictactoe,
     Gomoku { exact: bool },
     Mnk(MnkParams),
+    Uttt(UtttParams),
 }
 
 const MNK_SIZE: std::ops::RangeInclusive<i64> = 3..=20;
 const MNK_LINE: std::ops::RangeInclusive<i64> = 3..=10;
 
 impl GameSpec {
-    pub const NAMES: [&'static str; 3] = ["tictactoe", "gomoku", "mnk"];
+    pub const NAMES: [&'static str; 4] = ["tictactoe", "gomoku", "mnk", "uttt"];
 
     /// Builds a spec from a name and `key=value` pairs; unknown keys and out-of-range values are
     /// refused with a message that names the allowed range.
@@ -96,6 +127,13 @@ impl GameSpec {
                     }),
                 }
             }
+            "uttt" => GameSpec::Uttt(UtttParams {
+                tiebreak: reader.choice(
+                    "tiebreak",
+                    &UtttTiebreak::ALL.map(|t| (t.as_str(), t)),
+                    UtttTiebreak::default(),
+                )?,
+            }),
             _ => return Err(SpecError::UnknownGame(name.to_string())),
         };
         reader.finish()?;
@@ -120,6 +158,7 @@ impl GameSpec {
             GameSpec::Tictactoe => "tictactoe",
             GameSpec::Gomoku { .. } => "gomoku",
             GameSpec::Mnk(_) => "mnk",
+            GameSpec::Uttt(_) => "uttt",
         }
     }
 
@@ -135,6 +174,7 @@ impl GameSpec {
                     ("exact", yes_no(p.exact).to_string()),
                 ]
             }
+            GameSpec::Uttt(p) => vec![("tiebreak", p.tiebreak.as_str().to_string())],
         }
     }
 
@@ -154,6 +194,7 @@ impl GameSpec {
                 exact,
             }),
             GameSpec::Mnk(params) => Some(params),
+            GameSpec::Uttt(_) => None,
         }
     }
 
@@ -163,6 +204,7 @@ impl GameSpec {
             GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
                 Box::new(Mnk::new(self.mnk_params().expect("an m,n,k game")))
             }
+            GameSpec::Uttt(params) => Box::new(Uttt::new(*params)),
         }
     }
 
@@ -172,6 +214,7 @@ impl GameSpec {
             GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
                 super::perft(&Mnk::new(self.mnk_params().expect("an m,n,k game")), depth)
             }
+            GameSpec::Uttt(params) => super::perft(&Uttt::new(*params), depth),
         }
     }
 }
@@ -276,6 +319,25 @@ impl<'a> ParamReader<'a> {
         }
     }
 
+    /// One of a fixed set of words, each standing for a value of `T`.
+    fn choice<T: Copy>(
+        &mut self,
+        key: &'static str,
+        allowed: &[(&str, T)],
+        default: T,
+    ) -> Result<T, SpecError> {
+        let Some(text) = self.take(key) else {
+            return Ok(default);
+        };
+        match allowed.iter().find(|(word, _)| *word == text) {
+            Some(&(_, value)) => Ok(value),
+            None => {
+                let words: Vec<&str> = allowed.iter().map(|(word, _)| *word).collect();
+                Err(self.bad(key, format!("'{text}' is not one of: {}", words.join(", "))))
+            }
+        }
+    }
+
     fn finish(self) -> Result<(), SpecError> {
         match self.remaining.into_iter().next() {
             None => Ok(()),
@@ -352,6 +414,8 @@ mod tests {
         for spec in [
             GameSpec::from_words("mnk", &["width=9", "height=5", "line=4", "exact=yes"]).unwrap(),
             GameSpec::from_words("gomoku", &["exact=yes"]).unwrap(),
+            GameSpec::from_words("uttt", &["tiebreak=codingame"]).unwrap(),
+            GameSpec::from_words("uttt", &["tiebreak=none"]).unwrap(),
         ] {
             let text = spec.to_string();
             let mut words = text.split(' ');
@@ -359,5 +423,39 @@ mod tests {
             let params: Vec<&str> = words.collect();
             assert_eq!(GameSpec::from_words(name, &params).unwrap(), spec);
         }
+    }
+
+    #[test]
+    fn uttt_has_a_tiebreak_and_nothing_else() {
+        let default = GameSpec::from_words::<&str>("uttt", &[]).unwrap();
+        assert_eq!(
+            default,
+            GameSpec::Uttt(UtttParams {
+                tiebreak: UtttTiebreak::None
+            })
+        );
+        assert_eq!(default.to_string(), "uttt tiebreak=none");
+        assert_eq!(default.mnk_params(), None);
+        let codingame = GameSpec::from_words("uttt", &["tiebreak=codingame"]).unwrap();
+        assert_eq!(codingame.params(), [("tiebreak", "codingame".to_string())]);
+        let err = GameSpec::from_words("uttt", &["tiebreak=draw"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "parameter 'tiebreak' of game 'uttt': 'draw' is not one of: none, codingame"
+        );
+        let err = GameSpec::from_words("uttt", &["size=9"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 'uttt' has no parameter 'size' (its parameters: tiebreak)"
+        );
+    }
+
+    /// Records store the spec as JSON: the name tag with the parameters beside it.
+    #[test]
+    fn uttt_specs_serialize_flat() {
+        let spec = GameSpec::from_words("uttt", &["tiebreak=codingame"]).unwrap();
+        let json = serde_json::to_string(&spec).unwrap();
+        assert_eq!(json, r#"{"name":"uttt","tiebreak":"codingame"}"#);
+        assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), spec);
     }
 }
