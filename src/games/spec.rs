@@ -42,6 +42,15 @@ pub struct MnkParams {
     pub exact: bool,
 }
 
+/// Board of a dots-and-boxes game, counted in boxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DotsParams {
+    /// Rows of boxes, 1..=10.
+    pub rows: u8,
+    /// Columns of boxes, 1..=10.
+    pub cols: u8,
+}
+
 /// A validated game and its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "lowercase")]
