@@ -3,6 +3,7 @@
 //! A spec is written as a name and `key=value` parameters, the same way on the command line
 //! (`-p key=value`), in the protocol's `game` line and in records, so one parser serves all.
 
+use super::dots::Dots;
 use super::mnk::Mnk;
 use super::AnyGame;
 use serde::{Deserialize, Serialize};
@@ -58,13 +59,15 @@ pub enum GameSpec {
     Tictactoe,
     Gomoku { exact: bool },
     Mnk(MnkParams),
+    Dots(DotsParams),
 }
 
 const MNK_SIZE: std::ops::RangeInclusive<i64> = 3..=20;
 const MNK_LINE: std::ops::RangeInclusive<i64> = 3..=10;
+const DOTS_SIZE: std::ops::RangeInclusive<i64> = 1..=10;
 
 impl GameSpec {
-    pub const NAMES: [&'static str; 3] = ["tictactoe", "gomoku", "mnk"];
+    pub const NAMES: [&'static str; 4] = ["tictactoe", "gomoku", "mnk", "dots"];
 
     /// Builds a spec from a name and `key=value` pairs; unknown keys and out-of-range values are
     /// refused with a message that names the allowed range.
@@ -105,6 +108,16 @@ impl GameSpec {
                     }),
                 }
             }
+            "dots" => {
+                // Counted in boxes, as the rules tables count them; `size` sets both.
+                let size = reader.number("size", DOTS_SIZE, 3)?;
+                let rows = reader.number("rows", DOTS_SIZE, size)?;
+                let cols = reader.number("cols", DOTS_SIZE, size)?;
+                GameSpec::Dots(DotsParams {
+                    rows: rows as u8,
+                    cols: cols as u8,
+                })
+            }
             _ => return Err(SpecError::UnknownGame(name.to_string())),
         };
         reader.finish()?;
@@ -129,6 +142,7 @@ impl GameSpec {
             GameSpec::Tictactoe => "tictactoe",
             GameSpec::Gomoku { .. } => "gomoku",
             GameSpec::Mnk(_) => "mnk",
+            GameSpec::Dots(_) => "dots",
         }
     }
 
@@ -144,6 +158,7 @@ impl GameSpec {
                     ("exact", yes_no(p.exact).to_string()),
                 ]
             }
+            GameSpec::Dots(p) => vec![("rows", p.rows.to_string()), ("cols", p.cols.to_string())],
         }
     }
 
@@ -163,6 +178,7 @@ impl GameSpec {
                 exact,
             }),
             GameSpec::Mnk(params) => Some(params),
+            GameSpec::Dots(_) => None,
         }
     }
 
@@ -172,6 +188,7 @@ impl GameSpec {
             GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
                 Box::new(Mnk::new(self.mnk_params().expect("an m,n,k game")))
             }
+            GameSpec::Dots(params) => Box::new(Dots::new(*params)),
         }
     }
 
@@ -181,6 +198,7 @@ impl GameSpec {
             GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
                 super::perft(&Mnk::new(self.mnk_params().expect("an m,n,k game")), depth)
             }
+            GameSpec::Dots(params) => super::perft(&Dots::new(*params), depth),
         }
     }
 }
@@ -361,6 +379,8 @@ mod tests {
         for spec in [
             GameSpec::from_words("mnk", &["width=9", "height=5", "line=4", "exact=yes"]).unwrap(),
             GameSpec::from_words("gomoku", &["exact=yes"]).unwrap(),
+            GameSpec::from_words("dots", &["rows=2", "cols=7"]).unwrap(),
+            GameSpec::from_words::<&str>("dots", &[]).unwrap(),
         ] {
             let text = spec.to_string();
             let mut words = text.split(' ');
@@ -368,5 +388,58 @@ mod tests {
             let params: Vec<&str> = words.collect();
             assert_eq!(GameSpec::from_words(name, &params).unwrap(), spec);
         }
+    }
+
+    #[test]
+    fn dots_is_3x3_by_default_and_size_sets_both() {
+        let default = GameSpec::from_words::<&str>("dots", &[]).unwrap();
+        assert_eq!(default, GameSpec::Dots(DotsParams { rows: 3, cols: 3 }));
+        assert_eq!(default.to_string(), "dots rows=3 cols=3");
+        assert_eq!(
+            GameSpec::from_words("dots", &["size=5", "cols=2"])
+                .unwrap()
+                .to_string(),
+            "dots rows=5 cols=2"
+        );
+        assert_eq!(
+            GameSpec::from_words("dots", &["rows=1", "cols=10"])
+                .unwrap()
+                .params(),
+            [("rows", "1".to_string()), ("cols", "10".to_string())]
+        );
+        assert_eq!(default.mnk_params(), None);
+        let json = serde_json::to_string(&default).unwrap();
+        assert_eq!(json, r#"{"name":"dots","rows":3,"cols":3}"#);
+        assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), default);
+        let mut game = default.new_game();
+        assert_eq!(game.legal_moves_text().len(), 24);
+        assert_eq!(game.scores(), Some([0, 0]));
+        assert_eq!(game.play_text("V 3 2").unwrap(), "v 3 2");
+        assert_eq!(
+            GameSpec::from_words("dots", &["size=2"]).unwrap().perft(2),
+            12 * 11
+        );
+    }
+
+    #[test]
+    fn dots_boards_outside_1_to_10_are_refused_with_the_range() {
+        for (word, key) in [("rows=0", "rows"), ("cols=11", "cols"), ("size=-1", "size")] {
+            let value = word.split_once('=').unwrap().1;
+            assert_eq!(
+                GameSpec::from_words("dots", &[word])
+                    .unwrap_err()
+                    .to_string(),
+                format!(
+                    "parameter '{key}' of game 'dots': '{value}' is not a whole number from 1 to 10"
+                )
+            );
+        }
+        let err = GameSpec::from_words("dots", &["rows=three"]).unwrap_err();
+        assert!(err.to_string().contains("from 1 to 10"), "{err}");
+        let err = GameSpec::from_words("dots", &["width=4"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 'dots' has no parameter 'width' (its parameters: size, rows, cols)"
+        );
     }
 }
