@@ -3,6 +3,7 @@
 //! A spec is written as a name and `key=value` parameters, the same way on the command line
 //! (`-p key=value`), in the protocol's `game` line and in records, so one parser serves all.
 
+use super::dots::Dots;
 use super::mnk::Mnk;
 use super::uttt::Uttt;
 use super::AnyGame;
@@ -72,6 +73,15 @@ pub struct UtttParams {
     pub tiebreak: UtttTiebreak,
 }
 
+/// Board of a dots-and-boxes game, counted in boxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DotsParams {
+    /// Rows of boxes, 1..=10.
+    pub rows: u8,
+    /// Columns of boxes, 1..=10.
+    pub cols: u8,
+}
+
 /// A validated game and its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "lowercase")]
@@ -80,13 +90,15 @@ pub enum GameSpec {
     Gomoku { exact: bool },
     Mnk(MnkParams),
     Uttt(UtttParams),
+    Dots(DotsParams),
 }
 
 const MNK_SIZE: std::ops::RangeInclusive<i64> = 3..=20;
 const MNK_LINE: std::ops::RangeInclusive<i64> = 3..=10;
+const DOTS_SIZE: std::ops::RangeInclusive<i64> = 1..=10;
 
 impl GameSpec {
-    pub const NAMES: [&'static str; 4] = ["tictactoe", "gomoku", "mnk", "uttt"];
+    pub const NAMES: [&'static str; 5] = ["tictactoe", "gomoku", "mnk", "uttt", "dots"];
 
     /// Builds a spec from a name and `key=value` pairs; unknown keys and out-of-range values are
     /// refused with a message that names the allowed range.
@@ -134,6 +146,16 @@ impl GameSpec {
                     UtttTiebreak::default(),
                 )?,
             }),
+            "dots" => {
+                // Counted in boxes, as the rules tables count them; `size` sets both.
+                let size = reader.number("size", DOTS_SIZE, 3)?;
+                let rows = reader.number("rows", DOTS_SIZE, size)?;
+                let cols = reader.number("cols", DOTS_SIZE, size)?;
+                GameSpec::Dots(DotsParams {
+                    rows: rows as u8,
+                    cols: cols as u8,
+                })
+            }
             _ => return Err(SpecError::UnknownGame(name.to_string())),
         };
         reader.finish()?;
@@ -159,6 +181,7 @@ impl GameSpec {
             GameSpec::Gomoku { .. } => "gomoku",
             GameSpec::Mnk(_) => "mnk",
             GameSpec::Uttt(_) => "uttt",
+            GameSpec::Dots(_) => "dots",
         }
     }
 
@@ -175,6 +198,7 @@ impl GameSpec {
                 ]
             }
             GameSpec::Uttt(p) => vec![("tiebreak", p.tiebreak.as_str().to_string())],
+            GameSpec::Dots(p) => vec![("rows", p.rows.to_string()), ("cols", p.cols.to_string())],
         }
     }
 
@@ -195,6 +219,7 @@ impl GameSpec {
             }),
             GameSpec::Mnk(params) => Some(params),
             GameSpec::Uttt(_) => None,
+            GameSpec::Dots(_) => None,
         }
     }
 
@@ -205,6 +230,7 @@ impl GameSpec {
                 Box::new(Mnk::new(self.mnk_params().expect("an m,n,k game")))
             }
             GameSpec::Uttt(params) => Box::new(Uttt::new(*params)),
+            GameSpec::Dots(params) => Box::new(Dots::new(*params)),
         }
     }
 
@@ -215,6 +241,7 @@ impl GameSpec {
                 super::perft(&Mnk::new(self.mnk_params().expect("an m,n,k game")), depth)
             }
             GameSpec::Uttt(params) => super::perft(&Uttt::new(*params), depth),
+            GameSpec::Dots(params) => super::perft(&Dots::new(*params), depth),
         }
     }
 }
@@ -416,6 +443,8 @@ mod tests {
             GameSpec::from_words("gomoku", &["exact=yes"]).unwrap(),
             GameSpec::from_words("uttt", &["tiebreak=codingame"]).unwrap(),
             GameSpec::from_words("uttt", &["tiebreak=none"]).unwrap(),
+            GameSpec::from_words("dots", &["rows=2", "cols=7"]).unwrap(),
+            GameSpec::from_words::<&str>("dots", &[]).unwrap(),
         ] {
             let text = spec.to_string();
             let mut words = text.split(' ');
@@ -457,5 +486,58 @@ mod tests {
         let json = serde_json::to_string(&spec).unwrap();
         assert_eq!(json, r#"{"name":"uttt","tiebreak":"codingame"}"#);
         assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), spec);
+    }
+
+    #[test]
+    fn dots_is_3x3_by_default_and_size_sets_both() {
+        let default = GameSpec::from_words::<&str>("dots", &[]).unwrap();
+        assert_eq!(default, GameSpec::Dots(DotsParams { rows: 3, cols: 3 }));
+        assert_eq!(default.to_string(), "dots rows=3 cols=3");
+        assert_eq!(
+            GameSpec::from_words("dots", &["size=5", "cols=2"])
+                .unwrap()
+                .to_string(),
+            "dots rows=5 cols=2"
+        );
+        assert_eq!(
+            GameSpec::from_words("dots", &["rows=1", "cols=10"])
+                .unwrap()
+                .params(),
+            [("rows", "1".to_string()), ("cols", "10".to_string())]
+        );
+        assert_eq!(default.mnk_params(), None);
+        let json = serde_json::to_string(&default).unwrap();
+        assert_eq!(json, r#"{"name":"dots","rows":3,"cols":3}"#);
+        assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), default);
+        let mut game = default.new_game();
+        assert_eq!(game.legal_moves_text().len(), 24);
+        assert_eq!(game.scores(), Some([0, 0]));
+        assert_eq!(game.play_text("V 3 2").unwrap(), "v 3 2");
+        assert_eq!(
+            GameSpec::from_words("dots", &["size=2"]).unwrap().perft(2),
+            12 * 11
+        );
+    }
+
+    #[test]
+    fn dots_boards_outside_1_to_10_are_refused_with_the_range() {
+        for (word, key) in [("rows=0", "rows"), ("cols=11", "cols"), ("size=-1", "size")] {
+            let value = word.split_once('=').unwrap().1;
+            assert_eq!(
+                GameSpec::from_words("dots", &[word])
+                    .unwrap_err()
+                    .to_string(),
+                format!(
+                    "parameter '{key}' of game 'dots': '{value}' is not a whole number from 1 to 10"
+                )
+            );
+        }
+        let err = GameSpec::from_words("dots", &["rows=three"]).unwrap_err();
+        assert!(err.to_string().contains("from 1 to 10"), "{err}");
+        let err = GameSpec::from_words("dots", &["width=4"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 'dots' has no parameter 'width' (its parameters: size, rows, cols)"
+        );
     }
 }
