@@ -3,6 +3,7 @@
 //! A spec is written as a name and `key=value` parameters, the same way on the command line
 //! (`-p key=value`), in the protocol's `game` line and in records, so one parser serves all.
 
+use super::checkers::Position;
 use super::mnk::Mnk;
 use super::AnyGame;
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,28 @@ pub struct MnkParams {
     pub line: u8,
     /// When true only a line of exactly `line` wins; an overline (longer) does not.
     pub exact: bool,
+}
+
+/// The start and draw rules of a checkers game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckersParams {
+    /// The starting position, the standard one unless a FEN was given (serialized as FEN).
+    pub start: Position,
+    /// How many times a position must occur, same player to move, for a draw: 2..=10.
+    pub repetition: u32,
+    /// Moves by each player without a man advancing or a capture that draw: 0..=200, 0 never.
+    pub move_rule: u32,
+}
+
+impl Default for CheckersParams {
+    /// The standard start, threefold repetition and the 40-move rule (as in WCDF play).
+    fn default() -> CheckersParams {
+        CheckersParams {
+            start: Position::standard(),
+            repetition: 3,
+            move_rule: 40,
+        }
+    }
 }
 
 /// A validated game and its parameters.
