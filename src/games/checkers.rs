@@ -1763,4 +1763,34 @@ mod tests {
             "    b     b     b     b        1     2     3     4\n b     b     b     b        5"
         ));
     }
+
+    #[test]
+    fn every_ballot_opening_is_legal() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/checkers-3move.txt");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut numbers = Vec::new();
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [number, moves @ ..] = &words[..] else {
+                unreachable!("lines are not empty")
+            };
+            assert_eq!(moves.len(), 3, "{line}");
+            numbers.push(number.parse::<u32>().unwrap());
+            let mut g = Checkers::default();
+            for &text in moves {
+                let mv = g
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("opening {number}, {text}: {e}"));
+                assert_eq!(g.format_move(mv), text);
+                g.play(mv).unwrap();
+            }
+            assert_eq!(Game::outcome(&g), None, "{line}");
+        }
+        assert_eq!(numbers.len(), 157);
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "numbered in order");
+        assert!(numbers.iter().all(|n| (1..=174).contains(n)));
+    }
 }
