@@ -366,7 +366,9 @@ fn answering_under_the_limit_is_never_a_timeout() {
     assert_eq!(record["result"]["reason"], "line", "{record:#}");
     for mv in record["moves"].as_array().unwrap() {
         let us = mv["us"].as_u64().unwrap();
-        assert!((100_000..250_000).contains(&us), "{us} us");
+        // The clock starts once the request is flushed, so a referee descheduled right after
+        // its write can see a little less than the bot's 100 ms sleep; never a timeout.
+        assert!((50_000..250_000).contains(&us), "{us} us");
     }
 }
 

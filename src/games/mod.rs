@@ -6,6 +6,7 @@
 //! object-safe [`AnyGame`], which every [`Game`] gets for free, so the match loop never needs to
 //! know which game it runs.
 
+pub mod checkers;
 pub mod dots;
 pub mod mnk;
 pub mod perft;

@@ -3,6 +3,7 @@
 //! A spec is written as a name and `key=value` parameters, the same way on the command line
 //! (`-p key=value`), in the protocol's `game` line and in records, so one parser serves all.
 
+use super::checkers::{Checkers, Position};
 use super::dots::Dots;
 use super::mnk::Mnk;
 use super::uttt::Uttt;
@@ -67,6 +68,28 @@ impl UtttTiebreak {
     }
 }
 
+/// The start and draw rules of a checkers game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckersParams {
+    /// The starting position, the standard one unless a FEN was given (serialized as FEN).
+    pub start: Position,
+    /// How many times a position must occur, same player to move, for a draw: 2..=10.
+    pub repetition: u32,
+    /// Moves by each player without a man advancing or a capture that draw: 0..=200, 0 never.
+    pub move_rule: u32,
+}
+
+impl Default for CheckersParams {
+    /// The standard start, threefold repetition and the 40-move rule (as in WCDF play).
+    fn default() -> CheckersParams {
+        CheckersParams {
+            start: Position::standard(),
+            repetition: 3,
+            move_rule: 40,
+        }
+    }
+}
+
 /// The rule variations of ultimate tic-tac-toe (the board itself is fixed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UtttParams {
@@ -91,6 +114,7 @@ pub enum GameSpec {
     Mnk(MnkParams),
     Uttt(UtttParams),
     Dots(DotsParams),
+    Checkers(CheckersParams),
 }
 
 const MNK_SIZE: std::ops::RangeInclusive<i64> = 3..=20;
@@ -98,7 +122,7 @@ const MNK_LINE: std::ops::RangeInclusive<i64> = 3..=10;
 const DOTS_SIZE: std::ops::RangeInclusive<i64> = 1..=10;
 
 impl GameSpec {
-    pub const NAMES: [&'static str; 5] = ["tictactoe", "gomoku", "mnk", "uttt", "dots"];
+    pub const NAMES: [&'static str; 6] = ["tictactoe", "gomoku", "mnk", "uttt", "dots", "checkers"];
 
     /// Builds a spec from a name and `key=value` pairs; unknown keys and out-of-range values are
     /// refused with a message that names the allowed range.
@@ -156,6 +180,22 @@ impl GameSpec {
                     cols: cols as u8,
                 })
             }
+            "checkers" => {
+                let defaults = CheckersParams::default();
+                let start = match reader.take("fen") {
+                    None => defaults.start,
+                    Some(fen) => fen
+                        .parse()
+                        .map_err(|e: super::checkers::FenError| reader.bad("fen", e.to_string()))?,
+                };
+                let repetition = reader.number("repetition", 2..=10, 3)?;
+                let move_rule = reader.number("moverule", 0..=200, 40)?;
+                GameSpec::Checkers(CheckersParams {
+                    start,
+                    repetition: repetition as u32,
+                    move_rule: move_rule as u32,
+                })
+            }
             _ => return Err(SpecError::UnknownGame(name.to_string())),
         };
         reader.finish()?;
@@ -182,6 +222,7 @@ impl GameSpec {
             GameSpec::Mnk(_) => "mnk",
             GameSpec::Uttt(_) => "uttt",
             GameSpec::Dots(_) => "dots",
+            GameSpec::Checkers(_) => "checkers",
         }
     }
 
@@ -199,6 +240,11 @@ impl GameSpec {
             }
             GameSpec::Uttt(p) => vec![("tiebreak", p.tiebreak.as_str().to_string())],
             GameSpec::Dots(p) => vec![("rows", p.rows.to_string()), ("cols", p.cols.to_string())],
+            GameSpec::Checkers(p) => vec![
+                ("fen", p.start.to_fen()),
+                ("repetition", p.repetition.to_string()),
+                ("moverule", p.move_rule.to_string()),
+            ],
         }
     }
 
@@ -220,6 +266,7 @@ impl GameSpec {
             GameSpec::Mnk(params) => Some(params),
             GameSpec::Uttt(_) => None,
             GameSpec::Dots(_) => None,
+            GameSpec::Checkers(_) => None,
         }
     }
 
@@ -231,6 +278,7 @@ impl GameSpec {
             }
             GameSpec::Uttt(params) => Box::new(Uttt::new(*params)),
             GameSpec::Dots(params) => Box::new(Dots::new(*params)),
+            GameSpec::Checkers(params) => Box::new(Checkers::new(*params)),
         }
     }
 
@@ -242,6 +290,7 @@ impl GameSpec {
             }
             GameSpec::Uttt(params) => super::perft(&Uttt::new(*params), depth),
             GameSpec::Dots(params) => super::perft(&Dots::new(*params), depth),
+            GameSpec::Checkers(params) => super::perft(&Checkers::new(*params), depth),
         }
     }
 }
@@ -436,6 +485,92 @@ mod tests {
         ));
     }
 
+    const STANDARD_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+
+    #[test]
+    fn checkers_writes_every_parameter_with_the_fen_in_full() {
+        let spec = GameSpec::from_parts::<&str, &str>("checkers", &[]).unwrap();
+        assert_eq!(spec, GameSpec::Checkers(CheckersParams::default()));
+        assert_eq!(
+            spec.to_string(),
+            format!("checkers fen={STANDARD_FEN} repetition=3 moverule=40")
+        );
+        let spec = GameSpec::from_words(
+            "checkers",
+            &["fen=W:B1-3,K9 :WK30", "repetition=2", "moverule=0"],
+        )
+        .unwrap();
+        assert_eq!(
+            spec.to_string(),
+            "checkers fen=W:WK30:B1,2,3,K9 repetition=2 moverule=0"
+        );
+        let GameSpec::Checkers(params) = spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(params.start.to_fen(), "W:WK30:B1,2,3,K9");
+        assert_eq!((params.repetition, params.move_rule), (2, 0));
+    }
+
+    #[test]
+    fn checkers_parameters_are_validated() {
+        let err = GameSpec::from_words("checkers", &["fen=B:W21:B33"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "parameter 'fen' of game 'checkers': 'B:W21:B33' is not a checkers FEN: \
+             '33' is not a square number from 1 to 32"
+        );
+        let err = GameSpec::from_words("checkers", &["repetition=1"]).unwrap_err();
+        assert!(err.to_string().contains("from 2 to 10"), "{err}");
+        let err = GameSpec::from_words("checkers", &["moverule=201"]).unwrap_err();
+        assert!(err.to_string().contains("from 0 to 200"), "{err}");
+        let err = GameSpec::from_words("checkers", &["size=8"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 'checkers' has no parameter 'size' (its parameters: fen, repetition, moverule)"
+        );
+    }
+
+    #[test]
+    fn checkers_games_start_from_the_spec() {
+        let spec = GameSpec::from_words::<&str>("checkers", &[]).unwrap();
+        assert_eq!(spec.perft(3), 302);
+        let mut game = spec.new_game();
+        assert_eq!(game.legal_moves_text().len(), 7);
+        assert_eq!(game.play_text("11-15").unwrap(), "11-15");
+        let spec = GameSpec::from_words("checkers", &["fen=B:W6,15:B1"]).unwrap();
+        let mut game = spec.new_game();
+        assert_eq!(game.play_text("1x19").unwrap(), "1x10x19");
+        assert_eq!(
+            game.outcome().unwrap().winner,
+            Some(crate::games::Side::First)
+        );
+        // The draw rules are passed on: a second repetition draws at once.
+        let spec = GameSpec::from_words("checkers", &["fen=B:WK32:BK1", "repetition=2"]).unwrap();
+        let mut game = spec.new_game();
+        for mv in ["1-5", "32-28", "5-1", "28-32"] {
+            assert_eq!(game.outcome(), None);
+            game.play_text(mv).unwrap();
+        }
+        assert_eq!(game.outcome().unwrap().winner, None);
+    }
+
+    #[test]
+    fn checkers_specs_serialize_with_the_fen() {
+        let spec = GameSpec::from_words("checkers", &["fen=W:WK30:B1", "moverule=25"]).unwrap();
+        let json = serde_json::to_string(&spec).unwrap();
+        assert_eq!(
+            json,
+            r#"{"name":"checkers","start":"W:WK30:B1","repetition":3,"move_rule":25}"#
+        );
+        assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), spec);
+        let bad = json.replace("WK30", "W33");
+        let err = serde_json::from_str::<GameSpec>(&bad).unwrap_err();
+        assert!(
+            err.to_string().contains("'33' is not a square number"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn the_display_form_reads_back() {
         for spec in [
@@ -445,6 +580,8 @@ mod tests {
             GameSpec::from_words("uttt", &["tiebreak=none"]).unwrap(),
             GameSpec::from_words("dots", &["rows=2", "cols=7"]).unwrap(),
             GameSpec::from_words::<&str>("dots", &[]).unwrap(),
+            GameSpec::from_words::<&str>("checkers", &[]).unwrap(),
+            GameSpec::from_words("checkers", &["fen=W:WK1-3:B9, K30-32", "moverule=7"]).unwrap(),
         ] {
             let text = spec.to_string();
             let mut words = text.split(' ');
