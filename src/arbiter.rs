@@ -113,6 +113,8 @@ pub fn play_game(
     let mut moves: Vec<MoveRecord> = Vec::new();
     // Moves each side has not been told about yet.
     let mut unseen: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    // The side whose draw offer awaits its opponent's answer.
+    let mut draw_offer: Option<Side> = None;
     let who = |players: &[Contestant<'_>; 2], side: Side| {
         format!("{} ({} player)", players[side.index()].label, side)
     };
@@ -158,6 +160,12 @@ pub fn play_game(
             .drain(..)
             .map(RefereeMessage::Opponent)
             .collect();
+        let offered = draw_offer == Some(side.opponent());
+        if offered {
+            request.push(RefereeMessage::OfferDraw);
+        }
+        // An offer stands only until the opponent's next answer.
+        draw_offer = None;
         if rules.send_legal_moves {
             request.push(RefereeMessage::Legal(game.legal_moves_text()));
         }
@@ -192,7 +200,7 @@ pub fn play_game(
             break;
         }
         clocks[side.index()].charge(answer.elapsed);
-        let text = match Reply::parse(&answer.line) {
+        let (text, offers_draw) = match Reply::parse(&answer.line) {
             Reply::Resign => {
                 ending = Some(Ending::forfeit(
                     side,
@@ -201,16 +209,60 @@ pub fn play_game(
                 ));
                 break;
             }
-            Reply::Move(text) => text,
+            Reply::AcceptDraw if offered => {
+                ending = Some(Ending {
+                    winner: None,
+                    reason: "agreement".into(),
+                    violation: None,
+                    detail: format!(
+                        "draw: {} accepted the draw offered by {}",
+                        who(&players, side),
+                        who(&players, side.opponent())
+                    ),
+                });
+                break;
+            }
+            Reply::AcceptDraw => {
+                faulted[side.index()] = true;
+                ending = Some(Ending::forfeit(
+                    side,
+                    "not-a-move",
+                    format!(
+                        "{} answered 'draw' for move {move_number}, but no draw was offered",
+                        who(&players, side)
+                    ),
+                ));
+                break;
+            }
+            Reply::Move {
+                offers_draw: true, ..
+            } if !rules.spec.allows_draw_offers() => {
+                faulted[side.index()] = true;
+                ending = Some(Ending::forfeit(
+                    side,
+                    "not-a-move",
+                    format!(
+                        "{} offered a draw with move {move_number}, but {} has no draw offers",
+                        who(&players, side),
+                        rules.spec.name()
+                    ),
+                ));
+                break;
+            }
+            Reply::Move { text, offers_draw } => (text, offers_draw),
         };
         match game.play_text(&text) {
             Ok(notation) => {
                 unseen[side.opponent().index()].push(notation.clone());
+                if offers_draw {
+                    draw_offer = Some(side);
+                }
                 moves.push(MoveRecord {
                     side,
                     notation,
                     us: answer.elapsed.as_micros() as u64,
                     at_us: started_at.elapsed().as_micros() as u64,
+                    offers_draw,
                 });
             }
             Err(error) => {
@@ -324,4 +376,151 @@ fn forfeit_for(fault: Fault, side: Side, who: &str, move_number: u32) -> Ending 
         Fault::Exited { .. } => "exited",
     };
     Ending::forfeit(side, reason, format!("{who} {fault} {at}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::Answer;
+    use std::collections::VecDeque;
+
+    /// A seat that answers from a script and remembers every line it was sent.
+    #[derive(Default)]
+    struct ScriptedSeat {
+        replies: VecDeque<&'static str>,
+        received: Vec<String>,
+    }
+
+    impl ScriptedSeat {
+        fn new(replies: &[&'static str]) -> ScriptedSeat {
+            ScriptedSeat {
+                replies: replies.iter().copied().collect(),
+                received: Vec::new(),
+            }
+        }
+    }
+
+    impl Seat for ScriptedSeat {
+        fn setup(&mut self, messages: &[RefereeMessage], _: Duration) -> Result<Ready, Fault> {
+            self.received
+                .extend(messages.iter().map(ToString::to_string));
+            Ok(Ready::parse("ready scripted 1").unwrap())
+        }
+
+        fn ask(&mut self, messages: &[RefereeMessage], _: Duration) -> Result<Answer, Fault> {
+            self.received
+                .extend(messages.iter().map(ToString::to_string));
+            let line = self
+                .replies
+                .pop_front()
+                .expect("a scripted reply")
+                .to_string();
+            Ok(Answer {
+                line,
+                elapsed: Duration::from_millis(1),
+            })
+        }
+
+        fn tell(&mut self, messages: &[RefereeMessage]) {
+            self.received
+                .extend(messages.iter().map(ToString::to_string));
+        }
+
+        fn take_log(&mut self) -> SeatLog {
+            SeatLog::default()
+        }
+    }
+
+    fn play(game: &str, first: &mut ScriptedSeat, second: &mut ScriptedSeat) -> GameRecord {
+        let rules = GameRules {
+            spec: GameSpec::from_words::<&str>(game, &[]).unwrap(),
+            opening: Vec::new(),
+            margin: Duration::from_millis(10),
+            startup: Duration::from_secs(1),
+            send_legal_moves: false,
+        };
+        play_game(
+            1,
+            &rules,
+            [
+                Contestant {
+                    seat: first,
+                    label: "A".into(),
+                    command: "scripted".into(),
+                    time: TimeControl::default(),
+                },
+                Contestant {
+                    seat: second,
+                    label: "B".into(),
+                    command: "scripted".into(),
+                    time: TimeControl::default(),
+                },
+            ],
+        )
+        .unwrap()
+        .record
+    }
+
+    #[test]
+    fn an_accepted_offer_is_a_draw_by_agreement() {
+        let mut first = ScriptedSeat::new(&["11-15 draw"]);
+        let mut second = ScriptedSeat::new(&["draw"]);
+        let record = play("checkers", &mut first, &mut second);
+        assert_eq!(record.result.reason, "agreement");
+        assert_eq!(record.result.winner, None);
+        assert!(record.moves[0].offers_draw);
+        let turn = second
+            .received
+            .iter()
+            .position(|l| l == "turn 1000")
+            .unwrap();
+        assert_eq!(
+            second.received[turn - 2..turn],
+            ["opponent 11-15", "offer draw"]
+        );
+        assert!(second
+            .received
+            .last()
+            .unwrap()
+            .starts_with("result draw agreement"));
+    }
+
+    #[test]
+    fn an_offer_lapses_once_the_opponent_has_moved() {
+        let mut first = ScriptedSeat::new(&["11-15 draw", "12-16"]);
+        let mut second = ScriptedSeat::new(&["24-20", "draw"]);
+        let record = play("checkers", &mut first, &mut second);
+        assert_eq!(record.result.reason, "not-a-move");
+        assert_eq!(record.result.winner, Some(Side::First));
+        assert!(
+            record.result.detail.contains("no draw was offered"),
+            "{}",
+            record.result.detail
+        );
+        assert_eq!(
+            second
+                .received
+                .iter()
+                .filter(|l| *l == "offer draw")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_loser_of_a_rules_ending_hears_the_last_move() {
+        let mut first = ScriptedSeat::new(&["0 0", "1 0", "2 0"]);
+        let mut second = ScriptedSeat::new(&["0 1", "1 1"]);
+        let record = play("tictactoe", &mut first, &mut second);
+        assert_eq!(record.result.reason, "line");
+        assert_eq!(record.players[0].points, 1.0);
+        let tail = &second.received[second.received.len() - 2..];
+        assert_eq!(tail[0], "opponent 2 0");
+        assert!(tail[1].starts_with("result loss line"), "{}", tail[1]);
+        assert!(first
+            .received
+            .last()
+            .unwrap()
+            .starts_with("result win line"));
+    }
 }

@@ -114,6 +114,14 @@ struct MatchArgs {
     seed: u64,
 }
 
+/// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
+/// match or panic: the games, records and bots still need to finish properly.
+fn say(line: &str) {
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
+    let _ = stdout.flush();
+}
+
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -135,7 +143,7 @@ fn run(cli: Cli) -> Result<()> {
             params,
         } => {
             let spec = GameSpec::from_words(&game, &params)?;
-            println!("{}", spec.perft(depth));
+            say(&spec.perft(depth).to_string());
             Ok(())
         }
         Command::Bot { name, seed } => {
@@ -188,20 +196,18 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
         seed: args.seed,
     };
-    println!("game: {}", config.rules.spec);
+    say(&format!("game: {}", config.rules.spec));
     for (label, player) in LABELS.iter().zip(&config.players) {
-        println!("player {label}: {player}");
+        say(&format!("player {label}: {player}"));
     }
     let mut tally = Tally::default();
-    let mut stdout = io::stdout();
     run_match(&config, |game| {
         tally.add(game);
-        let _ = writeln!(stdout, "{}", game_line(game));
+        say(&game_line(game));
         if let Some(files) = &game.files {
-            let _ = writeln!(stdout, "  record: {}", files.record.display());
+            say(&format!("  record: {}", files.record.display()));
         }
-        let _ = stdout.flush();
     })?;
-    println!("{}", tally.score_line());
+    say(&tally.score_line());
     Ok(())
 }

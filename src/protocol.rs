@@ -48,6 +48,8 @@ pub enum RefereeMessage {
     Start,
     /// `opponent MOVE`: a move of the opponent since the bot's last turn.
     Opponent(String),
+    /// `offer draw`: the opponent offered a draw with its last move; answering `draw` accepts.
+    OfferDraw,
     /// `legal MOVE,MOVE,...`: the legal moves (only when the match asks for them).
     Legal(Vec<String>),
     /// `turn MS`: the bot must answer with one move within MS milliseconds.
@@ -72,6 +74,7 @@ impl fmt::Display for RefereeMessage {
             RefereeMessage::Played(mv) => write!(f, "played {mv}"),
             RefereeMessage::Start => f.write_str("start"),
             RefereeMessage::Opponent(mv) => write!(f, "opponent {mv}"),
+            RefereeMessage::OfferDraw => f.write_str("offer draw"),
             RefereeMessage::Legal(moves) => write!(f, "legal {}", moves.join(",")),
             RefereeMessage::Turn { ms } => write!(f, "turn {ms}"),
             RefereeMessage::Result {
@@ -135,6 +138,7 @@ impl RefereeMessage {
             "played" => RefereeMessage::Played(rest.to_string()),
             "start" => RefereeMessage::Start,
             "opponent" => RefereeMessage::Opponent(rest.to_string()),
+            "offer" if rest == "draw" => RefereeMessage::OfferDraw,
             "legal" => RefereeMessage::Legal(if rest.is_empty() {
                 Vec::new()
             } else {
@@ -210,17 +214,29 @@ impl fmt::Display for Ready {
 pub enum Reply {
     /// `resign`: the bot gives up.
     Resign,
-    /// Anything else is read as a move in the game's notation.
-    Move(String),
+    /// `draw`: the bot accepts the draw its opponent offered with its last move.
+    AcceptDraw,
+    /// A move in the game's notation, optionally followed by the word `draw` to offer a draw
+    /// (`11-15 draw`).
+    Move { text: String, offers_draw: bool },
 }
 
 impl Reply {
     pub fn parse(line: &str) -> Reply {
         let line = line.trim();
-        if line == "resign" {
-            Reply::Resign
-        } else {
-            Reply::Move(line.to_string())
+        match line {
+            "resign" => Reply::Resign,
+            "draw" => Reply::AcceptDraw,
+            _ => match line.strip_suffix(" draw") {
+                Some(text) => Reply::Move {
+                    text: text.trim().to_string(),
+                    offers_draw: true,
+                },
+                None => Reply::Move {
+                    text: line.to_string(),
+                    offers_draw: false,
+                },
+            },
         }
     }
 }
@@ -240,6 +256,7 @@ mod tests {
             RefereeMessage::Played("3 3".into()),
             RefereeMessage::Start,
             RefereeMessage::Opponent("4 4".into()),
+            RefereeMessage::OfferDraw,
             RefereeMessage::Legal(vec!["0 0".into(), "1 0".into()]),
             RefereeMessage::Turn { ms: 950 },
             RefereeMessage::Result {
@@ -308,6 +325,20 @@ mod tests {
     #[test]
     fn replies() {
         assert_eq!(Reply::parse("resign"), Reply::Resign);
-        assert_eq!(Reply::parse("4 4"), Reply::Move("4 4".into()));
+        assert_eq!(Reply::parse(" draw "), Reply::AcceptDraw);
+        assert_eq!(
+            Reply::parse("4 4"),
+            Reply::Move {
+                text: "4 4".into(),
+                offers_draw: false
+            }
+        );
+        assert_eq!(
+            Reply::parse("9x18x27  draw"),
+            Reply::Move {
+                text: "9x18x27".into(),
+                offers_draw: true
+            }
+        );
     }
 }

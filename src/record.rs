@@ -60,6 +60,9 @@ pub struct MoveRecord {
     pub us: u64,
     /// When the answer was read, in microseconds since the game started.
     pub at_us: u64,
+    /// The mover offered a draw with this move (checkers).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub offers_draw: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

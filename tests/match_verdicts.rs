@@ -493,3 +493,87 @@ fn perft_prints_counts() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "127872");
 }
+
+#[test]
+fn a_draw_offered_with_a_move_and_accepted_ends_the_game() {
+    let marker = marker();
+    let outcome = play(
+        "checkers",
+        &bot("offer", &marker),
+        &bot("accept", &marker),
+        &["--games", "1", "--legal-moves"],
+        &marker,
+    );
+    let record = &outcome.records[0];
+    assert_eq!(record["result"]["reason"], "agreement", "{record:#}");
+    assert_eq!(record["result"]["winner"], Value::Null);
+    assert_eq!(record["players"][0]["points"], 0.5);
+    assert_eq!(record["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(record["moves"][0]["offers_draw"], true);
+    let transcript =
+        std::fs::read_to_string(outcome.dir.path().join("0001.transcript.txt")).unwrap();
+    assert!(transcript.contains("B> offer draw"), "{transcript}");
+    assert!(transcript.contains("B< draw"), "{transcript}");
+}
+
+#[test]
+fn accepting_a_draw_nobody_offered_is_not_a_move() {
+    let record = verdict_as_first("accept-unoffered", &[]);
+    assert_forfeit(&record, "first", "not-a-move");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("no draw was offered"));
+}
+
+#[test]
+fn draw_offers_exist_only_in_checkers() {
+    let record = verdict_as_first("offer", &[]);
+    assert_forfeit(&record, "first", "not-a-move");
+    assert!(record["result"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("tictactoe has no draw offers"));
+}
+
+#[test]
+fn checkers_and_dots_play_to_the_end_with_builtin_bots() {
+    for (game, params) in [
+        ("checkers", vec![]),
+        ("dots", vec!["-p", "rows=2", "-p", "cols=4"]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = referee()
+            .args([
+                "match",
+                game,
+                "builtin:random",
+                "builtin:random",
+                "--games",
+                "2",
+            ])
+            .args(&params)
+            .arg("--record")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        let record: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("0001.json")).unwrap())
+                .unwrap();
+        let reason = record["result"]["reason"].as_str().unwrap();
+        let rules_endings = [
+            "no-legal-move",
+            "repetition",
+            "move-rule",
+            "all-lines-drawn",
+        ];
+        assert!(rules_endings.contains(&reason), "{game}: {record:#}");
+        if game == "dots" {
+            let scores = record["scores"].as_array().unwrap();
+            assert_eq!(scores[0].as_u64().unwrap() + scores[1].as_u64().unwrap(), 8);
+            assert!(stdout.contains("(boxes "), "{stdout}");
+        }
+    }
+}

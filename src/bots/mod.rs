@@ -84,6 +84,7 @@ pub fn run(
             | RefereeMessage::Side(_)
             | RefereeMessage::Time(_)
             | RefereeMessage::Legal(_)
+            | RefereeMessage::OfferDraw
             | RefereeMessage::Result { .. } => {}
         }
     }

@@ -107,7 +107,7 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
-    /// A short stable identifier, used in records and in the `result` line sent to bots.
+    /// A short stable identifier, kept in the record's `result.violation`.
     pub fn code(&self) -> &'static str {
         match self {
             IllegalMove::OffBoard { .. } => "off-board",

@@ -153,6 +153,12 @@ impl GameSpec {
                 }
                 let exact = reader.flag("exact", false)?;
                 match name {
+                    "tictactoe" if exact => {
+                        return Err(reader.bad(
+                            "exact",
+                            "tic-tac-toe has no overlines: only exact=no is allowed".into(),
+                        ))
+                    }
                     "tictactoe" => GameSpec::Tictactoe,
                     "gomoku" => GameSpec::Gomoku { exact },
                     _ => GameSpec::Mnk(MnkParams {
@@ -246,6 +252,11 @@ impl GameSpec {
                 ("moverule", p.move_rule.to_string()),
             ],
         }
+    }
+
+    /// Whether a player may offer a draw with its move (checkers, as in tournament play).
+    pub fn allows_draw_offers(&self) -> bool {
+        matches!(self, GameSpec::Checkers(_))
     }
 
     /// The board of an m,n,k game (tic-tac-toe and gomoku included); `None` for other games.

@@ -410,10 +410,8 @@ fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadE
             };
             if !overlong {
                 line.extend_from_slice(body);
-                let mut length = line.len();
-                if complete && line.last() == Some(&b'\r') {
-                    length -= 1;
-                }
+                // A CR may be the first half of a CRLF still to come: it never counts.
+                let length = line.len() - usize::from(line.last() == Some(&b'\r'));
                 if length > max_line {
                     overlong = true;
                     line.clear();
@@ -499,6 +497,28 @@ mod tests {
             lines_of(b"0123456789\r\n", 10),
             ["line:0123456789", "closed"]
         );
+        // The CR of a maximal line arrives in one read and its LF in the next.
+        struct TwoReads(Vec<&'static [u8]>);
+        impl Read for TwoReads {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Ok(0);
+                }
+                let chunk = self.0.remove(0);
+                buf[..chunk.len()].copy_from_slice(chunk);
+                Ok(chunk.len())
+            }
+        }
+        let mut events = Vec::new();
+        read_lines(TwoReads(vec![b"0123456789\r", b"\n"]), 10, |event| {
+            events.push(match event {
+                ReadEvent::Line { text, .. } => text,
+                ReadEvent::TooLong => "too-long".into(),
+                ReadEvent::Closed => "closed".into(),
+            });
+            true
+        });
+        assert_eq!(events, ["0123456789", "closed"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A bot for the referee's integration tests: plays m,n,k games legally (first free square)
-and misbehaves on purpose in the way named by its first argument.
+"""A bot for the referee's integration tests: plays m,n,k games legally (first free square),
+or any game from the referee's `legal` line (first legal move) when the match sends one, and
+misbehaves on purpose in the way named by its first argument.
 
 usage: scripted.py MODE [MARKER]
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
@@ -24,6 +25,8 @@ def send(line):
 width = height = 3
 taken = set()
 moves_made = 0
+legal = []
+offered = False
 print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
 ready_line = "ready scripted 1" + (" multi" if mode == "multi" else "")
 
@@ -49,7 +52,12 @@ for raw in sys.stdin:
         if mode == "early":
             send("0 0")
     elif words[0] in ("opponent", "played"):
-        taken.add((int(words[1]), int(words[2])))
+        if len(words) == 3 and words[1].isdigit():
+            taken.add((int(words[1]), int(words[2])))
+    elif words[0] == "legal":
+        legal = line[len("legal "):].split(",")
+    elif line == "offer draw":
+        offered = True
     elif words[0] == "turn":
         moves_made += 1
         if mode == "slow":
@@ -88,13 +96,24 @@ for raw in sys.stdin:
             if os.fork() == 0:
                 time.sleep(3600)
                 os._exit(0)
-        elif mode == "crlf":
-            pass
+        elif mode == "accept" and offered:
+            send("draw")
+            continue
+        elif mode == "accept-unoffered":
+            send("draw")
+            continue
+        offered = False
+        if legal:
+            send(legal[0] + (" draw" if mode == "offer" else ""))
+            legal = []
+            continue
         square = next(
             (x, y) for y in range(height) for x in range(width) if (x, y) not in taken
         )
         taken.add(square)
-        if mode == "crlf":
+        if mode == "offer":
+            send("%d %d draw" % square)
+        elif mode == "crlf":
             sys.stdout.write("%d %d\r\n" % square)
             sys.stdout.flush()
         else:
