@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Starter bot for m,n,k games: tic-tac-toe, gomoku and any `mnk` board.
+
+It speaks protocol v1 of the referee (see protocol.md at the root of the repository) on its
+standard input and output, and uses nothing but the Python 3 standard library.
+
+How it plays: win now if it can; otherwise block a square where the opponent would win on its
+next move; otherwise play a random empty square next to a mark already on the board (the centre
+on an empty board). It is meant to be copied: change `choose_move` and keep the rest.
+
+Run it with the referee, for example:
+
+    referee match tictactoe "python3 bots/python/mnk.py" builtin:random --games 20
+    referee match gomoku "python3 bots/python/mnk.py" builtin:random
+    referee match mnk -p size=7 -p line=4 "python3 bots/python/mnk.py" builtin:random
+
+Rules of the protocol this file relies on:
+- stdout is for protocol lines only, one per line, flushed at once (see `send`);
+- anything for people goes to stderr (see `debug`): the referee keeps it in its records;
+- the bot answers `start` with `ready NAME VERSION multi` and each `turn` with one move;
+- it writes nothing else, ever: a line nobody asked for loses the game;
+- it exits on `quit` or at the end of its input.
+"""
+
+import random
+import sys
+
+NAME = "mnk-starter"  # one word: no spaces
+VERSION = "1.0"  # one word: no spaces
+
+EMPTY, X, O = 0, 1, 2  # X is the first player's mark, O the second player's
+
+# The four directions a line can run in: right, down, down-right, down-left.
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
+
+
+def send(line):
+    """Writes one protocol line and flushes it, so the referee sees it now (not when a buffer
+    fills up: a bot whose answer sits in a buffer loses on time)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def debug(*words):
+    """Debug output goes to stderr, never stdout. The referee saves it (size-capped) next to
+    the game record when run with --record DIR."""
+    print(*words, file=sys.stderr, flush=True)
+
+
+class Board:
+    """A width x height board. Squares are (x, y): column x, row y, both from 0, with (0, 0)
+    at the top left, exactly as in the protocol's moves `x y`."""
+
+    def __init__(self, width, height, line, exact):
+        self.width = width
+        self.height = height
+        self.line = line  # marks in a row needed to win
+        self.exact = exact  # True: only a line of exactly `line` marks wins (no overlines)
+        self.cells = [[EMPTY] * width for _ in range(height)]  # cells[y][x]
+        self.moves_played = 0
+
+    def on_board(self, x, y):
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def place(self, x, y, mark):
+        if not self.on_board(x, y) or self.cells[y][x] != EMPTY:
+            # Cannot happen with a correct referee; say so loudly rather than play on blindly.
+            debug("warning: cannot place", mark, "on", x, y)
+            return
+        self.cells[y][x] = mark
+        self.moves_played += 1
+
+    def empty_squares(self):
+        return [
+            (x, y)
+            for y in range(self.height)
+            for x in range(self.width)
+            if self.cells[y][x] == EMPTY
+        ]
+
+    def run_through(self, x, y, dx, dy, mark):
+        """Length of the run of `mark` through (x, y) along (dx, dy), counting (x, y) itself
+        as if `mark` stood there."""
+        length = 1
+        for sign in (1, -1):
+            cx, cy = x + sign * dx, y + sign * dy
+            while self.on_board(cx, cy) and self.cells[cy][cx] == mark:
+                length += 1
+                cx += sign * dx
+                cy += sign * dy
+        return length
+
+    def would_win(self, x, y, mark):
+        """Would putting `mark` on the empty square (x, y) complete a winning line?"""
+        for dx, dy in DIRECTIONS:
+            run = self.run_through(x, y, dx, dy, mark)
+            if run == self.line or (run > self.line and not self.exact):
+                return True
+        return False
+
+    def has_neighbour(self, x, y):
+        """Is any of the eight squares around (x, y) already marked?"""
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                nx, ny = x + dx, y + dy
+                if (dx or dy) and self.on_board(nx, ny) and self.cells[ny][nx] != EMPTY:
+                    return True
+        return False
+
+
+def choose_move(board, me, opponent, rng, time_ms):
+    """Picks a move for `me`. This is the function to improve: `board` is up to date, and the
+    move returned must be an empty square. `time_ms` is the time this move may take, in
+    milliseconds (this bot is fast and does not need it); leave some of it unused, for the
+    answer to reach the referee."""
+    empty = board.empty_squares()
+    # 1. Win now.
+    for x, y in empty:
+        if board.would_win(x, y, me):
+            return x, y
+    # 2. Block the opponent's immediate win (if it has two, we lose anyway: block one).
+    for x, y in empty:
+        if board.would_win(x, y, opponent):
+            return x, y
+    # 3. Play next to the marks already on the board; on an empty board, take the centre.
+    near = [(x, y) for x, y in empty if board.has_neighbour(x, y)]
+    if near:
+        return rng.choice(near)
+    centre = (board.width // 2, board.height // 2)
+    if centre in empty:
+        return centre
+    return rng.choice(empty)
+
+
+def parse_move(text):
+    """`x y` -> (x, y)."""
+    x, y = text.split()
+    return int(x), int(y)
+
+
+def main():
+    rng = random.Random()
+    board = None
+    me = opponent = None
+    legal = None  # the referee's list of legal moves, when the match runs with --legal-moves
+
+    while True:
+        raw = sys.stdin.readline()
+        if not raw:  # end of input: the referee has gone, so do we
+            return
+        line = raw.strip()
+        if not line:
+            continue
+        keyword, _, rest = line.partition(" ")
+
+        if keyword == "referee":
+            # `referee 1`: a new game is being set up (also between games of one process).
+            if rest != "1":
+                debug("warning: this bot speaks protocol 1, the referee says", rest)
+            board = None
+            me = opponent = None
+        elif keyword == "game":
+            # `game NAME width=W height=H line=K exact=yes|no`, e.g.
+            # `game tictactoe width=3 height=3 line=3 exact=no`.
+            name, *pairs = rest.split()
+            params = dict(pair.split("=", 1) for pair in pairs)
+            board = Board(
+                int(params["width"]),
+                int(params["height"]),
+                int(params["line"]),
+                params["exact"] == "yes",
+            )
+            debug("new game:", name, params)
+        elif keyword == "side":
+            # `side first` (we are X and move first) or `side second` (we are O).
+            me, opponent = (X, O) if rest == "first" else (O, X)
+        elif keyword == "time":
+            # `time move=M bank=B increment=I first=F`: this bot is fast, so it only uses the
+            # number sent with each `turn`.
+            pass
+        elif keyword == "played":
+            # An opening move made before the bots take over: X made the 1st, 3rd, ... ones.
+            x, y = parse_move(rest)
+            board.place(x, y, X if board.moves_played % 2 == 0 else O)
+        elif keyword == "start":
+            # Setup complete. `multi` asks the referee to send the next game to this same
+            # process (starting again with `referee 1`) instead of `quit`.
+            send("ready %s %s multi" % (NAME, VERSION))
+        elif keyword == "opponent":
+            x, y = parse_move(rest)
+            board.place(x, y, opponent)
+        elif keyword == "legal":
+            # `legal 0 0,1 0,2 0`: comma-separated moves.
+            legal = [parse_move(move) for move in rest.split(",") if move]
+        elif keyword == "turn":
+            # `turn MS`: answer with one move within MS milliseconds (the clock runs from
+            # the moment the referee sent this line until it reads our newline).
+            time_ms = int(rest)
+            x, y = choose_move(board, me, opponent, rng, time_ms)
+            if legal is not None and (x, y) not in legal:
+                # Only possible if our board went wrong; trust the referee's list.
+                debug("warning: my move", x, y, "is not in the legal list")
+                x, y = rng.choice(legal)
+            legal = None
+            board.place(x, y, me)
+            send("%d %d" % (x, y))
+        elif keyword == "result":
+            # `result win|loss|draw REASON DETAIL...`: nothing to answer. Wait for the next
+            # game's `referee 1`, or for `quit`.
+            debug(line)
+        elif keyword == "quit":
+            return
+        else:
+            debug("ignoring an unknown line:", line)
+
+
+if __name__ == "__main__":
+    main()
