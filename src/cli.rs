@@ -22,7 +22,14 @@ Games and their parameters (-p key=value):
   mnk         width, height (3..20; size=N sets both; default 15), line (3..10, default 5,
               at most the longer side), exact (yes|no)
   uttt        ultimate tic-tac-toe; tiebreak=none (a draw when no move is left, default)
-              or tiebreak=codingame (more small boards won wins)";
+              or tiebreak=codingame (more small boards won wins)
+  checkers    English checkers; fen=PDN FEN start (default the standard position),
+              repetition=N (2..10, default 3), moverule=N moves each without a man move or a
+              capture (0..200, default 40, 0 = off)
+  dots        dots and boxes; rows, cols (boxes, 1..10, default 3; size=N sets both)
+
+Moves: 'x y' (column, row, from 0) for tictactoe, gomoku, mnk, uttt; PDN '11-15', '22x15',
+'9x18x27' for checkers; 'h x y' / 'v x y' for dots. See protocol.md.";
 
 #[derive(Parser, Debug)]
 #[command(
