@@ -12,6 +12,7 @@ use referee::arbiter::GameRules;
 use referee::clock::TimeControl;
 use referee::games::GameSpec;
 use referee::matches::{run_match, MatchConfig};
+use referee::players::limits::Limits;
 use referee::players::process::ProcessOptions;
 use referee::players::PlayerSpec;
 use std::io::{BufRead, BufReader, Write};
@@ -72,6 +73,7 @@ fn referee_cycles(games: u32) -> Vec<f64> {
             PlayerSpec::Builtin("random".into()),
         ],
         time: [TimeControl::default(); 2],
+        limits: [Limits::default(); 2],
         games,
         record_dir: None,
         process: ProcessOptions::default(),

@@ -261,6 +261,7 @@ pub fn play_game(
                     side,
                     notation,
                     us: answer.elapsed.as_micros() as u64,
+                    cpu_us: answer.cpu.map(|cpu| cpu.as_micros() as u64),
                     at_us: started_at.elapsed().as_micros() as u64,
                     offers_draw,
                 });
@@ -374,6 +375,7 @@ fn forfeit_for(fault: Fault, side: Side, who: &str, move_number: u32) -> Ending 
         Fault::LineTooLong { .. } => "line-too-long",
         Fault::Unrequested { .. } => "unrequested-output",
         Fault::Exited { .. } => "exited",
+        Fault::Limit { code, .. } => code,
     };
     Ending::forfeit(side, reason, format!("{who} {fault} {at}"))
 }
@@ -418,6 +420,7 @@ mod tests {
             Ok(Answer {
                 line,
                 elapsed: Duration::from_millis(1),
+                cpu: None,
             })
         }
 

@@ -5,6 +5,8 @@ use crate::arbiter::GameRules;
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::matches::{run_match, MatchConfig, LABELS};
+use crate::players::cleanup;
+use crate::players::limits::Limits;
 use crate::players::process::ProcessOptions;
 use crate::players::PlayerSpec;
 use crate::report::{game_line, Tally};
@@ -113,6 +115,17 @@ struct MatchArgs {
     /// Write a JSON record, a transcript and the bots' stderr for every game into DIR.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
+    /// Resource limits for both bots: memory=MiB (address space, default 4096), cpu=seconds
+    /// (default none), processes=N (default none; not enforced for root), filesize=MiB
+    /// (default 64), files=N (open files, default 1024); 'none' lifts one, e.g. memory=none.
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    limits: String,
+    /// Resource limits of player A only, overriding --limits where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    limits_a: Option<String>,
+    /// Resource limits of player B only, overriding --limits where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    limits_b: Option<String>,
     /// Longest line, in bytes, accepted from a bot.
     #[arg(long, default_value_t = crate::protocol::DEFAULT_MAX_LINE)]
     max_line: usize,
@@ -179,6 +192,11 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
         TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
     ];
+    let base_limits = Limits::parse_over(Limits::default(), &args.limits)?;
+    let limits = [
+        Limits::parse_over(base_limits, args.limits_a.as_deref().unwrap_or(""))?,
+        Limits::parse_over(base_limits, args.limits_b.as_deref().unwrap_or(""))?,
+    ];
     let opening = args
         .opening
         .as_deref()
@@ -194,6 +212,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         },
         players,
         time,
+        limits,
         games: args.games,
         record_dir: args.record,
         process: ProcessOptions {
@@ -203,6 +222,8 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
         seed: args.seed,
     };
+    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
+    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
     say(&format!("game: {}", config.rules.spec));
     for (label, player) in LABELS.iter().zip(&config.players) {
         say(&format!("player {label}: {player}"));

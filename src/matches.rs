@@ -4,6 +4,7 @@
 use crate::arbiter::{play_game, play_opening, Contestant, GameRules, OpeningError, PlayedGame};
 use crate::clock::TimeControl;
 use crate::games::Side;
+use crate::players::limits::Limits;
 use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
 use crate::players::PlayerSpec;
 use crate::record::{write_game, RecordFiles};
@@ -17,6 +18,8 @@ pub struct MatchConfig {
     /// Player A, player B (A moves first in odd-numbered games).
     pub players: [PlayerSpec; 2],
     pub time: [TimeControl; 2],
+    /// Resource limits of A and B.
+    pub limits: [Limits; 2],
     pub games: u32,
     pub record_dir: Option<PathBuf>,
     pub process: ProcessOptions,
@@ -61,7 +64,11 @@ pub fn run_match(
         for &player in &order {
             if processes[player].is_none() {
                 let command = command_line(config, player, number);
-                processes[player] = Some(BotProcess::spawn(&command, config.process.clone())?);
+                let options = ProcessOptions {
+                    limits: config.limits[player],
+                    ..config.process.clone()
+                };
+                processes[player] = Some(BotProcess::spawn(&command, options)?);
             }
         }
         let [a, b] = &mut processes;

@@ -58,6 +58,9 @@ pub struct MoveRecord {
     pub notation: String,
     /// Thinking time: from the request flushed to the answer's newline read, in microseconds.
     pub us: u64,
+    /// CPU time the bot's process used during the move, in microseconds (when measurable).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cpu_us: Option<u64>,
     /// When the answer was read, in microseconds since the game started.
     pub at_us: u64,
     /// The mover offered a draw with this move (checkers).

@@ -1,6 +1,8 @@
 //! The seats of a game: who answers the referee's requests. A seat speaks the protocol's
 //! messages and measures time; it knows nothing of the rules (the arbiter checks the moves).
 
+pub mod cleanup;
+pub mod limits;
 pub mod process;
 
 use crate::protocol::{Ready, RefereeMessage};
@@ -20,6 +22,8 @@ pub enum Fault {
     Unrequested { line: String },
     /// The bot closed its output, exited or was killed before the game ended.
     Exited { detail: String },
+    /// The bot died on one of its resource limits; `code` names it (`memory-limit`, ...).
+    Limit { code: &'static str, detail: String },
 }
 
 impl fmt::Display for Fault {
@@ -35,7 +39,7 @@ impl fmt::Display for Fault {
             Fault::Unrequested { line } => {
                 write!(f, "wrote when not asked: '{}'", shorten(line, 80))
             }
-            Fault::Exited { detail } => f.write_str(detail),
+            Fault::Exited { detail } | Fault::Limit { detail, .. } => f.write_str(detail),
         }
     }
 }
@@ -57,6 +61,8 @@ pub fn shorten(text: &str, max: usize) -> String {
 pub struct Answer {
     pub line: String,
     pub elapsed: Duration,
+    /// CPU time the bot used meanwhile, where the system can tell.
+    pub cpu: Option<Duration>,
 }
 
 /// Which way a transcript line went.

@@ -10,6 +10,8 @@
 //! - stderr is drained by its own thread into a capped buffer, so a flood neither blocks the bot
 //!   nor fills the referee's memory.
 
+use super::cleanup;
+use super::limits::Limits;
 use super::{Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use nix::errno::Errno;
@@ -40,6 +42,8 @@ pub struct ProcessOptions {
     pub exit_grace: Duration,
     /// Working directory of the bot (the referee's when `None`).
     pub working_dir: Option<PathBuf>,
+    /// Resource limits set in the bot before it starts.
+    pub limits: Limits,
 }
 
 impl Default for ProcessOptions {
@@ -49,6 +53,7 @@ impl Default for ProcessOptions {
             stderr_cap: 64 * 1024,
             exit_grace: Duration::from_millis(1000),
             working_dir: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -99,12 +104,22 @@ impl BotProcess {
         cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
+        let limits = options.limits;
+        // SAFETY: between fork and exec the closure only makes async-signal-safe system calls
+        // (setsid, setrlimit) and allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                // Its own session, hence its own process group: killed as a whole, and out of
+                // reach of the terminal's Ctrl-C (the referee decides when bots stop).
+                nix::unistd::setsid()?;
+                limits.apply()
+            });
+        }
         if let Some(dir) = &options.working_dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
+        let mut child = cleanup::spawn_registered(&mut cmd).map_err(|source| SpawnError {
             command: display.clone(),
             source,
         })?;
@@ -123,7 +138,8 @@ impl BotProcess {
             source: e.into(),
         })?;
 
-        let (sender, events) = mpsc::channel();
+        // Bounded: a bot flooding its output is blocked in its own write, not buffered here.
+        let (sender, events) = mpsc::sync_channel(256);
         let stdout = child.stdout.take().expect("stdout is piped");
         let max_line = options.max_line;
         thread::Builder::new()
@@ -260,6 +276,7 @@ impl BotProcess {
                 Ok(Answer {
                     line: text,
                     elapsed: at.saturating_duration_since(sent_at),
+                    cpu: None,
                 })
             }
             Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
@@ -283,25 +300,61 @@ impl BotProcess {
         });
     }
 
-    /// Describes how the bot went away: its exit status if it exits soon, else that it closed
-    /// its output.
+    /// Describes how the bot went away: the limit it hit, or its exit status if it exits
+    /// soon, else that it closed its output.
     fn exited(&mut self) -> Fault {
-        let status = if self.reaped {
-            None
-        } else {
-            self.child
-                .wait_timeout(Duration::from_millis(200))
-                .ok()
-                .flatten()
-        };
-        let detail = match status {
-            Some(status) => {
-                self.reaped = true;
-                describe_exit(status)
+        match self.reap_within(Duration::from_millis(200)) {
+            Some((status, peak_rss_kib)) => {
+                let signal = status.signal().and_then(|s| Signal::try_from(s).ok());
+                match self.options.limits.exceeded(signal, peak_rss_kib) {
+                    Some((code, detail)) => Fault::Limit { code, detail },
+                    None => Fault::Exited {
+                        detail: describe_exit(status),
+                    },
+                }
             }
-            None => "closed its output or input before the game ended".to_string(),
-        };
-        Fault::Exited { detail }
+            None => Fault::Exited {
+                detail: "closed its output or input before the game ended".to_string(),
+            },
+        }
+    }
+
+    /// Waits up to `timeout` for the bot to exit and reaps it, returning its exit status and
+    /// peak resident size in KiB (which tells a memory limit from another crash).
+    fn reap_within(&mut self, timeout: Duration) -> Option<(ExitStatus, u64)> {
+        if self.reaped {
+            return None;
+        }
+        let pid = self.child.id() as libc::pid_t;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let mut status = 0;
+            // SAFETY: `rusage` is plain data, written by the kernel.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: waits for our own child with valid pointers to `status` and `usage`.
+            let found = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+            if found == pid {
+                self.reaped = true;
+                cleanup::unregister(self.child.id());
+                return Some((ExitStatus::from_raw(status), usage.ru_maxrss as u64));
+            }
+            if found < 0 && Errno::last() != Errno::EINTR {
+                return None;
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// CPU time the bot's process (all its threads) has used so far.
+    fn cpu_time(&self) -> Option<Duration> {
+        if self.reaped {
+            return None;
+        }
+        let clock = nix::time::clock_getcpuclockid(Pid::from_raw(self.child.id() as i32)).ok()?;
+        Some(Duration::from(clock.now().ok()?))
     }
 
     /// Tells the bot to quit, gives it the grace period to exit, then kills whatever is left
@@ -316,12 +369,14 @@ impl BotProcess {
             let left = deadline.saturating_duration_since(Instant::now());
             if let Ok(Some(_)) = self.child.wait_timeout(left) {
                 self.reaped = true;
+                cleanup::unregister(self.child.id());
             }
         }
         self.kill();
     }
 
-    /// Kills the whole process group at once and reaps the bot.
+    /// Kills the whole process group at once, reaps the bot, and sweeps up any descendant
+    /// that escaped the group.
     pub fn kill(&mut self) {
         self.stdin = None;
         // The group may still hold children even when the bot itself has exited.
@@ -329,11 +384,11 @@ impl BotProcess {
         if !self.reaped {
             // Should the group be gone already, the bot itself still must not outlive us.
             let _ = self.child.kill();
-            // Should the group be gone already, the bot itself still must not outlive us.
-            let _ = self.child.kill();
             let _ = self.child.wait();
             self.reaped = true;
+            cleanup::unregister(self.child.id());
         }
+        cleanup::sweep_orphans();
     }
 }
 
@@ -365,9 +420,14 @@ impl Seat for BotProcess {
 
     fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
         self.check_silence()?;
+        let cpu_before = self.cpu_time();
         let asked_at = Instant::now();
         let sent_at = self.send(messages, asked_at + watchdog)?;
-        self.receive(asked_at, sent_at, sent_at + watchdog)
+        let mut answer = self.receive(asked_at, sent_at, sent_at + watchdog)?;
+        answer.cpu = cpu_before
+            .zip(self.cpu_time())
+            .map(|(before, after)| after.saturating_sub(before));
+        Ok(answer)
     }
 
     fn tell(&mut self, messages: &[RefereeMessage]) {
