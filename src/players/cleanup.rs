@@ -72,12 +72,7 @@ pub fn sweep_orphans() {
         for pid in orphans {
             let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-            loop {
-                match waitpid(Pid::from_raw(pid), None) {
-                    Err(Errno::EINTR) => continue,
-                    _ => break,
-                }
-            }
+            while let Err(Errno::EINTR) = waitpid(Pid::from_raw(pid), None) {}
         }
     }
 }
