@@ -79,6 +79,7 @@ fn referee_cycles(games: u32) -> Vec<f64> {
         process: ProcessOptions::default(),
         referee_exe: env!("CARGO_BIN_EXE_referee").into(),
         seed: 1,
+        replay_stalled: true,
     };
     let mut cycles = Vec::new();
     run_match(&config, |game| {

@@ -7,6 +7,7 @@ use crate::games::{AnyGame, GameSpec, MoveError, Side};
 use crate::players::{shorten, Fault, Seat, SeatLog};
 use crate::protocol::{GameResult, Ready, RefereeMessage, Reply, VERSION};
 use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::stall;
 use std::time::{Duration, Instant, SystemTime};
 
 /// How a game is played; the same for every game of a match except the sides.
@@ -115,6 +116,9 @@ pub fn play_game(
     let mut unseen: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     // The side whose draw offer awaits its opponent's answer.
     let mut draw_offer: Option<Side> = None;
+    // When the last move was asked for and answered: a timeout is judged against stalls then.
+    let mut last_ask = (started_at, started_at);
+    stall::start_watching();
     let who = |players: &[Contestant<'_>; 2], side: Side| {
         format!("{} ({} player)", players[side.index()].label, side)
     };
@@ -173,9 +177,11 @@ pub fn play_game(
             ms: limit.as_millis() as u64,
         });
         let allowed = limit + rules.margin;
+        let asked_at = Instant::now();
         let answer = players[side.index()]
             .seat
             .ask(&request, allowed + WATCHDOG_SLACK);
+        last_ask = (asked_at, Instant::now());
         let answer = match answer {
             Ok(answer) => answer,
             Err(fault) => {
@@ -292,6 +298,9 @@ pub fn play_game(
         }
     }
     let ending = ending.expect("the loop ends with an ending");
+    // A timeout while the referee itself was frozen longer than the margin is not the bot's.
+    let stalled = ending.reason == "timeout"
+        && stall::worst_stall_between(last_ask.0, last_ask.1).is_some_and(|s| s > rules.margin);
 
     for side in Side::BOTH {
         if ready[side.index()].is_none() {
@@ -346,6 +355,7 @@ pub fn play_game(
             reason: ending.reason,
             violation: ending.violation,
             detail: ending.detail,
+            stalled,
         },
         scores: game.scores(),
         started: humantime::format_rfc3339_millis(started).to_string(),

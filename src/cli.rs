@@ -132,6 +132,10 @@ struct MatchArgs {
     /// Seed handed to built-in bots.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Score a timeout that coincided with a stall of the referee's own machine (longer than
+    /// the margin) instead of replaying the game.
+    #[arg(long)]
+    score_stalled: bool,
 }
 
 /// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
@@ -221,6 +225,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         },
         referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
         seed: args.seed,
+        replay_stalled: !args.score_stalled,
     };
     cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
     cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
@@ -230,6 +235,13 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
     }
     let mut tally = Tally::default();
     run_match(&config, |game| {
+        if game.replayed {
+            say(&format!(
+                "game {}: {} during a stall of the referee; replaying it",
+                game.played.record.number, game.played.record.result.detail
+            ));
+            return;
+        }
         tally.add(game);
         say(&game_line(game));
         if let Some(files) = &game.files {

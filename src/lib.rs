@@ -14,3 +14,4 @@ pub mod players;
 pub mod protocol;
 pub mod record;
 pub mod report;
+pub mod stall;

@@ -27,7 +27,13 @@ pub struct MatchConfig {
     pub referee_exe: PathBuf,
     /// Seeds the built-in bots, so a match can be replayed.
     pub seed: u64,
+    /// Replay a game whose timeout coincided with a stall of the referee (at most
+    /// [`MAX_REPLAYS`] times), instead of scoring it.
+    pub replay_stalled: bool,
 }
+
+/// How often one game is replayed for referee stalls before its result stands (marked).
+pub const MAX_REPLAYS: u32 = 3;
 
 /// The referee's own failures (a bot's failures are game results, never errors).
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +49,8 @@ pub enum MatchError {
 /// One finished game, handed to the caller as soon as it ends.
 pub struct FinishedGame {
     pub played: PlayedGame,
+    /// The game is not scored: it will be played again (a timeout during a referee stall).
+    pub replayed: bool,
     /// Player labels' index (0 = A) of the first player.
     pub first: usize,
     pub files: Option<RecordFiles>,
@@ -58,7 +66,9 @@ pub fn run_match(
     // Refuse a bad opening before any bot is started.
     play_opening(&config.rules.spec, &config.rules.opening)?;
     let mut processes: [Option<BotProcess>; 2] = [None, None];
-    for number in 1..=config.games {
+    let mut replays = 0;
+    let mut number = 1;
+    while number <= config.games {
         let first = ((number - 1) % 2) as usize;
         let order = [first, 1 - first];
         for &player in &order {
@@ -111,11 +121,20 @@ pub fn run_match(
             )?),
             None => None,
         };
+        let replayed =
+            played.record.result.stalled && config.replay_stalled && replays < MAX_REPLAYS;
         on_game(&FinishedGame {
             played,
+            replayed,
             first,
             files,
         });
+        if replayed {
+            replays += 1;
+        } else {
+            replays = 0;
+            number += 1;
+        }
     }
     for process in processes.into_iter().flatten() {
         process.quit();

@@ -80,6 +80,10 @@ pub struct ResultRecord {
     pub violation: Option<String>,
     /// A sentence for people: who did what, on which move.
     pub detail: String,
+    /// The timeout coincided with a stall of the referee longer than the time margin: the
+    /// verdict may be the referee's fault (such games are replayed by default).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub stalled: bool,
 }
 
 impl GameRecord {

@@ -17,6 +17,9 @@ pub fn game_line(game: &FinishedGame) -> String {
         record.moves.len(),
         record.result.detail
     );
+    if record.result.stalled {
+        line.push_str(" [the referee stalled during this timeout]");
+    }
     if let Some(scores) = record.scores {
         line.push_str(&format!(" (boxes {}-{})", scores[0], scores[1]));
     }

@@ -96,6 +96,36 @@ for raw in sys.stdin:
             if os.fork() == 0:
                 time.sleep(3600)
                 os._exit(0)
+        elif mode == "setsid-escape" and moves_made == 1:
+            if os.fork() == 0:
+                os.setsid()
+                time.sleep(3600)
+                os._exit(0)
+        elif mode == "memory":
+            hoard = []
+            while True:
+                hoard.append(b"x" * 1000000)
+        elif mode == "spin":
+            while True:
+                pass
+        elif mode == "many-children" and moves_made == 1:
+            for _ in range(50):
+                if os.fork() == 0:
+                    time.sleep(3600)
+                    os._exit(0)
+        elif mode == "flood-stderr" and moves_made == 1:
+            chunk = "e" * 65536 + "\n"
+            for _ in range(160):
+                sys.stderr.write(chunk)
+            sys.stderr.flush()
+        elif mode == "binary":
+            sys.stdout.buffer.write(bytes(range(256)) + b"\n")
+            sys.stdout.flush()
+            continue
+        elif mode == "huge-line":
+            sys.stdout.write("7" * 10000000 + "\n")
+            sys.stdout.flush()
+            continue
         elif mode == "accept" and offered:
             send("draw")
             continue
@@ -124,5 +154,6 @@ for raw in sys.stdin:
             time.sleep(3600)
     elif words[0] == "quit":
         if mode == "linger":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(3600)
         break

@@ -1,0 +1,221 @@
+//! A zoo of misbehaving bots against the real binary: each must end in the right verdict,
+//! quickly, with no process of the bot left behind.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py")
+}
+
+fn marker() -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "cage-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+fn bot(mode: &str, marker: &str) -> String {
+    format!("python3 {} {mode} {marker}", script().display())
+}
+
+/// Processes whose command line (or status, for zombies) mentions `marker`.
+fn survivors(marker: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(marker) {
+                found.push(format!(
+                    "{}: {cmdline}",
+                    entry.file_name().to_string_lossy()
+                ));
+            }
+        }
+        if found.is_empty() || Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Plays one game of tic-tac-toe with `mode` as the first player; returns the record, the
+/// record directory and how long the referee took.
+fn one_game(mode: &str, extra: &[&str]) -> (Value, tempfile::TempDir, Duration) {
+    let marker = marker();
+    let dir = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "match",
+            "tictactoe",
+            &bot(mode, &marker),
+            &bot("good", &marker),
+        ])
+        .args(["--games", "1", "--record"])
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "{mode}: processes left running: {left:?}");
+    let record =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("0001.json")).unwrap())
+            .unwrap();
+    (record, dir, took)
+}
+
+fn reason(record: &Value) -> &str {
+    record["result"]["reason"].as_str().unwrap()
+}
+
+#[test]
+fn a_child_escaping_with_setsid_is_still_killed() {
+    let (record, _, _) = one_game("setsid-escape", &[]);
+    assert_eq!(reason(&record), "line", "{record:#}");
+}
+
+#[test]
+fn many_children_are_all_killed() {
+    let (record, _, _) = one_game("many-children", &["--time", "move=3000"]);
+    assert_eq!(reason(&record), "line", "{record:#}");
+}
+
+#[test]
+fn a_bot_ignoring_sigterm_and_quit_is_killed_after_the_grace() {
+    let (record, _, took) = one_game("linger", &[]);
+    assert_eq!(reason(&record), "line");
+    assert!(took < Duration::from_secs(8), "{took:?}");
+}
+
+#[test]
+fn endless_allocation_is_a_memory_limit_verdict() {
+    let (record, _, took) = one_game(
+        "memory",
+        &["--limits", "memory=200", "--time", "move=20000"],
+    );
+    assert_eq!(reason(&record), "memory-limit", "{record:#}");
+    assert!(took < Duration::from_secs(15), "{took:?}");
+}
+
+#[test]
+fn spinning_past_the_cpu_limit_is_a_cpu_limit_verdict() {
+    let (record, _, took) = one_game("spin", &["--limits", "cpu=1", "--time", "move=20000"]);
+    assert_eq!(reason(&record), "cpu-limit", "{record:#}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
+#[test]
+fn a_spinning_bot_times_out_on_the_move_limit() {
+    let (record, _, took) = one_game("spin", &["--time", "move=300"]);
+    assert_eq!(reason(&record), "timeout");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn a_stderr_flood_is_capped_and_harmless() {
+    let (record, dir, _) = one_game("flood-stderr", &[]);
+    assert_eq!(reason(&record), "line");
+    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    assert!(stderr.len() < 70 * 1024, "{}", stderr.len());
+    assert!(
+        stderr.contains("more bytes dropped]"),
+        "the cap is reported"
+    );
+}
+
+#[test]
+fn binary_output_is_not_a_move() {
+    let (record, _, _) = one_game("binary", &[]);
+    assert_eq!(reason(&record), "not-a-move");
+}
+
+#[test]
+fn a_ten_megabyte_line_is_refused_early() {
+    let (record, _, took) = one_game("huge-line", &[]);
+    assert_eq!(reason(&record), "line-too-long");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
+    let marker = marker();
+    let dir = tempfile::tempdir().unwrap();
+    let mut referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "match",
+            "tictactoe",
+            &bot("good", &marker),
+            &bot("slow:400", &marker),
+        ])
+        .args(["--games", "20", "--time", "move=5000", "--record"])
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let game 1 finish (about 1.5 s of B's thinking) and game 2 start.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !dir.path().join("0001.json").exists() {
+        assert!(Instant::now() < deadline, "game 1 never finished");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(referee.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = referee.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(referee.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("every bot was killed"), "{stderr}");
+    assert!(dir.path().join("0001.json").exists());
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "processes left running: {left:?}");
+}
+
+#[test]
+fn a_timeout_during_a_referee_stall_is_replayed_not_scored() {
+    let marker = marker();
+    let mut referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "match",
+            "tictactoe",
+            &bot("slow:150", &marker),
+            &bot("good", &marker),
+        ])
+        .args(["--games", "1", "--time", "move=400"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = nix::unistd::Pid::from_raw(referee.id() as i32);
+    // Freeze the referee (all its threads) while the first move is being thought about.
+    std::thread::sleep(Duration::from_millis(60));
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).unwrap();
+    std::thread::sleep(Duration::from_millis(900));
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGCONT).unwrap();
+    let output = referee.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    // Python's start-up may let the freeze fall elsewhere; when it hits a move it is replayed.
+    if stdout.contains("replaying it") {
+        assert!(stdout.contains("during a stall of the referee"), "{stdout}");
+    }
+    assert!(stdout.contains("score: A 1 - 0 B"), "{stdout}");
+    assert!(survivors(&marker).is_empty());
+}
