@@ -192,7 +192,7 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
 #[test]
 fn a_timeout_during_a_referee_stall_is_replayed_not_scored() {
     let marker = marker();
-    let mut referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let referee = Command::new(env!("CARGO_BIN_EXE_referee"))
         .args([
             "match",
             "tictactoe",
