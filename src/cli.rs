@@ -8,6 +8,7 @@ use crate::matches::{run_match, MatchConfig, LABELS};
 use crate::players::cleanup;
 use crate::players::limits::Limits;
 use crate::players::process::ProcessOptions;
+use crate::players::sandbox;
 use crate::players::PlayerSpec;
 use crate::report::{game_line, Tally};
 use anyhow::{bail, Context, Result};
@@ -126,6 +127,10 @@ struct MatchArgs {
     /// Resource limits of player B only, overriding --limits where it names a key.
     #[arg(long, value_name = "SPEC")]
     limits_b: Option<String>,
+    /// Run every bot under bubblewrap: no network, read-only system, a private scratch
+    /// directory (its HOME and TMPDIR), its own PID namespace and session.
+    #[arg(long)]
+    sandbox: bool,
     /// Longest line, in bytes, accepted from a bot.
     #[arg(long, default_value_t = crate::protocol::DEFAULT_MAX_LINE)]
     max_line: usize,
@@ -196,6 +201,9 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
         TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
     ];
+    if args.sandbox {
+        sandbox::check_available()?;
+    }
     let base_limits = Limits::parse_over(Limits::default(), &args.limits)?;
     let limits = [
         Limits::parse_over(base_limits, args.limits_a.as_deref().unwrap_or(""))?,
@@ -221,6 +229,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         record_dir: args.record,
         process: ProcessOptions {
             max_line: args.max_line,
+            sandbox: args.sandbox,
             ..ProcessOptions::default()
         },
         referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,

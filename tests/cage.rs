@@ -219,3 +219,71 @@ fn a_timeout_during_a_referee_stall_is_replayed_not_scored() {
     assert!(stdout.contains("score: A 1 - 0 B"), "{stdout}");
     assert!(survivors(&marker).is_empty());
 }
+
+/// The bot's stderr in a one-game sandboxed match.
+fn sandboxed_stderr(mode: &str) -> String {
+    let (record, dir, _) = one_game(mode, &["--sandbox"]);
+    assert_eq!(reason(&record), "line", "{mode}: {record:#}");
+    std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap()
+}
+
+#[test]
+fn sandboxed_bots_have_no_network() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let stderr = sandboxed_stderr(&format!("net:{port}"));
+    assert!(stderr.contains("network: blocked"), "{stderr}");
+    // The same bot outside the sandbox reaches the listener: the test can tell.
+    let (_, dir, _) = one_game(&format!("net:{port}"), &[]);
+    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    assert!(stderr.contains("network: open"), "{stderr}");
+}
+
+#[test]
+fn sandboxed_bots_write_only_in_their_scratch_directory() {
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("escaped.txt");
+    let stderr = sandboxed_stderr(&format!("write-outside:{}", target.display()));
+    assert!(stderr.contains("write: refused"), "{stderr}");
+    assert!(stderr.contains("scratch: ok"), "{stderr}");
+    assert!(!target.exists());
+}
+
+#[test]
+fn sandboxed_bots_cannot_see_or_signal_the_referee() {
+    let stderr = sandboxed_stderr("kill-referee");
+    assert!(stderr.contains("referees seen: 0"), "{stderr}");
+}
+
+#[test]
+fn sandboxed_bots_are_cleaned_up_with_their_children() {
+    let (record, _, _) = one_game("setsid-escape", &["--sandbox"]);
+    assert_eq!(reason(&record), "line");
+    let (record, _, _) = one_game("many-children", &["--sandbox", "--time", "move=3000"]);
+    assert_eq!(reason(&record), "line");
+}
+
+#[test]
+fn bots_inherit_no_descriptor_but_their_three_pipes() {
+    let marker = marker();
+    let dir = tempfile::tempdir().unwrap();
+    // Two bots at once, so each would see the other's pipes if they leaked.
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "match",
+            "tictactoe",
+            &bot("fds", &marker),
+            &bot("fds", &marker),
+        ])
+        .args(["--games", "2", "--record"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    for name in ["0001.A", "0001.B", "0002.A", "0002.B"] {
+        let stderr =
+            std::fs::read_to_string(dir.path().join(format!("{name}.stderr.txt"))).unwrap();
+        assert!(stderr.contains("fds [0, 1, 2, 3]"), "{name}: {stderr}");
+    }
+    assert!(survivors(&marker).is_empty());
+}

@@ -4,6 +4,7 @@
 pub mod cleanup;
 pub mod limits;
 pub mod process;
+pub mod sandbox;
 
 use crate::protocol::{Ready, RefereeMessage};
 use std::fmt;

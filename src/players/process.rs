@@ -12,6 +12,7 @@
 
 use super::cleanup;
 use super::limits::Limits;
+use super::sandbox::{self, Scratch};
 use super::{Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use nix::errno::Errno;
@@ -44,6 +45,8 @@ pub struct ProcessOptions {
     pub working_dir: Option<PathBuf>,
     /// Resource limits set in the bot before it starts.
     pub limits: Limits,
+    /// Run the bot under bubblewrap (see [`super::sandbox`]).
+    pub sandbox: bool,
 }
 
 impl Default for ProcessOptions {
@@ -54,13 +57,14 @@ impl Default for ProcessOptions {
             exit_grace: Duration::from_millis(1000),
             working_dir: None,
             limits: Limits::default(),
+            sandbox: false,
         }
     }
 }
 
 /// A bot command that could not be started: the referee's error, not a game result.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot start bot '{command}': {source}")]
+#[error("cannot start bot '{command}'")]
 pub struct SpawnError {
     command: String,
     source: io::Error,
@@ -89,6 +93,8 @@ pub struct BotProcess {
     options: ProcessOptions,
     /// Set once the stdout reader reported the end: nothing more can come.
     closed: bool,
+    /// The sandboxed bot's writable directory, removed after the bot is gone.
+    _scratch: Option<Scratch>,
     reaped: bool,
 }
 
@@ -96,6 +102,22 @@ impl BotProcess {
     /// Starts `command` (program and arguments, no shell) in a new process group.
     pub fn spawn(command: &[String], options: ProcessOptions) -> Result<BotProcess, SpawnError> {
         let display = command.join(" ");
+        let scratch = if options.sandbox {
+            Some(Scratch::new().map_err(|e| SpawnError {
+                command: display.clone(),
+                source: io::Error::other(e.to_string()),
+            })?)
+        } else {
+            None
+        };
+        let wrapped;
+        let command = match &scratch {
+            Some(scratch) => {
+                wrapped = sandbox::wrap(command, scratch.path());
+                &wrapped[..]
+            }
+            None => command,
+        };
         let (program, args) = command.split_first().ok_or_else(|| SpawnError {
             command: display.clone(),
             source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
@@ -113,6 +135,7 @@ impl BotProcess {
                 // Its own session, hence its own process group: killed as a whole, and out of
                 // reach of the terminal's Ctrl-C (the referee decides when bots stop).
                 nix::unistd::setsid()?;
+                close_inherited_descriptors();
                 limits.apply()
             });
         }
@@ -186,6 +209,7 @@ impl BotProcess {
             options,
             closed: false,
             reaped: false,
+            _scratch: scratch,
         })
     }
 
@@ -496,6 +520,31 @@ fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadE
         }
     }
     emit(ReadEvent::Closed);
+}
+
+/// Marks every descriptor above stderr close-on-exec, so a bot inherits nothing the referee
+/// itself inherited or opened (another bot's pipes, a jobserver, a log file). Runs between fork
+/// and exec: system calls only. Marking rather than closing keeps std's own exec-error pipe
+/// working.
+fn close_inherited_descriptors() {
+    // SAFETY: close_range only changes descriptor flags of this (child) process.
+    let marked = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        )
+    };
+    if marked != 0 {
+        // Kernels before 5.11: mark them one by one, up to the descriptor limit.
+        let highest = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
+            .map_or(1024, |(soft, _)| soft.min(65_536)) as i32;
+        for fd in 3..highest {
+            // SAFETY: F_SETFD on a descriptor that may not exist only fails with EBADF.
+            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        }
+    }
 }
 
 /// "exited with code 1", "killed by signal 9 (SIGKILL)".

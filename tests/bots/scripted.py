@@ -28,6 +28,9 @@ moves_made = 0
 legal = []
 offered = False
 print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
+if mode == "fds":
+    # Descriptors open at start-up (listdir's own shows up as one more).
+    print("fds %s" % sorted(int(fd) for fd in os.listdir("/proc/self/fd")), file=sys.stderr, flush=True)
 ready_line = "ready scripted 1" + (" multi" if mode == "multi" else "")
 
 for raw in sys.stdin:
@@ -126,6 +129,41 @@ for raw in sys.stdin:
             sys.stdout.write("7" * 10000000 + "\n")
             sys.stdout.flush()
             continue
+        elif mode == "net" and moves_made == 1:
+            import socket
+            try:
+                socket.create_connection(("127.0.0.1", int(param)), timeout=5).close()
+                print("network: open", file=sys.stderr, flush=True)
+            except OSError as error:
+                print("network: blocked (%s)" % error, file=sys.stderr, flush=True)
+        elif mode == "write-outside" and moves_made == 1:
+            try:
+                with open(param, "w") as f:
+                    f.write("escaped")
+                print("write: allowed", file=sys.stderr, flush=True)
+            except OSError as error:
+                print("write: refused (%s)" % error, file=sys.stderr, flush=True)
+            scratch = os.path.join(os.environ.get("TMPDIR", "/tmp"), "notes.txt")
+            with open(scratch, "w") as f:
+                f.write("mine")
+            print("scratch: ok", file=sys.stderr, flush=True)
+        elif mode == "kill-referee" and moves_made == 1:
+            # Only ever run inside the sandbox: outside it, this kills the referee.
+            hits = 0
+            for entry in os.listdir("/proc"):
+                if entry.isdigit() and int(entry) != os.getpid():
+                    try:
+                        with open("/proc/%s/cmdline" % entry, "rb") as f:
+                            cmdline = f.read()
+                    except OSError:
+                        continue
+                    if b"referee" in cmdline and b"match" in cmdline:
+                        hits += 1
+                        try:
+                            os.kill(int(entry), signal.SIGKILL)
+                        except OSError:
+                            pass
+            print("referees seen: %d" % hits, file=sys.stderr, flush=True)
         elif mode == "accept" and offered:
             send("draw")
             continue
