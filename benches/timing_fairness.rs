@@ -1,6 +1,8 @@
 //! Timing fairness with the default margin, two matches running at once:
 //! - a bot answering 20 ms under the limit must never be forfeited;
-//! - a bot answering 20 ms over the limit must always be.
+//! - a bot answering 20 ms over the limit must always be;
+//! and under load, twice as many matches as cores: bots answering in 50 ms at a 100 ms limit
+//! must see no false timeout.
 //!
 //! `cargo bench --bench timing_fairness` prints the counts. Each bot is the scripted test bot
 //! (tests/bots/scripted.py) sleeping a fixed time after every `turn`.
@@ -102,6 +104,38 @@ fn main() {
     println!(
         "20 ms over a {LIMIT_MS} ms limit: {over_games} answers, {over_forfeits} forfeited on time"
     );
+    // Oversubscribed: twice as many matches as cores, bots at half the limit.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let load_dirs: Vec<tempfile::TempDir> = (0..2 * cores)
+        .map(|_| tempfile::tempdir().unwrap())
+        .collect();
+    let mut running: Vec<Child> = load_dirs
+        .iter()
+        .map(|dir| spawn_match(dir.path(), "slow:50", "slow:50", 1, &board))
+        .collect();
+    for child in &mut running {
+        assert!(child.wait().unwrap().success());
+    }
+    let (mut load_moves, mut false_timeouts, mut replayed) = (0, 0, 0);
+    for dir in &load_dirs {
+        for record in records(dir.path()) {
+            load_moves += record["moves"].as_array().unwrap().len();
+            if record["result"]["reason"] == "timeout" {
+                false_timeouts += 1;
+            }
+            if record["result"]["stalled"] == true {
+                replayed += 1;
+            }
+        }
+    }
+    println!(
+        "{} matches at once on {cores} cores, 50 ms answers, {LIMIT_MS} ms limit: {load_moves} moves, {false_timeouts} timeouts, {replayed} stalled",
+        2 * cores
+    );
     assert_eq!(under_forfeits, 0, "a bot under the limit was forfeited");
+    assert_eq!(
+        false_timeouts, 0,
+        "a bot at half the limit was forfeited under load"
+    );
     assert_eq!(over_forfeits, over_games, "a late bot was not forfeited");
 }
