@@ -9,6 +9,7 @@
 //! `cargo bench --bench overhead` prints both medians and their ratio (target: at most 2).
 
 use referee::arbiter::GameRules;
+use referee::bots::Level;
 use referee::clock::TimeControl;
 use referee::games::GameSpec;
 use referee::matches::{run_match, MatchConfig};
@@ -69,8 +70,8 @@ fn referee_cycles(games: u32) -> Vec<f64> {
             send_legal_moves: false,
         },
         players: [
-            PlayerSpec::Builtin("random".into()),
-            PlayerSpec::Builtin("random".into()),
+            PlayerSpec::Builtin(Level::Random),
+            PlayerSpec::Builtin(Level::Random),
         ],
         time: [TimeControl::default(); 2],
         limits: [Limits::default(); 2],

@@ -1,8 +1,8 @@
-//! Timing fairness with the default margin, two matches running at once:
-//! - a bot answering 20 ms under the limit must never be forfeited;
-//! - a bot answering 20 ms over the limit must always be;
-//! and under load, twice as many matches as cores: bots answering in 50 ms at a 100 ms limit
-//! must see no false timeout.
+//! Timing fairness with the default margin:
+//! - two matches at once: a bot answering 20 ms under the limit must never be forfeited, and
+//!   one answering 20 ms over the limit must always be;
+//! - under load, twice as many matches as cores: bots answering in 50 ms at a 100 ms limit must
+//!   see no false timeout.
 //!
 //! `cargo bench --bench timing_fairness` prints the counts. Each bot is the scripted test bot
 //! (tests/bots/scripted.py) sleeping a fixed time after every `turn`.

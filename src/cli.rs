@@ -2,6 +2,7 @@
 //! errors to a message and a non-zero exit (a bot's failure is a game result, exit 0).
 
 use crate::arbiter::GameRules;
+use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::matches::{run_match, MatchConfig, LABELS};
@@ -66,11 +67,13 @@ enum Command {
         #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
         params: Vec<String>,
     },
-    /// Run a built-in bot on stdin/stdout (what `builtin:NAME` players run).
+    /// Run a built-in bot on stdin/stdout, speaking protocol.md (what `builtin:LEVEL` players
+    /// run). It plays whichever game the referee's `game` line names.
     Bot {
-        /// The bot: random.
-        name: String,
-        /// Seed for the bot's random choices.
+        /// How strongly it plays: random (or 1), greedy (or 2), strong (or 3).
+        level: Level,
+        /// Seed for the bot's random choices: the same seed replays the same game, except
+        /// where a search is cut off by the clock.
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
@@ -80,7 +83,8 @@ enum Command {
 struct MatchArgs {
     /// The game (see below).
     game: String,
-    /// Player A: a command line such as "python3 bots/python/mnk.py", or builtin:random.
+    /// Player A: a command line such as "python3 bots/python/mnk.py", or a built-in bot:
+    /// builtin:random, builtin:greedy or builtin:strong (also builtin:1, 2, 3).
     player_a: String,
     /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
     player_b: String,
@@ -175,10 +179,10 @@ fn run(cli: Cli) -> Result<()> {
             say(&spec.perft(depth).to_string());
             Ok(())
         }
-        Command::Bot { name, seed } => {
+        Command::Bot { level, seed } => {
             let stdin = io::stdin().lock();
             let stdout = io::stdout().lock();
-            crate::bots::run(&name, seed, stdin, stdout)?;
+            crate::bots::run(level, seed, stdin, stdout)?;
             Ok(())
         }
     }

@@ -155,10 +155,10 @@ fn contestant<'a>(config: &MatchConfig, player: usize, seat: &'a mut BotProcess)
 fn command_line(config: &MatchConfig, player: usize, number: u32) -> Vec<String> {
     match &config.players[player] {
         PlayerSpec::Command(words) => words.clone(),
-        PlayerSpec::Builtin(name) => vec![
+        PlayerSpec::Builtin(level) => vec![
             config.referee_exe.display().to_string(),
             "bot".into(),
-            name.clone(),
+            level.name().into(),
             "--seed".into(),
             (config.seed.wrapping_add(number as u64 * 2 + player as u64)).to_string(),
         ],

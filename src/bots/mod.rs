@@ -1,68 +1,255 @@
-//! The referee's own bots. They run as separate processes (`referee bot NAME`), speaking the
+//! The referee's own bots. They run as separate processes (`referee bot LEVEL`), speaking the
 //! same protocol over stdin/stdout as any contestant's bot, so they exercise exactly the path a
-//! contestant's bot takes.
+//! contestant's bot takes, and other harnesses can run them too.
+//!
+//! A bot is a [`Brain`] for one game type, working on that game's own rules engine (the same
+//! code the referee judges with, never a second copy of the rules). Every game has three
+//! [`Level`]s: random, greedy (the game's basic knowledge) and strong (a real search under the
+//! clock).
 
+mod budget;
 mod random;
 
-use crate::games::{AnyGame, GameSpec};
+pub use budget::Budget;
+
+use crate::clock::TimeControl;
+use crate::games::checkers::Checkers;
+use crate::games::dots::Dots;
+use crate::games::mnk::Mnk;
+use crate::games::uttt::Uttt;
+use crate::games::{Game, GameSpec, MoveError, Side};
 use crate::protocol::{Ready, RefereeMessage};
+use std::fmt;
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
+use std::str::FromStr;
+use std::time::Instant;
 
-/// Names accepted after `builtin:` on the command line.
-pub const BUILTIN_NAMES: [&str; 1] = ["random"];
+/// How strong a built-in bot plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// 1: a uniformly random legal move.
+    Random,
+    /// 2: one move of look-ahead with the game's basic knowledge.
+    Greedy,
+    /// 3: a real search that uses most of the time it is given.
+    Strong,
+}
 
-/// How a built-in bot picks its move.
-pub trait Strategy {
-    /// Returns a legal move, in notation, for the side to move in `game`.
-    fn choose(&mut self, game: &dyn AnyGame, time: Duration) -> String;
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Strong];
+
+    /// The name used in `builtin:NAME` and `referee bot NAME`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Greedy => "greedy",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// 1, 2 or 3.
+    pub fn number(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A built-in bot name that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown built-in bot '{0}' (built-in bots: random or 1, greedy or 2, strong or 3)")]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+
+    /// A level's name or its number: `strong` or `3`.
+    fn from_str(text: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|level| text == level.name() || text == level.number().to_string())
+            .ok_or_else(|| UnknownLevel(text.to_string()))
+    }
+}
+
+/// Picks moves in one game type. A brain lives as long as its bot process, so it may keep what
+/// it learnt (tables, caches) from one game to the next.
+pub trait Brain<G: Game>: Send {
+    /// Called before each game's first move with the bot's side.
+    fn new_game(&mut self, _side: Side) {}
+
+    /// A legal move for the side to move in `game`, which is not over. Must return before
+    /// [`Budget::deadline`].
+    fn choose(&mut self, game: &G, budget: &Budget) -> G::Move;
+}
+
+/// A game in progress together with the brain playing it, behind notation only, so the protocol
+/// loop does not need to know which game it plays.
+trait Table {
+    fn new_game(&mut self, game: &GameSpec, side: Side);
+    fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// Chooses a move, plays it and returns it in notation.
+    fn choose(&mut self, budget: &Budget) -> String;
+}
+
+struct Seated<G: Game> {
+    start: fn(&GameSpec) -> G,
+    game: G,
+    brain: Box<dyn Brain<G>>,
+}
+
+impl<G: Game> Table for Seated<G> {
+    fn new_game(&mut self, spec: &GameSpec, side: Side) {
+        self.game = (self.start)(spec);
+        self.brain.new_game(side);
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = self.game.parse_move(text)?;
+        self.game.play(mv)?;
+        Ok(())
+    }
+
+    fn choose(&mut self, budget: &Budget) -> String {
+        let mv = self.brain.choose(&self.game, budget);
+        let text = self.game.format_move(mv);
+        self.game.play_unchecked(mv);
+        text
+    }
 }
 
 /// Why a built-in bot stopped playing.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
-    #[error("unknown built-in bot '{0}'")]
-    Unknown(String),
+    #[error(transparent)]
+    Unknown(#[from] UnknownLevel),
+    #[error("the built-in bot '{level}' does not play {game} yet")]
+    NotAvailable { level: Level, game: &'static str },
     #[error("i/o with the referee failed: {0}")]
     Io(#[from] io::Error),
     #[error("the referee sent '{line}' but {problem}")]
     Protocol { line: String, problem: String },
 }
 
-fn strategy(name: &str, seed: u64) -> Result<Box<dyn Strategy>, BotError> {
-    match name {
-        "random" => Ok(Box::new(random::RandomMover::new(seed))),
-        _ => Err(BotError::Unknown(name.to_string())),
+/// The brain of `level` for the game of `spec`, seated at its starting position.
+fn seat(spec: &GameSpec, level: Level, seed: u64) -> Result<Box<dyn Table>, BotError> {
+    fn seated<G: Game>(
+        spec: &GameSpec,
+        start: fn(&GameSpec) -> G,
+        brain: Box<dyn Brain<G>>,
+    ) -> Box<dyn Table> {
+        Box::new(Seated {
+            start,
+            game: start(spec),
+            brain,
+        })
+    }
+    fn brain<G: Game>(
+        spec: &GameSpec,
+        level: Level,
+        seed: u64,
+    ) -> Result<Box<dyn Brain<G>>, BotError> {
+        match level {
+            Level::Random => Ok(Box::new(random::RandomBrain::new(seed))),
+            Level::Greedy | Level::Strong => Err(BotError::NotAvailable {
+                level,
+                game: spec.name(),
+            }),
+        }
+    }
+    Ok(match spec {
+        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
+            seated(spec, start_mnk, brain(spec, level, seed)?)
+        }
+        GameSpec::Uttt(_) => seated(spec, start_uttt, brain(spec, level, seed)?),
+        GameSpec::Dots(_) => seated(spec, start_dots, brain(spec, level, seed)?),
+        GameSpec::Checkers(_) => seated(spec, start_checkers, brain(spec, level, seed)?),
+    })
+}
+
+fn start_mnk(spec: &GameSpec) -> Mnk {
+    Mnk::new(spec.mnk_params().expect("an m,n,k game"))
+}
+
+fn start_uttt(spec: &GameSpec) -> Uttt {
+    match spec {
+        GameSpec::Uttt(params) => Uttt::new(*params),
+        other => panic!("{other} is not ultimate tic-tac-toe"),
     }
 }
 
-/// Plays as the built-in bot `name` until told to quit or the input ends.
+fn start_dots(spec: &GameSpec) -> Dots {
+    match spec {
+        GameSpec::Dots(params) => Dots::new(*params),
+        other => panic!("{other} is not dots and boxes"),
+    }
+}
+
+fn start_checkers(spec: &GameSpec) -> Checkers {
+    match spec {
+        GameSpec::Checkers(params) => Checkers::new(*params),
+        other => panic!("{other} is not checkers"),
+    }
+}
+
+/// Plays as the built-in bot of `level` until told to quit or the input ends.
 pub fn run(
-    name: &str,
+    level: Level,
     seed: u64,
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<(), BotError> {
-    let mut strategy = strategy(name, seed)?;
-    let mut game: Option<Box<dyn AnyGame>> = None;
+    // One table per game kind, kept across the games of a match so brains keep what they learnt.
+    let mut tables: Vec<(&'static str, Box<dyn Table>)> = Vec::new();
+    let mut current: Option<usize> = None;
+    let mut spec: Option<GameSpec> = None;
+    let mut control = TimeControl::default();
+    let mut games = 0u64;
+    // Whether the bot has moved yet in the current game.
+    let mut moved = false;
     for line in input.lines() {
         let line = line?;
+        let received = Instant::now();
         let problem = |problem: String| BotError::Protocol {
             line: line.clone(),
             problem,
         };
         let message = RefereeMessage::parse(&line).map_err(|e| problem(e.to_string()))?;
+        let no_game = || problem("no game was set up".into());
         match message {
-            RefereeMessage::Game(spec) => game = Some(GameSpec::new_game(&spec)),
+            RefereeMessage::Referee { .. } => current = None,
+            RefereeMessage::Game(game) => spec = Some(game),
+            RefereeMessage::Time(time) => control = time,
+            RefereeMessage::Side(side) => {
+                let game = spec
+                    .as_ref()
+                    .ok_or_else(|| problem("no game line came first".into()))?;
+                let index = match tables.iter().position(|(name, _)| *name == game.name()) {
+                    Some(index) => index,
+                    None => {
+                        games += 1;
+                        tables.push((game.name(), seat(game, level, seed.wrapping_add(games))?));
+                        tables.len() - 1
+                    }
+                };
+                tables[index].1.new_game(game, side);
+                current = Some(index);
+                moved = false;
+            }
             RefereeMessage::Played(mv) | RefereeMessage::Opponent(mv) => {
-                let game = game
-                    .as_mut()
-                    .ok_or_else(|| problem("no game was set up".into()))?;
-                game.play_text(&mv).map_err(|e| problem(e.to_string()))?;
+                let index = current.ok_or_else(no_game)?;
+                tables[index]
+                    .1
+                    .play(&mv)
+                    .map_err(|e| problem(e.to_string()))?;
             }
             RefereeMessage::Start => {
                 let ready = Ready {
-                    name: format!("referee-{name}"),
+                    name: format!("referee-{level}"),
                     version: env!("CARGO_PKG_VERSION").to_string(),
                     multi_game: true,
                 };
@@ -70,20 +257,15 @@ pub fn run(
                 output.flush()?;
             }
             RefereeMessage::Turn { ms } => {
-                let game = game
-                    .as_mut()
-                    .ok_or_else(|| problem("no game was set up".into()))?;
-                let choice = strategy.choose(game.as_ref(), Duration::from_millis(ms));
-                game.play_text(&choice)
-                    .map_err(|e| problem(format!("my own move {choice} failed: {e}")))?;
+                let budget = Budget::for_turn(ms, &control, !moved, received);
+                moved = true;
+                let index = current.ok_or_else(no_game)?;
+                let choice = tables[index].1.choose(&budget);
                 writeln!(output, "{choice}")?;
                 output.flush()?;
             }
             RefereeMessage::Quit => return Ok(()),
-            RefereeMessage::Referee { .. }
-            | RefereeMessage::Side(_)
-            | RefereeMessage::Time(_)
-            | RefereeMessage::Legal(_)
+            RefereeMessage::Legal(_)
             | RefereeMessage::OfferDraw
             | RefereeMessage::Result { .. } => {}
         }
@@ -96,10 +278,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn levels_by_name_and_number() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>().unwrap(), level);
+            assert_eq!(level.number().to_string().parse::<Level>().unwrap(), level);
+        }
+        assert_eq!("3".parse::<Level>().unwrap(), Level::Strong);
+        let err = "4".parse::<Level>().unwrap_err();
+        assert!(err.to_string().contains("strong or 3"), "{err}");
+    }
+
+    #[test]
     fn plays_a_scripted_exchange() {
         let input = "referee 1\ngame tictactoe\nside second\ntime move=1000\nstart\nopponent 1 1\nturn 1000\nresult loss resign\nquit\n";
         let mut output = Vec::new();
-        run("random", 7, input.as_bytes(), &mut output).unwrap();
+        run(Level::Random, 7, input.as_bytes(), &mut output).unwrap();
         let output = String::from_utf8(output).unwrap();
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(
@@ -113,9 +306,34 @@ mod tests {
     }
 
     #[test]
+    fn a_second_game_in_the_same_process_starts_afresh() {
+        let setup = "referee 1\ngame uttt\nside first\ntime move=1000\nstart\n";
+        let input = format!("{setup}turn 1000\nresult loss resign\n{setup}turn 1000\nquit\n");
+        let mut output = Vec::new();
+        run(Level::Random, 3, input.as_bytes(), &mut output).unwrap();
+        let output = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 4, "{output}");
+        for first_move in [lines[1], lines[3]] {
+            assert!(GameSpec::Uttt(Default::default())
+                .new_game()
+                .play_text(first_move)
+                .is_ok());
+        }
+    }
+
+    #[test]
     fn refuses_nonsense_from_the_referee() {
         let mut output = Vec::new();
-        let err = run("random", 1, "opponent 1 1\n".as_bytes(), &mut output).unwrap_err();
+        let err = run(Level::Random, 1, "opponent 1 1\n".as_bytes(), &mut output).unwrap_err();
         assert!(err.to_string().contains("no game was set up"), "{err}");
+        let err = run(
+            Level::Random,
+            1,
+            "referee 1\ngame tictactoe\nside first\nopponent 9 9\n".as_bytes(),
+            &mut output,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("off the 3x3 board"), "{err}");
     }
 }

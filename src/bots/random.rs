@@ -1,29 +1,27 @@
-//! Level 1: a uniformly random legal move.
+//! Level 1 for every game: a uniformly random legal move.
 
-use super::Strategy;
-use crate::games::AnyGame;
+use super::{Brain, Budget};
+use crate::games::Game;
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use std::time::Duration;
+use rand::{Rng, SeedableRng};
 
-pub struct RandomMover {
+pub struct RandomBrain<G: Game> {
     rng: StdRng,
+    moves: Vec<G::Move>,
 }
 
-impl RandomMover {
-    pub fn new(seed: u64) -> RandomMover {
-        RandomMover {
+impl<G: Game> RandomBrain<G> {
+    pub fn new(seed: u64) -> RandomBrain<G> {
+        RandomBrain {
             rng: StdRng::seed_from_u64(seed),
+            moves: Vec::new(),
         }
     }
 }
 
-impl Strategy for RandomMover {
-    fn choose(&mut self, game: &dyn AnyGame, _time: Duration) -> String {
-        game.legal_moves_text()
-            .choose(&mut self.rng)
-            .cloned()
-            .unwrap_or_default()
+impl<G: Game> Brain<G> for RandomBrain<G> {
+    fn choose(&mut self, game: &G, _budget: &Budget) -> G::Move {
+        game.generate_moves(&mut self.moves);
+        self.moves[self.rng.gen_range(0..self.moves.len())]
     }
 }

@@ -6,6 +6,7 @@ pub mod limits;
 pub mod process;
 pub mod sandbox;
 
+use crate::bots::{Level, UnknownLevel};
 use crate::protocol::{Ready, RefereeMessage};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -107,11 +108,11 @@ pub trait Seat {
     fn take_log(&mut self) -> SeatLog;
 }
 
-/// Who takes a seat, as written on the command line: a command line, or `builtin:NAME`.
+/// Who takes a seat, as written on the command line: a command line, or `builtin:LEVEL`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     Command(Vec<String>),
-    Builtin(String),
+    Builtin(Level),
 }
 
 /// A player that cannot be understood.
@@ -121,19 +122,14 @@ pub enum PlayerSpecError {
     Empty,
     #[error("cannot split the command line '{0}' (unbalanced quotes?)")]
     Unsplittable(String),
-    #[error("unknown built-in bot '{name}' (built-in bots: {})", crate::bots::BUILTIN_NAMES.join(", "))]
-    UnknownBuiltin { name: String },
+    #[error(transparent)]
+    UnknownBuiltin(#[from] UnknownLevel),
 }
 
 impl PlayerSpec {
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
         if let Some(name) = text.strip_prefix("builtin:") {
-            if !crate::bots::BUILTIN_NAMES.contains(&name) {
-                return Err(PlayerSpecError::UnknownBuiltin {
-                    name: name.to_string(),
-                });
-            }
-            return Ok(PlayerSpec::Builtin(name.to_string()));
+            return Ok(PlayerSpec::Builtin(name.parse()?));
         }
         let words = shlex::split(text).ok_or_else(|| PlayerSpecError::Unsplittable(text.into()))?;
         if words.is_empty() {
@@ -146,7 +142,7 @@ impl PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Builtin(name) => write!(f, "builtin:{name}"),
+            PlayerSpec::Builtin(level) => write!(f, "builtin:{level}"),
             PlayerSpec::Command(words) => f.write_str(
                 &shlex::try_join(words.iter().map(String::as_str))
                     .unwrap_or_else(|_| words.join(" ")),
@@ -163,7 +159,7 @@ mod tests {
     fn player_specs() {
         assert_eq!(
             PlayerSpec::parse("builtin:random").unwrap(),
-            PlayerSpec::Builtin("random".into())
+            PlayerSpec::Builtin(Level::Random)
         );
         assert_eq!(
             PlayerSpec::parse("python3 'my bot.py' -v").unwrap(),
@@ -177,6 +173,10 @@ mod tests {
         );
         assert!(PlayerSpec::parse("  ").is_err());
         assert!(PlayerSpec::parse("python3 'oops").is_err());
+        assert_eq!(
+            PlayerSpec::parse("builtin:3").unwrap().to_string(),
+            "builtin:strong"
+        );
         let err = PlayerSpec::parse("builtin:deep-blue").unwrap_err();
         assert!(err.to_string().contains("built-in bots: random"), "{err}");
     }

@@ -1,0 +1,109 @@
+//! How long a built-in bot may think about one move.
+//!
+//! The bot is told `turn MS`: the time it has for this move (with a time bank, the whole bank).
+//! It must answer well inside it, because the clock runs from the moment the referee flushed the
+//! request to the moment it reads the answer: process wake-ups, pipes and a loaded machine all
+//! come out of the same milliseconds.
+
+use crate::clock::TimeControl;
+use std::time::{Duration, Instant};
+
+/// The time to think about one move, measured from when the `turn` line was read.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    started: Instant,
+    deadline: Instant,
+}
+
+/// Kept back from every move for the pipes and the scheduler.
+const RESERVE: Duration = Duration::from_millis(15);
+/// The share of a per-move limit a bot uses: most of it, with room for a late wake-up.
+const SHARE_OF_MOVE: f64 = 0.8;
+/// With a bank, a move takes this fraction of what is left (plus most of the increment), so the
+/// bank lasts a long game.
+const SHARE_OF_BANK: f64 = 1.0 / 25.0;
+
+impl Budget {
+    /// The budget for a `turn MS` request read at `received`, under `control`; `first_move`
+    /// when it asks for the bot's first move of the game (which may have an allowance of its
+    /// own, not taken from the bank).
+    pub fn for_turn(
+        turn_ms: u64,
+        control: &TimeControl,
+        first_move: bool,
+        received: Instant,
+    ) -> Budget {
+        let available = Duration::from_millis(turn_ms);
+        let banked = control.bank_ms > 0 && !(first_move && control.first_move_ms > 0);
+        let think = if banked {
+            let share = available.mul_f64(SHARE_OF_BANK)
+                + Duration::from_millis(control.increment_ms).mul_f64(SHARE_OF_MOVE);
+            share.min(available / 2)
+        } else {
+            available.mul_f64(SHARE_OF_MOVE)
+        };
+        let think = think.saturating_sub(RESERVE).max(Duration::from_millis(1));
+        Budget::fixed(received, think)
+    }
+
+    /// Exactly `think` from `started`: for tests and callers that set their own time.
+    pub fn fixed(started: Instant, think: Duration) -> Budget {
+        Budget {
+            started,
+            deadline: started + think,
+        }
+    }
+
+    /// When the move must be chosen.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// The whole thinking time.
+    pub fn total(&self) -> Duration {
+        self.deadline - self.started
+    }
+
+    /// Time left before the deadline.
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    pub fn expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn think_ms(turn_ms: u64, spec: &str) -> u128 {
+        think_ms_at(turn_ms, spec, false)
+    }
+
+    fn think_ms_at(turn_ms: u64, spec: &str, first_move: bool) -> u128 {
+        let control = TimeControl::parse_over(TimeControl::default(), spec).unwrap();
+        Budget::for_turn(turn_ms, &control, first_move, Instant::now())
+            .total()
+            .as_millis()
+    }
+
+    #[test]
+    fn most_of_a_move_limit_is_used() {
+        assert_eq!(think_ms(1000, "move=1000"), 785);
+        assert_eq!(think_ms(100, "move=100"), 65);
+        assert_eq!(think_ms(5, "move=5"), 1, "never nothing");
+    }
+
+    #[test]
+    fn a_bank_is_spread_over_the_game() {
+        assert_eq!(think_ms(10_000, "bank=10000"), 385);
+        assert_eq!(think_ms(10_000, "bank=10000,increment=500"), 785);
+        // Never more than half of what is left.
+        assert_eq!(think_ms(600, "bank=10000,increment=1000"), 285);
+        // The first-move allowance is a limit of its own, not the bank.
+        assert_eq!(think_ms_at(1000, "bank=10000,first=1000", true), 785);
+        assert_eq!(think_ms_at(10_000, "bank=10000", true), 385);
+    }
+}
