@@ -148,27 +148,64 @@ fn seat(spec: &GameSpec, level: Level, seed: u64) -> Result<Box<dyn Table>, BotE
             brain,
         })
     }
-    fn brain<G: Game>(
-        spec: &GameSpec,
-        level: Level,
-        seed: u64,
-    ) -> Result<Box<dyn Brain<G>>, BotError> {
-        match level {
-            Level::Random => Ok(Box::new(random::RandomBrain::new(seed))),
-            Level::Greedy | Level::Strong => Err(BotError::NotAvailable {
-                level,
-                game: spec.name(),
-            }),
-        }
-    }
+    let unavailable = || BotError::NotAvailable {
+        level,
+        game: spec.name(),
+    };
     Ok(match spec {
-        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-            seated(spec, start_mnk, brain(spec, level, seed)?)
-        }
-        GameSpec::Uttt(_) => seated(spec, start_uttt, brain(spec, level, seed)?),
-        GameSpec::Dots(_) => seated(spec, start_dots, brain(spec, level, seed)?),
-        GameSpec::Checkers(_) => seated(spec, start_checkers, brain(spec, level, seed)?),
+        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => seated(
+            spec,
+            start_mnk,
+            mnk_brain(level, seed).ok_or_else(unavailable)?,
+        ),
+        GameSpec::Uttt(_) => seated(
+            spec,
+            start_uttt,
+            uttt_brain(level, seed).ok_or_else(unavailable)?,
+        ),
+        GameSpec::Dots(_) => seated(
+            spec,
+            start_dots,
+            dots_brain(level, seed).ok_or_else(unavailable)?,
+        ),
+        GameSpec::Checkers(_) => seated(
+            spec,
+            start_checkers,
+            checkers_brain(level, seed).ok_or_else(unavailable)?,
+        ),
     })
+}
+
+fn random<G: Game>(seed: u64) -> Box<dyn Brain<G>> {
+    Box::new(random::RandomBrain::new(seed))
+}
+
+fn mnk_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Mnk>>> {
+    match level {
+        Level::Random => Some(random(seed)),
+        Level::Greedy | Level::Strong => None,
+    }
+}
+
+fn uttt_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Uttt>>> {
+    match level {
+        Level::Random => Some(random(seed)),
+        Level::Greedy | Level::Strong => None,
+    }
+}
+
+fn dots_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Dots>>> {
+    match level {
+        Level::Random => Some(random(seed)),
+        Level::Greedy | Level::Strong => None,
+    }
+}
+
+fn checkers_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Checkers>>> {
+    match level {
+        Level::Random => Some(random(seed)),
+        Level::Greedy | Level::Strong => None,
+    }
 }
 
 fn start_mnk(spec: &GameSpec) -> Mnk {
