@@ -564,6 +564,25 @@ fn describe_exit(status: ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A stream that arrives in the given chunks, one `read` each (split if the buffer is small).
+    struct Chunks(Vec<Vec<u8>>);
+
+    impl Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.0.remove(0);
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            if n < chunk.len() {
+                self.0.insert(0, chunk[n..].to_vec());
+            }
+            Ok(n)
+        }
+    }
 
     fn lines_of(input: &[u8], max: usize) -> Vec<String> {
         let mut out = Vec::new();
@@ -607,27 +626,56 @@ mod tests {
             ["line:0123456789", "closed"]
         );
         // The CR of a maximal line arrives in one read and its LF in the next.
-        struct TwoReads(Vec<&'static [u8]>);
-        impl Read for TwoReads {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0.is_empty() {
-                    return Ok(0);
-                }
-                let chunk = self.0.remove(0);
-                buf[..chunk.len()].copy_from_slice(chunk);
-                Ok(chunk.len())
-            }
-        }
         let mut events = Vec::new();
-        read_lines(TwoReads(vec![b"0123456789\r", b"\n"]), 10, |event| {
-            events.push(match event {
-                ReadEvent::Line { text, .. } => text,
-                ReadEvent::TooLong => "too-long".into(),
-                ReadEvent::Closed => "closed".into(),
-            });
-            true
-        });
+        read_lines(
+            Chunks(vec![b"0123456789\r".to_vec(), b"\n".to_vec()]),
+            10,
+            |event| {
+                events.push(match event {
+                    ReadEvent::Line { text, .. } => text,
+                    ReadEvent::TooLong => "too-long".into(),
+                    ReadEvent::Closed => "closed".into(),
+                });
+                true
+            },
+        );
         assert_eq!(events, ["0123456789", "closed"]);
+    }
+
+    proptest! {
+        /// Whatever bytes a bot writes, in whatever chunks, the reader neither panics nor hands
+        /// on a line longer than the limit or containing a line feed, and it always ends with
+        /// `Closed`.
+        #[test]
+        fn any_byte_stream_splits_into_bounded_lines(
+            chunks in prop::collection::vec(prop::collection::vec(
+                prop_oneof![any::<u8>(), Just(b'\n'), Just(b'\r')],
+                0..40,
+            ), 0..8),
+            max in 1usize..24,
+        ) {
+            let total_newlines = chunks.iter().flatten().filter(|&&b| b == b'\n').count();
+            let mut events = Vec::new();
+            read_lines(Chunks(chunks), max, |event| {
+                events.push(event);
+                true
+            });
+            let mut lines = 0;
+            for event in &events[..events.len() - 1] {
+                match event {
+                    ReadEvent::Line { text, .. } => {
+                        lines += 1;
+                        prop_assert!(!text.contains('\n'));
+                        // Replacement characters may take more bytes than the bytes they replace.
+                        prop_assert!(text.chars().count() <= max, "{text:?}");
+                    }
+                    ReadEvent::TooLong => {}
+                    ReadEvent::Closed => prop_assert!(false, "closed before the end"),
+                }
+            }
+            prop_assert!(matches!(events.last(), Some(ReadEvent::Closed)));
+            prop_assert!(lines <= total_newlines);
+        }
     }
 
     #[test]
