@@ -8,6 +8,7 @@ use crate::games::GameSpec;
 use crate::matches::{run_match, MatchConfig, LABELS};
 use crate::players::cleanup;
 use crate::players::limits::Limits;
+use crate::players::pids_cgroup;
 use crate::players::process::ProcessOptions;
 use crate::players::sandbox;
 use crate::players::PlayerSpec;
@@ -121,7 +122,8 @@ struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
     /// Resource limits for both bots: memory=MiB (address space, default 4096), cpu=seconds
-    /// (default none), processes=N (default none; not enforced for root), filesize=MiB
+    /// (default none), processes=N (processes and threads at once, default none; enforced with
+    /// a pids cgroup where the referee can make one, otherwise with RLIMIT_NPROC), filesize=MiB
     /// (default 64), files=N (open files, default 1024); 'none' lifts one, e.g. memory=none.
     #[arg(long, value_name = "SPEC", default_value = "")]
     limits: String,
@@ -213,6 +215,19 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         Limits::parse_over(base_limits, args.limits_a.as_deref().unwrap_or(""))?,
         Limits::parse_over(base_limits, args.limits_b.as_deref().unwrap_or(""))?,
     ];
+    if limits.iter().any(|l| l.processes.is_some()) {
+        if let Err(why) = pids_cgroup::available() {
+            eprintln!(
+                "referee: warning: {why}, so the processes limit falls back to RLIMIT_NPROC, \
+                 which counts every process of the user{}",
+                if nix::unistd::geteuid().is_root() {
+                    " and is not enforced for root: it will not hold"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
     let opening = args
         .opening
         .as_deref()

@@ -95,6 +95,32 @@ fn many_children_are_all_killed() {
 }
 
 #[test]
+fn forking_in_a_loop_is_stopped_at_the_processes_limit() {
+    let (record, dir, took) = one_game(
+        "fork-loop",
+        &["--limits", "processes=20", "--time", "move=3000"],
+    );
+    assert_eq!(reason(&record), "process-limit", "{record:#}");
+    assert!(
+        record["result"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 20 processes"),
+        "{record:#}"
+    );
+    // The interpreter itself is one of the twenty.
+    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    let started: u32 = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("fork refused after "))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no refusal reported: {stderr}"));
+    assert!(started < 20, "{started} forks allowed");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
+#[test]
 fn a_bot_ignoring_sigterm_and_quit_is_killed_after_the_grace() {
     let (record, _, took) = one_game("linger", &[]);
     assert_eq!(reason(&record), "line");

@@ -19,7 +19,8 @@ pub struct Limits {
     pub memory_mb: Option<u64>,
     /// CPU time of the process, in seconds (RLIMIT_CPU): SIGXCPU past it.
     pub cpu_seconds: Option<u64>,
-    /// Processes and threads of the bot's user (RLIMIT_NPROC; not enforced for root).
+    /// Processes and threads of the bot at once: a pids cgroup where one can be made, otherwise
+    /// RLIMIT_NPROC (which counts the whole user's processes and is not enforced for root).
     pub processes: Option<u64>,
     /// Largest file the bot may write, in MiB (RLIMIT_FSIZE): SIGXFSZ past it.
     pub file_size_mb: Option<u64>,

@@ -3,6 +3,7 @@
 
 pub mod cleanup;
 pub mod limits;
+pub mod pids_cgroup;
 pub mod process;
 pub mod sandbox;
 

@@ -12,6 +12,7 @@
 
 use super::cleanup;
 use super::limits::Limits;
+use super::pids_cgroup::PidsCgroup;
 use super::sandbox::{self, Scratch};
 use super::{Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
@@ -95,6 +96,8 @@ pub struct BotProcess {
     closed: bool,
     /// The sandboxed bot's writable directory, removed after the bot is gone.
     _scratch: Option<Scratch>,
+    /// The group holding every process of the bot, when its processes are limited that way.
+    pids_group: Option<PidsCgroup>,
     reaped: bool,
 }
 
@@ -127,15 +130,28 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let limits = options.limits;
+        // A pids cgroup limits the bot's processes better than RLIMIT_NPROC, where one can be
+        // made (see `pids_cgroup`).
+        let pids_group = options
+            .limits
+            .processes
+            .and_then(|max| PidsCgroup::create(max).ok());
+        let joiner = pids_group.as_ref().map(PidsCgroup::joiner);
+        let mut limits = options.limits;
+        if pids_group.is_some() {
+            limits.processes = None;
+        }
         // SAFETY: between fork and exec the closure only makes async-signal-safe system calls
-        // (setsid, setrlimit) and allocates nothing.
+        // (setsid, open, write, setrlimit) and allocates nothing.
         unsafe {
             cmd.pre_exec(move || {
                 // Its own session, hence its own process group: killed as a whole, and out of
                 // reach of the terminal's Ctrl-C (the referee decides when bots stop).
                 nix::unistd::setsid()?;
                 close_inherited_descriptors();
+                if let Some(joiner) = &joiner {
+                    joiner.join()?;
+                }
                 limits.apply()
             });
         }
@@ -210,6 +226,7 @@ impl BotProcess {
             closed: false,
             reaped: false,
             _scratch: scratch,
+            pids_group,
         })
     }
 
@@ -343,6 +360,25 @@ impl BotProcess {
         }
     }
 
+    /// Names the processes limit as the cause of a failure when the bot was refused a process
+    /// or thread meanwhile: a bot that cannot fork or start a thread usually hangs or dies.
+    fn blame_limits(&self, fault: Fault) -> Fault {
+        let caused = matches!(
+            fault,
+            Fault::NotReady { .. } | Fault::Timeout { .. } | Fault::Exited { .. }
+        );
+        match &self.pids_group {
+            Some(group) if caused && group.limit_hit() => Fault::Limit {
+                code: "process-limit",
+                detail: format!(
+                    "reached its limit of {} processes and threads ({fault})",
+                    self.options.limits.processes.unwrap_or(0)
+                ),
+            },
+            _ => fault,
+        }
+    }
+
     /// Waits up to `timeout` for the bot to exit and reaps it, returning its exit status and
     /// peak resident size in KiB (which tells a memory limit from another crash).
     fn reap_within(&mut self, timeout: Duration) -> Option<(ExitStatus, u64)> {
@@ -405,6 +441,9 @@ impl BotProcess {
         self.stdin = None;
         // The group may still hold children even when the bot itself has exited.
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        if let Some(group) = &self.pids_group {
+            group.kill_all();
+        }
         if !self.reaped {
             // Should the group be gone already, the bot itself still must not outlive us.
             let _ = self.child.kill();
@@ -433,10 +472,10 @@ impl Seat for BotProcess {
             other => other,
         };
         let asked_at = Instant::now();
-        let sent_at = self.send(messages, deadline).map_err(not_ready)?;
         let answer = self
-            .receive(asked_at, sent_at, deadline)
-            .map_err(not_ready)?;
+            .send(messages, deadline)
+            .and_then(|sent_at| self.receive(asked_at, sent_at, deadline))
+            .map_err(|fault| self.blame_limits(not_ready(fault)))?;
         Ready::parse(&answer.line).map_err(|e| Fault::NotReady {
             detail: e.to_string(),
         })
@@ -446,8 +485,10 @@ impl Seat for BotProcess {
         self.check_silence()?;
         let cpu_before = self.cpu_time();
         let asked_at = Instant::now();
-        let sent_at = self.send(messages, asked_at + watchdog)?;
-        let mut answer = self.receive(asked_at, sent_at, sent_at + watchdog)?;
+        let mut answer = self
+            .send(messages, asked_at + watchdog)
+            .and_then(|sent_at| self.receive(asked_at, sent_at, sent_at + watchdog))
+            .map_err(|fault| self.blame_limits(fault))?;
         answer.cpu = cpu_before
             .zip(self.cpu_time())
             .map(|(before, after)| after.saturating_sub(before));

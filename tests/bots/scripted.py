@@ -116,6 +116,19 @@ for raw in sys.stdin:
                 if os.fork() == 0:
                     time.sleep(3600)
                     os._exit(0)
+        elif mode == "fork-loop":
+            # Forks until refused, reports how far it got, then hangs like a bot whose helper
+            # never started.
+            started = 0
+            try:
+                while started < 10000:
+                    if os.fork() == 0:
+                        time.sleep(3600)
+                        os._exit(0)
+                    started += 1
+            except OSError as error:
+                print("fork refused after %d: %s" % (started, error), file=sys.stderr, flush=True)
+            time.sleep(3600)
         elif mode == "flood-stderr" and moves_made == 1:
             chunk = "e" * 65536 + "\n"
             for _ in range(160):
