@@ -3,6 +3,7 @@
 
 use crate::arbiter::GameRules;
 use crate::bots::Level;
+use crate::check::{run_check, CheckConfig, Severity};
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::matches::{run_match, MatchConfig, LABELS};
@@ -57,6 +58,11 @@ enum Command {
     /// Play games between two bots, alternating sides, and print the score.
     #[command(after_help = GAMES_HELP)]
     Match(Box<MatchArgs>),
+    /// Check that a bot follows the protocol: plays it against the built-in random bot (a game
+    /// as each side, then the game's edge cases) and says in plain words what it does wrong.
+    /// Exits 0 when it found no problem, 1 when it did.
+    #[command(after_help = GAMES_HELP)]
+    Check(CheckArgs),
     /// Count the move sequences of a given length from the start (checks a move generator).
     #[command(after_help = GAMES_HELP)]
     Perft {
@@ -149,6 +155,23 @@ struct MatchArgs {
     score_stalled: bool,
 }
 
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The game (see below).
+    game: String,
+    /// The bot: a command line such as "python3 bots/python/uttt.py".
+    player: String,
+    /// Game parameter, key=value (repeatable).
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// The bot's time control, as for `referee match --time`.
+    #[arg(long, value_name = "SPEC", default_value = "move=1000")]
+    time: String,
+    /// Time the bot has to answer `start` with `ready`.
+    #[arg(long, default_value_t = 5000)]
+    startup_ms: u64,
+}
+
 /// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
 /// match or panic: the games, records and bots still need to finish properly.
 fn say(line: &str) {
@@ -161,7 +184,7 @@ fn say(line: &str) {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("referee: {error:#}");
             ExitCode::from(2)
@@ -169,9 +192,10 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Match(args) => run_match_command(*args),
+        Command::Check(args) => return run_check_command(args),
         Command::Perft {
             game,
             depth,
@@ -188,6 +212,38 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+    .map(|()| ExitCode::SUCCESS)
+}
+
+fn run_check_command(args: CheckArgs) -> Result<ExitCode> {
+    let config = CheckConfig {
+        spec: GameSpec::from_words(&args.game, &args.params)?,
+        player: PlayerSpec::parse(&args.player).context("the player")?,
+        time: TimeControl::parse_over(TimeControl::default(), &args.time)?,
+        margin: Duration::from_millis(10),
+        startup: Duration::from_millis(args.startup_ms),
+        process: ProcessOptions::default(),
+        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
+    };
+    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
+    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
+    say(&format!("checking {} at {}", config.player, config.spec));
+    let findings = run_check(&config, |finding| say(&format!("  {finding}")))?;
+    let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
+    let (problems, warnings) = (count(Severity::Problem), count(Severity::Warning));
+    say(&format!(
+        "{}: {problems} problem(s), {warnings} warning(s)",
+        if problems == 0 {
+            "compliant"
+        } else {
+            "not compliant"
+        }
+    ));
+    Ok(if problems == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_match_command(args: MatchArgs) -> Result<()> {

@@ -6,6 +6,7 @@
 
 pub mod arbiter;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod clock;
 pub mod games;

@@ -153,14 +153,8 @@ fn contestant<'a>(config: &MatchConfig, player: usize, seat: &'a mut BotProcess)
 
 /// The command that starts `player` for game `number`.
 fn command_line(config: &MatchConfig, player: usize, number: u32) -> Vec<String> {
-    match &config.players[player] {
-        PlayerSpec::Command(words) => words.clone(),
-        PlayerSpec::Builtin(level) => vec![
-            config.referee_exe.display().to_string(),
-            "bot".into(),
-            level.name().into(),
-            "--seed".into(),
-            (config.seed.wrapping_add(number as u64 * 2 + player as u64)).to_string(),
-        ],
-    }
+    config.players[player].command_line(
+        &config.referee_exe,
+        config.seed.wrapping_add(number as u64 * 2 + player as u64),
+    )
 }

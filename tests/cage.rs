@@ -2,49 +2,11 @@
 //! quickly, with no process of the bot left behind.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py")
-}
-
-fn marker() -> String {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!(
-        "cage-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    )
-}
-
-fn bot(mode: &str, marker: &str) -> String {
-    format!("python3 {} {mode} {marker}", script().display())
-}
-
-/// Processes whose command line (or status, for zombies) mentions `marker`.
-fn survivors(marker: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    loop {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if cmdline.contains(marker) {
-                found.push(format!(
-                    "{}: {cmdline}",
-                    entry.file_name().to_string_lossy()
-                ));
-            }
-        }
-        if found.is_empty() || Instant::now() > deadline {
-            return found;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+mod common;
+use common::{bot, marker, referee, survivors};
 
 /// Plays one game of tic-tac-toe with `mode` as the first player; returns the record, the
 /// record directory and how long the referee took.
@@ -52,7 +14,7 @@ fn one_game(mode: &str, extra: &[&str]) -> (Value, tempfile::TempDir, Duration) 
     let marker = marker();
     let dir = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let output = referee()
         .args([
             "match",
             "tictactoe",
@@ -180,7 +142,7 @@ fn a_ten_megabyte_line_is_refused_early() {
 fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
     let marker = marker();
     let dir = tempfile::tempdir().unwrap();
-    let mut referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let mut referee = referee()
         .args([
             "match",
             "tictactoe",
@@ -218,7 +180,7 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
 #[test]
 fn a_timeout_during_a_referee_stall_is_replayed_not_scored() {
     let marker = marker();
-    let referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let referee = referee()
         .args([
             "match",
             "tictactoe",
@@ -294,7 +256,7 @@ fn bots_inherit_no_descriptor_but_their_three_pipes() {
     let marker = marker();
     let dir = tempfile::tempdir().unwrap();
     // Two bots at once, so each would see the other's pipes if they leaked.
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let output = referee()
         .args([
             "match",
             "tictactoe",

@@ -10,6 +10,7 @@ pub mod sandbox;
 use crate::bots::{Level, UnknownLevel};
 use crate::protocol::{Ready, RefereeMessage};
 use std::fmt;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Something a seat did wrong, or could not do, that forfeits its game.
@@ -128,6 +129,21 @@ pub enum PlayerSpecError {
 }
 
 impl PlayerSpec {
+    /// The program and arguments that start this player. Built-in bots are the referee
+    /// executable `referee_exe` re-invoked as `referee bot LEVEL --seed SEED`.
+    pub fn command_line(&self, referee_exe: &Path, seed: u64) -> Vec<String> {
+        match self {
+            PlayerSpec::Command(words) => words.clone(),
+            PlayerSpec::Builtin(level) => vec![
+                referee_exe.display().to_string(),
+                "bot".into(),
+                level.name().into(),
+                "--seed".into(),
+                seed.to_string(),
+            ],
+        }
+    }
+
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
         if let Some(name) = text.strip_prefix("builtin:") {
             return Ok(PlayerSpec::Builtin(name.parse()?));

@@ -73,7 +73,12 @@ pub struct SpawnError {
 
 /// What the reader thread reports.
 enum ReadEvent {
-    Line { text: String, at: Instant },
+    /// A complete line, stamped when its end was read; `crlf` when it ended with CR LF.
+    Line {
+        text: String,
+        at: Instant,
+        crlf: bool,
+    },
     TooLong,
     Closed,
 }
@@ -98,6 +103,8 @@ pub struct BotProcess {
     _scratch: Option<Scratch>,
     /// The group holding every process of the bot, when its processes are limited that way.
     pids_group: Option<PidsCgroup>,
+    /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
+    crlf_lines: usize,
     reaped: bool,
 }
 
@@ -227,6 +234,7 @@ impl BotProcess {
             reaped: false,
             _scratch: scratch,
             pids_group,
+            crlf_lines: 0,
         })
     }
 
@@ -282,8 +290,8 @@ impl BotProcess {
     /// Reports any line the bot wrote before being asked (it must stay silent between turns).
     fn check_silence(&mut self) -> Result<(), Fault> {
         match self.events.try_recv() {
-            Ok(ReadEvent::Line { text, at }) => {
-                self.log_received(&text, at);
+            Ok(ReadEvent::Line { text, at, crlf }) => {
+                self.log_received(&text, at, crlf);
                 Err(Fault::Unrequested { line: text })
             }
             Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
@@ -307,8 +315,8 @@ impl BotProcess {
     ) -> Result<Answer, Fault> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
-            Ok(ReadEvent::Line { text, at }) => {
-                self.log_received(&text, at);
+            Ok(ReadEvent::Line { text, at, crlf }) => {
+                self.log_received(&text, at, crlf);
                 if at < asked_at {
                     // Read before the request was even begun: written before being asked.
                     return Err(Fault::Unrequested { line: text });
@@ -333,7 +341,8 @@ impl BotProcess {
         }
     }
 
-    fn log_received(&mut self, text: &str, at: Instant) {
+    fn log_received(&mut self, text: &str, at: Instant, crlf: bool) {
+        self.crlf_lines += usize::from(crlf);
         self.transcript.push(TranscriptLine {
             at,
             direction: Direction::FromBot,
@@ -418,21 +427,54 @@ impl BotProcess {
     }
 
     /// Tells the bot to quit, gives it the grace period to exit, then kills whatever is left
-    /// of its process group and reaps it.
-    pub fn quit(mut self) {
-        let deadline = Instant::now() + self.options.exit_grace;
+    /// of its process group and reaps it. Returns how long the bot took to exit, or `None` when
+    /// it had to be killed.
+    pub fn quit(mut self) -> Option<Duration> {
+        let asked = Instant::now();
+        let deadline = asked + self.options.exit_grace;
         if !self.closed {
             let _ = self.send(&[RefereeMessage::Quit], deadline);
         }
         self.stdin = None;
+        let mut took = None;
         if !self.reaped {
             let left = deadline.saturating_duration_since(Instant::now());
             if let Ok(Some(_)) = self.child.wait_timeout(left) {
                 self.reaped = true;
+                took = Some(asked.elapsed());
                 cleanup::unregister(self.child.id());
             }
         }
         self.kill();
+        took
+    }
+
+    /// Closes the bot's input and collects what it writes until its output closes or `wait`
+    /// passes. A bot that kept its answer in an unflushed buffer writes it now, as it exits.
+    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<String> {
+        self.stdin = None;
+        let deadline = Instant::now() + wait;
+        let mut lines = Vec::new();
+        while !self.closed {
+            match self
+                .events
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(ReadEvent::Line { text, at, crlf }) => {
+                    self.log_received(&text, at, crlf);
+                    lines.push(text);
+                }
+                Ok(ReadEvent::TooLong) => {}
+                Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => self.closed = true,
+                Err(RecvTimeoutError::Timeout) => break,
+            }
+        }
+        lines
+    }
+
+    /// How many of the bot's lines ended with CR LF.
+    pub fn crlf_lines(&self) -> usize {
+        self.crlf_lines
     }
 
     /// Kills the whole process group at once, reaps the bot, and sweeps up any descendant
@@ -547,11 +589,12 @@ fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadE
             }
             if complete {
                 if !overlong {
-                    if line.last() == Some(&b'\r') {
+                    let crlf = line.last() == Some(&b'\r');
+                    if crlf {
                         line.pop();
                     }
                     let text = String::from_utf8_lossy(&line).into_owned();
-                    if !emit(ReadEvent::Line { text, at }) {
+                    if !emit(ReadEvent::Line { text, at, crlf }) {
                         return;
                     }
                 }
@@ -629,6 +672,9 @@ mod tests {
         let mut out = Vec::new();
         read_lines(input, max, |event| {
             out.push(match event {
+                ReadEvent::Line {
+                    text, crlf: true, ..
+                } => format!("line:{text}+cr"),
                 ReadEvent::Line { text, .. } => format!("line:{text}"),
                 ReadEvent::TooLong => "too-long".into(),
                 ReadEvent::Closed => "closed".into(),
@@ -642,7 +688,7 @@ mod tests {
     fn splits_lines_and_strips_cr() {
         assert_eq!(
             lines_of(b"4 4\r\nresign\n", 10),
-            ["line:4 4", "line:resign", "closed"]
+            ["line:4 4+cr", "line:resign", "closed"]
         );
     }
 
@@ -664,7 +710,7 @@ mod tests {
         );
         assert_eq!(
             lines_of(b"0123456789\r\n", 10),
-            ["line:0123456789", "closed"]
+            ["line:0123456789+cr", "closed"]
         );
         // The CR of a maximal line arrives in one read and its LF in the next.
         let mut events = Vec::new();

@@ -17,9 +17,15 @@ if ":" in mode:
     mode, param = mode.split(":", 1)
 
 
+if mode == "no-flush":
+    # A block-buffered stdout, whatever PYTHONUNBUFFERED says, as a C or Java bot has on a pipe.
+    sys.stdout = open(sys.stdout.fileno(), "w", buffering=8192, closefd=False)
+
+
 def send(line):
     sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    if mode != "no-flush":
+        sys.stdout.flush()
 
 
 width = height = 3
@@ -197,6 +203,8 @@ for raw in sys.stdin:
         elif mode == "crlf":
             sys.stdout.write("%d %d\r\n" % square)
             sys.stdout.flush()
+        elif mode == "swapped":
+            send("%d %d" % (square[1], square[0]))
         else:
             send("%d %d" % square)
         if mode == "unasked":

@@ -1,0 +1,564 @@
+//! `referee check GAME PLAYER`: a compliance check for bot authors, in the spirit of fastchess'
+//! `--compliance`. It plays the bot against the built-in random bot through the real protocol:
+//! a game as each side (the second in the same process when the bot declares `multi`) and the
+//! game's edge cases (an opening already played, a rectangular board, the forced board and a
+//! free choice in ultimate tic-tac-toe, a multi-jump in checkers, an extra move after a box in
+//! dots and boxes), and then says in plain words what the bot does wrong: missing flush, slow
+//! start, extra output, wrong notation, CRLF line ends, a stderr flood, not exiting on `quit`.
+
+use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
+use crate::bots::Level;
+use crate::clock::TimeControl;
+use crate::games::checkers::Position;
+use crate::games::spec::{CheckersParams, MnkParams};
+use crate::games::uttt::{BoardStatus, Uttt};
+use crate::games::{Game, GameSpec, Side};
+use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
+use crate::players::{Direction, PlayerSpec, SeatLog};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What to check and how.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// The game as the user gave it; edge cases may vary its parameters.
+    pub spec: GameSpec,
+    pub player: PlayerSpec,
+    pub time: TimeControl,
+    pub margin: Duration,
+    pub startup: Duration,
+    pub process: ProcessOptions,
+    /// The referee executable, for the built-in opponent.
+    pub referee_exe: PathBuf,
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Ok,
+    Warning,
+    Problem,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(match self {
+            Severity::Ok => "ok",
+            Severity::Warning => "warning",
+            Severity::Problem => "PROBLEM",
+        })
+    }
+}
+
+/// One thing the check found, good or bad, in words for the bot's author.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub severity: Severity,
+    pub text: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:<8} {}", self.severity, self.text)
+    }
+}
+
+/// The referee's own failures during a check (the bot's failures are findings).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+}
+
+/// One game of the check: the bot plays `bot_side` from the position after `opening`.
+struct Scenario {
+    title: String,
+    spec: GameSpec,
+    opening: Vec<String>,
+    bot_side: Side,
+}
+
+/// A slowest move above this share of the limit is worth a warning: a loaded machine may push
+/// it over.
+const SLOW_SHARE: f64 = 0.8;
+/// A start-up slower than this is worth a warning.
+const SLOW_START: Duration = Duration::from_millis(1000);
+/// How long a timed-out bot is watched after its input is closed, for answers it never flushed.
+const FLUSH_WATCH: Duration = Duration::from_millis(1500);
+
+/// Runs the check, reporting each finding as it is made; returns them all.
+pub fn run_check(
+    config: &CheckConfig,
+    mut report: impl FnMut(&Finding),
+) -> Result<Vec<Finding>, CheckError> {
+    let mut findings = Vec::new();
+    let mut note = |severity: Severity, text: String| {
+        let finding = Finding { severity, text };
+        report(&finding);
+        findings.push(finding);
+    };
+    let opponent_spec = PlayerSpec::Builtin(Level::Random);
+    let mut bot: Option<BotProcess> = None;
+    let mut opponent: Option<BotProcess> = None;
+    let mut multi_noted = false;
+    let mut quit_noted = false;
+    let (mut crlf_lines, mut stderr_dropped) = (0, 0u64);
+    for (index, scenario) in scenarios(&config.spec).into_iter().enumerate() {
+        let number = index as u32 + 1;
+        let same_process = bot.is_some();
+        let seat = match &mut bot {
+            Some(process) => process,
+            None => bot.insert(BotProcess::spawn(
+                &config.player.command_line(&config.referee_exe, 0),
+                config.process.clone(),
+            )?),
+        };
+        let rival = match &mut opponent {
+            Some(process) => process,
+            None => opponent.insert(BotProcess::spawn(
+                &opponent_spec.command_line(&config.referee_exe, number as u64),
+                ProcessOptions::default(),
+            )?),
+        };
+        let rules = GameRules {
+            spec: scenario.spec.clone(),
+            opening: scenario.opening.clone(),
+            margin: config.margin,
+            startup: config.startup,
+            send_legal_moves: false,
+        };
+        let contestant = |seat, label: &str, command: String| Contestant {
+            seat,
+            label: label.to_string(),
+            command,
+            time: config.time,
+        };
+        let (bot_seat, rival_seat) = (
+            contestant(seat, "bot", config.player.to_string()),
+            contestant(rival, "random", opponent_spec.to_string()),
+        );
+        let players = match scenario.bot_side {
+            Side::First => [bot_seat, rival_seat],
+            Side::Second => [rival_seat, bot_seat],
+        };
+        let played = play_game(number, &rules, players)?;
+        let side = scenario.bot_side;
+        let log = &played.logs[side.index()];
+        stderr_dropped += log.stderr_dropped;
+        let title = format!(
+            "game {number} ({}, as the {} player{})",
+            scenario.title,
+            side,
+            if same_process { ", same process" } else { "" }
+        );
+        if let Some(ready) = &played.ready[side.index()] {
+            if number == 1 {
+                let took = ready_time(log);
+                let severity = if took > SLOW_START {
+                    Severity::Warning
+                } else {
+                    Severity::Ok
+                };
+                note(
+                    severity,
+                    format!(
+                        "start-up: '{ready}' after {} ms{}",
+                        took.as_millis(),
+                        if severity == Severity::Ok {
+                            String::new()
+                        } else {
+                            format!(
+                                "; that is slow (the allowance is {} ms, not charged to the clock)",
+                                config.startup.as_millis()
+                            )
+                        }
+                    ),
+                );
+            }
+            if !multi_noted {
+                multi_noted = true;
+                note(
+                    Severity::Ok,
+                    if ready.multi_game {
+                        "declares 'multi': the next games are played in the same process".into()
+                    } else {
+                        "plays one game per process (no 'multi'): it is restarted for each game"
+                            .into()
+                    },
+                );
+            }
+        }
+        let faulted = played.faulted[side.index()];
+        let (severity, text) = judge(&played, side, &config.time, &rules);
+        note(severity, format!("{title}: {text}"));
+        let process = bot.as_mut().expect("started above");
+        if faulted
+            && matches!(
+                played.record.result.reason.as_str(),
+                "timeout" | "not-ready"
+            )
+        {
+            let late = process.close_input_and_collect(FLUSH_WATCH);
+            if let Some(line) = late.first() {
+                note(
+                    Severity::Problem,
+                    format!(
+                        "missing flush: the bot wrote '{}' only when its input was closed, so it \
+                         keeps its output in a buffer: flush stdout after every line (protocol.md, \
+                         'Flush after every line')",
+                        crate::players::shorten(line, 60)
+                    ),
+                );
+            }
+        }
+        let reusable = !faulted
+            && played.ready[side.index()]
+                .as_ref()
+                .is_some_and(|ready| ready.multi_game);
+        if !reusable {
+            let process = bot.take().expect("started above");
+            crlf_lines += process.crlf_lines();
+            if !faulted {
+                note_quit(&mut note, &mut quit_noted, process, &config.process);
+            }
+        }
+        if played.faulted[side.opponent().index()] {
+            opponent = None;
+        }
+    }
+    if let Some(process) = bot.take() {
+        crlf_lines += process.crlf_lines();
+        note_quit(&mut note, &mut quit_noted, process, &config.process);
+    }
+    if crlf_lines > 0 {
+        note(
+            Severity::Warning,
+            format!(
+                "line ends: {crlf_lines} lines ended with CR LF; the referee accepts them, but \
+                 write LF ('\\n') alone"
+            ),
+        );
+    }
+    if stderr_dropped > 0 {
+        note(
+            Severity::Warning,
+            format!(
+                "stderr flood: {stderr_dropped} bytes of debug output were dropped past the cap \
+                 of {} KiB per game; write less to stderr",
+                config.process.stderr_cap / 1024
+            ),
+        );
+    }
+    Ok(findings)
+}
+
+/// Tells the bot to quit and notes how it went: every failure, and the first success.
+fn note_quit(
+    note: &mut impl FnMut(Severity, String),
+    noted: &mut bool,
+    process: BotProcess,
+    options: &ProcessOptions,
+) {
+    match process.quit() {
+        Some(_) if *noted => {}
+        Some(took) => note(
+            Severity::Ok,
+            format!("quit: exited {} ms after 'quit'", took.as_millis()),
+        ),
+        None => note(
+            Severity::Problem,
+            format!(
+                "quit: still running {} ms after 'quit', so it was killed; exit when you read \
+                 'quit' (and when your input ends)",
+                options.exit_grace.as_millis()
+            ),
+        ),
+    }
+    *noted = true;
+}
+
+/// How long the bot took from `start` to its `ready` line.
+fn ready_time(log: &SeatLog) -> Duration {
+    let start = log
+        .transcript
+        .iter()
+        .position(|line| line.direction == Direction::ToBot && line.line == "start");
+    start
+        .and_then(|at| {
+            let asked = log.transcript[at].at;
+            log.transcript[at..]
+                .iter()
+                .find(|line| line.direction == Direction::FromBot)
+                .map(|line| line.at.saturating_duration_since(asked))
+        })
+        .unwrap_or_default()
+}
+
+/// The finding for one game, from the bot's side.
+fn judge(
+    played: &PlayedGame,
+    side: Side,
+    time: &TimeControl,
+    rules: &GameRules,
+) -> (Severity, String) {
+    let record = &played.record;
+    let result = &record.result;
+    let lost_by_fault = played.faulted[side.index()];
+    if !lost_by_fault {
+        let slowest = record
+            .moves
+            .iter()
+            .filter(|mv| mv.side == side)
+            .map(|mv| mv.us)
+            .max()
+            .unwrap_or(0);
+        let limit_us = time.move_ms.max(time.bank_ms) * 1000;
+        let share = slowest as f64 / limit_us.max(1) as f64;
+        let mut text = format!(
+            "played to the end ({}, {} moves in all); its slowest move {:.1} ms",
+            result.reason,
+            record.moves.len(),
+            slowest as f64 / 1000.0
+        );
+        if played.faulted[side.opponent().index()] {
+            text = format!("the built-in opponent failed ({})", result.detail);
+        }
+        if time.bank_ms == 0 && share > SLOW_SHARE {
+            text.push_str(&format!(
+                ", {:.0}% of the {} ms limit: a busy machine may push a move over it",
+                share * 100.0,
+                time.move_ms
+            ));
+            return (Severity::Warning, text);
+        }
+        return (Severity::Ok, text);
+    }
+    let sent = played.logs[side.index()]
+        .transcript
+        .iter()
+        .rev()
+        .find(|line| line.direction == Direction::FromBot)
+        .map(|line| crate::players::shorten(&line.line, 60));
+    let advice = match result.reason.as_str() {
+        "not-a-move" => format!(
+            "wrong notation: {}. See protocol.md, 'The games'",
+            result.detail
+        ),
+        "illegal-move" => {
+            let mut text = format!("illegal move: {}", result.detail);
+            if let Some(hint) = sent.as_deref().and_then(|s| swapped_hint(s, record, rules)) {
+                text.push_str(&format!("; {hint}"));
+            }
+            text
+        }
+        "unrequested-output" => format!(
+            "extra output: {}. Write exactly one line after 'start' and after each 'turn', \
+             nothing else (debug output goes to stderr)",
+            result.detail
+        ),
+        "timeout" => format!(
+            "timeout: {}. Answer every 'turn' within its time, and flush",
+            result.detail
+        ),
+        "not-ready" => format!(
+            "slow or wrong start: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
+            result.detail,
+            rules.startup.as_millis()
+        ),
+        "line-too-long" => format!("line too long: {}", result.detail),
+        "exited" => format!("crash: {} (see its stderr)", result.detail),
+        _ => format!("{}: {}", result.reason, result.detail),
+    };
+    (Severity::Problem, advice)
+}
+
+/// For an illegal `x y` move, whether `y x` would have been legal: the classic row/column mix-up.
+fn swapped_hint(
+    sent: &str,
+    record: &crate::record::GameRecord,
+    rules: &GameRules,
+) -> Option<String> {
+    let words: Vec<&str> = sent.split_whitespace().collect();
+    let [a, b] = words.as_slice() else {
+        return None;
+    };
+    let mut game = rules.spec.new_game();
+    for mv in record
+        .opening
+        .iter()
+        .chain(record.moves.iter().map(|m| &m.notation))
+    {
+        game.play_text(mv).ok()?;
+    }
+    game.play_text(&format!("{b} {a}")).ok().map(|_| {
+        format!(
+            "'{b} {a}' would have been legal: moves are written 'x y', the column first, then the row"
+        )
+    })
+}
+
+/// The games the check plays for `spec`: one as each side, then the game's edge cases.
+fn scenarios(spec: &GameSpec) -> Vec<Scenario> {
+    let plain = |side: Side| Scenario {
+        title: "from the start".into(),
+        spec: spec.clone(),
+        opening: Vec::new(),
+        bot_side: side,
+    };
+    let mut list = vec![plain(Side::First), plain(Side::Second)];
+    let with_opening = |title: &str, spec: &GameSpec, opening: Vec<String>| {
+        let mut game = spec.new_game();
+        for mv in &opening {
+            game.play_text(mv).expect("the check's openings are legal");
+        }
+        Scenario {
+            title: title.to_string(),
+            spec: spec.clone(),
+            opening,
+            bot_side: game.side_to_move(),
+        }
+    };
+    match spec {
+        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
+            let params = spec.mnk_params().expect("an m,n,k game");
+            let (cx, cy) = (params.width / 2, params.height / 2);
+            list.push(with_opening(
+                "an opening already played: 'played' lines",
+                spec,
+                vec![format!("{cx} {cy}"), "0 0".into()],
+            ));
+            // A square board hides a bot that mixes up columns and rows.
+            if let GameSpec::Mnk(params) = spec {
+                if params.width == params.height {
+                    list.push(with_opening(
+                        "a board wider than it is high",
+                        &GameSpec::Mnk(rectangular(*params)),
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
+        GameSpec::Uttt(params) => {
+            list.push(with_opening(
+                "the forced board: small board 0",
+                spec,
+                vec!["0 0".into()],
+            ));
+            list.push(with_opening(
+                "a free choice: the forced board is decided",
+                spec,
+                free_choice_opening(*params),
+            ));
+        }
+        GameSpec::Checkers(params) => {
+            let start: Position = MULTI_JUMP_FEN.parse().expect("a valid FEN");
+            list.push(with_opening(
+                "a forced multi-jump: 1x10x19",
+                &GameSpec::Checkers(CheckersParams { start, ..*params }),
+                Vec::new(),
+            ));
+        }
+        GameSpec::Dots(params) if params.rows * params.cols > 1 => {
+            list.push(with_opening(
+                "a box to complete, then an extra move",
+                spec,
+                vec!["h 0 0".into(), "v 0 0".into(), "h 0 1".into()],
+            ));
+        }
+        GameSpec::Dots(_) => {}
+    }
+    list
+}
+
+/// Black to move must jump 1x10x19 (over 6 and 15): the only legal move, a two-jump capture.
+const MULTI_JUMP_FEN: &str = "B:W6,15,29,30:B1,4";
+
+/// The square board of `params` made two columns wider, or two rows lower when that does not
+/// fit.
+fn rectangular(params: MnkParams) -> MnkParams {
+    if params.width + 2 <= 20 {
+        MnkParams {
+            width: params.width + 2,
+            ..params
+        }
+    } else {
+        MnkParams {
+            height: params.height - 2,
+            ..params
+        }
+    }
+}
+
+/// A short opening after which the side to move may play in any undecided board because the
+/// board it was sent to is decided. Found by seeded random play, so always the same.
+fn free_choice_opening(params: crate::games::spec::UtttParams) -> Vec<String> {
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut moves = Vec::new();
+    loop {
+        let mut game = Uttt::new(params);
+        let mut opening = Vec::new();
+        while game.outcome().is_none() {
+            let decided = (0..9).any(|b| game.board_status(b) != BoardStatus::Undecided);
+            if decided && game.forced_board().is_none() {
+                return opening;
+            }
+            game.generate_moves(&mut moves);
+            let mv = *moves.choose(&mut rng).expect("a game not over has moves");
+            opening.push(game.format_move(mv));
+            game.play_unchecked(mv);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::checkers::Checkers;
+
+    #[test]
+    fn the_multi_jump_position_has_exactly_that_move() {
+        let game = Checkers::from_fen(MULTI_JUMP_FEN).unwrap();
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        let moves: Vec<String> = moves.iter().map(|m| game.format_move(*m)).collect();
+        assert_eq!(moves, ["1x10x19"]);
+    }
+
+    #[test]
+    fn the_free_choice_opening_frees_the_choice_with_a_decided_board() {
+        let opening = free_choice_opening(Default::default());
+        let mut game = Uttt::new(Default::default());
+        for mv in &opening {
+            let mv = game.parse_move(mv).unwrap();
+            game.play(mv).unwrap();
+        }
+        assert_eq!(game.forced_board(), None);
+        assert!(game.outcome().is_none());
+        assert!((0..9).any(|b| game.board_status(b) != BoardStatus::Undecided));
+        assert!(opening.len() > 2);
+    }
+
+    #[test]
+    fn every_game_has_its_edge_cases() {
+        let count = |name: &str, params: &[&str]| {
+            scenarios(&GameSpec::from_words(name, params).unwrap()).len()
+        };
+        assert_eq!(count("tictactoe", &[]), 3);
+        assert_eq!(count("mnk", &["size=20"]), 4);
+        assert_eq!(count("uttt", &[]), 4);
+        assert_eq!(count("checkers", &[]), 3);
+        assert_eq!(count("dots", &[]), 3);
+        assert_eq!(count("dots", &["size=1"]), 2);
+        let rect = scenarios(&GameSpec::from_words("mnk", &["size=20"]).unwrap());
+        assert_eq!(
+            rect[3].spec.to_string(),
+            "mnk width=20 height=18 line=5 exact=no"
+        );
+    }
+}
