@@ -1,0 +1,245 @@
+//! The built-in bots' ladder, measured: for every game, `referee match` plays level 3 (strong)
+//! against level 2 (greedy) and level 2 against level 1 (random), colours alternating, and the
+//! table gives each pairing's points. Targets: the stronger level scores at least 90% of the
+//! points; at tic-tac-toe and on dots boards of 3x3 and smaller, where level 3 plays perfectly
+//! and perfect play often draws or follows the first player's advantage, level 3 never loses
+//! against level 2.
+//!
+//! `cargo bench --bench ladder` plays 100 games per pairing at 100 ms per move (about half an
+//! hour on two cores); `cargo bench --bench ladder -- --games 20 --time 50 uttt dots` plays fewer
+//! games of some rows. Matches run in parallel, one per core.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// A row of the ladder: a label, the game and its parameters, and whether level 3 must never
+/// lose there (games it plays perfectly).
+struct Row {
+    label: &'static str,
+    game: &'static str,
+    params: &'static [&'static str],
+    never_loses: bool,
+}
+
+const ROWS: &[Row] = &[
+    Row {
+        label: "tictactoe",
+        game: "tictactoe",
+        params: &[],
+        never_loses: true,
+    },
+    Row {
+        label: "mnk 9x9, 5",
+        game: "mnk",
+        params: &["size=9", "line=5"],
+        never_loses: false,
+    },
+    Row {
+        label: "gomoku",
+        game: "gomoku",
+        params: &[],
+        never_loses: false,
+    },
+    Row {
+        label: "uttt",
+        game: "uttt",
+        params: &[],
+        never_loses: false,
+    },
+    Row {
+        label: "dots 2x2",
+        game: "dots",
+        params: &["size=2"],
+        never_loses: true,
+    },
+    Row {
+        label: "dots 3x3",
+        game: "dots",
+        params: &["size=3"],
+        never_loses: true,
+    },
+    Row {
+        label: "dots 5x5",
+        game: "dots",
+        params: &["size=5"],
+        never_loses: false,
+    },
+    Row {
+        label: "checkers",
+        game: "checkers",
+        params: &[],
+        never_loses: false,
+    },
+];
+
+/// The two pairings of every row: the stronger level first.
+const PAIRINGS: [(&str, &str); 2] = [("strong", "greedy"), ("greedy", "random")];
+
+/// What one match gave the stronger level (player A).
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Games lost on time or by another forfeit by either side: the ladder must have none.
+    forfeits: u32,
+}
+
+impl Tally {
+    fn points_share(&self) -> f64 {
+        let games = self.wins + self.draws + self.losses;
+        (self.wins as f64 + self.draws as f64 / 2.0) / games.max(1) as f64
+    }
+}
+
+const RULE_ENDINGS: [&str; 8] = [
+    "line",
+    "board-full",
+    "no-moves-left",
+    "more-small-boards",
+    "no-legal-move",
+    "repetition",
+    "move-rule",
+    "all-lines-drawn",
+];
+
+fn play(row: &Row, (strong, weak): (&str, &str), games: u32, time_ms: u64) -> Tally {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    command
+        .args(["match", row.game])
+        .arg(format!("builtin:{strong}"))
+        .arg(format!("builtin:{weak}"))
+        .args(["--games", &games.to_string()])
+        .args(["--time", &format!("move={time_ms}")])
+        .arg("--record")
+        .arg(dir.path());
+    for param in row.params {
+        command.args(["-p", param]);
+    }
+    let output = command.output().expect("the referee runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    tally(dir.path(), games)
+}
+
+fn tally(dir: &Path, games: u32) -> Tally {
+    let mut tally = Tally::default();
+    for number in 1..=games {
+        let text = std::fs::read_to_string(dir.join(format!("{number:04}.json"))).unwrap();
+        let record: Value = serde_json::from_str(&text).unwrap();
+        // Player A is the stronger level; its seat alternates.
+        let a = record["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["label"] == "A")
+            .unwrap();
+        let points = a["points"].as_f64().unwrap();
+        if points > 0.75 {
+            tally.wins += 1;
+        } else if points > 0.25 {
+            tally.draws += 1;
+        } else {
+            tally.losses += 1;
+        }
+        let reason = record["result"]["reason"].as_str().unwrap();
+        if !RULE_ENDINGS.contains(&reason) {
+            tally.forfeits += 1;
+            eprintln!(
+                "forfeit in {}: {}",
+                dir.display(),
+                record["result"]["detail"]
+            );
+        }
+    }
+    tally
+}
+
+fn main() {
+    let mut games = 100;
+    let mut time_ms = 100;
+    let mut filters = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--games" => games = args.next().and_then(|n| n.parse().ok()).expect("--games N"),
+            "--time" => time_ms = args.next().and_then(|n| n.parse().ok()).expect("--time MS"),
+            "--bench" => {}
+            other => filters.push(other.to_string()),
+        }
+    }
+    let rows: Vec<&Row> = ROWS
+        .iter()
+        .filter(|row| filters.is_empty() || filters.iter().any(|f| f == row.game))
+        .collect();
+    let jobs: Vec<(usize, usize)> = (0..rows.len())
+        .flat_map(|row| (0..PAIRINGS.len()).map(move |pairing| (row, pairing)))
+        .collect();
+    let results = Mutex::new(vec![[Tally::default(); 2]; rows.len()]);
+    let next = Mutex::new(0);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..cores {
+            scope.spawn(|| loop {
+                let job = {
+                    let mut next = next.lock().unwrap();
+                    let job = jobs.get(*next).copied();
+                    *next += 1;
+                    job
+                };
+                let Some((row, pairing)) = job else { return };
+                let tally = play(rows[row], PAIRINGS[pairing], games, time_ms);
+                results.lock().unwrap()[row][pairing] = tally;
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    println!(
+        "{games} games per pairing, {time_ms} ms per move, colours alternating ({:.0} s)",
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<12} {:<17} {:>5} {:>5} {:>6} {:>8} {:>8}  target",
+        "game", "pairing", "won", "drawn", "lost", "points", "forfeits"
+    );
+    let mut failures = Vec::new();
+    for (row, tallies) in rows.iter().zip(&results) {
+        for (pairing, tally) in PAIRINGS.iter().zip(tallies) {
+            let strong_vs_greedy = pairing.0 == "strong";
+            let perfect = strong_vs_greedy && row.never_loses;
+            // Perfect play draws against a good opponent, so there the target is no loss.
+            let met = tally.forfeits == 0
+                && if perfect {
+                    tally.losses == 0
+                } else {
+                    tally.points_share() >= 0.9
+                };
+            let target = if perfect { "never loses" } else { ">= 90%" };
+            println!(
+                "{:<12} {:<17} {:>5} {:>5} {:>6} {:>7.1}% {:>8}  {target}: {}",
+                row.label,
+                format!("{} - {}", pairing.0, pairing.1),
+                tally.wins,
+                tally.draws,
+                tally.losses,
+                tally.points_share() * 100.0,
+                tally.forfeits,
+                if met { "met" } else { "MISSED" }
+            );
+            if !met {
+                failures.push(format!("{} {} - {}", row.label, pairing.0, pairing.1));
+            }
+        }
+    }
+    if !failures.is_empty() {
+        println!("targets missed: {}", failures.join(", "));
+    }
+}
