@@ -29,13 +29,18 @@ Games and their parameters (-p key=value):
               at most the longer side), exact (yes|no)
   uttt        ultimate tic-tac-toe; tiebreak=none (a draw when no move is left, default)
               or tiebreak=codingame (more small boards won wins)
-  checkers    English checkers; fen=PDN FEN start (default the standard position),
-              repetition=N (2..10, default 3), moverule=N moves each without a man move or a
-              capture (0..200, default 40, 0 = off)
-  dots        dots and boxes; rows, cols (boxes, 1..10, default 3; size=N sets both)
+  checkers    English checkers (Black is the first player); fen=the start position in PDN
+              FEN, e.g. fen=W:W18,K30:B14,K3 (default: the standard start),
+              repetition=N (a draw when a position occurs N times; 2..10, default 3),
+              moverule=N (a draw after N moves each without a man move or a capture;
+              0..200, default 40, 0 = off)
+  dots        dots and boxes; rows, cols: boxes (1..10, default 3; size=N sets both); a player
+              who completes a box moves again
 
-Moves: 'x y' (column, row, from 0) for tictactoe, gomoku, mnk, uttt; PDN '11-15', '22x15',
-'9x18x27' for checkers; 'h x y' / 'v x y' for dots. See protocol.md.";
+Moves: 'x y' (column, row, from 0 at the top left) for tictactoe, gomoku, mnk, uttt;
+PDN '11-15', '22x15', '9x18x27' (every landing square) for checkers, where 'MOVE draw' offers
+a draw and 'draw' accepts one; 'h x y' / 'v x y' for dots: the line from dot x y (column, row)
+to the right / downwards. See protocol.md.";
 
 #[derive(Parser, Debug)]
 #[command(
