@@ -95,17 +95,6 @@ impl Tally {
     }
 }
 
-const RULE_ENDINGS: [&str; 8] = [
-    "line",
-    "board-full",
-    "no-moves-left",
-    "more-small-boards",
-    "no-legal-move",
-    "repetition",
-    "move-rule",
-    "all-lines-drawn",
-];
-
 fn play(row: &Row, (strong, weak): (&str, &str), games: u32, time_ms: u64) -> Tally {
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
@@ -150,7 +139,7 @@ fn tally(dir: &Path, games: u32) -> Tally {
             tally.losses += 1;
         }
         let reason = record["result"]["reason"].as_str().unwrap();
-        if !RULE_ENDINGS.contains(&reason) {
+        if referee::arbiter::is_forfeit(reason) {
             tally.forfeits += 1;
             eprintln!(
                 "forfeit in {}: {}",

@@ -80,6 +80,15 @@ pub fn play_opening(
     Ok((game, canonical))
 }
 
+/// The result reason of a draw agreed by the players (checkers).
+pub const AGREEMENT: &str = "agreement";
+
+/// Whether a result reason is a forfeit (a resignation, a protocol fault or an illegal move)
+/// rather than an ending of the rules or a draw by agreement.
+pub fn is_forfeit(reason: &str) -> bool {
+    reason != AGREEMENT && !crate::games::Ending::ALL.iter().any(|e| e.code() == reason)
+}
+
 /// How the game ended, before it is written into a record.
 struct Ending {
     winner: Option<Side>,
@@ -218,7 +227,7 @@ pub fn play_game(
             Reply::AcceptDraw if offered => {
                 ending = Some(Ending {
                     winner: None,
-                    reason: "agreement".into(),
+                    reason: AGREEMENT.into(),
                     violation: None,
                     detail: format!(
                         "draw: {} accepted the draw offered by {}",
@@ -472,6 +481,22 @@ mod tests {
         )
         .unwrap()
         .record
+    }
+
+    #[test]
+    fn forfeits_are_told_from_endings() {
+        for reason in [
+            "timeout",
+            "illegal-move",
+            "resign",
+            "exited",
+            "memory-limit",
+        ] {
+            assert!(is_forfeit(reason), "{reason}");
+        }
+        for reason in ["line", "all-lines-drawn", "repetition", "agreement"] {
+            assert!(!is_forfeit(reason), "{reason}");
+        }
     }
 
     #[test]

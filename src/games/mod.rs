@@ -162,6 +162,17 @@ impl fmt::Display for Ending {
 }
 
 impl Ending {
+    pub const ALL: [Ending; 8] = [
+        Ending::Line,
+        Ending::BoardFull,
+        Ending::NoMovesLeft,
+        Ending::MoreSmallBoards,
+        Ending::NoLegalMove,
+        Ending::Repetition,
+        Ending::MoveRule,
+        Ending::AllLinesDrawn,
+    ];
+
     /// A short stable identifier for records and the protocol.
     pub fn code(&self) -> &'static str {
         match self {
