@@ -43,15 +43,22 @@ fn a_good_bot_is_compliant() {
     let (code, stdout) = check("good", &[]);
     assert_eq!(code, 0, "{stdout}");
     assert!(lines(&stdout, "PROBLEM").is_empty(), "{stdout}");
-    assert!(lines(&stdout, "warning").is_empty(), "{stdout}");
-    // Both sides, the opening with `played` lines, and quit.
-    assert_eq!(lines(&stdout, "ok  ").len(), 6, "{stdout}");
-    assert!(stdout.contains("one game per process"), "{stdout}");
-    assert!(stdout.contains("exited"), "{stdout}");
+    // A loaded machine may slow the interpreter's start-up enough for a warning, nothing else.
     assert!(
-        stdout.ends_with("compliant: 0 problem(s), 0 warning(s)\n"),
+        lines(&stdout, "warning")
+            .iter()
+            .all(|line| line.contains("start-up")),
         "{stdout}"
     );
+    // Start-up, one game per process, both sides, the opening with `played` lines, and quit.
+    assert_eq!(
+        lines(&stdout, "ok  ").len() + lines(&stdout, "warning").len(),
+        6,
+        "{stdout}"
+    );
+    assert!(stdout.contains("one game per process"), "{stdout}");
+    assert!(stdout.contains("exited"), "{stdout}");
+    assert!(stdout.contains("\ncompliant: 0 problem(s)"), "{stdout}");
 }
 
 #[test]
@@ -90,9 +97,9 @@ fn a_stderr_flood_a_slow_answer_and_lingering_after_quit() {
     let (code, stdout) = check("flood-stderr", &[]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("stderr flood"), "{stdout}");
-    let (code, stdout) = check("slow:90", &["--time", "move=100"]);
+    let (code, stdout) = check("slow:900", &["--time", "move=1000"]);
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("% of the 100 ms limit"), "{stdout}");
+    assert!(stdout.contains("% of the 1000 ms limit"), "{stdout}");
     let (code, stdout) = check("linger", &[]);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("quit: still running"), "{stdout}");
