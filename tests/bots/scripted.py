@@ -57,9 +57,11 @@ for raw in sys.stdin:
         if mode == "bad-ready":
             send("hello")
             continue
-        send(ready_line)
         if mode == "early":
-            send("0 0")
+            # One write, so the extra line is there before the referee can ask anything.
+            send(ready_line + "\n0 0")
+        else:
+            send(ready_line)
     elif words[0] in ("opponent", "played"):
         if len(words) == 3 and words[1].isdigit():
             taken.add((int(words[1]), int(words[2])))
@@ -205,10 +207,11 @@ for raw in sys.stdin:
             sys.stdout.flush()
         elif mode == "swapped":
             send("%d %d" % (square[1], square[0]))
+        elif mode == "unasked":
+            # One write, so the extra line is there before the referee asks again.
+            send("%d %d\n0 0" % square)
         else:
             send("%d %d" % square)
-        if mode == "unasked":
-            send("0 0")
         if mode == "fork":
             time.sleep(3600)
     elif words[0] == "quit":
