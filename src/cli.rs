@@ -12,9 +12,12 @@ use crate::players::process::ProcessOptions;
 use crate::players::sandbox;
 use crate::players::PlayerSpec;
 use crate::report::{game_line, Tally};
+use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
+use crate::table::{Entrant, Venue};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -88,9 +91,9 @@ struct MatchArgs {
     player_a: String,
     /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
     player_b: String,
-    /// Number of games.
-    #[arg(short = 'n', long, default_value_t = 2)]
-    games: u32,
+    /// Number of games (default 2; with --sprt, as many as the test needs).
+    #[arg(short = 'n', long)]
+    games: Option<u32>,
     /// Game parameter, key=value (repeatable), e.g. -p size=10 -p line=4.
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
@@ -145,6 +148,11 @@ struct MatchArgs {
     /// the margin) instead of replaying the game.
     #[arg(long)]
     score_stalled: bool,
+    /// Play game pairs (sides swapped) until a sequential probability ratio test decides
+    /// whether A is stronger than B by elo1 rather than elo0 (logistic Elo): elo0=N,elo1=N
+    /// and optionally alpha=P,beta=P (default 0.05 each), e.g. elo0=0,elo1=5. --games caps it.
+    #[arg(long, value_name = "SPEC")]
+    sprt: Option<SprtSpec>,
 }
 
 /// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
@@ -194,9 +202,12 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         PlayerSpec::parse(&args.player_a).context("player A")?,
         PlayerSpec::parse(&args.player_b).context("player B")?,
     ];
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    let games = match (args.games, args.sprt) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(games), _) => Some(games),
+        (None, Some(_)) => None,
+        (None, None) => Some(2),
+    };
     if args.max_line < 16 {
         bail!("--max-line must be at least 16 bytes");
     }
@@ -218,49 +229,120 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         .as_deref()
         .map(|text| text.split(',').map(|m| m.trim().to_string()).collect())
         .unwrap_or_default();
-    let config = MatchConfig {
-        rules: GameRules {
-            spec,
-            opening,
-            margin: Duration::from_millis(args.margin_ms),
-            startup: Duration::from_millis(args.startup_ms),
-            send_legal_moves: args.legal_moves,
-        },
-        players,
+    let [player_a, player_b] = players;
+    let [time_a, time_b] = time;
+    let [limits_a, limits_b] = limits;
+    let entrant = |label: &str, player, time, limits| Entrant {
+        label: label.to_string(),
+        player,
         time,
         limits,
-        games: args.games,
-        record_dir: args.record,
-        process: ProcessOptions {
-            max_line: args.max_line,
-            sandbox: args.sandbox,
-            ..ProcessOptions::default()
+    };
+    let config = MatchConfig {
+        venue: Venue {
+            rules: GameRules {
+                spec,
+                margin: Duration::from_millis(args.margin_ms),
+                startup: Duration::from_millis(args.startup_ms),
+                send_legal_moves: args.legal_moves,
+            },
+            process: ProcessOptions {
+                max_line: args.max_line,
+                sandbox: args.sandbox,
+                ..ProcessOptions::default()
+            },
+            referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
+            seed: args.seed,
+            record_dir: args.record,
+            replay_stalled: !args.score_stalled,
+            reuse_processes: true,
         },
-        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
-        seed: args.seed,
-        replay_stalled: !args.score_stalled,
+        entrants: [
+            entrant(LABELS[0], player_a, time_a, limits_a),
+            entrant(LABELS[1], player_b, time_b, limits_b),
+        ],
+        opening,
+        games,
     };
     cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
     cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
-    say(&format!("game: {}", config.rules.spec));
-    for (label, player) in LABELS.iter().zip(&config.players) {
-        say(&format!("player {label}: {player}"));
+    say(&format!("game: {}", config.venue.rules.spec));
+    for entrant in &config.entrants {
+        say(&format!("player {}: {}", entrant.label, entrant.player));
+    }
+    if let Some(sprt) = &args.sprt {
+        let (lower, upper) = sprt.bounds();
+        say(&format!(
+            "sprt: {sprt} (logistic Elo of A over B); LLR bounds ({lower:.2}, {upper:.2})"
+        ));
     }
     let mut tally = Tally::default();
-    run_match(&config, |game| {
-        if game.replayed {
+    let mut test = args.sprt.map(PairedTest::new);
+    let mut decision = Decision::Continue;
+    run_match(
+        &config,
+        |game| {
+            tally.add(game);
+            say(&game_line(game));
+            if let Some(files) = &game.files {
+                say(&format!("  record: {}", files.record.display()));
+            }
+            let Some(test) = test.as_mut() else {
+                return ControlFlow::Continue(());
+            };
+            let points_a = match game.winner() {
+                None => 0.5,
+                Some(player) => f64::from(u8::from(player == 0)),
+            };
+            if let Some((llr, verdict)) = test.add_game(points_a) {
+                say(&sprt_line(test, llr));
+                decision = verdict;
+            }
+            if decision == Decision::Continue {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        },
+        |game| {
             say(&format!(
                 "game {}: {} during a stall of the referee; replaying it",
                 game.played.record.number, game.played.record.result.detail
-            ));
-            return;
-        }
-        tally.add(game);
-        say(&game_line(game));
-        if let Some(files) = &game.files {
-            say(&format!("  record: {}", files.record.display()));
-        }
-    })?;
+            ))
+        },
+    )?;
     say(&tally.score_line());
+    if let Some(test) = &test {
+        let (lower, upper) = test.spec.bounds();
+        let llr = test.spec.llr(&test.pairs);
+        say(&match decision {
+            Decision::H1 => format!(
+                "sprt: H1 accepted (LLR {llr:.2} >= {upper:.2}): A is stronger than B by {} Elo rather than {}",
+                test.spec.elo1, test.spec.elo0
+            ),
+            Decision::H0 => format!(
+                "sprt: H0 accepted (LLR {llr:.2} <= {lower:.2}): A is not stronger than B by {} Elo",
+                test.spec.elo1
+            ),
+            Decision::Continue => format!(
+                "sprt: no decision after {} pairs (LLR {llr:.2}, bounds {lower:.2}, {upper:.2}): the --games cap was reached",
+                test.pairs.pairs()
+            ),
+        });
+    }
     Ok(())
+}
+
+/// `sprt: 12 pairs [0, 2, 5, 4, 1]  LLR 1.23 (-2.94, 2.94)  elo +35 +/- 20`
+fn sprt_line(test: &PairedTest, llr: f64) -> String {
+    let (lower, upper) = test.spec.bounds();
+    let mut line = format!(
+        "sprt: {} pairs {}  LLR {llr:.2} ({lower:.2}, {upper:.2})",
+        test.pairs.pairs(),
+        test.pairs
+    );
+    if let Some((elo, error)) = test.pairs.elo_estimate() {
+        line.push_str(&format!("  elo {elo:+.1} +/- {error:.1}"));
+    }
+    line
 }

@@ -15,3 +15,5 @@ pub mod protocol;
 pub mod record;
 pub mod report;
 pub mod stall;
+pub mod standings;
+pub mod table;
