@@ -11,12 +11,18 @@ use crate::players::limits::Limits;
 use crate::players::process::ProcessOptions;
 use crate::players::sandbox;
 use crate::players::PlayerSpec;
-use crate::report::{game_line, Tally};
+use crate::report::{game_line, say, Tally};
+use crate::standings::render;
 use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
 use crate::table::{Entrant, Venue};
+use crate::tournament::config::Tournament;
+use crate::tournament::merge::merge;
+use crate::tournament::progress::Progress;
+use crate::tournament::runner::{self, RunOptions};
+use crate::tournament::schedule::Shard;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +65,13 @@ enum Command {
     /// Play games between two bots, alternating sides, and print the score.
     #[command(after_help = GAMES_HELP)]
     Match(Box<MatchArgs>),
+    /// Play a tournament described in a TOML file: a round robin or a gauntlet, openings played
+    /// with both colours, several games at once, every result journaled (see README.md,
+    /// "Tournaments").
+    Tournament(TournamentArgs),
+    /// Print the standings, ratings and crosstable of tournament journals: one run's, or the
+    /// journals of every shard of a tournament, merged.
+    Standings(StandingsArgs),
     /// Count the move sequences of a given length from the start (checks a move generator).
     #[command(after_help = GAMES_HELP)]
     Perft {
@@ -155,12 +168,39 @@ struct MatchArgs {
     sprt: Option<SprtSpec>,
 }
 
-/// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
-/// match or panic: the games, records and bots still need to finish properly.
-fn say(line: &str) {
-    let mut stdout = io::stdout().lock();
-    let _ = writeln!(stdout, "{line}");
-    let _ = stdout.flush();
+#[derive(Args, Debug)]
+struct TournamentArgs {
+    /// The tournament's configuration file (TOML).
+    config: PathBuf,
+    /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
+    /// at least 1: a game runs two bots].
+    #[arg(short = 'j', long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Continue the tournament whose journal is in the output directory: finished games are
+    /// not played again.
+    #[arg(long)]
+    resume: bool,
+    /// Play only shard K of N: the game pairs whose number is K-1 modulo N. Every shard writes
+    /// its own journal (journal-K-of-N.jsonl); `referee standings` merges them.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Output directory for the journal, records and standings [default: the configuration's
+    /// output, else results/NAME].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct StandingsArgs {
+    /// Journal files (journal.jsonl, or every shard's journal-K-of-N.jsonl).
+    #[arg(required = true, value_name = "JOURNAL")]
+    journals: Vec<PathBuf>,
+    /// Also write the standings, ratings and crosstable as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write one CSV row per player (standings and ratings) to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
@@ -178,6 +218,8 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Match(args) => run_match_command(*args),
+        Command::Tournament(args) => run_tournament_command(args),
+        Command::Standings(args) => run_standings_command(args),
         Command::Perft {
             game,
             depth,
@@ -345,4 +387,115 @@ fn sprt_line(test: &PairedTest, llr: f64) -> String {
         line.push_str(&format!("  elo {elo:+.1} +/- {error:.1}"));
     }
     line
+}
+
+fn run_tournament_command(args: TournamentArgs) -> Result<()> {
+    let tournament = Tournament::load(&args.config)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args
+        .jobs
+        .or(tournament.concurrency)
+        .unwrap_or((cores / 2).max(1));
+    if jobs == 0 {
+        bail!("-j must be at least 1");
+    }
+    if jobs > cores {
+        eprintln!(
+            "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
+        );
+    }
+    if tournament.process.sandbox {
+        sandbox::check_available()?;
+    }
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let out = args.out.unwrap_or_else(|| tournament.output.clone());
+    let options = RunOptions {
+        jobs,
+        shard,
+        resume: args.resume,
+        out: out.clone(),
+        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
+    };
+    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
+    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
+    let schedule = &tournament.schedule;
+    let games = schedule.games_in(shard);
+    say(&format!(
+        "tournament {}: {}, {} players, {}, {} games per pairing, openings: {}",
+        tournament.name,
+        tournament.rules.spec,
+        tournament.entrants.len(),
+        runner::identity(&tournament).format,
+        tournament.games_per_pairing,
+        tournament.openings.description()
+    ));
+    say(&format!(
+        "{} games{}, {jobs} at a time, into {}",
+        games,
+        if shard.is_whole() {
+            String::new()
+        } else {
+            format!(
+                " (shard {shard} of the {} in the schedule)",
+                schedule.total_games()
+            )
+        },
+        out.display()
+    ));
+    let mut progress = Progress::new(games, io::stderr().is_terminal());
+    let summary = runner::run(&tournament, &options, &mut progress)?;
+    let seconds = summary.elapsed.as_secs_f64();
+    say(&format!(
+        "played {} games in {:.1} s ({:.2} games/s); journal: {}",
+        summary.played,
+        seconds,
+        summary.played as f64 / seconds.max(1e-9),
+        summary.journal.display()
+    ));
+    let merged = merge(std::slice::from_ref(&summary.journal))?;
+    let standings = merged.tally.standings();
+    say("");
+    say(&render::full_report(&standings));
+    let stem = summary
+        .journal
+        .file_stem()
+        .map(|s| s.to_string_lossy().replacen("journal", "standings", 1))
+        .unwrap_or_else(|| "standings".into());
+    let json = out.join(format!("{stem}.json"));
+    let csv = out.join(format!("{stem}.csv"));
+    render::write_json(&json, &standings)
+        .with_context(|| format!("cannot write {}", json.display()))?;
+    render::write_csv(&csv, &standings)
+        .with_context(|| format!("cannot write {}", csv.display()))?;
+    say(&format!(
+        "standings: {} and {}",
+        json.display(),
+        csv.display()
+    ));
+    if !shard.is_whole() {
+        say(&format!(
+            "when every shard is done: referee standings {}",
+            out.join(format!("journal-*-of-{}.jsonl", shard.count))
+                .display()
+        ));
+    }
+    Ok(())
+}
+
+fn run_standings_command(args: StandingsArgs) -> Result<()> {
+    let merged = merge(&args.journals)?;
+    for note in &merged.notes {
+        eprintln!("referee: note: {note}");
+    }
+    let standings = merged.tally.standings();
+    say(&render::full_report(&standings));
+    if let Some(path) = &args.json {
+        render::write_json(path, &standings)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.csv {
+        render::write_csv(path, &standings)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }

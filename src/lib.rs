@@ -17,3 +17,4 @@ pub mod report;
 pub mod stall;
 pub mod standings;
 pub mod table;
+pub mod tournament;

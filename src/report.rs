@@ -2,6 +2,15 @@
 
 use crate::games::Side;
 use crate::table::FinishedGame;
+use std::io::{self, Write};
+
+/// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
+/// match or panic: the games, records and bots still need to finish properly.
+pub fn say(line: &str) {
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
+    let _ = stdout.flush();
+}
 
 /// `game 2: B vs A  0-1  5 moves  B (first player) played the illegal move ...`
 pub fn game_line(game: &FinishedGame) -> String {
