@@ -95,6 +95,11 @@ impl Table {
         Table::default()
     }
 
+    /// The entrants whose processes are kept for their next game here.
+    pub fn seated(&self) -> Vec<usize> {
+        self.seated.iter().map(|(entrant, _)| *entrant).collect()
+    }
+
     /// Plays `game` and returns it once it counts. A game whose timeout coincided with a stall
     /// of the referee is handed to `on_replay` and played again (see [`Venue::replay_stalled`]).
     pub fn play(

@@ -528,3 +528,18 @@ fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("elo0 must be less than elo1"));
     assert!(survivors(&marker).is_empty());
 }
+
+#[test]
+fn the_bundled_tournament_is_valid() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tournament =
+        referee::tournament::config::Tournament::load(&root.join("tournaments/bundled.toml"))
+            .unwrap();
+    assert_eq!(tournament.entrants.len(), 4);
+    assert_eq!(tournament.schedule.total_games(), 36);
+    for entrant in &tournament.entrants {
+        if let referee::players::PlayerSpec::Command(words) = &entrant.player {
+            assert!(root.join(&words[1]).is_file(), "{words:?}");
+        }
+    }
+}

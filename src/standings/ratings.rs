@@ -47,9 +47,10 @@ impl Ratings {
         }
         let mut gamma = vec![0.0; players];
         for _ in 0..100 {
-            let (gradient, information) = derivatives(&gamma, meetings, prior_draws);
+            let (gradient, mut information) = derivatives(&gamma, meetings, prior_draws);
+            regularize(&mut information, prior_draws);
             // Only a field the data cannot rate (no prior, disconnected) has no solution.
-            let Some(step) = solve(&regularized(&information, prior_draws), &gradient) else {
+            let Some(step) = solve(&information, &gradient) else {
                 break;
             };
             let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
@@ -64,14 +65,14 @@ impl Ratings {
         }
         let mean = gamma.iter().sum::<f64>() / players as f64;
         let (_, information) = derivatives(&gamma, meetings, prior_draws);
-        let covariance = centred_covariance(&information, prior_draws);
+        let mut covariance = centred_covariance(information, prior_draws);
         let elo_squared = 1.0 / (NATURAL_PER_ELO * NATURAL_PER_ELO);
+        for value in covariance.iter_mut().flatten() {
+            *value *= elo_squared;
+        }
         Ratings {
             elo: gamma.iter().map(|g| (g - mean) / NATURAL_PER_ELO).collect(),
-            covariance: covariance
-                .into_iter()
-                .map(|row| row.into_iter().map(|c| c * elo_squared).collect())
-                .collect(),
+            covariance,
         }
     }
 
@@ -123,42 +124,41 @@ fn derivatives(gamma: &[f64], meetings: &[Meeting], prior_draws: f64) -> (Vec<f6
 /// Without a prior the information matrix is singular along "every rating up by the same
 /// amount"; adding J/n (J all ones) makes it invertible without changing steps that keep the
 /// average, which is all a gradient summing to zero asks for.
-fn regularized(information: &[Vec<f64>], prior_draws: f64) -> Vec<Vec<f64>> {
-    let n = information.len();
-    let shift = if prior_draws > 0.0 {
-        0.0
-    } else {
-        1.0 / n as f64
-    };
-    information
-        .iter()
-        .map(|row| row.iter().map(|v| v + shift).collect())
-        .collect()
+fn regularize(information: &mut [Vec<f64>], prior_draws: f64) {
+    if prior_draws > 0.0 {
+        return;
+    }
+    let shift = 1.0 / information.len() as f64;
+    for value in information.iter_mut().flatten() {
+        *value += shift;
+    }
 }
 
 /// The covariance of the ratings measured from their average: (I - J/n) C (I - J/n) with C the
 /// inverse information, or, without a prior, the pseudo-inverse (F + J/n)⁻¹ - J/n.
-fn centred_covariance(information: &[Vec<f64>], prior_draws: f64) -> Vec<Vec<f64>> {
+fn centred_covariance(mut information: Vec<Vec<f64>>, prior_draws: f64) -> Vec<Vec<f64>> {
     let n = information.len();
-    let Some(inverse) = invert(&regularized(information, prior_draws)) else {
+    regularize(&mut information, prior_draws);
+    let Some(mut inverse) = invert(&information) else {
         return vec![vec![f64::NAN; n]; n];
     };
+    drop(information);
     let nf = n as f64;
     if prior_draws <= 0.0 {
-        return inverse
-            .into_iter()
-            .map(|row| row.into_iter().map(|v| v - 1.0 / nf).collect())
-            .collect();
+        for value in inverse.iter_mut().flatten() {
+            *value -= 1.0 / nf;
+        }
+        return inverse;
     }
     let row_means: Vec<f64> = inverse.iter().map(|r| r.iter().sum::<f64>() / nf).collect();
     let total_mean = row_means.iter().sum::<f64>() / nf;
-    (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| inverse[i][j] - row_means[i] - row_means[j] + total_mean)
-                .collect()
-        })
-        .collect()
+    let mut covariance = inverse;
+    for (i, row) in covariance.iter_mut().enumerate() {
+        for (j, value) in row.iter_mut().enumerate() {
+            *value += total_mean - row_means[i] - row_means[j];
+        }
+    }
+    covariance
 }
 
 fn logistic(x: f64) -> f64 {
@@ -227,18 +227,20 @@ fn solve(m: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     Some(cholesky_solve(&cholesky(m)?, b))
 }
 
+/// The inverse of a symmetric positive definite matrix (itself symmetric, so its columns are
+/// its rows).
 fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let l = cholesky(m)?;
     let n = m.len();
-    let columns: Vec<Vec<f64>> = (0..n)
-        .map(|j| {
-            let unit: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i == j))).collect();
-            cholesky_solve(&l, &unit)
-        })
-        .collect();
+    let mut unit = vec![0.0; n];
     Some(
         (0..n)
-            .map(|i| (0..n).map(|j| columns[j][i]).collect())
+            .map(|j| {
+                unit[j] = 1.0;
+                let column = cholesky_solve(&l, &unit);
+                unit[j] = 0.0;
+                column
+            })
             .collect(),
     )
 }

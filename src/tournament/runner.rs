@@ -9,11 +9,15 @@ use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::schedule::{Format, Shard, Slot};
 use crate::table::{GameError, ScheduledGame, Table, Venue};
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Mutex, MutexGuard};
 use std::thread;
+
+/// Pairs looked ahead per worker for one whose bots a worker can reuse: a few rounds' worth
+/// for small fields, while games are still handed out close to schedule order.
+const LOOKAHEAD_PER_JOB: usize = 4;
 
 /// How to run a tournament.
 #[derive(Clone, Debug)]
@@ -81,29 +85,58 @@ pub fn identity(tournament: &Tournament) -> Identity {
     }
 }
 
-/// Hands out the games still to play, a pair at a time.
+/// Hands out the games still to play, a pair at a time, nearly in schedule order: among the
+/// next few pairs, a worker gets one whose players it already has processes for, if any.
 struct Dispatcher<'a> {
     pairs: Box<dyn Iterator<Item = [Slot; 2]> + Send + 'a>,
+    /// The next pairs (their games not yet finished), at most `lookahead` of them.
+    window: VecDeque<Vec<Slot>>,
+    lookahead: usize,
+    /// Handouts since the front pair entered the front: it goes next once this reaches
+    /// `lookahead`, so no pair waits long.
+    front_waited: usize,
     done: HashSet<u64>,
     /// A worker failed: hand out nothing more.
     stopped: bool,
 }
 
 impl Dispatcher<'_> {
-    fn next(&mut self) -> Option<Vec<Slot>> {
+    /// The next pair for a worker holding processes of the `seated` players.
+    fn next(&mut self, seated: &[usize]) -> Option<Vec<Slot>> {
         if self.stopped {
             return None;
         }
-        for pair in self.pairs.by_ref() {
+        while self.window.len() < self.lookahead {
+            let Some(pair) = self.pairs.next() else {
+                break;
+            };
             let left: Vec<Slot> = pair
                 .into_iter()
                 .filter(|slot| !self.done.contains(&slot.index))
                 .collect();
             if !left.is_empty() {
-                return Some(left);
+                self.window.push_back(left);
             }
         }
-        None
+        let shared = |games: &Vec<Slot>| {
+            games[0]
+                .seats
+                .iter()
+                .filter(|player| seated.contains(player))
+                .count()
+        };
+        let best = if self.front_waited >= self.lookahead {
+            0
+        } else {
+            (0..self.window.len())
+                .max_by_key(|&at| (shared(&self.window[at]), std::cmp::Reverse(at)))?
+        };
+        if best == 0 {
+            self.front_waited = 0;
+        } else {
+            self.front_waited += 1;
+        }
+        self.window.remove(best)
     }
 }
 
@@ -134,6 +167,9 @@ pub fn run(
     progress.resumed(&finished);
     let dispatcher = Mutex::new(Dispatcher {
         pairs: Box::new(tournament.schedule.pairs(options.shard)),
+        window: VecDeque::new(),
+        lookahead: LOOKAHEAD_PER_JOB * options.jobs.max(1),
+        front_waited: 0,
         done: finished.iter().map(|entry| entry.index).collect(),
         stopped: false,
     });
@@ -200,7 +236,8 @@ fn work(
 ) -> Result<(), TournamentError> {
     let mut table = Table::new();
     loop {
-        let Some(slots) = lock(dispatcher).next() else {
+        let seated = table.seated();
+        let Some(slots) = lock(dispatcher).next(&seated) else {
             return Ok(());
         };
         for slot in slots {
@@ -241,5 +278,60 @@ fn work(
             lock(journal).append(&entry)?;
             let _ = events.send(Event::Finished(entry));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::schedule::Schedule;
+
+    fn dispatcher<'a>(schedule: &'a Schedule, done: &[u64], lookahead: usize) -> Dispatcher<'a> {
+        Dispatcher {
+            pairs: Box::new(schedule.pairs(Shard::WHOLE)),
+            window: VecDeque::new(),
+            lookahead,
+            front_waited: 0,
+            done: done.iter().copied().collect(),
+            stopped: false,
+        }
+    }
+
+    #[test]
+    fn every_unfinished_game_is_handed_out_once() {
+        let schedule = Schedule::new(6, Format::RoundRobin, 4);
+        let mut pending = dispatcher(&schedule, &[0, 1, 2, 9, 59], 8);
+        let mut seen = Vec::new();
+        let mut seated: Vec<usize> = Vec::new();
+        while let Some(games) = pending.next(&seated) {
+            seated = games[0].seats.to_vec();
+            seen.extend(games.iter().map(|slot| slot.index));
+        }
+        seen.sort_unstable();
+        let expected: Vec<u64> = (0..60).filter(|i| ![0, 1, 2, 9, 59].contains(i)).collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn a_worker_gets_a_pair_it_holds_bots_for_but_the_front_waits_little() {
+        let schedule = Schedule::new(10, Format::RoundRobin, 10);
+        let mut pending = dispatcher(&schedule, &[], 8);
+        let first = pending.next(&[]).unwrap();
+        assert_eq!(first[0].index, 0, "nothing seated: schedule order");
+        let [a, b] = first[0].seats;
+        let next = pending.next(&[a, b]).unwrap();
+        assert!(
+            next[0].seats.contains(&a) || next[0].seats.contains(&b),
+            "{:?} shares no player with {a}, {b}",
+            next[0].seats
+        );
+        // Pair 1 was passed over; it is handed out within `lookahead` more handouts.
+        let mut handed = Vec::new();
+        for _ in 0..9 {
+            handed.push(pending.next(&[a, b]).unwrap()[0].index);
+        }
+        assert!(handed.contains(&2), "{handed:?}");
+        pending.stopped = true;
+        assert_eq!(pending.next(&[]), None);
     }
 }
