@@ -118,7 +118,7 @@ impl fmt::Display for Pentanomial {
 
 impl Pentanomial {
     /// The logistic Elo the pairs show and half the width of its 95% interval (from the
-    /// pairs' variance), once there are pairs with different scores.
+    /// pairs' variance); none before two pairs, or for a perfect or nil score (infinite Elo).
     pub fn elo_estimate(&self) -> Option<(f64, f64)> {
         let n = self.pairs() as f64;
         if n < 2.0 {
@@ -128,6 +128,9 @@ impl Pentanomial {
             .map(|i| self.0[i] as f64 * i as f64 / 4.0)
             .sum::<f64>()
             / n;
+        if mean <= 0.0 || mean >= 1.0 {
+            return None;
+        }
         let variance = (0..5)
             .map(|i| self.0[i] as f64 * (i as f64 / 4.0 - mean).powi(2))
             .sum::<f64>()
@@ -410,6 +413,7 @@ mod tests {
         assert!((elo - 200.24).abs() < 0.01, "{elo}");
         assert!(error > 20.0 && error < 60.0, "{error}");
         assert_eq!(Pentanomial([0, 0, 1, 0, 0]).elo_estimate(), None);
+        assert_eq!(Pentanomial([0, 0, 0, 0, 9]).elo_estimate(), None);
     }
 
     #[test]
