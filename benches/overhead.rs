@@ -16,7 +16,9 @@ use referee::matches::{run_match, MatchConfig};
 use referee::players::limits::Limits;
 use referee::players::process::ProcessOptions;
 use referee::players::PlayerSpec;
+use referee::table::{Entrant, Venue};
 use std::io::{BufRead, BufReader, Write};
+use std::ops::ControlFlow;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -61,34 +63,43 @@ fn raw_round_trips(count: usize) -> Vec<f64> {
 }
 
 fn referee_cycles(games: u32) -> Vec<f64> {
+    let random = |label: &str| Entrant {
+        label: label.to_string(),
+        player: PlayerSpec::Builtin(Level::Random),
+        time: TimeControl::default(),
+        limits: Limits::default(),
+    };
     let config = MatchConfig {
-        rules: GameRules {
-            spec: GameSpec::Tictactoe,
-            opening: Vec::new(),
-            margin: Duration::from_millis(10),
-            startup: Duration::from_secs(5),
-            send_legal_moves: false,
+        venue: Venue {
+            rules: GameRules {
+                spec: GameSpec::Tictactoe,
+                margin: Duration::from_millis(10),
+                startup: Duration::from_secs(5),
+                send_legal_moves: false,
+            },
+            process: ProcessOptions::default(),
+            referee_exe: env!("CARGO_BIN_EXE_referee").into(),
+            seed: 1,
+            record_dir: None,
+            replay_stalled: true,
+            reuse_processes: true,
         },
-        players: [
-            PlayerSpec::Builtin(Level::Random),
-            PlayerSpec::Builtin(Level::Random),
-        ],
-        time: [TimeControl::default(); 2],
-        limits: [Limits::default(); 2],
-        games,
-        record_dir: None,
-        process: ProcessOptions::default(),
-        referee_exe: env!("CARGO_BIN_EXE_referee").into(),
-        seed: 1,
-        replay_stalled: true,
+        entrants: [random("A"), random("B")],
+        opening: Vec::new(),
+        games: Some(games),
     };
     let mut cycles = Vec::new();
-    run_match(&config, |game| {
-        let moves = &game.played.record.moves;
-        for pair in moves.windows(2) {
-            cycles.push((pair[1].at_us - pair[0].at_us) as f64);
-        }
-    })
+    run_match(
+        &config,
+        |game| {
+            let moves = &game.played.record.moves;
+            for pair in moves.windows(2) {
+                cycles.push((pair[1].at_us - pair[0].at_us) as f64);
+            }
+            ControlFlow::Continue(())
+        },
+        |_| {},
+    )
     .expect("the match runs");
     cycles
 }

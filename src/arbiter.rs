@@ -10,12 +10,11 @@ use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
 use crate::stall;
 use std::time::{Duration, Instant, SystemTime};
 
-/// How a game is played; the same for every game of a match except the sides.
+/// How a game is played; the same for every game of a match or tournament (the sides and the
+/// opening vary).
 #[derive(Clone, Debug)]
 pub struct GameRules {
     pub spec: GameSpec,
-    /// Moves played before the bots take over.
-    pub opening: Vec<String>,
     /// A reply may arrive this much after the limit and still count.
     pub margin: Duration,
     /// How long a bot may take to answer `start` (not charged to its clock).
@@ -108,15 +107,17 @@ impl Ending {
     }
 }
 
-/// Plays one game. `players` are indexed by side: `[first, second]`.
+/// Plays one game from `opening` (moves played before the bots take over). `players` are
+/// indexed by side: `[first, second]`.
 pub fn play_game(
     number: u32,
     rules: &GameRules,
+    opening: &[String],
     mut players: [Contestant<'_>; 2],
 ) -> Result<PlayedGame, OpeningError> {
     let started_at = Instant::now();
     let started = SystemTime::now();
-    let (mut game, opening) = play_opening(&rules.spec, &rules.opening)?;
+    let (mut game, opening) = play_opening(&rules.spec, opening)?;
     let mut faulted = [false; 2];
     let mut ready: [Option<Ready>; 2] = [None, None];
     let mut clocks = [Clock::new(players[0].time), Clock::new(players[1].time)];
@@ -456,7 +457,6 @@ mod tests {
     fn play(game: &str, first: &mut ScriptedSeat, second: &mut ScriptedSeat) -> GameRecord {
         let rules = GameRules {
             spec: GameSpec::from_words::<&str>(game, &[]).unwrap(),
-            opening: Vec::new(),
             margin: Duration::from_millis(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
@@ -464,6 +464,7 @@ mod tests {
         play_game(
             1,
             &rules,
+            &[],
             [
                 Contestant {
                     seat: first,

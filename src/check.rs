@@ -128,7 +128,6 @@ pub fn run_check(
         };
         let rules = GameRules {
             spec: scenario.spec.clone(),
-            opening: scenario.opening.clone(),
             margin: config.margin,
             startup: config.startup,
             send_legal_moves: false,
@@ -147,7 +146,7 @@ pub fn run_check(
             Side::First => [bot_seat, rival_seat],
             Side::Second => [rival_seat, bot_seat],
         };
-        let played = play_game(number, &rules, players)?;
+        let played = play_game(number, &rules, &scenario.opening, players)?;
         let side = scenario.bot_side;
         let log = &played.logs[side.index()];
         stderr_dropped += log.stderr_dropped;

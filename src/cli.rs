@@ -13,10 +13,19 @@ use crate::players::pids_cgroup;
 use crate::players::process::ProcessOptions;
 use crate::players::sandbox;
 use crate::players::PlayerSpec;
-use crate::report::{game_line, Tally};
+use crate::report::{game_line, say, Tally};
+use crate::standings::render;
+use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
+use crate::table::{Entrant, Venue};
+use crate::tournament::config::Tournament;
+use crate::tournament::merge::merge;
+use crate::tournament::progress::Progress;
+use crate::tournament::runner::{self, RunOptions};
+use crate::tournament::schedule::Shard;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -68,6 +77,13 @@ enum Command {
     /// Exits 0 when it found no problem, 1 when it did.
     #[command(after_help = GAMES_HELP)]
     Check(CheckArgs),
+    /// Play a tournament described in a TOML file: a round robin or a gauntlet, openings played
+    /// with both colours, several games at once, every result journaled (see README.md,
+    /// "Tournaments").
+    Tournament(TournamentArgs),
+    /// Print the standings, ratings and crosstable of tournament journals: one run's, or the
+    /// journals of every shard of a tournament, merged.
+    Standings(StandingsArgs),
     /// Count the move sequences of a given length from the start (checks a move generator).
     #[command(after_help = GAMES_HELP)]
     Perft {
@@ -100,9 +116,9 @@ struct MatchArgs {
     player_a: String,
     /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
     player_b: String,
-    /// Number of games.
-    #[arg(short = 'n', long, default_value_t = 2)]
-    games: u32,
+    /// Number of games (default 2; with --sprt, as many as the test needs).
+    #[arg(short = 'n', long)]
+    games: Option<u32>,
     /// Game parameter, key=value (repeatable), e.g. -p size=10 -p line=4.
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
@@ -158,6 +174,11 @@ struct MatchArgs {
     /// the margin) instead of replaying the game.
     #[arg(long)]
     score_stalled: bool,
+    /// Play game pairs (sides swapped) until a sequential probability ratio test decides
+    /// whether A is stronger than B by elo1 rather than elo0 (logistic Elo): elo0=N,elo1=N
+    /// and optionally alpha=P,beta=P (default 0.05 each), e.g. elo0=0,elo1=5. --games caps it.
+    #[arg(long, value_name = "SPEC")]
+    sprt: Option<SprtSpec>,
 }
 
 #[derive(Args, Debug)]
@@ -177,12 +198,39 @@ struct CheckArgs {
     startup_ms: u64,
 }
 
-/// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
-/// match or panic: the games, records and bots still need to finish properly.
-fn say(line: &str) {
-    let mut stdout = io::stdout().lock();
-    let _ = writeln!(stdout, "{line}");
-    let _ = stdout.flush();
+#[derive(Args, Debug)]
+struct TournamentArgs {
+    /// The tournament's configuration file (TOML).
+    config: PathBuf,
+    /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
+    /// at least 1: a game runs two bots].
+    #[arg(short = 'j', long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Continue the tournament whose journal is in the output directory: finished games are
+    /// not played again.
+    #[arg(long)]
+    resume: bool,
+    /// Play only shard K of N: the game pairs whose number is K-1 modulo N. Every shard writes
+    /// its own journal (journal-K-of-N.jsonl); `referee standings` merges them.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Output directory for the journal, records and standings [default: the configuration's
+    /// output, else results/NAME].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct StandingsArgs {
+    /// Journal files (journal.jsonl, or every shard's journal-K-of-N.jsonl).
+    #[arg(required = true, value_name = "JOURNAL")]
+    journals: Vec<PathBuf>,
+    /// Also write the standings, ratings and crosstable as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write one CSV row per player (standings and ratings) to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
@@ -201,6 +249,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Match(args) => run_match_command(*args),
         Command::Check(args) => return run_check_command(args),
+        Command::Tournament(args) => run_tournament_command(args),
+        Command::Standings(args) => run_standings_command(args),
         Command::Perft {
             game,
             depth,
@@ -257,9 +307,12 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         PlayerSpec::parse(&args.player_a).context("player A")?,
         PlayerSpec::parse(&args.player_b).context("player B")?,
     ];
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    let games = match (args.games, args.sprt) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(games), _) => Some(games),
+        (None, Some(_)) => None,
+        (None, None) => Some(2),
+    };
     if args.max_line < 16 {
         bail!("--max-line must be at least 16 bytes");
     }
@@ -294,49 +347,231 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         .as_deref()
         .map(|text| text.split(',').map(|m| m.trim().to_string()).collect())
         .unwrap_or_default();
-    let config = MatchConfig {
-        rules: GameRules {
-            spec,
-            opening,
-            margin: Duration::from_millis(args.margin_ms),
-            startup: Duration::from_millis(args.startup_ms),
-            send_legal_moves: args.legal_moves,
-        },
-        players,
+    let [player_a, player_b] = players;
+    let [time_a, time_b] = time;
+    let [limits_a, limits_b] = limits;
+    let entrant = |label: &str, player, time, limits| Entrant {
+        label: label.to_string(),
+        player,
         time,
         limits,
-        games: args.games,
-        record_dir: args.record,
-        process: ProcessOptions {
-            max_line: args.max_line,
-            sandbox: args.sandbox,
-            ..ProcessOptions::default()
+    };
+    let config = MatchConfig {
+        venue: Venue {
+            rules: GameRules {
+                spec,
+                margin: Duration::from_millis(args.margin_ms),
+                startup: Duration::from_millis(args.startup_ms),
+                send_legal_moves: args.legal_moves,
+            },
+            process: ProcessOptions {
+                max_line: args.max_line,
+                sandbox: args.sandbox,
+                ..ProcessOptions::default()
+            },
+            referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
+            seed: args.seed,
+            record_dir: args.record,
+            replay_stalled: !args.score_stalled,
+            reuse_processes: true,
         },
-        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
-        seed: args.seed,
-        replay_stalled: !args.score_stalled,
+        entrants: [
+            entrant(LABELS[0], player_a, time_a, limits_a),
+            entrant(LABELS[1], player_b, time_b, limits_b),
+        ],
+        opening,
+        games,
     };
     cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
     cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
-    say(&format!("game: {}", config.rules.spec));
-    for (label, player) in LABELS.iter().zip(&config.players) {
-        say(&format!("player {label}: {player}"));
+    say(&format!("game: {}", config.venue.rules.spec));
+    for entrant in &config.entrants {
+        say(&format!("player {}: {}", entrant.label, entrant.player));
+    }
+    if let Some(sprt) = &args.sprt {
+        let (lower, upper) = sprt.bounds();
+        say(&format!(
+            "sprt: {sprt} (logistic Elo of A over B); LLR bounds ({lower:.2}, {upper:.2})"
+        ));
     }
     let mut tally = Tally::default();
-    run_match(&config, |game| {
-        if game.replayed {
+    let mut test = args.sprt.map(PairedTest::new);
+    let mut decision = Decision::Continue;
+    run_match(
+        &config,
+        |game| {
+            tally.add(game);
+            say(&game_line(game));
+            if let Some(files) = &game.files {
+                say(&format!("  record: {}", files.record.display()));
+            }
+            let Some(test) = test.as_mut() else {
+                return ControlFlow::Continue(());
+            };
+            let points_a = match game.winner() {
+                None => 0.5,
+                Some(player) => f64::from(u8::from(player == 0)),
+            };
+            if let Some((llr, verdict)) = test.add_game(points_a) {
+                say(&sprt_line(test, llr));
+                decision = verdict;
+            }
+            if decision == Decision::Continue {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        },
+        |game| {
             say(&format!(
                 "game {}: {} during a stall of the referee; replaying it",
                 game.played.record.number, game.played.record.result.detail
-            ));
-            return;
-        }
-        tally.add(game);
-        say(&game_line(game));
-        if let Some(files) = &game.files {
-            say(&format!("  record: {}", files.record.display()));
-        }
-    })?;
+            ))
+        },
+    )?;
     say(&tally.score_line());
+    if let Some(test) = &test {
+        let (lower, upper) = test.spec.bounds();
+        let llr = test.spec.llr(&test.pairs);
+        say(&match decision {
+            Decision::H1 => format!(
+                "sprt: H1 accepted (LLR {llr:.2} >= {upper:.2}): A is stronger than B by {} Elo rather than {}",
+                test.spec.elo1, test.spec.elo0
+            ),
+            Decision::H0 => format!(
+                "sprt: H0 accepted (LLR {llr:.2} <= {lower:.2}): A is not stronger than B by {} Elo",
+                test.spec.elo1
+            ),
+            Decision::Continue => format!(
+                "sprt: no decision after {} pairs (LLR {llr:.2}, bounds {lower:.2}, {upper:.2}): the --games cap was reached",
+                test.pairs.pairs()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// `sprt: 12 pairs [0, 2, 5, 4, 1]  LLR 1.23 (-2.94, 2.94)  elo +35 +/- 20`
+fn sprt_line(test: &PairedTest, llr: f64) -> String {
+    let (lower, upper) = test.spec.bounds();
+    let mut line = format!(
+        "sprt: {} pairs {}  LLR {llr:.2} ({lower:.2}, {upper:.2})",
+        test.pairs.pairs(),
+        test.pairs
+    );
+    if let Some((elo, error)) = test.pairs.elo_estimate() {
+        line.push_str(&format!("  elo {elo:+.1} +/- {error:.1}"));
+    }
+    line
+}
+
+fn run_tournament_command(args: TournamentArgs) -> Result<()> {
+    let tournament = Tournament::load(&args.config)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args
+        .jobs
+        .or(tournament.concurrency)
+        .unwrap_or((cores / 2).max(1));
+    if jobs == 0 {
+        bail!("-j must be at least 1");
+    }
+    if jobs > cores {
+        eprintln!(
+            "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
+        );
+    }
+    if tournament.process.sandbox {
+        sandbox::check_available()?;
+    }
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let out = args.out.unwrap_or_else(|| tournament.output.clone());
+    let options = RunOptions {
+        jobs,
+        shard,
+        resume: args.resume,
+        out: out.clone(),
+        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
+    };
+    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
+    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
+    let schedule = &tournament.schedule;
+    let games = schedule.games_in(shard);
+    say(&format!(
+        "tournament {}: {}, {} players, {}, {} games per pairing, openings: {}",
+        tournament.name,
+        tournament.rules.spec,
+        tournament.entrants.len(),
+        runner::identity(&tournament).format,
+        tournament.games_per_pairing,
+        tournament.openings.description()
+    ));
+    say(&format!(
+        "{} games{}, {jobs} at a time, into {}",
+        games,
+        if shard.is_whole() {
+            String::new()
+        } else {
+            format!(
+                " (shard {shard} of the {} in the schedule)",
+                schedule.total_games()
+            )
+        },
+        out.display()
+    ));
+    let mut progress = Progress::new(games, io::stderr().is_terminal());
+    let summary = runner::run(&tournament, &options, &mut progress)?;
+    let seconds = summary.elapsed.as_secs_f64();
+    say(&format!(
+        "played {} games in {:.1} s ({:.2} games/s); journal: {}",
+        summary.played,
+        seconds,
+        summary.played as f64 / seconds.max(1e-9),
+        summary.journal.display()
+    ));
+    let merged = merge(std::slice::from_ref(&summary.journal))?;
+    let standings = merged.tally.standings();
+    say("");
+    say(&render::full_report(&standings));
+    let stem = summary
+        .journal
+        .file_stem()
+        .map(|s| s.to_string_lossy().replacen("journal", "standings", 1))
+        .unwrap_or_else(|| "standings".into());
+    let json = out.join(format!("{stem}.json"));
+    let csv = out.join(format!("{stem}.csv"));
+    render::write_json(&json, &standings)
+        .with_context(|| format!("cannot write {}", json.display()))?;
+    render::write_csv(&csv, &standings)
+        .with_context(|| format!("cannot write {}", csv.display()))?;
+    say(&format!(
+        "standings: {} and {}",
+        json.display(),
+        csv.display()
+    ));
+    if !shard.is_whole() {
+        say(&format!(
+            "when every shard is done: referee standings {}",
+            out.join(format!("journal-*-of-{}.jsonl", shard.count))
+                .display()
+        ));
+    }
+    Ok(())
+}
+
+fn run_standings_command(args: StandingsArgs) -> Result<()> {
+    let merged = merge(&args.journals)?;
+    for note in &merged.notes {
+        eprintln!("referee: note: {note}");
+    }
+    let standings = merged.tally.standings();
+    say(&render::full_report(&standings));
+    if let Some(path) = &args.json {
+        render::write_json(path, &standings)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.csv {
+        render::write_csv(path, &standings)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     Ok(())
 }

@@ -16,3 +16,6 @@ pub mod protocol;
 pub mod record;
 pub mod report;
 pub mod stall;
+pub mod standings;
+pub mod table;
+pub mod tournament;

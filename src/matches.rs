@@ -1,160 +1,49 @@
-//! A match: N games between two players with the sides alternating, the bots' processes
-//! started, reused (when they declared `multi`) or replaced, and always cleaned up.
+//! A match: games between two players with the sides alternating, played one after another at
+//! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
+//! cleaned up exactly as in a tournament).
 
-use crate::arbiter::{play_game, play_opening, Contestant, GameRules, OpeningError, PlayedGame};
-use crate::clock::TimeControl;
-use crate::games::Side;
-use crate::players::limits::Limits;
-use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
-use crate::players::PlayerSpec;
-use crate::record::{write_game, RecordFiles};
-use std::io;
-use std::path::PathBuf;
+use crate::arbiter::play_opening;
+use crate::table::{Entrant, FinishedGame, GameError, ScheduledGame, Table, Venue};
+use std::ops::ControlFlow;
 
 /// Everything `referee match` needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub rules: GameRules,
+    pub venue: Venue,
     /// Player A, player B (A moves first in odd-numbered games).
-    pub players: [PlayerSpec; 2],
-    pub time: [TimeControl; 2],
-    /// Resource limits of A and B.
-    pub limits: [Limits; 2],
-    pub games: u32,
-    pub record_dir: Option<PathBuf>,
-    pub process: ProcessOptions,
-    /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
-    pub referee_exe: PathBuf,
-    /// Seeds the built-in bots, so a match can be replayed.
-    pub seed: u64,
-    /// Replay a game whose timeout coincided with a stall of the referee (at most
-    /// [`MAX_REPLAYS`] times), instead of scoring it.
-    pub replay_stalled: bool,
-}
-
-/// How often one game is replayed for referee stalls before its result stands (marked).
-pub const MAX_REPLAYS: u32 = 3;
-
-/// The referee's own failures (a bot's failures are game results, never errors).
-#[derive(Debug, thiserror::Error)]
-pub enum MatchError {
-    #[error(transparent)]
-    Spawn(#[from] SpawnError),
-    #[error(transparent)]
-    Opening(#[from] OpeningError),
-    #[error("cannot write the game record: {0}")]
-    Record(#[from] io::Error),
-}
-
-/// One finished game, handed to the caller as soon as it ends.
-pub struct FinishedGame {
-    pub played: PlayedGame,
-    /// The game is not scored: it will be played again (a timeout during a referee stall).
-    pub replayed: bool,
-    /// Player labels' index (0 = A) of the first player.
-    pub first: usize,
-    pub files: Option<RecordFiles>,
+    pub entrants: [Entrant; 2],
+    /// Moves played before the bots take over, in every game.
+    pub opening: Vec<String>,
+    /// Number of games; `None` plays until `on_game` breaks.
+    pub games: Option<u32>,
 }
 
 pub const LABELS: [&str; 2] = ["A", "B"];
 
-/// Plays the match, calling `on_game` after each game.
+/// Plays the match, calling `on_game` after each game that counts (it may stop the match) and
+/// `on_replay` after each game that will be played again.
 pub fn run_match(
     config: &MatchConfig,
-    mut on_game: impl FnMut(&FinishedGame),
-) -> Result<(), MatchError> {
+    mut on_game: impl FnMut(&FinishedGame) -> ControlFlow<()>,
+    mut on_replay: impl FnMut(&FinishedGame),
+) -> Result<(), GameError> {
     // Refuse a bad opening before any bot is started.
-    play_opening(&config.rules.spec, &config.rules.opening)?;
-    let mut processes: [Option<BotProcess>; 2] = [None, None];
-    let mut replays = 0;
-    let mut number = 1;
-    while number <= config.games {
+    play_opening(&config.venue.rules.spec, &config.opening)?;
+    let mut table = Table::new();
+    for number in 1u32.. {
+        if config.games.is_some_and(|games| number > games) {
+            break;
+        }
         let first = ((number - 1) % 2) as usize;
-        let order = [first, 1 - first];
-        for &player in &order {
-            if processes[player].is_none() {
-                let command = command_line(config, player, number);
-                let options = ProcessOptions {
-                    limits: config.limits[player],
-                    ..config.process.clone()
-                };
-                processes[player] = Some(BotProcess::spawn(&command, options)?);
-            }
-        }
-        let [a, b] = &mut processes;
-        let (a, b) = (
-            a.as_mut().expect("started above"),
-            b.as_mut().expect("started above"),
-        );
-        let (seat_first, seat_second) = if first == 0 { (a, b) } else { (b, a) };
-        let played = play_game(
+        let game = ScheduledGame {
             number,
-            &config.rules,
-            [
-                contestant(config, order[0], seat_first),
-                contestant(config, order[1], seat_second),
-            ],
-        )?;
-        for side in Side::BOTH {
-            let player = order[side.index()];
-            let reusable = !played.faulted[side.index()]
-                && played.ready[side.index()]
-                    .as_ref()
-                    .is_some_and(|ready| ready.multi_game)
-                && number < config.games;
-            if !reusable {
-                if let Some(process) = processes[player].take() {
-                    if played.faulted[side.index()] {
-                        drop(process);
-                    } else {
-                        process.quit();
-                    }
-                }
-            }
-        }
-        let files = match &config.record_dir {
-            Some(dir) => Some(write_game(
-                dir,
-                &played.record,
-                &played.logs,
-                played.started_at,
-            )?),
-            None => None,
+            seats: [first, 1 - first],
+            opening: config.opening.clone(),
         };
-        let replayed =
-            played.record.result.stalled && config.replay_stalled && replays < MAX_REPLAYS;
-        on_game(&FinishedGame {
-            played,
-            replayed,
-            first,
-            files,
-        });
-        if replayed {
-            replays += 1;
-        } else {
-            replays = 0;
-            number += 1;
+        let finished = table.play(&config.venue, &config.entrants, &game, &mut on_replay)?;
+        if on_game(&finished).is_break() {
+            break;
         }
-    }
-    for process in processes.into_iter().flatten() {
-        process.quit();
     }
     Ok(())
-}
-
-fn contestant<'a>(config: &MatchConfig, player: usize, seat: &'a mut BotProcess) -> Contestant<'a> {
-    Contestant {
-        seat,
-        label: LABELS[player].to_string(),
-        command: config.players[player].to_string(),
-        time: config.time[player],
-    }
-}
-
-/// The command that starts `player` for game `number`.
-fn command_line(config: &MatchConfig, player: usize, number: u32) -> Vec<String> {
-    config.players[player].command_line(
-        &config.referee_exe,
-        config.seed.wrapping_add(number as u64 * 2 + player as u64),
-    )
 }

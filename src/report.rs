@@ -1,13 +1,22 @@
 //! What `referee match` prints: one line per game and the final score.
 
 use crate::games::Side;
-use crate::matches::{FinishedGame, LABELS};
+use crate::table::FinishedGame;
+use std::io::{self, Write};
+
+/// Prints a line of output. A closed stdout (`referee match ... | head -1`) must not stop the
+/// match or panic: the games, records and bots still need to finish properly.
+pub fn say(line: &str) {
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
+    let _ = stdout.flush();
+}
 
 /// `game 2: B vs A  0-1  5 moves  B (first player) played the illegal move ...`
 pub fn game_line(game: &FinishedGame) -> String {
     let record = &game.played.record;
-    let first = LABELS[game.first];
-    let second = LABELS[1 - game.first];
+    let first = &record.players[0].label;
+    let second = &record.players[1].label;
     let score = |side: Side| format_points(record.points(side));
     let mut line = format!(
         "game {}: {first} vs {second}  {}-{}  {} moves  {}",
@@ -35,10 +44,9 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, game: &FinishedGame) {
-        match game.played.record.result.winner {
+        match game.winner() {
             None => self.draws += 1,
-            Some(Side::First) => self.wins[game.first] += 1,
-            Some(Side::Second) => self.wins[1 - game.first] += 1,
+            Some(player) => self.wins[player] += 1,
         }
     }
 

@@ -254,6 +254,12 @@ impl GameSpec {
         }
     }
 
+    /// Whether every move is written as one word (checkers' `11-15`), so that a line of moves
+    /// can be split on spaces; the other games' moves have spaces inside (`4 4`, `h 0 1`).
+    pub fn moves_are_single_words(&self) -> bool {
+        matches!(self, GameSpec::Checkers(_))
+    }
+
     /// Whether a player may offer a draw with its move (checkers, as in tournament play).
     pub fn allows_draw_offers(&self) -> bool {
         matches!(self, GameSpec::Checkers(_))

@@ -1,0 +1,479 @@
+//! Standings, recomputed from finished games alone (a tournament's journal is enough): points
+//! (1 for a win, ½ for a draw), wins, draws and losses, losses by forfeit (timeouts, illegal
+//! moves, crashes), the tie-breaks, a crosstable, and Elo ratings with their uncertainty.
+//!
+//! Players are ranked by points, then, among players level on points, by the points they
+//! scored against each other (head-to-head), then by Sonneborn-Berger (the points of every
+//! opponent, weighted by the points scored against it), then by wins, then by name.
+
+pub mod ratings;
+pub mod render;
+pub mod sprt;
+
+use crate::games::Side;
+use ratings::{Meeting, Ratings, DEFAULT_PRIOR_DRAWS};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// One game as the standings need it.
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredGame<'a> {
+    pub first: &'a str,
+    pub second: &'a str,
+    pub winner: Option<Side>,
+    /// The result's reason code (protocol.md, "Results").
+    pub reason: &'a str,
+}
+
+/// The kinds of forfeit counted apart in the standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    Timeout,
+    /// `illegal-move` or `not-a-move`.
+    Illegal,
+    /// Everything else a broken bot does: exited, not ready, line too long, unrequested
+    /// output, a resource limit.
+    Crash,
+}
+
+impl Forfeit {
+    /// The forfeit a loss by `reason` was, or `None` for a loss on the board or a resignation.
+    pub fn of(reason: &str) -> Option<Forfeit> {
+        match reason {
+            "timeout" => Some(Forfeit::Timeout),
+            "illegal-move" | "not-a-move" => Some(Forfeit::Illegal),
+            "exited" | "not-ready" | "line-too-long" | "unrequested-output" => Some(Forfeit::Crash),
+            limit if limit.ends_with("-limit") => Some(Forfeit::Crash),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct PlayerTally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Losses by timeout, illegal move, crash.
+    forfeits: [u32; 3],
+}
+
+impl PlayerTally {
+    fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// Games between two players, keyed by (lower index, higher index).
+#[derive(Clone, Copy, Debug, Default)]
+struct MeetingTally {
+    games: u32,
+    /// Points of the lower-indexed player.
+    points_low: f64,
+}
+
+/// Results accumulated game by game; players are known by name.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    players: Vec<PlayerTally>,
+    meetings: BTreeMap<(usize, usize), MeetingTally>,
+}
+
+impl Tally {
+    pub fn new() -> Tally {
+        Tally::default()
+    }
+
+    /// Makes `name` known (a player with no game yet still gets a row).
+    pub fn enter(&mut self, name: &str) -> usize {
+        if let Some(&at) = self.index.get(name) {
+            return at;
+        }
+        self.names.push(name.to_string());
+        self.players.push(PlayerTally::default());
+        self.index.insert(name.to_string(), self.names.len() - 1);
+        self.names.len() - 1
+    }
+
+    pub fn add(&mut self, game: ScoredGame<'_>) {
+        let seats = [self.enter(game.first), self.enter(game.second)];
+        let points_first = match game.winner {
+            None => 0.5,
+            Some(Side::First) => 1.0,
+            Some(Side::Second) => 0.0,
+        };
+        for side in Side::BOTH {
+            let player = &mut self.players[seats[side.index()]];
+            match game.winner {
+                None => player.draws += 1,
+                Some(winner) if winner == side => player.wins += 1,
+                Some(_) => {
+                    player.losses += 1;
+                    if let Some(forfeit) = Forfeit::of(game.reason) {
+                        player.forfeits[forfeit as usize] += 1;
+                    }
+                }
+            }
+        }
+        let (low, high, points_low) = if seats[0] < seats[1] {
+            (seats[0], seats[1], points_first)
+        } else {
+            (seats[1], seats[0], 1.0 - points_first)
+        };
+        let meeting = self.meetings.entry((low, high)).or_default();
+        meeting.games += 1;
+        meeting.points_low += points_low;
+    }
+
+    /// Games added so far.
+    pub fn games(&self) -> u64 {
+        self.meetings.values().map(|m| m.games as u64).sum()
+    }
+
+    /// The player with the most points (fewer games, then the name, break ties): name,
+    /// points, games.
+    pub fn leader(&self) -> Option<(&str, f64, u32)> {
+        self.players
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.games() > 0)
+            .max_by(|(a, pa), (b, pb)| {
+                pa.points()
+                    .total_cmp(&pb.points())
+                    .then(pb.games().cmp(&pa.games()))
+                    .then(self.names[*b].cmp(&self.names[*a]))
+            })
+            .map(|(i, p)| (self.names[i].as_str(), p.points(), p.games()))
+    }
+
+    /// Points `a` scored against `b` and the games they played.
+    fn against(&self, a: usize, b: usize) -> (f64, u32) {
+        if a < b {
+            self.meetings
+                .get(&(a, b))
+                .map_or((0.0, 0), |m| (m.points_low, m.games))
+        } else {
+            self.meetings
+                .get(&(b, a))
+                .map_or((0.0, 0), |m| (m.games as f64 - m.points_low, m.games))
+        }
+    }
+
+    /// The standings, ratings and crosstable of everything added.
+    pub fn standings(&self) -> Standings {
+        let n = self.players.len();
+        let points: Vec<f64> = self.players.iter().map(PlayerTally::points).collect();
+        let mut sonneborn_berger = vec![0.0; n];
+        for (&(low, high), meeting) in &self.meetings {
+            sonneborn_berger[low] += meeting.points_low * points[high];
+            sonneborn_berger[high] += (meeting.games as f64 - meeting.points_low) * points[low];
+        }
+        // Head-to-head: points among the players level on points.
+        let mut level: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, p) in points.iter().enumerate() {
+            level.entry(p.to_bits()).or_default().push(i);
+        }
+        let mut head_to_head = vec![0.0; n];
+        for group in level.values().filter(|g| g.len() > 1) {
+            for &a in group {
+                head_to_head[a] = group
+                    .iter()
+                    .filter(|&&b| b != a)
+                    .map(|&b| self.against(a, b).0)
+                    .sum();
+            }
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            points[b]
+                .total_cmp(&points[a])
+                .then(head_to_head[b].total_cmp(&head_to_head[a]))
+                .then(sonneborn_berger[b].total_cmp(&sonneborn_berger[a]))
+                .then(self.players[b].wins.cmp(&self.players[a].wins))
+                .then(self.names[a].cmp(&self.names[b]))
+        });
+
+        let meetings: Vec<Meeting> = self
+            .meetings
+            .iter()
+            .map(|(&(a, b), m)| Meeting {
+                a,
+                b,
+                points_a: m.points_low,
+                games: m.games as f64,
+            })
+            .collect();
+        let ratings = Ratings::fit(n, &meetings, DEFAULT_PRIOR_DRAWS);
+        let mut by_elo: Vec<usize> = (0..n).collect();
+        by_elo.sort_by(|&a, &b| {
+            ratings.elo[b]
+                .total_cmp(&ratings.elo[a])
+                .then(self.names[a].cmp(&self.names[b]))
+        });
+        let mut elo_rank = vec![0; n];
+        let mut superiority_over_next = vec![None; n];
+        for (at, &player) in by_elo.iter().enumerate() {
+            elo_rank[player] = at + 1;
+            superiority_over_next[player] = by_elo
+                .get(at + 1)
+                .map(|&next| ratings.superiority(player, next));
+        }
+
+        let rows = order
+            .iter()
+            .enumerate()
+            .map(|(at, &i)| {
+                let player = &self.players[i];
+                let games = player.games();
+                StandingRow {
+                    rank: at + 1,
+                    name: self.names[i].clone(),
+                    games,
+                    points: points[i],
+                    score: if games > 0 {
+                        points[i] / games as f64
+                    } else {
+                        0.0
+                    },
+                    wins: player.wins,
+                    draws: player.draws,
+                    losses: player.losses,
+                    timeouts: player.forfeits[Forfeit::Timeout as usize],
+                    illegal: player.forfeits[Forfeit::Illegal as usize],
+                    crashes: player.forfeits[Forfeit::Crash as usize],
+                    head_to_head: head_to_head[i],
+                    sonneborn_berger: sonneborn_berger[i],
+                    elo: ratings.elo[i],
+                    elo_error95: ratings.error95(i),
+                    elo_rank: elo_rank[i],
+                    superiority_over_next: superiority_over_next[i],
+                }
+            })
+            .collect();
+        let crosstable = order
+            .iter()
+            .map(|&a| CrosstableRow {
+                name: self.names[a].clone(),
+                against: order
+                    .iter()
+                    .filter_map(|&b| {
+                        let (points, games) = self.against(a, b);
+                        (games > 0).then(|| Encounter {
+                            opponent: self.names[b].clone(),
+                            points,
+                            games,
+                        })
+                    })
+                    .collect(),
+            })
+            .collect();
+        Standings {
+            games: self.games(),
+            players: rows,
+            crosstable,
+        }
+    }
+}
+
+/// Everything `referee standings` shows and writes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standings {
+    pub games: u64,
+    /// In rank order.
+    pub players: Vec<StandingRow>,
+    /// In rank order, each row listing the opponents met, in rank order.
+    pub crosstable: Vec<CrosstableRow>,
+}
+
+/// One player's line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StandingRow {
+    pub rank: usize,
+    pub name: String,
+    pub games: u32,
+    pub points: f64,
+    /// Points per game.
+    pub score: f64,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Losses by timeout, by an illegal move (or not a move at all), by a crash.
+    pub timeouts: u32,
+    pub illegal: u32,
+    pub crashes: u32,
+    /// Points scored against the players level on points with this one.
+    pub head_to_head: f64,
+    pub sonneborn_berger: f64,
+    /// Elo relative to the field's average, and half the width of its 95% interval.
+    pub elo: f64,
+    pub elo_error95: f64,
+    /// Position when sorted by Elo.
+    pub elo_rank: usize,
+    /// The probability that this player is stronger than the next one by Elo.
+    pub superiority_over_next: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrosstableRow {
+    pub name: String,
+    pub against: Vec<Encounter>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Encounter {
+    pub opponent: String,
+    pub points: f64,
+    pub games: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game<'a>(
+        first: &'a str,
+        second: &'a str,
+        winner: Option<Side>,
+        reason: &'a str,
+    ) -> ScoredGame<'a> {
+        ScoredGame {
+            first,
+            second,
+            winner,
+            reason,
+        }
+    }
+
+    const W: Option<Side> = Some(Side::First);
+    const L: Option<Side> = Some(Side::Second);
+    const D: Option<Side> = None;
+
+    #[test]
+    fn points_games_and_forfeits() {
+        let mut tally = Tally::new();
+        tally.add(game("a", "b", W, "line"));
+        tally.add(game("b", "a", D, "board-full"));
+        tally.add(game("a", "c", L, "timeout"));
+        tally.add(game("c", "b", L, "illegal-move"));
+        tally.add(game("b", "c", W, "memory-limit"));
+        tally.add(game("c", "a", W, "resign"));
+        let standings = tally.standings();
+        assert_eq!(standings.games, 6);
+        let row = |name: &str| standings.players.iter().find(|r| r.name == name).unwrap();
+        let a = row("a");
+        assert_eq!(
+            (a.games, a.wins, a.draws, a.losses, a.points),
+            (4, 1, 1, 2, 1.5)
+        );
+        assert_eq!(
+            (a.timeouts, a.illegal, a.crashes),
+            (1, 0, 0),
+            "a resignation is no forfeit"
+        );
+        let b = row("b");
+        assert_eq!((b.wins, b.draws, b.losses, b.points), (2, 1, 1, 2.5));
+        let c = row("c");
+        assert_eq!((c.wins, c.losses, c.points), (2, 2, 2.0));
+        assert_eq!((c.timeouts, c.illegal, c.crashes), (0, 1, 1));
+        let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["b", "c", "a"]);
+        assert_eq!(standings.players[0].rank, 1);
+        // Sonneborn-Berger of b: 0.5 points against a (1.5 in all), 2 against c (2.0).
+        assert_eq!(b.sonneborn_berger, 0.5 * 1.5 + 2.0 * 2.0);
+    }
+
+    #[test]
+    fn ties_are_broken_by_head_to_head_then_sonneborn_berger() {
+        let mut tally = Tally::new();
+        // x and y end on 2 points; y beat x, but x beat the strong s (higher Sonneborn-Berger).
+        tally.add(game("y", "x", W, "line"));
+        tally.add(game("x", "s", W, "line"));
+        tally.add(game("s", "x", L, "line"));
+        tally.add(game("y", "t", W, "line"));
+        for _ in 0..3 {
+            tally.add(game("s", "t", W, "line"));
+        }
+        let standings = tally.standings();
+        let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["s", "y", "x", "t"]);
+        let (y, x) = (&standings.players[1], &standings.players[2]);
+        assert_eq!((y.points, x.points), (2.0, 2.0));
+        assert_eq!((y.head_to_head, x.head_to_head), (1.0, 0.0));
+        assert_eq!((y.sonneborn_berger, x.sonneborn_berger), (2.0, 6.0));
+
+        // Level on points and on head-to-head (a draw): Sonneborn-Berger decides.
+        let mut tally = Tally::new();
+        tally.add(game("q", "p", D, "board-full"));
+        tally.add(game("p", "a", W, "line"));
+        tally.add(game("q", "b", W, "line"));
+        tally.add(game("a", "b", W, "line"));
+        tally.add(game("b", "a", L, "line"));
+        tally.add(game("a", "c", W, "line"));
+        let standings = tally.standings();
+        let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["a", "p", "q", "b", "c"]);
+        assert_eq!(standings.players[1].sonneborn_berger, 0.5 * 1.5 + 3.0);
+        assert_eq!(standings.players[2].sonneborn_berger, 0.5 * 1.5);
+    }
+
+    #[test]
+    fn the_crosstable_and_the_leader() {
+        let mut tally = Tally::new();
+        tally.enter("idle");
+        tally.add(game("a", "b", W, "line"));
+        tally.add(game("b", "a", D, "board-full"));
+        assert_eq!(tally.leader(), Some(("a", 1.5, 2)));
+        let standings = tally.standings();
+        let a = &standings.crosstable[0];
+        assert_eq!(a.name, "a");
+        assert_eq!(
+            a.against,
+            [Encounter {
+                opponent: "b".into(),
+                points: 1.5,
+                games: 2
+            }]
+        );
+        let idle = standings.players.iter().find(|r| r.name == "idle").unwrap();
+        assert_eq!(idle.games, 0);
+        assert!(idle.elo.abs() < 1e-6);
+    }
+
+    #[test]
+    fn ratings_order_and_superiority() {
+        let mut tally = Tally::new();
+        for _ in 0..30 {
+            tally.add(game("strong", "medium", W, "line"));
+            tally.add(game("medium", "weak", W, "line"));
+            tally.add(game("weak", "strong", L, "line"));
+            tally.add(game("medium", "strong", D, "board-full"));
+        }
+        let standings = tally.standings();
+        let by_elo: Vec<(&str, usize)> = standings
+            .players
+            .iter()
+            .map(|r| (r.name.as_str(), r.elo_rank))
+            .collect();
+        assert_eq!(by_elo, [("strong", 1), ("medium", 2), ("weak", 3)]);
+        let strong = &standings.players[0];
+        assert!(strong.elo > 0.0 && strong.elo_error95 > 0.0);
+        assert!(strong.superiority_over_next.unwrap() > 0.99);
+        assert_eq!(standings.players[2].superiority_over_next, None);
+    }
+
+    #[test]
+    fn forfeit_kinds() {
+        assert_eq!(Forfeit::of("timeout"), Some(Forfeit::Timeout));
+        assert_eq!(Forfeit::of("not-a-move"), Some(Forfeit::Illegal));
+        assert_eq!(Forfeit::of("cpu-limit"), Some(Forfeit::Crash));
+        assert_eq!(Forfeit::of("exited"), Some(Forfeit::Crash));
+        assert_eq!(Forfeit::of("resign"), None);
+        assert_eq!(Forfeit::of("line"), None);
+    }
+}

@@ -1,0 +1,254 @@
+//! The standings as people and programs read them: Markdown-style tables for the terminal (and
+//! for pasting), JSON with everything, CSV with one row per player.
+
+use super::Standings;
+use comfy_table::{presets, CellAlignment, Table};
+use serde::Serialize;
+use std::io;
+use std::path::Path;
+
+/// Largest field shown as a crosstable on the terminal (the JSON always has it).
+pub const CROSSTABLE_MAX_PLAYERS: usize = 16;
+
+fn new_table(header: &[&str], right_aligned_from: usize) -> Table {
+    let mut table = Table::new();
+    table.load_preset(presets::ASCII_MARKDOWN);
+    table.set_header(header.to_vec());
+    for column in right_aligned_from..header.len() {
+        if let Some(column) = table.column_mut(column) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    table
+}
+
+fn points(value: f64) -> String {
+    crate::report::format_points(value)
+}
+
+fn percent(value: f64) -> String {
+    format!("{:.1}%", value * 100.0)
+}
+
+/// Rank, points, results, forfeits and tie-breaks.
+pub fn standings_table(standings: &Standings) -> String {
+    let mut table = new_table(
+        &[
+            "#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts",
+            "illegal", "crashes", "h2h", "SB",
+        ],
+        2,
+    );
+    for row in &standings.players {
+        table.add_row(vec![
+            row.rank.to_string(),
+            row.name.clone(),
+            row.games.to_string(),
+            points(row.points),
+            percent(row.score),
+            row.wins.to_string(),
+            row.draws.to_string(),
+            row.losses.to_string(),
+            row.timeouts.to_string(),
+            row.illegal.to_string(),
+            row.crashes.to_string(),
+            points(row.head_to_head),
+            points(row.sonneborn_berger),
+        ]);
+    }
+    table.to_string()
+}
+
+/// Players by Elo, with the 95% interval and the likelihood of superiority over the next.
+pub fn ratings_table(standings: &Standings) -> String {
+    let mut table = new_table(&["#", "player", "elo", "+/-", "games", "score", "LOS"], 2);
+    let mut rows: Vec<_> = standings.players.iter().collect();
+    rows.sort_by_key(|row| row.elo_rank);
+    for row in rows {
+        table.add_row(vec![
+            row.elo_rank.to_string(),
+            row.name.clone(),
+            format!("{:+.0}", row.elo),
+            format!("{:.0}", row.elo_error95),
+            row.games.to_string(),
+            percent(row.score),
+            row.superiority_over_next.map(percent).unwrap_or_default(),
+        ]);
+    }
+    table.to_string()
+}
+
+/// Points scored by each row's player against each column's (`1.5/2`), for small fields.
+pub fn crosstable(standings: &Standings) -> Option<String> {
+    let rows = &standings.crosstable;
+    if rows.len() > CROSSTABLE_MAX_PLAYERS {
+        return None;
+    }
+    let mut header = vec!["#".to_string(), "player".to_string()];
+    header.extend((1..=rows.len()).map(|rank| rank.to_string()));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut table = new_table(&header, 2);
+    for (at, row) in rows.iter().enumerate() {
+        let mut cells = vec![(at + 1).to_string(), row.name.clone()];
+        for column in rows {
+            let cell = if column.name == row.name {
+                "-".to_string()
+            } else {
+                row.against
+                    .iter()
+                    .find(|e| e.opponent == column.name)
+                    .map(|e| format!("{}/{}", points(e.points), e.games))
+                    .unwrap_or_default()
+            };
+            cells.push(cell);
+        }
+        table.add_row(cells);
+    }
+    Some(table.to_string())
+}
+
+/// Everything, as printed after a tournament and by `referee standings`.
+pub fn full_report(standings: &Standings) -> String {
+    let mut out = format!(
+        "standings after {} games\n\n{}\n\nratings (Elo relative to the average, 95% interval; LOS: likelihood of superiority over the next)\n\n{}\n",
+        standings.games,
+        standings_table(standings),
+        ratings_table(standings)
+    );
+    match crosstable(standings) {
+        Some(table) => out.push_str(&format!(
+            "\ncrosstable (points/games of the row against the column)\n\n{table}\n"
+        )),
+        None => out.push_str(&format!(
+            "\n(crosstable in the JSON output only: more than {CROSSTABLE_MAX_PLAYERS} players)\n"
+        )),
+    }
+    out
+}
+
+/// The whole standings, crosstable included, as pretty JSON.
+pub fn write_json(path: &Path, standings: &Standings) -> io::Result<()> {
+    let mut json = serde_json::to_string_pretty(standings).map_err(io::Error::other)?;
+    json.push('\n');
+    std::fs::write(path, json)
+}
+
+/// One CSV row per player, in rank order.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    rank: usize,
+    name: &'a str,
+    games: u32,
+    points: f64,
+    score: f64,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    timeouts: u32,
+    illegal: u32,
+    crashes: u32,
+    head_to_head: f64,
+    sonneborn_berger: f64,
+    elo: f64,
+    elo_error95: f64,
+    elo_rank: usize,
+    superiority_over_next: Option<f64>,
+}
+
+pub fn write_csv(path: &Path, standings: &Standings) -> io::Result<()> {
+    let mut writer = csv::Writer::from_path(path)?;
+    for row in &standings.players {
+        writer
+            .serialize(CsvRow {
+                rank: row.rank,
+                name: &row.name,
+                games: row.games,
+                points: row.points,
+                score: row.score,
+                wins: row.wins,
+                draws: row.draws,
+                losses: row.losses,
+                timeouts: row.timeouts,
+                illegal: row.illegal,
+                crashes: row.crashes,
+                head_to_head: row.head_to_head,
+                sonneborn_berger: row.sonneborn_berger,
+                elo: row.elo,
+                elo_error95: row.elo_error95,
+                elo_rank: row.elo_rank,
+                superiority_over_next: row.superiority_over_next,
+            })
+            .map_err(io::Error::other)?;
+    }
+    writer.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Side;
+    use crate::standings::{ScoredGame, Tally};
+
+    fn sample() -> Standings {
+        let mut tally = Tally::new();
+        for (first, second, winner, reason) in [
+            ("alpha", "beta", Some(Side::First), "line"),
+            ("beta", "alpha", None, "board-full"),
+            ("gamma", "alpha", Some(Side::Second), "timeout"),
+        ] {
+            tally.add(ScoredGame {
+                first,
+                second,
+                winner,
+                reason,
+            });
+        }
+        tally.standings()
+    }
+
+    #[test]
+    fn tables_show_every_player() {
+        let standings = sample();
+        let table = standings_table(&standings);
+        assert!(table.lines().count() >= 5, "{table}");
+        let alpha = table.lines().find(|l| l.contains("alpha")).unwrap();
+        let cells: Vec<&str> = alpha.split('|').map(str::trim).collect();
+        assert_eq!(
+            cells[1..9],
+            ["1", "alpha", "3", "2.5", "83.3%", "2", "1", "0"]
+        );
+        let gamma = table.lines().find(|l| l.contains("gamma")).unwrap();
+        let cells: Vec<&str> = gamma.split('|').map(str::trim).collect();
+        assert_eq!(cells[9], "1", "a loss by timeout: {gamma}");
+        let ratings = ratings_table(&standings);
+        assert!(
+            ratings.lines().nth(2).unwrap().contains("alpha"),
+            "{ratings}"
+        );
+        let cross = crosstable(&standings).unwrap();
+        let alpha = cross.lines().find(|l| l.contains("alpha")).unwrap();
+        assert!(alpha.contains("1.5/2") && alpha.contains("1/1"), "{cross}");
+    }
+
+    #[test]
+    fn json_and_csv_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let standings = sample();
+        write_json(&dir.path().join("s.json"), &standings).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap())
+                .unwrap();
+        assert_eq!(json["games"], 3);
+        assert_eq!(json["players"][0]["name"], "alpha");
+        assert_eq!(json["crosstable"][0]["against"][0]["opponent"], "beta");
+        write_csv(&dir.path().join("s.csv"), &standings).unwrap();
+        let csv = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+        let mut lines = csv.lines();
+        assert!(lines
+            .next()
+            .unwrap()
+            .starts_with("rank,name,games,points,score,wins"));
+        assert!(lines.next().unwrap().starts_with("1,alpha,3,2.5,"));
+        assert_eq!(csv.lines().count(), 4);
+    }
+}

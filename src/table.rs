@@ -1,0 +1,223 @@
+//! Playing scheduled games one after another with bot processes: the one piece that both
+//! `referee match` and the tournament runner use. A [`Table`] starts each bot's process when
+//! its first game needs it, keeps it for the next game when the bot declared `multi` and did
+//! nothing wrong, tells it to quit (or kills it after a fault) otherwise, writes the game's
+//! record files, and replays a game whose timeout coincided with a stall of the referee.
+
+use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
+use crate::clock::TimeControl;
+use crate::games::Side;
+use crate::players::limits::Limits;
+use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
+use crate::players::PlayerSpec;
+use crate::record::{write_game, RecordFiles};
+use std::io;
+use std::path::PathBuf;
+
+/// How often one game is replayed for referee stalls before its result stands (marked).
+pub const MAX_REPLAYS: u32 = 3;
+
+/// A player as the referee knows it: the label written in records and file names, how to start
+/// it, its clock and its resource limits.
+#[derive(Clone, Debug)]
+pub struct Entrant {
+    pub label: String,
+    pub player: PlayerSpec,
+    pub time: TimeControl,
+    pub limits: Limits,
+}
+
+/// What every game at a table shares.
+#[derive(Clone, Debug)]
+pub struct Venue {
+    pub rules: GameRules,
+    pub process: ProcessOptions,
+    /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
+    pub referee_exe: PathBuf,
+    /// Seeds the built-in bots, so games can be replayed.
+    pub seed: u64,
+    /// Where each game's record, transcript and stderr files go (none when `None`).
+    pub record_dir: Option<PathBuf>,
+    /// Replay a game whose timeout coincided with a stall of the referee (at most
+    /// [`MAX_REPLAYS`] times), instead of scoring it.
+    pub replay_stalled: bool,
+    /// Keep a `multi` bot's process for its next game at the same table.
+    pub reuse_processes: bool,
+}
+
+/// One game to play: its number (records are named after it), who sits first and second (as
+/// indices into the entrants, which must differ), and the opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    pub number: u32,
+    pub seats: [usize; 2],
+    pub opening: Vec<String>,
+}
+
+/// The referee's own failures (a bot's failures are game results, never errors).
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+    #[error("cannot write the game record: {0}")]
+    Record(#[from] io::Error),
+}
+
+/// One played game.
+pub struct FinishedGame {
+    pub played: PlayedGame,
+    /// Entrant indices of the first and second player.
+    pub seats: [usize; 2],
+    pub files: Option<RecordFiles>,
+}
+
+impl FinishedGame {
+    /// The entrant who won, or `None` for a draw.
+    pub fn winner(&self) -> Option<usize> {
+        self.played
+            .record
+            .result
+            .winner
+            .map(|side| self.seats[side.index()])
+    }
+}
+
+/// The bot processes kept between games, by entrant index; told to quit when it is dropped.
+#[derive(Default)]
+pub struct Table {
+    seated: Vec<(usize, BotProcess)>,
+}
+
+impl Table {
+    pub fn new() -> Table {
+        Table::default()
+    }
+
+    /// The entrants whose processes are kept for their next game here.
+    pub fn seated(&self) -> Vec<usize> {
+        self.seated.iter().map(|(entrant, _)| *entrant).collect()
+    }
+
+    /// Plays `game` and returns it once it counts. A game whose timeout coincided with a stall
+    /// of the referee is handed to `on_replay` and played again (see [`Venue::replay_stalled`]).
+    pub fn play(
+        &mut self,
+        venue: &Venue,
+        entrants: &[Entrant],
+        game: &ScheduledGame,
+        mut on_replay: impl FnMut(&FinishedGame),
+    ) -> Result<FinishedGame, GameError> {
+        debug_assert_ne!(game.seats[0], game.seats[1], "a bot cannot play itself");
+        let mut replays = 0;
+        loop {
+            let finished = self.play_once(venue, entrants, game)?;
+            if finished.played.record.result.stalled
+                && venue.replay_stalled
+                && replays < MAX_REPLAYS
+            {
+                on_replay(&finished);
+                replays += 1;
+            } else {
+                return Ok(finished);
+            }
+        }
+    }
+
+    fn play_once(
+        &mut self,
+        venue: &Venue,
+        entrants: &[Entrant],
+        game: &ScheduledGame,
+    ) -> Result<FinishedGame, GameError> {
+        // Processes of players not in this game will not be needed next: let them go.
+        let (mut kept, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.seated)
+            .into_iter()
+            .partition(|(entrant, _)| game.seats.contains(entrant));
+        for (_, process) in others {
+            process.quit();
+        }
+        let mut processes = Vec::with_capacity(2);
+        for &entrant in &game.seats {
+            let process = match kept.iter().position(|(e, _)| *e == entrant) {
+                Some(at) => kept.swap_remove(at).1,
+                None => BotProcess::spawn(
+                    &command_line(venue, entrants, entrant, game.number),
+                    ProcessOptions {
+                        limits: entrants[entrant].limits,
+                        ..venue.process.clone()
+                    },
+                )?,
+            };
+            processes.push(process);
+        }
+        let [mut first, mut second]: [BotProcess; 2] =
+            processes.try_into().ok().expect("one process per seat");
+        let played = play_game(
+            game.number,
+            &venue.rules,
+            &game.opening,
+            [
+                contestant(&entrants[game.seats[0]], &mut first),
+                contestant(&entrants[game.seats[1]], &mut second),
+            ],
+        )?;
+        for (side, process) in Side::BOTH.into_iter().zip([first, second]) {
+            let faulted = played.faulted[side.index()];
+            let multi = played.ready[side.index()]
+                .as_ref()
+                .is_some_and(|ready| ready.multi_game);
+            if faulted {
+                drop(process);
+            } else if multi && venue.reuse_processes {
+                self.seated.push((game.seats[side.index()], process));
+            } else {
+                process.quit();
+            }
+        }
+        let files = match &venue.record_dir {
+            Some(dir) => Some(write_game(
+                dir,
+                &played.record,
+                &played.logs,
+                played.started_at,
+            )?),
+            None => None,
+        };
+        Ok(FinishedGame {
+            played,
+            seats: game.seats,
+            files,
+        })
+    }
+}
+
+impl Drop for Table {
+    /// The kept bots are told to quit when the table is done with.
+    fn drop(&mut self) {
+        for (_, process) in self.seated.drain(..) {
+            process.quit();
+        }
+    }
+}
+
+fn contestant<'a>(entrant: &Entrant, seat: &'a mut BotProcess) -> Contestant<'a> {
+    Contestant {
+        seat,
+        label: entrant.label.clone(),
+        command: entrant.player.to_string(),
+        time: entrant.time,
+    }
+}
+
+/// The command that starts `entrant` for game `number`; built-in bots get a seed of their own
+/// for every game and entrant.
+fn command_line(venue: &Venue, entrants: &[Entrant], entrant: usize, number: u32) -> Vec<String> {
+    let seed = venue
+        .seed
+        .wrapping_add(number as u64 * entrants.len() as u64 + entrant as u64);
+    entrants[entrant]
+        .player
+        .command_line(&venue.referee_exe, seed)
+}

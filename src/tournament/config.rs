@@ -1,0 +1,607 @@
+//! The tournament configuration file (TOML), checked completely before any bot starts: an
+//! unknown key, a missing one or a bad value is refused with a message naming it.
+
+use super::openings::{DeckOrder, Openings, OpeningsError};
+use super::schedule::{Format, Schedule};
+use crate::arbiter::GameRules;
+use crate::clock::{TimeControl, TimeSpecError};
+use crate::games::{GameSpec, SpecError};
+use crate::players::limits::{Limits, LimitsError};
+use crate::players::process::ProcessOptions;
+use crate::players::{PlayerSpec, PlayerSpecError};
+use crate::table::Entrant;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The file as written. Every table refuses keys it does not know.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    /// Defaults to the file's name without its extension.
+    name: Option<String>,
+    game: String,
+    #[serde(default)]
+    params: toml::Table,
+    players: Vec<RawPlayer>,
+    #[serde(default)]
+    format: FormatName,
+    #[serde(default)]
+    gauntlet: Vec<String>,
+    /// Games per pairing.
+    #[serde(default = "default_games")]
+    games: u32,
+    /// Every player's time control, as `--time` takes it.
+    #[serde(default)]
+    time: Option<String>,
+    /// Every player's resource limits, as `--limits` takes them.
+    #[serde(default)]
+    limits: Option<String>,
+    #[serde(default = "default_margin_ms")]
+    margin_ms: u64,
+    #[serde(default = "default_startup_ms")]
+    startup_ms: u64,
+    #[serde(default)]
+    legal_moves: bool,
+    #[serde(default = "default_max_line")]
+    max_line: usize,
+    #[serde(default)]
+    sandbox: bool,
+    openings: Option<RawOpenings>,
+    /// Games played at once (`-j` overrides it).
+    concurrency: Option<usize>,
+    /// Output directory (`--out` overrides it).
+    output: Option<PathBuf>,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    #[serde(default = "default_true")]
+    reuse_processes: bool,
+    #[serde(default = "default_true")]
+    records: bool,
+    #[serde(default)]
+    score_stalled: bool,
+}
+
+fn default_games() -> u32 {
+    2
+}
+fn default_margin_ms() -> u64 {
+    10
+}
+fn default_startup_ms() -> u64 {
+    5000
+}
+fn default_max_line() -> usize {
+    crate::protocol::DEFAULT_MAX_LINE
+}
+fn default_seed() -> u64 {
+    1
+}
+fn default_true() -> bool {
+    true
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum FormatName {
+    #[default]
+    RoundRobin,
+    Gauntlet,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    name: String,
+    command: Option<String>,
+    builtin: Option<String>,
+    /// Overrides the tournament's time control where it names a key.
+    time: Option<String>,
+    /// Overrides the tournament's limits where it names a key.
+    limits: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOpenings {
+    file: Option<PathBuf>,
+    #[serde(default)]
+    order: DeckOrder,
+    plies: Option<u32>,
+}
+
+/// A tournament ready to run.
+#[derive(Debug)]
+pub struct Tournament {
+    pub name: String,
+    pub entrants: Vec<Entrant>,
+    pub format: Format,
+    pub games_per_pairing: u32,
+    pub schedule: Schedule,
+    pub openings: Openings,
+    pub rules: GameRules,
+    pub process: ProcessOptions,
+    pub seed: u64,
+    pub concurrency: Option<usize>,
+    pub output: PathBuf,
+    pub reuse_processes: bool,
+    pub records: bool,
+    pub replay_stalled: bool,
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Unreadable {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Syntax { path: PathBuf, message: String },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// The most games a schedule may hold (records are numbered with 32 bits).
+const MAX_GAMES: u64 = u32::MAX as u64;
+
+/// Longest player name: it appears in file names.
+const MAX_NAME: usize = 64;
+
+impl Tournament {
+    /// Reads and checks `path`. Relative paths in it (openings file, output directory) and the
+    /// players' commands are taken from the directory the referee runs in.
+    pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let default_name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tournament".into());
+        Tournament::parse(&text, &default_name).map_err(|error| match error {
+            Problem::Syntax(message) => ConfigError::Syntax {
+                path: path.to_path_buf(),
+                message,
+            },
+            Problem::Invalid(message) => ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message,
+            },
+        })
+    }
+
+    fn parse(text: &str, default_name: &str) -> Result<Tournament, Problem> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| Problem::Syntax(e.to_string()))?;
+        let name = raw.name.unwrap_or_else(|| default_name.to_string());
+        check_name("name", &name)?;
+
+        let params: Vec<(String, String)> = raw
+            .params
+            .iter()
+            .map(|(key, value)| {
+                let text = match value {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Boolean(b) => if *b { "yes" } else { "no" }.to_string(),
+                    other => {
+                        return Err(Problem::Invalid(format!(
+                            "params.{key}: expected a number, a string or a boolean, not {}",
+                            other.type_str()
+                        )))
+                    }
+                };
+                Ok((key.clone(), text))
+            })
+            .collect::<Result<_, _>>()?;
+        let spec = GameSpec::from_parts(&raw.game, &params).map_err(Problem::from)?;
+
+        let base_time =
+            TimeControl::parse_over(TimeControl::default(), raw.time.as_deref().unwrap_or(""))
+                .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
+        let base_limits =
+            Limits::parse_over(Limits::default(), raw.limits.as_deref().unwrap_or(""))
+                .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
+
+        if raw.players.len() < 2 {
+            return Err(Problem::Invalid(format!(
+                "players: a tournament needs at least 2 players, found {}",
+                raw.players.len()
+            )));
+        }
+        let mut seen = HashSet::new();
+        let mut entrants = Vec::with_capacity(raw.players.len());
+        for (at, player) in raw.players.into_iter().enumerate() {
+            let key = format!("players[{at}] ({})", player.name);
+            check_name(&format!("players[{at}].name"), &player.name)?;
+            if !seen.insert(player.name.clone()) {
+                return Err(Problem::Invalid(format!(
+                    "{key}: the name '{}' is taken by an earlier player",
+                    player.name
+                )));
+            }
+            let spec = match (&player.command, &player.builtin) {
+                (Some(command), None) => PlayerSpec::parse(command),
+                (None, Some(level)) => PlayerSpec::parse(&format!("builtin:{level}")),
+                _ => {
+                    return Err(Problem::Invalid(format!(
+                        "{key}: give either command = \"...\" or builtin = \"random|greedy|strong\", not both or neither"
+                    )))
+                }
+            }
+            .map_err(|e: PlayerSpecError| Problem::Invalid(format!("{key}: {e}")))?;
+            let time = TimeControl::parse_over(base_time, player.time.as_deref().unwrap_or(""))
+                .map_err(|e: TimeSpecError| Problem::Invalid(format!("{key}.time: {e}")))?;
+            let limits = Limits::parse_over(base_limits, player.limits.as_deref().unwrap_or(""))
+                .map_err(|e: LimitsError| Problem::Invalid(format!("{key}.limits: {e}")))?;
+            entrants.push(Entrant {
+                label: player.name,
+                player: spec,
+                time,
+                limits,
+            });
+        }
+
+        let format = match raw.format {
+            FormatName::RoundRobin => {
+                if !raw.gauntlet.is_empty() {
+                    return Err(Problem::Invalid(
+                        "gauntlet: the challengers are only for format = \"gauntlet\"".into(),
+                    ));
+                }
+                Format::RoundRobin
+            }
+            FormatName::Gauntlet => {
+                let mut challengers = Vec::new();
+                for name in &raw.gauntlet {
+                    let index =
+                        entrants
+                            .iter()
+                            .position(|e| &e.label == name)
+                            .ok_or_else(|| {
+                                Problem::Invalid(format!("gauntlet: no player is named '{name}'"))
+                            })?;
+                    if challengers.contains(&index) {
+                        return Err(Problem::Invalid(format!(
+                            "gauntlet: '{name}' is listed twice"
+                        )));
+                    }
+                    challengers.push(index);
+                }
+                if challengers.is_empty() {
+                    return Err(Problem::Invalid(
+                        "gauntlet: name the players facing the field, e.g. gauntlet = [\"mybot\"]"
+                            .into(),
+                    ));
+                }
+                if challengers.len() == entrants.len() {
+                    return Err(Problem::Invalid(
+                        "gauntlet: every player is a challenger, which leaves no field to face"
+                            .into(),
+                    ));
+                }
+                challengers.sort_unstable();
+                Format::Gauntlet { challengers }
+            }
+        };
+        if raw.games == 0 || raw.games % 2 == 1 {
+            return Err(Problem::Invalid(format!(
+                "games = {}: games per pairing must be even and at least 2, so that every opening is played once with each colour",
+                raw.games
+            )));
+        }
+        let schedule = Schedule::new(entrants.len(), format.clone(), raw.games);
+        if schedule.total_games() > MAX_GAMES {
+            return Err(Problem::Invalid(format!(
+                "the schedule holds {} games, more than the {MAX_GAMES} a tournament may have",
+                schedule.total_games()
+            )));
+        }
+
+        let openings = match raw.openings {
+            None => Openings::None,
+            Some(RawOpenings {
+                file: Some(file),
+                order,
+                plies: None,
+            }) => Openings::from_file(&file, &spec, order, raw.seed).map_err(Problem::from)?,
+            Some(RawOpenings {
+                file: None,
+                order: DeckOrder::Random,
+                plies: Some(plies),
+            }) if plies > 0 => Openings::random(plies, raw.seed, &spec).map_err(Problem::from)?,
+            Some(_) => {
+                return Err(Problem::Invalid(
+                    "openings: give either file = \"PATH\" (with an optional order = \"random\" or \"file\") or plies = N (N >= 1, random openings)".into(),
+                ))
+            }
+        };
+
+        if raw.max_line < 16 {
+            return Err(Problem::Invalid("max_line: at least 16 bytes".into()));
+        }
+        if raw.concurrency == Some(0) {
+            return Err(Problem::Invalid("concurrency: at least 1".into()));
+        }
+        Ok(Tournament {
+            output: raw
+                .output
+                .unwrap_or_else(|| Path::new("results").join(&name)),
+            name,
+            entrants,
+            format,
+            games_per_pairing: raw.games,
+            schedule,
+            openings,
+            rules: GameRules {
+                spec,
+                margin: Duration::from_millis(raw.margin_ms),
+                startup: Duration::from_millis(raw.startup_ms),
+                send_legal_moves: raw.legal_moves,
+            },
+            process: ProcessOptions {
+                max_line: raw.max_line,
+                sandbox: raw.sandbox,
+                ..ProcessOptions::default()
+            },
+            seed: raw.seed,
+            concurrency: raw.concurrency,
+            reuse_processes: raw.reuse_processes,
+            records: raw.records,
+            replay_stalled: !raw.score_stalled,
+        })
+    }
+
+    /// Players' names, by index.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entrants.iter().map(|e| e.label.as_str())
+    }
+}
+
+/// What is wrong, before the file's path is added.
+#[derive(Debug)]
+enum Problem {
+    Syntax(String),
+    Invalid(String),
+}
+
+impl From<SpecError> for Problem {
+    fn from(error: SpecError) -> Problem {
+        Problem::Invalid(format!("game: {error}"))
+    }
+}
+
+impl From<OpeningsError> for Problem {
+    fn from(error: OpeningsError) -> Problem {
+        Problem::Invalid(format!("openings: {error}"))
+    }
+}
+
+/// Names appear in file names and tables: letters, digits, `.`, `_`, `-`, `+`.
+fn check_name(key: &str, name: &str) -> Result<(), Problem> {
+    let fine = !name.is_empty()
+        && name.len() <= MAX_NAME
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+'));
+    if fine {
+        Ok(())
+    } else {
+        Err(Problem::Invalid(format!(
+            "{key}: '{name}' is not a usable name (1 to {MAX_NAME} letters, digits, '.', '_', '-', '+', not starting with '.')"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+game = "tictactoe"
+[[players]]
+name = "a"
+builtin = "random"
+[[players]]
+name = "b"
+command = "python3 bot.py"
+time = "move=200"
+"#;
+
+    fn error(text: &str) -> String {
+        match Tournament::parse(text, "t") {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(Problem::Syntax(m) | Problem::Invalid(m)) => m,
+        }
+    }
+
+    #[test]
+    fn a_minimal_config_gets_the_defaults() {
+        let t = Tournament::parse(MINIMAL, "league").unwrap();
+        assert_eq!(t.name, "league");
+        assert_eq!(t.output, Path::new("results/league"));
+        assert_eq!(t.games_per_pairing, 2);
+        assert_eq!(t.schedule.total_games(), 2);
+        assert_eq!(t.format, Format::RoundRobin);
+        assert_eq!(t.openings, Openings::None);
+        assert_eq!(t.entrants[0].time.move_ms, 1000);
+        assert_eq!(t.entrants[1].time.move_ms, 200);
+        assert_eq!(t.entrants[1].player.to_string(), "python3 bot.py");
+        assert!(t.reuse_processes && t.records && t.replay_stalled);
+        assert_eq!(t.seed, 1);
+    }
+
+    #[test]
+    fn everything_can_be_set() {
+        let text = r#"
+name = "cup"
+game = "mnk"
+params = { size = 7, line = 4, exact = true }
+format = "gauntlet"
+gauntlet = ["c"]
+games = 4
+time = "move=100,first=500"
+limits = "memory=512"
+margin_ms = 20
+startup_ms = 3000
+legal_moves = true
+max_line = 100
+concurrency = 3
+output = "out/cup"
+seed = 9
+reuse_processes = false
+records = false
+score_stalled = true
+openings = { plies = 2 }
+[[players]]
+name = "a"
+builtin = "random"
+limits = "memory=none"
+[[players]]
+name = "b"
+builtin = "random"
+[[players]]
+name = "c"
+builtin = "random"
+"#;
+        let t = Tournament::parse(text, "x").unwrap();
+        assert_eq!(t.name, "cup");
+        assert_eq!(
+            t.rules.spec.to_string(),
+            "mnk width=7 height=7 line=4 exact=yes"
+        );
+        assert_eq!(
+            t.format,
+            Format::Gauntlet {
+                challengers: vec![2]
+            }
+        );
+        assert_eq!(t.schedule.total_games(), 8);
+        assert_eq!(t.entrants[0].time.first_move_ms, 500);
+        assert_eq!(t.entrants[0].limits.memory_mb, None);
+        assert_eq!(t.entrants[1].limits.memory_mb, Some(512));
+        assert_eq!(t.rules.margin, Duration::from_millis(20));
+        assert!(t.rules.send_legal_moves);
+        assert_eq!(t.process.max_line, 100);
+        assert_eq!(t.concurrency, Some(3));
+        assert_eq!(t.output, Path::new("out/cup"));
+        assert!(!t.reuse_processes && !t.records && !t.replay_stalled);
+        assert_eq!(t.openings, Openings::Random { plies: 2, seed: 9 });
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let message = error(&format!("gams = 4\n{MINIMAL}"));
+        assert!(message.contains("unknown field `gams`"), "{message}");
+        let message = error(&MINIMAL.replace("time = \"move=200\"", "tme = \"move=200\""));
+        assert!(message.contains("unknown field `tme`"), "{message}");
+        let message = error(&format!("openings = {{ plies = 2, depth = 3 }}\n{MINIMAL}"));
+        assert!(message.contains("unknown field `depth`"), "{message}");
+        let message = error(&format!("format = \"swiss\"\n{MINIMAL}"));
+        assert!(message.contains("unknown variant `swiss`"), "{message}");
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let cases = [
+            (
+                format!("games = 3\n{MINIMAL}"),
+                "games = 3: games per pairing must be even",
+            ),
+            (
+                format!("params = {{ size = 2 }}\n{MINIMAL}"),
+                "parameter 'size' of game 'tictactoe'",
+            ),
+            (
+                MINIMAL.replace("tictactoe", "chess"),
+                "unknown game 'chess'",
+            ),
+            (
+                format!("time = \"move=abc\"\n{MINIMAL}"),
+                "time: bad time control",
+            ),
+            (
+                MINIMAL.replace("move=200", "mve=200"),
+                "players[1] (b).time: bad time control",
+            ),
+            (
+                MINIMAL.replace("name = \"b\"", "name = \"a\""),
+                "the name 'a' is taken",
+            ),
+            (
+                MINIMAL.replace("name = \"b\"", "name = \"b c\""),
+                "'b c' is not a usable name",
+            ),
+            (
+                MINIMAL.replace("builtin = \"random\"", "builtin = \"deep\""),
+                "unknown built-in bot 'deep'",
+            ),
+            (
+                MINIMAL.replace(
+                    "builtin = \"random\"",
+                    "builtin = \"random\"\ncommand = \"x\"",
+                ),
+                "not both or neither",
+            ),
+            (
+                format!("format = \"gauntlet\"\n{MINIMAL}"),
+                "gauntlet: name the players",
+            ),
+            (
+                format!("format = \"gauntlet\"\ngauntlet = [\"zed\"]\n{MINIMAL}"),
+                "no player is named 'zed'",
+            ),
+            (
+                format!("format = \"gauntlet\"\ngauntlet = [\"a\", \"b\"]\n{MINIMAL}"),
+                "no field",
+            ),
+            (
+                format!("gauntlet = [\"a\"]\n{MINIMAL}"),
+                "only for format = \"gauntlet\"",
+            ),
+            (
+                format!("openings = {{ plies = 2, file = \"x\" }}\n{MINIMAL}"),
+                "openings: give either",
+            ),
+            (
+                format!("openings = {{ plies = 9 }}\n{MINIMAL}"),
+                "use fewer plies",
+            ),
+            (
+                format!("openings = {{ file = \"/no/such\" }}\n{MINIMAL}"),
+                "cannot read the openings file",
+            ),
+            (
+                format!("params = {{ size = 1.5 }}\n{MINIMAL}"),
+                "params.size: expected a number",
+            ),
+            (
+                format!("concurrency = 0\n{MINIMAL}"),
+                "concurrency: at least 1",
+            ),
+            (
+                "game = \"tictactoe\"\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n"
+                    .to_string(),
+                "at least 2 players",
+            ),
+        ];
+        for (text, expected) in cases {
+            let message = error(&text);
+            assert!(
+                message.contains(expected),
+                "expected '{expected}' in: {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_key_is_named() {
+        let message = error("[[players]]\nname = \"a\"\nbuiltin = \"random\"\n");
+        assert!(message.contains("missing field `game`"), "{message}");
+    }
+}

@@ -1,0 +1,337 @@
+//! Runs a tournament (or one shard of it): `jobs` worker threads take game pairs from the lazy
+//! schedule, each plays them at its own [`Table`] (so a `multi` bot's process serves both games
+//! of a pair, and the next pair too when it plays again), and every finished game is appended
+//! to the journal and synced before its worker takes another game.
+
+use super::config::Tournament;
+use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
+use super::openings::OpeningsError;
+use super::progress::Progress;
+use super::schedule::{Format, Shard, Slot};
+use crate::table::{GameError, ScheduledGame, Table, Venue};
+use std::collections::{HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Mutex, MutexGuard};
+use std::thread;
+
+/// Pairs looked ahead per worker for one whose bots a worker can reuse: a few rounds' worth
+/// for small fields, while games are still handed out close to schedule order.
+const LOOKAHEAD_PER_JOB: usize = 4;
+
+/// How to run a tournament.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Games played at once.
+    pub jobs: usize,
+    pub shard: Shard,
+    /// Continue the journal in `out` instead of refusing it.
+    pub resume: bool,
+    pub out: PathBuf,
+    /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
+    pub referee_exe: PathBuf,
+}
+
+/// The referee's own failures during a tournament.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    pub journal: PathBuf,
+    /// Games played by this run.
+    pub played: u64,
+    pub elapsed: std::time::Duration,
+}
+
+/// `journal.jsonl` for a whole tournament, `journal-K-of-N.jsonl` for a shard, so that the
+/// shards may share one output directory.
+pub fn journal_path(out: &Path, shard: Shard) -> PathBuf {
+    if shard.is_whole() {
+        out.join("journal.jsonl")
+    } else {
+        out.join(format!("journal-{}-of-{}.jsonl", shard.index, shard.count))
+    }
+}
+
+/// What identifies the tournament in its journal.
+pub fn identity(tournament: &Tournament) -> Identity {
+    let names: Vec<String> = tournament.names().map(String::from).collect();
+    let (format, challengers) = match &tournament.format {
+        Format::RoundRobin => ("round-robin", Vec::new()),
+        Format::Gauntlet { challengers } => (
+            "gauntlet",
+            challengers.iter().map(|&c| names[c].clone()).collect(),
+        ),
+    };
+    Identity {
+        name: tournament.name.clone(),
+        game: tournament.rules.spec.to_string(),
+        format: format.into(),
+        challengers,
+        players: names,
+        games_per_pairing: tournament.games_per_pairing,
+        openings: tournament.openings.description(),
+        seed: tournament.seed,
+        total_games: tournament.schedule.total_games(),
+    }
+}
+
+/// Hands out the games still to play, a pair at a time, nearly in schedule order: among the
+/// next few pairs, a worker gets one whose players it already has processes for, if any.
+struct Dispatcher<'a> {
+    pairs: Box<dyn Iterator<Item = [Slot; 2]> + Send + 'a>,
+    /// The next pairs (their games not yet finished), at most `lookahead` of them.
+    window: VecDeque<Vec<Slot>>,
+    lookahead: usize,
+    /// Handouts since the front pair entered the front: it goes next once this reaches
+    /// `lookahead`, so no pair waits long.
+    front_waited: usize,
+    done: HashSet<u64>,
+    /// A worker failed: hand out nothing more.
+    stopped: bool,
+}
+
+impl Dispatcher<'_> {
+    /// The next pair for a worker holding processes of the `seated` players.
+    fn next(&mut self, seated: &[usize]) -> Option<Vec<Slot>> {
+        if self.stopped {
+            return None;
+        }
+        while self.window.len() < self.lookahead {
+            let Some(pair) = self.pairs.next() else {
+                break;
+            };
+            let left: Vec<Slot> = pair
+                .into_iter()
+                .filter(|slot| !self.done.contains(&slot.index))
+                .collect();
+            if !left.is_empty() {
+                self.window.push_back(left);
+            }
+        }
+        let shared = |games: &Vec<Slot>| {
+            games[0]
+                .seats
+                .iter()
+                .filter(|player| seated.contains(player))
+                .count()
+        };
+        let best = if self.front_waited >= self.lookahead {
+            0
+        } else {
+            (0..self.window.len())
+                .max_by_key(|&at| (shared(&self.window[at]), std::cmp::Reverse(at)))?
+        };
+        if best == 0 {
+            self.front_waited = 0;
+        } else {
+            self.front_waited += 1;
+        }
+        self.window.remove(best)
+    }
+}
+
+/// What workers tell the thread that shows progress.
+enum Event {
+    Finished(Entry),
+    Replayed { number: u32, detail: String },
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Plays every game of `options.shard` not yet in the journal.
+pub fn run(
+    tournament: &Tournament,
+    options: &RunOptions,
+    progress: &mut Progress,
+) -> Result<RunSummary, TournamentError> {
+    let header = Header {
+        journal: journal::FORMAT,
+        tournament: identity(tournament),
+        shard: (!options.shard.is_whole()).then(|| options.shard.to_string()),
+    };
+    let path = journal_path(&options.out, options.shard);
+    let (journal, finished) = Journal::open(&path, &header, options.resume)?;
+    progress.enter_players(tournament.names());
+    progress.resumed(&finished);
+    let dispatcher = Mutex::new(Dispatcher {
+        pairs: Box::new(tournament.schedule.pairs(options.shard)),
+        window: VecDeque::new(),
+        lookahead: LOOKAHEAD_PER_JOB * options.jobs.max(1),
+        front_waited: 0,
+        done: finished.iter().map(|entry| entry.index).collect(),
+        stopped: false,
+    });
+    drop(finished);
+    let journal = Mutex::new(journal);
+    let venue = Venue {
+        rules: tournament.rules.clone(),
+        process: tournament.process.clone(),
+        referee_exe: options.referee_exe.clone(),
+        seed: tournament.seed,
+        record_dir: tournament.records.then(|| options.out.join("games")),
+        replay_stalled: tournament.replay_stalled,
+        reuse_processes: tournament.reuse_processes,
+    };
+    let (sender, events) = mpsc::channel();
+    let outcome = thread::scope(|scope| {
+        let workers: Vec<_> = (0..options.jobs.max(1))
+            .map(|_| {
+                let sender = sender.clone();
+                let (venue, dispatcher, journal) = (&venue, &dispatcher, &journal);
+                let out = options.out.as_path();
+                scope.spawn(move || {
+                    let result = work(tournament, venue, out, dispatcher, journal, &sender);
+                    if result.is_err() {
+                        lock(dispatcher).stopped = true;
+                    }
+                    result
+                })
+            })
+            .collect();
+        drop(sender);
+        for event in events {
+            match event {
+                Event::Finished(entry) => progress.finished(&entry),
+                Event::Replayed { number, detail } => progress.replayed(number, &detail),
+            }
+        }
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect::<Result<Vec<()>, TournamentError>>()
+    });
+    let (played, elapsed) = progress.finish();
+    outcome?;
+    Ok(RunSummary {
+        journal: path,
+        played,
+        elapsed,
+    })
+}
+
+/// One worker: plays pairs until none is left (or another worker failed).
+fn work(
+    tournament: &Tournament,
+    venue: &Venue,
+    out: &Path,
+    dispatcher: &Mutex<Dispatcher<'_>>,
+    journal: &Mutex<Journal>,
+    events: &Sender<Event>,
+) -> Result<(), TournamentError> {
+    let mut table = Table::new();
+    loop {
+        let seated = table.seated();
+        let Some(slots) = lock(dispatcher).next(&seated) else {
+            return Ok(());
+        };
+        for slot in slots {
+            let opening = tournament
+                .openings
+                .for_cycle(&tournament.rules.spec, slot.cycle)?;
+            let game = ScheduledGame {
+                // The configuration caps schedules at u32::MAX games.
+                number: (slot.index + 1) as u32,
+                seats: slot.seats,
+                opening,
+            };
+            let finished = table.play(venue, &tournament.entrants, &game, |replay| {
+                let _ = events.send(Event::Replayed {
+                    number: game.number,
+                    detail: replay.played.record.result.detail.clone(),
+                });
+            })?;
+            let record = &finished.played.record;
+            let entry = Entry {
+                index: slot.index,
+                players: slot.seats.map(|s| tournament.entrants[s].label.clone()),
+                winner: record.result.winner,
+                reason: record.result.reason.clone(),
+                violation: record.result.violation.clone(),
+                opening: record.opening.clone(),
+                moves: record.moves.len(),
+                stalled: record.result.stalled,
+                record: finished.files.as_ref().map(|files| {
+                    files
+                        .record
+                        .strip_prefix(out)
+                        .unwrap_or(&files.record)
+                        .display()
+                        .to_string()
+                }),
+            };
+            lock(journal).append(&entry)?;
+            let _ = events.send(Event::Finished(entry));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::schedule::Schedule;
+
+    fn dispatcher<'a>(schedule: &'a Schedule, done: &[u64], lookahead: usize) -> Dispatcher<'a> {
+        Dispatcher {
+            pairs: Box::new(schedule.pairs(Shard::WHOLE)),
+            window: VecDeque::new(),
+            lookahead,
+            front_waited: 0,
+            done: done.iter().copied().collect(),
+            stopped: false,
+        }
+    }
+
+    #[test]
+    fn every_unfinished_game_is_handed_out_once() {
+        let schedule = Schedule::new(6, Format::RoundRobin, 4);
+        let mut pending = dispatcher(&schedule, &[0, 1, 2, 9, 59], 8);
+        let mut seen = Vec::new();
+        let mut seated: Vec<usize> = Vec::new();
+        while let Some(games) = pending.next(&seated) {
+            seated = games[0].seats.to_vec();
+            seen.extend(games.iter().map(|slot| slot.index));
+        }
+        seen.sort_unstable();
+        let expected: Vec<u64> = (0..60).filter(|i| ![0, 1, 2, 9, 59].contains(i)).collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn a_worker_gets_a_pair_it_holds_bots_for_but_the_front_waits_little() {
+        let schedule = Schedule::new(10, Format::RoundRobin, 10);
+        let mut pending = dispatcher(&schedule, &[], 8);
+        let first = pending.next(&[]).unwrap();
+        assert_eq!(first[0].index, 0, "nothing seated: schedule order");
+        let [a, b] = first[0].seats;
+        let next = pending.next(&[a, b]).unwrap();
+        assert!(
+            next[0].seats.contains(&a) || next[0].seats.contains(&b),
+            "{:?} shares no player with {a}, {b}",
+            next[0].seats
+        );
+        // Pair 1 was passed over; it is handed out within `lookahead` more handouts.
+        let mut handed = Vec::new();
+        for _ in 0..9 {
+            handed.push(pending.next(&[a, b]).unwrap()[0].index);
+        }
+        assert!(handed.contains(&2), "{handed:?}");
+        pending.stopped = true;
+        assert_eq!(pending.next(&[]), None);
+    }
+}

@@ -1,0 +1,545 @@
+//! Drives the real `referee tournament` and `referee standings` with scripted bots
+//! (tests/bots/scripted.py) and the built-in random bot: configuration errors, the schedule's
+//! games and colours, openings, a run killed with SIGKILL and resumed, shards merged, and
+//! `referee match --sprt`.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+fn referee() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py")
+}
+
+/// A unique word put on each bot's command line, to find its processes afterwards.
+fn marker() -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "tmarker-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+/// A `[[players]]` table for a scripted bot.
+fn scripted(name: &str, mode: &str, marker: &str) -> String {
+    format!(
+        "[[players]]\nname = \"{name}\"\ncommand = \"python3 {} {mode} {marker}\"\n",
+        script().display()
+    )
+}
+
+fn builtin(name: &str) -> String {
+    format!("[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n")
+}
+
+/// Processes whose command line contains `marker`, after giving them a moment to exit.
+fn survivors(marker: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(marker) {
+                found.push(cmdline);
+            }
+        }
+        if found.is_empty() || Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(args: &[&str]) -> Output {
+    referee().args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let output = run(args);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "referee {args:?} failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+fn tournament(config: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_ok(&args)
+}
+
+/// The journal's games, by index.
+fn journal(path: &Path) -> BTreeMap<u64, Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["journal"], 1);
+    let mut games = BTreeMap::new();
+    for line in lines {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let index = entry["index"].as_u64().unwrap();
+        assert!(games.insert(index, entry).is_none(), "game {index} twice");
+    }
+    games
+}
+
+fn players(entry: &Value) -> [String; 2] {
+    [0, 1].map(|i| entry["players"][i].as_str().unwrap().to_string())
+}
+
+#[test]
+fn configuration_errors_name_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("gams = 4\ngame = \"tictactoe\"\n", "unknown field `gams`"),
+        (
+            &*format!(
+                "game = \"tictactoe\"\ngames = 3\n{}{}",
+                builtin("a"),
+                builtin("b")
+            ),
+            "games = 3: games per pairing must be even",
+        ),
+        (
+            &*format!(
+                "game = \"tictactoe\"\nformat = \"gauntlet\"\ngauntlet = [\"zed\"]\n{}{}",
+                builtin("a"),
+                builtin("b")
+            ),
+            "gauntlet: no player is named 'zed'",
+        ),
+        (
+            &*format!("game = \"tictactoe\"\n{}{}", builtin("a"), builtin("a")),
+            "the name 'a' is taken",
+        ),
+    ];
+    for (text, expected) in cases {
+        let config = write_config(dir.path(), text);
+        let output = run(&["tournament", config.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "expected '{expected}' in: {stderr}"
+        );
+        assert!(
+            stderr.contains("tournament.toml"),
+            "names the file: {stderr}"
+        );
+    }
+    let output = run(&["tournament", "/no/such/file.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read /no/such/file.toml"));
+}
+
+#[test]
+fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker();
+    let deck = dir.path().join("deck.txt");
+    std::fs::write(&deck, "# two openings\n1 1\n0 0, 2 2\n").unwrap();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\ngames = 4\nopenings = {{ file = \"{}\", order = \"file\" }}\n{}{}{}",
+            deck.display(),
+            scripted("x", "multi", &marker),
+            scripted("y", "multi", &marker),
+            scripted("z", "good", &marker),
+        ),
+    );
+    let out = dir.path().join("out");
+    let stdout = tournament(&config, &out, &["-j", "2"]);
+    assert!(stdout.contains("played 12 games"), "{stdout}");
+    let games = journal(&out.join("journal.jsonl"));
+    assert_eq!(
+        games.keys().copied().collect::<Vec<_>>(),
+        (0..12).collect::<Vec<_>>()
+    );
+    let mut by_pairing: BTreeMap<BTreeSet<String>, Vec<&Value>> = BTreeMap::new();
+    for entry in games.values() {
+        let [a, b] = players(entry);
+        assert_ne!(a, b);
+        by_pairing
+            .entry(BTreeSet::from([a, b]))
+            .or_default()
+            .push(entry);
+    }
+    assert_eq!(by_pairing.len(), 3, "every pair of the three players");
+    for (pairing, entries) in &by_pairing {
+        assert_eq!(entries.len(), 4, "{pairing:?}");
+        let mut by_opening: BTreeMap<String, Vec<[String; 2]>> = BTreeMap::new();
+        for entry in entries {
+            let opening = entry["opening"].as_array().unwrap();
+            let key: Vec<&str> = opening.iter().map(|m| m.as_str().unwrap()).collect();
+            by_opening
+                .entry(key.join(","))
+                .or_default()
+                .push(players(entry));
+        }
+        assert_eq!(
+            by_opening.keys().collect::<Vec<_>>(),
+            ["0 0,2 2", "1 1"],
+            "{pairing:?}"
+        );
+        for seats in by_opening.values() {
+            assert_eq!(seats.len(), 2);
+            assert_eq!(
+                seats[0],
+                [seats[1][1].clone(), seats[1][0].clone()],
+                "colours swapped"
+            );
+        }
+    }
+    // Records are numbered by schedule index and hold the opening and the players' names.
+    for (index, entry) in &games {
+        let path = out.join(entry["record"].as_str().unwrap());
+        assert_eq!(path, out.join(format!("games/{:04}.json", index + 1)));
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(record["number"], index + 1);
+        assert_eq!(record["opening"], entry["opening"]);
+        assert_eq!(record["players"][0]["label"], entry["players"][0]);
+        assert_eq!(record["result"]["reason"], entry["reason"]);
+    }
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(standings["games"], 12);
+    assert_eq!(standings["players"].as_array().unwrap().len(), 3);
+    assert!(stdout.contains("| # | player |"), "{stdout}");
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "bots left running: {left:?}");
+
+    // Running again into the same directory is refused unless resumed.
+    let output = run(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("holds 12 finished games") && stderr.contains("--resume"),
+        "{stderr}"
+    );
+    let stdout = tournament(&config, &out, &["--resume"]);
+    assert!(stdout.contains("played 0 games"), "{stdout}");
+}
+
+#[test]
+fn a_gauntlet_plays_its_challengers_against_the_field_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\nformat = \"gauntlet\"\ngauntlet = [\"me\"]\nseed = 5\n{}{}{}{}",
+            builtin("f1"),
+            builtin("me"),
+            builtin("f2"),
+            builtin("f3"),
+        ),
+    );
+    let out = dir.path().join("out");
+    tournament(&config, &out, &["-j", "1"]);
+    let games = journal(&out.join("journal.jsonl"));
+    assert_eq!(games.len(), 6);
+    let mut first = 0;
+    let mut opponents = BTreeMap::new();
+    for entry in games.values() {
+        let [a, b] = players(entry);
+        let opponent = if a == "me" {
+            first += 1;
+            b
+        } else {
+            assert_eq!(b, "me");
+            a
+        };
+        *opponents.entry(opponent).or_insert(0) += 1;
+    }
+    assert_eq!(first, 3, "the challenger plays first in half its games");
+    assert_eq!(
+        opponents,
+        BTreeMap::from([
+            ("f1".to_string(), 2),
+            ("f2".to_string(), 2),
+            ("f3".to_string(), 2)
+        ])
+    );
+}
+
+/// The result of every game, by index, without times or record paths.
+fn results(games: &BTreeMap<u64, Value>) -> BTreeMap<u64, (Value, Value, Value, Value)> {
+    games
+        .iter()
+        .map(|(&index, e)| {
+            (
+                index,
+                (
+                    e["players"].clone(),
+                    e["winner"].clone(),
+                    e["reason"].clone(),
+                    e["opening"].clone(),
+                ),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker();
+    // Deterministic bots: first free square (slowly), one that never makes a move.
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\ngames = 4\nopenings = {{ plies = 2 }}\n{}{}{}{}",
+            scripted("slow1", "slow:25", &marker),
+            scripted("slow2", "slow:25", &marker),
+            scripted("multi", "multi", &marker),
+            scripted("garbage", "garbage", &marker),
+        ),
+    );
+    let reference = dir.path().join("reference");
+    tournament(&config, &reference, &["-j", "2"]);
+    let expected = results(&journal(&reference.join("journal.jsonl")));
+    assert_eq!(expected.len(), 24);
+
+    let out = dir.path().join("out");
+    let journal_path = out.join("journal.jsonl");
+    let mut child = referee()
+        .args(["tournament", config.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["-j", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a few games are journaled, well before the end.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let lines = std::fs::read_to_string(&journal_path)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines > 6 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the tournament made no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let partial = journal(&journal_path);
+    assert!(
+        partial.len() >= 6 && partial.len() < 24,
+        "{} games",
+        partial.len()
+    );
+
+    let stdout = tournament(&config, &out, &["-j", "2", "--resume"]);
+    let resumed = journal(&journal_path);
+    assert!(
+        stdout.contains(&format!("played {} games", 24 - partial.len())),
+        "{stdout}"
+    );
+    for (index, entry) in &partial {
+        assert_eq!(
+            &resumed[index], entry,
+            "journaled games are kept as they were"
+        );
+    }
+    assert_eq!(
+        results(&resumed),
+        expected,
+        "the same games as an uninterrupted run"
+    );
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "bots left running: {left:?}");
+}
+
+#[test]
+fn four_shards_merged_give_the_standings_of_the_whole_tournament() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker();
+    // Fresh processes for every game, so each built-in bot's game depends only on its seed.
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\ngames = 4\nseed = 11\nreuse_processes = false\nrecords = false\nopenings = {{ plies = 1 }}\n{}{}{}{}",
+            builtin("r1"),
+            builtin("r2"),
+            builtin("r3"),
+            scripted("first-free", "good", &marker),
+        ),
+    );
+    let whole = dir.path().join("whole");
+    tournament(&config, &whole, &["-j", "2"]);
+    let sharded = dir.path().join("sharded");
+    let mut journals = Vec::new();
+    for shard in 1..=4 {
+        let stdout = tournament(
+            &config,
+            &sharded,
+            &["-j", "1", "--shard", &format!("{shard}/4")],
+        );
+        assert!(stdout.contains("played 6 games"), "{stdout}");
+        journals.push(sharded.join(format!("journal-{shard}-of-4.jsonl")));
+    }
+    let shard_games: Vec<BTreeMap<u64, Value>> = journals.iter().map(|p| journal(p)).collect();
+    let mut union = BTreeMap::new();
+    for games in &shard_games {
+        for (index, entry) in games {
+            assert!(
+                union.insert(*index, entry.clone()).is_none(),
+                "game {index} in two shards"
+            );
+        }
+    }
+    let whole_games = journal(&whole.join("journal.jsonl"));
+    assert_eq!(results(&union), results(&whole_games));
+    let reasons: BTreeSet<&str> = whole_games
+        .values()
+        .map(|e| e["reason"].as_str().unwrap())
+        .collect();
+    assert!(reasons.contains("line"), "{reasons:?}");
+
+    let merged = dir.path().join("merged.json");
+    let csv = dir.path().join("merged.csv");
+    let mut args = vec!["standings".to_string()];
+    args.extend(journals.iter().map(|p| p.display().to_string()));
+    args.extend([
+        "--json".into(),
+        merged.display().to_string(),
+        "--csv".into(),
+        csv.display().to_string(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let stdout = run_ok(&args);
+    assert!(stdout.contains("standings after 24 games"), "{stdout}");
+    let merged: Value = serde_json::from_str(&std::fs::read_to_string(merged).unwrap()).unwrap();
+    let unsharded: Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(merged, unsharded);
+    assert_eq!(
+        std::fs::read_to_string(csv).unwrap(),
+        std::fs::read_to_string(whole.join("standings.csv")).unwrap()
+    );
+
+    // A shard given twice is counted once, and missing shards are reported.
+    let output = run(&["standings", args[1], args[1]]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success());
+    assert!(
+        stderr.contains("counted once") && stderr.contains("6 of its 24 games"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
+    let marker = marker();
+    let strong = format!("python3 {} multi {marker}", script().display());
+    let weak = format!("python3 {} garbage {marker}", script().display());
+    let stdout = run_ok(&[
+        "match",
+        "tictactoe",
+        &strong,
+        &weak,
+        "--sprt",
+        "elo0=0,elo1=200",
+    ]);
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("sprt: H1 accepted"), "{stdout}");
+    let games = stdout.lines().filter(|l| l.starts_with("game ")).count();
+    assert!(
+        games % 2 == 0 && (4..=40).contains(&games),
+        "{games} games:\n{stdout}"
+    );
+    assert!(stdout.contains("LLR bounds (-2.94, 2.94)"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "sprt: {} pairs [0, 0, 0, 0, {}]",
+            games / 2,
+            games / 2
+        )),
+        "{stdout}"
+    );
+
+    let stdout = run_ok(&[
+        "match",
+        "tictactoe",
+        &weak,
+        &strong,
+        "--sprt",
+        "elo0=0,elo1=5",
+        "-n",
+        "4",
+    ]);
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 4);
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap()
+            .contains("no decision after 2 pairs"),
+        "{stdout}"
+    );
+
+    let output = run(&[
+        "match",
+        "tictactoe",
+        &weak,
+        &strong,
+        "--sprt",
+        "elo0=5,elo1=0",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("elo0 must be less than elo1"));
+    assert!(survivors(&marker).is_empty());
+}
+
+#[test]
+fn the_bundled_tournament_is_valid() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tournament =
+        referee::tournament::config::Tournament::load(&root.join("tournaments/bundled.toml"))
+            .unwrap();
+    assert_eq!(tournament.entrants.len(), 4);
+    assert_eq!(tournament.schedule.total_games(), 36);
+    for entrant in &tournament.entrants {
+        if let referee::players::PlayerSpec::Command(words) = &entrant.player {
+            assert!(root.join(&words[1]).is_file(), "{words:?}");
+        }
+    }
+}
