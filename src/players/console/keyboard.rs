@@ -1,0 +1,146 @@
+//! The keyboard: lines typed at the console, read by a thread of their own so that a player can
+//! be waited for until a deadline (the clock runs while they think), each stamped when read.
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::Instant;
+
+/// Longest line kept, in bytes; the rest of a longer line is dropped (nobody types that much,
+/// but a paste or a redirected file may).
+const MAX_LINE: usize = 4096;
+
+/// What came from the keyboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Typed {
+    /// A line, without its line end, and when its end was read.
+    Line { text: String, at: Instant },
+    /// The input ended (Ctrl-D, or the end of a redirected file).
+    Closed,
+    /// Nothing before the deadline.
+    Nothing,
+}
+
+pub struct Keyboard {
+    lines: Receiver<(String, Instant)>,
+}
+
+impl Keyboard {
+    /// Reads the referee's standard input.
+    pub fn stdin() -> Keyboard {
+        Keyboard::reading(io::stdin())
+    }
+
+    /// Reads lines from `source` until it ends.
+    pub fn reading(source: impl Read + Send + 'static) -> Keyboard {
+        let (sender, lines) = mpsc::channel();
+        thread::Builder::new()
+            .name("keyboard".into())
+            .spawn(move || {
+                let mut reader = BufReader::new(source);
+                while let Some(text) = read_line(&mut reader) {
+                    if sender.send((text, Instant::now())).is_err() {
+                        break;
+                    }
+                }
+            })
+            .expect("cannot start the keyboard thread");
+        Keyboard { lines }
+    }
+
+    /// The next line typed, waiting until `deadline` at most.
+    pub fn next_line(&self, deadline: Instant) -> Typed {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok((text, at)) => Typed::Line { text, at },
+            Err(RecvTimeoutError::Timeout) => Typed::Nothing,
+            Err(RecvTimeoutError::Disconnected) => Typed::Closed,
+        }
+    }
+
+    /// Takes the lines typed while nobody was asking (before a player's turn began): they were
+    /// typed without seeing the position they would be played in.
+    pub fn typed_ahead(&self) -> Vec<String> {
+        self.lines.try_iter().map(|(text, _)| text).collect()
+    }
+}
+
+/// One line without its line end (LF or CR LF), at most [`MAX_LINE`] bytes of it, invalid UTF-8
+/// replaced; `None` at the end of the input (or when it cannot be read).
+fn read_line(reader: &mut impl BufRead) -> Option<String> {
+    let mut bytes = Vec::new();
+    let read = reader
+        .by_ref()
+        .take(MAX_LINE as u64)
+        .read_until(b'\n', &mut bytes)
+        .ok()?;
+    if read == 0 {
+        return None;
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() == MAX_LINE {
+        // Drop the rest of an overlong line.
+        let mut rest = Vec::new();
+        while reader
+            .by_ref()
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut rest)
+            .is_ok_and(|n| n > 0)
+            && rest.last() != Some(&b'\n')
+        {
+            rest.clear();
+        }
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    fn text(typed: Typed) -> String {
+        match typed {
+            Typed::Line { text, .. } => text,
+            other => panic!("expected a line, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn lines_arrive_without_their_ends_then_the_input_closes() {
+        let keyboard = Keyboard::reading(&b"b2\r\n  resign \n\xff\xfe\nlast"[..]);
+        assert_eq!(text(keyboard.next_line(soon())), "b2");
+        assert_eq!(text(keyboard.next_line(soon())), "  resign ");
+        assert_eq!(text(keyboard.next_line(soon())), "\u{fffd}\u{fffd}");
+        assert_eq!(text(keyboard.next_line(soon())), "last");
+        assert_eq!(keyboard.next_line(soon()), Typed::Closed);
+    }
+
+    #[test]
+    fn an_overlong_line_is_cut_and_the_next_one_kept() {
+        let mut input = vec![b'7'; MAX_LINE * 3];
+        input.extend_from_slice(b"\nmoves\n");
+        let keyboard = Keyboard::reading(std::io::Cursor::new(input));
+        assert_eq!(text(keyboard.next_line(soon())).len(), MAX_LINE);
+        assert_eq!(text(keyboard.next_line(soon())), "moves");
+    }
+
+    #[test]
+    fn nothing_typed_by_the_deadline_is_nothing() {
+        let (_writer, reader) = std::os::unix::net::UnixStream::pair().unwrap();
+        let keyboard = Keyboard::reading(reader);
+        let started = Instant::now();
+        let waited = Duration::from_millis(50);
+        assert_eq!(keyboard.next_line(started + waited), Typed::Nothing);
+        assert!(started.elapsed() >= waited);
+        assert!(keyboard.typed_ahead().is_empty());
+    }
+}
