@@ -21,6 +21,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod play;
+
 const GAMES_HELP: &str = "\
 Games and their parameters (-p key=value):
   tictactoe   3x3, three in a row
@@ -63,6 +65,11 @@ enum Command {
     /// Exits 0 when it found no problem, 1 when it did.
     #[command(after_help = GAMES_HELP)]
     Check(CheckArgs),
+    /// Play a game at the console: you against a bot (by default the strongest built-in bot,
+    /// you moving first), two people at one keyboard, or two bots shown move by move. Type help
+    /// at your turn for the commands and how to write moves.
+    #[command(after_help = GAMES_HELP)]
+    Play(play::PlayArgs),
     /// Count the move sequences of a given length from the start (checks a move generator).
     #[command(after_help = GAMES_HELP)]
     Perft {
@@ -196,6 +203,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Match(args) => run_match_command(*args),
         Command::Check(args) => return run_check_command(args),
+        Command::Play(args) => play::run(args),
         Command::Perft {
             game,
             depth,

@@ -68,43 +68,42 @@ pub fn read(spec: &GameSpec, game: &dyn AnyGame, line: &str) -> Input {
 pub fn help(spec: &GameSpec) -> String {
     let moves = match Board::of(spec) {
         Board::Cells { width, height } => format!(
-            "A move names a square by its column letter and row number, as drawn along the \
-             edges: b2 is column b, row 2. The protocol's notation works too: 'x y', the column x \
-             and then the row y, both counted from 0 at the top left, so a = 0, b = 1, ...: b2 is \
-             '1 2'. This board has columns a-{} (0-{}) and rows 0-{}.{}",
+            "Moves: a square's column letter and row number, as drawn along the edges: b2 is\n\
+             column b, row 2. The protocol's notation works too: 'x y', the column x then the\n\
+             row y, counted from 0 at the top left (a = 0, b = 1, ...): b2 is '1 2'.\n\
+             This board has columns a-{} (0-{}) and rows 0-{}.{}",
             column_letter(width - 1),
             width - 1,
             height - 1,
             if matches!(spec, GameSpec::Uttt(_)) {
-                " You must play in the small board the last move sent you to (highlighted in \
-                 colour and named under the board); when that board is decided, in any undecided board."
+                "\nYou must play in the small board the last move sent you to (highlighted, and\n\
+                 named under the board); when that board is decided, in any undecided board."
             } else {
                 ""
             }
         ),
         Board::Dots { cols, rows } => format!(
-            "A move draws the line between two neighbouring dots, each named by its column \
-             letter and row number as drawn along the edges: a0-b0 (or a0 b0) joins dots a0 and \
-             b0. The protocol's notation works too: 'h x y' is the horizontal line from dot (x, y) \
-             to (x+1, y), 'v x y' the vertical line from (x, y) to (x, y+1), columns and rows \
-             counted from 0 at the top left (a = 0, b = 1, ...): a0-b0 is 'h 0 0', a0-a1 is \
-             'v 0 0'. Dots: columns a-{} (0-{}), rows 0-{}. Completing a box scores it and you \
-             move again.",
+            "Moves: the line between two neighbouring dots, each named by its column letter\n\
+             and row number as drawn along the edges: a0-b0 (or a0 b0) joins dots a0 and b0.\n\
+             The protocol's notation works too: 'h x y' is the line from dot (x, y) to\n\
+             (x+1, y), 'v x y' the line from (x, y) to (x, y+1), counted from 0 at the top\n\
+             left (a = 0, b = 1, ...): a0-b0 is 'h 0 0', a0-a1 is 'v 0 0'.\n\
+             Dots: columns a-{} (0-{}), rows 0-{}. Completing a box scores it: you move again.",
             column_letter(cols),
             cols,
             rows
         ),
-        Board::Checkers => "Moves in PDN, with the square numbers of the key beside the board: \
-             11-15 a move, 22x15 a capture, 9x18x27 a multi-jump with every landing square (or \
-             only its start and end, 9x27, when one capture fits). '11 15' (with a space) is the \
-             move from 11 to 15, capture or not. A square alone, such as 11, shows where its \
-             piece can go (marked *). A capture is mandatory when there is one. Black moves \
-             first, down the board."
+        Board::Checkers => "\
+            Moves in PDN, with the square numbers of the key beside the board: 11-15 a move,\n\
+            22x15 a capture, 9x18x27 a multi-jump with every landing square (or only its\n\
+            start and end, 9x27, when one capture fits). '11 15' (with a space) is the move\n\
+            from 11 to 15, capture or not. A square alone, such as 11, shows where its piece\n\
+            can go (marked *). A capture is mandatory when there is one."
             .to_string(),
     };
     let draw = if spec.allows_draw_offers() {
-        "\n  draw     accept the draw offered, or offer one with your next move \
-         (or type the move followed by 'draw', e.g. '11-15 draw')"
+        "\n  draw     accept the draw offered, or offer one with your next move\n           \
+         (or type the move followed by draw: 11-15 draw)"
     } else {
         ""
     };
@@ -121,11 +120,24 @@ pub fn help(spec: &GameSpec) -> String {
 
 /// More help for a refused move, where the rules' message alone may leave a person stuck.
 pub fn hint(spec: &GameSpec, error: &MoveError) -> Option<String> {
+    let board = Board::of(spec);
     match error {
-        MoveError::NotAMove(_) => {
-            Some("Type help for how to write a move, or moves to list them.".into())
-        }
-        MoveError::Illegal(IllegalMove::OffBoard { .. }) => Board::of(spec)
+        MoveError::NotAMove(_) => Some(
+            match board {
+                Board::Cells { .. } => {
+                    "Write a square as b2 (column letter, row number) or as '1 2' (x y)."
+                }
+                Board::Dots { .. } => {
+                    "Write a line as two neighbouring dots, a0-b0, or as 'h 0 0' / 'v 0 0'."
+                }
+                Board::Checkers => {
+                    "Write a move as 11-15, a capture as 22x15, or either as '11 15'."
+                }
+            }
+            .to_string()
+                + " Type moves to list the legal moves, help for more.",
+        ),
+        MoveError::Illegal(IllegalMove::OffBoard { .. }) => board
             .extent()
             .map(|extent| format!("The board has {extent}.")),
         MoveError::Illegal(IllegalMove::OutsideForcedBoard { board, .. }) => {
@@ -210,6 +222,10 @@ mod tests {
         assert!(!text.contains("accept the draw"), "{text}");
         assert!(help(&spec("uttt")).contains("small board"));
         assert!(help(&spec("dots")).contains("a0-b0 is 'h 0 0'"));
+        for game in ["gomoku", "uttt", "dots", "checkers"] {
+            let text = help(&spec(game));
+            assert!(text.lines().all(|line| line.len() <= 80), "{text}");
+        }
         assert!(help(&spec("checkers")).contains("11-15 draw"));
     }
 

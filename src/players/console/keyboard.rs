@@ -1,7 +1,7 @@
 //! The keyboard: lines typed at the console, read by a thread of their own so that a player can
 //! be waited for until a deadline (the clock runs while they think), each stamped when read.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Instant;
@@ -23,16 +23,18 @@ pub enum Typed {
 
 pub struct Keyboard {
     lines: Receiver<(String, Instant)>,
+    /// A person types the lines (a terminal), rather than a script (a pipe or a file).
+    interactive: bool,
 }
 
 impl Keyboard {
     /// Reads the referee's standard input.
     pub fn stdin() -> Keyboard {
-        Keyboard::reading(io::stdin())
+        Keyboard::reading(io::stdin(), io::stdin().is_terminal())
     }
 
-    /// Reads lines from `source` until it ends.
-    pub fn reading(source: impl Read + Send + 'static) -> Keyboard {
+    /// Reads lines from `source` until it ends; `interactive` when a person types them.
+    pub fn reading(source: impl Read + Send + 'static, interactive: bool) -> Keyboard {
         let (sender, lines) = mpsc::channel();
         thread::Builder::new()
             .name("keyboard".into())
@@ -45,7 +47,7 @@ impl Keyboard {
                 }
             })
             .expect("cannot start the keyboard thread");
-        Keyboard { lines }
+        Keyboard { lines, interactive }
     }
 
     /// The next line typed, waiting until `deadline` at most.
@@ -58,9 +60,13 @@ impl Keyboard {
         }
     }
 
-    /// Takes the lines typed while nobody was asking (before a player's turn began): they were
-    /// typed without seeing the position they would be played in.
+    /// Takes the lines a person typed while nobody was asking (before their turn began): they
+    /// were typed without seeing the position they would be played in. None from a script,
+    /// whose lines are meant to be read one after the other.
     pub fn typed_ahead(&self) -> Vec<String> {
+        if !self.interactive {
+            return Vec::new();
+        }
         self.lines.try_iter().map(|(text, _)| text).collect()
     }
 }
@@ -116,7 +122,7 @@ mod tests {
 
     #[test]
     fn lines_arrive_without_their_ends_then_the_input_closes() {
-        let keyboard = Keyboard::reading(&b"b2\r\n  resign \n\xff\xfe\nlast"[..]);
+        let keyboard = Keyboard::reading(&b"b2\r\n  resign \n\xff\xfe\nlast"[..], false);
         assert_eq!(text(keyboard.next_line(soon())), "b2");
         assert_eq!(text(keyboard.next_line(soon())), "  resign ");
         assert_eq!(text(keyboard.next_line(soon())), "\u{fffd}\u{fffd}");
@@ -128,7 +134,7 @@ mod tests {
     fn an_overlong_line_is_cut_and_the_next_one_kept() {
         let mut input = vec![b'7'; MAX_LINE * 3];
         input.extend_from_slice(b"\nmoves\n");
-        let keyboard = Keyboard::reading(std::io::Cursor::new(input));
+        let keyboard = Keyboard::reading(std::io::Cursor::new(input), false);
         assert_eq!(text(keyboard.next_line(soon())).len(), MAX_LINE);
         assert_eq!(text(keyboard.next_line(soon())), "moves");
     }
@@ -136,11 +142,22 @@ mod tests {
     #[test]
     fn nothing_typed_by_the_deadline_is_nothing() {
         let (_writer, reader) = std::os::unix::net::UnixStream::pair().unwrap();
-        let keyboard = Keyboard::reading(reader);
+        let keyboard = Keyboard::reading(reader, true);
         let started = Instant::now();
         let waited = Duration::from_millis(50);
         assert_eq!(keyboard.next_line(started + waited), Typed::Nothing);
         assert!(started.elapsed() >= waited);
         assert!(keyboard.typed_ahead().is_empty());
+    }
+
+    #[test]
+    fn only_a_person_types_ahead() {
+        let typed = |interactive| {
+            let keyboard = Keyboard::reading(&b"a0\nb1\n"[..], interactive);
+            std::thread::sleep(Duration::from_millis(100));
+            keyboard.typed_ahead()
+        };
+        assert_eq!(typed(true), ["a0", "b1"]);
+        assert!(typed(false).is_empty());
     }
 }
