@@ -120,8 +120,8 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, MatchError> {
     if config.raw && humans.contains(&true) {
         screen.say(
             Voice::Aside,
-            "Raw mode: you see the referee's lines exactly as a bot does, and what you type is \
-             sent as it is, with a bot's verdicts (protocol.md): answer 'start' with \
+            "Raw mode: you see the referee's lines exactly as a bot does, and what you type\n\
+             is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
              'ready NAME VERSION', then each 'turn' with one move.",
         );
     } else if humans.contains(&true) {

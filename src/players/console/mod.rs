@@ -218,7 +218,7 @@ impl ConsoleSeat {
         let shown_at = Instant::now();
         let deadline = shown_at + watchdog;
         let out_of_time = shown_at + limit;
-        let mut warned = !*clock || limit <= WARNING * 2;
+        let mut warned = !*clock || limit <= WARNING;
         let me = side_name(spec, table.side);
         loop {
             let left = out_of_time.saturating_duration_since(Instant::now());
@@ -474,7 +474,10 @@ fn movable_pieces(table: &Table) -> Vec<u8> {
 /// `N legal moves: a, b, ...`, in the friendly notation, wrapped.
 fn move_list(table: &Table) -> String {
     let moves = table.game.legal_moves_text();
-    let mut out = format!("{} legal moves:", moves.len());
+    let mut out = match moves.len() {
+        1 => "1 legal move:".to_string(),
+        count => format!("{count} legal moves:"),
+    };
     let mut width = out.len();
     for (index, mv) in moves.iter().enumerate() {
         let item = friendly(&table.spec, mv);
