@@ -25,8 +25,8 @@ struct Console {
 
 /// What came after a move.
 enum Next {
-    /// The next prompt, with what was shown before it.
-    Prompt(String),
+    /// The next prompt.
+    Prompt,
     /// The end of the game, with everything shown until the referee exited.
     End(String),
 }
@@ -111,7 +111,10 @@ impl Console {
             ReadUntil::EOF,
         ]);
         match found {
-            Ok((before, needle)) if needle == PROMPT => Next::Prompt(self.seen(&before, &needle)),
+            Ok((before, needle)) if needle == PROMPT => {
+                self.seen(&before, &needle);
+                Next::Prompt
+            }
             Ok((before, needle)) if needle == RECORD => {
                 let mut text = self.seen(&before, &needle);
                 text.push_str(&needle);
