@@ -146,83 +146,32 @@ impl ConsoleSeat {
     /// Asks the person for a move until they give a legal one, a command that ends their turn,
     /// or the time is up.
     fn turn(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
-        let Some(table) = self.table.as_mut() else {
+        let Some(mut table) = self.table.take() else {
             return Err(Fault::Exited {
                 detail: "was asked for a move before the setup".into(),
             });
         };
-        let ConsoleOptions { seating, clock, .. } = &self.options;
-        let screen = &mut self.screen;
-        let spec = &table.spec;
-        let mut limit = watchdog;
-        let mut offered = false;
-        for message in messages {
-            match message {
-                RefereeMessage::Opponent(mv) => {
-                    screen.say(
-                        Voice::Plain,
-                        &played_line(spec, seating, table.side.opponent(), mv),
-                    );
-                    table.plies += 1;
-                    if let Err(error) = table.game.play_text(mv) {
-                        screen.say(
-                            Voice::Warning,
-                            &format!("(the console lost the game: {error})"),
-                        );
-                    }
-                }
-                RefereeMessage::OfferDraw => offered = true,
-                RefereeMessage::Turn { ms } => limit = Duration::from_millis(*ms),
-                _ => {}
-            }
-        }
-        for early in self.keyboard.typed_ahead() {
-            screen.say(
-                Voice::Aside,
-                &format!(
-                    "(ignored '{}', typed before your turn)",
-                    shorten(&early, 40)
-                ),
-            );
-        }
-        if offered {
-            screen.say(
-                Voice::Warning,
-                &format!(
-                    "{} offers a draw: type draw to accept it, or play a move to decline it.",
-                    seating.who(spec, table.side.opponent())
-                ),
-            );
-        }
-        let movable = movable_pieces(table);
-        let only_piece = match movable[..] {
-            [only] => Some(only),
-            _ => None,
-        };
-        screen.show(&draw(table.game.as_ref(), only_piece));
-        screen.say(
-            Voice::Plain,
-            &turn_line(spec, seating, table.game.as_ref(), table.plies + 1),
-        );
-        if !movable.is_empty() {
-            let list: Vec<String> = movable.iter().map(u8::to_string).collect();
-            screen.say(
-                Voice::Plain,
-                &format!(
-                    "Pieces that can move: {} (type one to see where it can go).",
-                    list.join(", ")
-                ),
-            );
-        }
+        let answer = self.take_turn(&mut table, messages, watchdog);
+        self.table = Some(table);
+        answer
+    }
 
+    fn take_turn(
+        &mut self,
+        table: &mut Table,
+        messages: &[RefereeMessage],
+        watchdog: Duration,
+    ) -> Result<Answer, Fault> {
+        let (limit, offered) = self.begin_turn(table, messages);
+        let limit = limit.unwrap_or(watchdog);
         let shown_at = Instant::now();
         let deadline = shown_at + watchdog;
         let out_of_time = shown_at + limit;
-        let mut warned = !*clock || limit <= WARNING;
-        let me = side_name(spec, table.side);
+        let mut warned = !self.options.clock || limit <= WARNING;
+        let me = side_name(&table.spec, table.side);
         loop {
             let left = out_of_time.saturating_duration_since(Instant::now());
-            screen.prompt(&if *clock {
+            self.screen.prompt(&if self.options.clock {
                 format!("{me} [{}]> ", seconds(left))
             } else {
                 format!("{me}> ")
@@ -232,145 +181,205 @@ impl ConsoleSeat {
             } else {
                 out_of_time - WARNING
             };
-            let (text, at) = match self.keyboard.next_line(wake) {
-                Typed::Line { text, at } => (text, at),
+            match self.keyboard.next_line(wake) {
+                Typed::Line { text, at } => {
+                    if let Some(line) = self.respond(table, &text, offered) {
+                        self.log_answer(&line, at);
+                        return Ok(Answer {
+                            line,
+                            elapsed: at.saturating_duration_since(shown_at),
+                            cpu: None,
+                        });
+                    }
+                }
                 Typed::Nothing if !warned => {
                     warned = true;
-                    screen.say(Voice::Warning, &format!("\n{} left!", seconds(WARNING)));
-                    continue;
+                    let warning = format!("\n{} left!", seconds(WARNING));
+                    self.screen.say(Voice::Warning, &warning);
                 }
                 Typed::Nothing => {
-                    screen.say(Voice::Warning, "\nTime is up.");
+                    self.screen.say(Voice::Warning, "\nTime is up.");
                     return Err(Fault::Timeout {
                         waited: shown_at.elapsed(),
                     });
                 }
                 Typed::Closed => {
-                    screen.say(Voice::Warning, "\nThe console's input ended.");
+                    self.screen
+                        .say(Voice::Warning, "\nThe console's input ended.");
                     return Err(closed());
                 }
-            };
-            let answer = |line: String| Answer {
-                line,
-                elapsed: at.saturating_duration_since(shown_at),
-                cpu: None,
-            };
-            match input::read(spec, table.game.as_ref(), &text) {
-                Input::Nothing => {}
-                Input::Help => screen.say(Voice::Plain, &help(spec)),
-                Input::Moves => screen.say(Voice::Plain, &move_list(table)),
-                Input::Resign => {
-                    screen.say(Voice::Plain, "You resign.");
-                    return Ok(answer("resign".into()));
-                }
-                Input::Quit => {
-                    screen.say(Voice::Plain, "You leave the game (it counts as resigning).");
-                    return Ok(answer("resign".into()));
-                }
-                Input::Draw if offered => {
-                    screen.say(Voice::Plain, "You accept the draw.");
-                    return Ok(answer("draw".into()));
-                }
-                Input::Draw if spec.allows_draw_offers() => {
-                    table.offering = true;
-                    screen.say(
-                        Voice::Plain,
-                        "Your draw offer goes with your next move: type it.",
-                    );
-                }
-                Input::Draw => screen.say(
-                    Voice::Warning,
-                    &format!(
-                        "There are no draw offers in {}: play on, or resign.",
-                        spec.name()
-                    ),
-                ),
-                Input::Select(square) => {
-                    let moves: Vec<String> = table
-                        .game
-                        .legal_moves_text()
-                        .into_iter()
-                        .filter(|mv| starts_on(mv) == Some(square))
-                        .collect();
-                    if moves.is_empty() {
-                        let list: Vec<String> = movable.iter().map(u8::to_string).collect();
-                        screen.say(
-                            Voice::Warning,
-                            &format!(
-                                "No move starts on {square}. Pieces that can move: {}.",
-                                list.join(", ")
-                            ),
-                        );
-                    } else {
-                        screen.show(&draw(table.game.as_ref(), Some(square)));
-                        screen.say(
-                            Voice::Plain,
-                            &format!("Moves of {square}: {}", moves.join(", ")),
-                        );
+            }
+        }
+    }
+
+    /// Follows the opponent's moves and shows them, a draw offered, the board and whose turn it
+    /// is. Returns the time limit of the turn and whether a draw is offered.
+    fn begin_turn(
+        &mut self,
+        table: &mut Table,
+        messages: &[RefereeMessage],
+    ) -> (Option<Duration>, bool) {
+        let seating = &self.options.seating;
+        let screen = &mut self.screen;
+        let spec = &table.spec;
+        let (mut limit, mut offered) = (None, false);
+        for message in messages {
+            match message {
+                RefereeMessage::Opponent(mv) => {
+                    let opponent = table.side.opponent();
+                    screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
+                    table.plies += 1;
+                    if let Err(error) = table.game.play_text(mv) {
+                        let lost = format!("(the console lost track of the game: {error})");
+                        screen.say(Voice::Warning, &lost);
                     }
                 }
-                Input::Unclear(why) => screen.say(Voice::Warning, &why),
-                Input::Move {
-                    typed,
-                    notation,
-                    offers_draw,
-                } => {
-                    let mut trial = table.game.boxed_clone();
-                    match trial.play_text(&notation) {
-                        Ok(_) if (offers_draw && !spec.allows_draw_offers()) => {
-                            screen.say(
-                                Voice::Warning,
-                                &format!("There are no draw offers in {}.", spec.name()),
-                            );
+                RefereeMessage::OfferDraw => offered = true,
+                RefereeMessage::Turn { ms } => limit = Some(Duration::from_millis(*ms)),
+                _ => {}
+            }
+        }
+        for early in self.keyboard.typed_ahead() {
+            let ignored = format!(
+                "(ignored '{}', typed before your turn)",
+                shorten(&early, 40)
+            );
+            screen.say(Voice::Aside, &ignored);
+        }
+        if offered {
+            let offer = format!(
+                "{} offers a draw: type draw to accept it, or play a move to decline it.",
+                seating.who(spec, table.side.opponent())
+            );
+            screen.say(Voice::Warning, &offer);
+        }
+        let movable = movable_pieces(table);
+        let only_piece = match movable[..] {
+            [only] => Some(only),
+            _ => None,
+        };
+        screen.show(&draw(table.game.as_ref(), only_piece));
+        let turn = turn_line(spec, seating, table.game.as_ref(), table.plies + 1);
+        screen.say(Voice::Plain, &turn);
+        if !movable.is_empty() {
+            screen.say(
+                Voice::Plain,
+                &format!(
+                    "Pieces that can move: {} (type one to see where it can go).",
+                    list(&movable)
+                ),
+            );
+        }
+        (limit, offered)
+    }
+
+    /// Answers a line typed during the turn; returns the reply to send when it ends the turn.
+    fn respond(&mut self, table: &mut Table, text: &str, offered: bool) -> Option<String> {
+        let seating = &self.options.seating;
+        let screen = &mut self.screen;
+        let spec = &table.spec;
+        match input::read(spec, table.game.as_ref(), text) {
+            Input::Nothing => {}
+            Input::Help => screen.say(Voice::Plain, &help(spec)),
+            Input::Moves => screen.say(Voice::Plain, &move_list(table)),
+            Input::Resign => {
+                screen.say(Voice::Plain, "You resign.");
+                return Some("resign".into());
+            }
+            Input::Quit => {
+                screen.say(Voice::Plain, "You leave the game (it counts as resigning).");
+                return Some("resign".into());
+            }
+            Input::Draw if offered => {
+                screen.say(Voice::Plain, "You accept the draw.");
+                return Some("draw".into());
+            }
+            Input::Draw if spec.allows_draw_offers() => {
+                table.offering = true;
+                screen.say(
+                    Voice::Plain,
+                    "Your draw offer goes with your next move: type it.",
+                );
+            }
+            Input::Draw => {
+                let none = format!(
+                    "There are no draw offers in {}: play on, or resign.",
+                    spec.name()
+                );
+                screen.say(Voice::Warning, &none);
+            }
+            Input::Select(square) => {
+                let moves: Vec<String> = table
+                    .game
+                    .legal_moves_text()
+                    .into_iter()
+                    .filter(|mv| starts_on(mv) == Some(square))
+                    .collect();
+                if moves.is_empty() {
+                    let movable = list(&movable_pieces(table));
+                    let none =
+                        format!("No move starts on {square}. Pieces that can move: {movable}.");
+                    screen.say(Voice::Warning, &none);
+                } else {
+                    screen.show(&draw(table.game.as_ref(), Some(square)));
+                    screen.say(
+                        Voice::Plain,
+                        &format!("Moves of {square}: {}", moves.join(", ")),
+                    );
+                }
+            }
+            Input::Unclear(why) => screen.say(Voice::Warning, &why),
+            Input::Move {
+                typed,
+                notation,
+                offers_draw,
+            } => {
+                let mut trial = table.game.boxed_clone();
+                match trial.play_text(&notation) {
+                    Ok(_) if offers_draw && !spec.allows_draw_offers() => {
+                        let none = format!("There are no draw offers in {}.", spec.name());
+                        screen.say(Voice::Warning, &none);
+                    }
+                    Ok(canonical) => {
+                        let offers = offers_draw || table.offering;
+                        table.game = trial;
+                        table.plies += 1;
+                        table.offering = false;
+                        screen.say(
+                            Voice::Plain,
+                            &format!(
+                                "You played {}{}.",
+                                notation::both(spec, &canonical),
+                                if offers { " and offer a draw" } else { "" }
+                            ),
+                        );
+                        let opponent = table.side.opponent();
+                        if !seating.humans[opponent.index()] && table.game.outcome().is_none() {
+                            let thinking =
+                                format!("{} is thinking...", seating.who(spec, opponent));
+                            screen.say(Voice::Aside, &thinking);
                         }
-                        Ok(canonical) => {
-                            let offers = offers_draw || table.offering;
-                            let line = if offers {
-                                format!("{canonical} draw")
-                            } else {
-                                canonical.clone()
-                            };
-                            table.game = trial;
-                            table.plies += 1;
-                            table.offering = false;
-                            screen.say(
-                                Voice::Plain,
-                                &format!(
-                                    "You played {}{}.",
-                                    notation::both(spec, &canonical),
-                                    if offers { " and offer a draw" } else { "" }
-                                ),
-                            );
-                            let opponent = table.side.opponent();
-                            if !seating.humans[opponent.index()] && table.game.outcome().is_none() {
-                                screen.say(
-                                    Voice::Aside,
-                                    &format!("{} is thinking...", seating.who(spec, opponent)),
-                                );
-                            }
-                            self.transcript.push(TranscriptLine {
-                                at,
-                                direction: Direction::FromBot,
-                                line: line.clone(),
-                            });
-                            return Ok(answer(line));
-                        }
-                        Err(error) => {
-                            let shown = if typed == notation {
-                                typed
-                            } else {
-                                format!("{typed} ({notation})")
-                            };
-                            screen
-                                .say(Voice::Warning, &format!("{}: {error}", shorten(&shown, 60)));
-                            if let Some(hint) = hint(spec, &error) {
-                                screen.say(Voice::Plain, &hint);
-                            }
+                        return Some(if offers {
+                            format!("{canonical} draw")
+                        } else {
+                            canonical
+                        });
+                    }
+                    Err(error) => {
+                        let shown = if typed == notation {
+                            typed
+                        } else {
+                            format!("{typed} ({notation})")
+                        };
+                        screen.say(Voice::Warning, &format!("{}: {error}", shorten(&shown, 60)));
+                        if let Some(hint) = hint(spec, &error) {
+                            screen.say(Voice::Plain, &hint);
                         }
                     }
                 }
             }
         }
+        None
     }
 }
 
@@ -448,6 +457,15 @@ fn seconds(left: Duration) -> String {
     } else {
         format!("{:.1} s", left.as_secs_f64())
     }
+}
+
+/// `9, 10, 11`.
+fn list(squares: &[u8]) -> String {
+    squares
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The square a checkers move starts on.
