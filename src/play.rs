@@ -129,9 +129,8 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, MatchError> {
     }
 
     let keyboard = humans.contains(&true).then(|| Rc::new(Keyboard::stdin()));
-    let mut occupants = Vec::with_capacity(2);
-    for side in Side::BOTH {
-        occupants.push(match &config.sitters[side.index()] {
+    let occupant = |side: Side| -> Result<Occupant, MatchError> {
+        Ok(match &config.sitters[side.index()] {
             Sitter::Human => Occupant::Person(ConsoleSeat::new(
                 Rc::clone(keyboard.as_ref().expect("a person plays")),
                 ConsoleOptions {
@@ -145,8 +144,9 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, MatchError> {
                 let command = player.command_line(&config.referee_exe, seed);
                 Occupant::Bot(BotProcess::spawn(&command, config.process.clone())?)
             }
-        });
-    }
+        })
+    };
+    let (mut first, mut second) = (occupant(Side::First)?, occupant(Side::Second)?);
 
     let number = match &config.record_dir {
         Some(dir) => next_record_number(dir),
@@ -173,31 +173,26 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, MatchError> {
             std::thread::sleep(config.pause);
         }
     };
-    let played = {
-        let [first, second] = &mut occupants[..] else {
-            unreachable!("two sides")
-        };
-        let contestant = |side: Side, seat| Contestant {
-            seat,
-            label: side_name(spec, side).to_string(),
-            command: config.sitters[side.index()].to_string(),
-            time: if humans[side.index()] {
-                human_time
-            } else {
-                config.bot_time
-            },
-        };
-        play_game_watched(
-            number,
-            &rules,
-            [
-                contestant(Side::First, first.seat()),
-                contestant(Side::Second, second.seat()),
-            ],
-            &mut spectator,
-        )?
+    let contestant = |side: Side, seat| Contestant {
+        seat,
+        label: side_name(spec, side).to_string(),
+        command: config.sitters[side.index()].to_string(),
+        time: if humans[side.index()] {
+            human_time
+        } else {
+            config.bot_time
+        },
     };
-    for (side, occupant) in Side::BOTH.into_iter().zip(occupants) {
+    let played = play_game_watched(
+        number,
+        &rules,
+        [
+            contestant(Side::First, first.seat()),
+            contestant(Side::Second, second.seat()),
+        ],
+        &mut spectator,
+    )?;
+    for (side, occupant) in Side::BOTH.into_iter().zip([first, second]) {
         if let Occupant::Bot(process) = occupant {
             if !played.faulted[side.index()] {
                 process.quit();

@@ -153,13 +153,22 @@ pub fn friendly(spec: &GameSpec, notation: &str) -> String {
     let words: Vec<&str> = notation.split_whitespace().collect();
     let written = match (Board::of(spec), &words[..]) {
         (Board::Cells { .. }, [_, _]) => {
-            numbers(&words).map(|xy| format!("{}{}", letter(xy[0]), xy[1]))
+            numbers(&words).map(|xy| format!("{}{}", column_letter(xy[0]), xy[1]))
         }
         (Board::Dots { .. }, [kind, _, _]) => numbers(&words[1..]).and_then(|xy| {
             let (x, y) = (xy[0], xy[1]);
             match *kind {
-                "h" => Some(format!("{}{y}-{}{y}", letter(x), letter(x + 1))),
-                "v" => Some(format!("{}{y}-{}{}", letter(x), letter(x), y + 1)),
+                "h" => Some(format!(
+                    "{}{y}-{}{y}",
+                    column_letter(x),
+                    column_letter(x.saturating_add(1))
+                )),
+                "v" => Some(format!(
+                    "{}{y}-{}{}",
+                    column_letter(x),
+                    column_letter(x),
+                    y.saturating_add(1)
+                )),
                 _ => None,
             }
         }),
@@ -176,10 +185,6 @@ pub fn both(spec: &GameSpec, notation: &str) -> String {
     } else {
         format!("{shown} ({notation})")
     }
-}
-
-fn letter(column: u8) -> char {
-    column_letter(column)
 }
 
 #[cfg(test)]
