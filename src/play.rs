@@ -108,11 +108,11 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, MatchError> {
     }
 
     let mut screen = Screen::stdout();
+    screen.say(Voice::Aside, &format!("Game: {spec}"));
     screen.say(
         Voice::Plain,
         &format!(
-            "{}: {} against {}.",
-            spec,
+            "{} against {}.",
             seating.who(spec, Side::First),
             seating.who(spec, Side::Second)
         ),
