@@ -699,6 +699,7 @@ fn no_color_means_no_colour() {
         ])
         .env("TERM", "xterm-256color")
         .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
