@@ -113,7 +113,19 @@ pub fn play_game(
     number: u32,
     rules: &GameRules,
     opening: &[String],
+    players: [Contestant<'_>; 2],
+) -> Result<PlayedGame, OpeningError> {
+    play_game_watched(number, rules, opening, players, &mut |_, _| {})
+}
+
+/// Plays one game like [`play_game`], showing each move to `spectator` as soon as it is played,
+/// with the position after it (for a game shown move by move at the console).
+pub fn play_game_watched(
+    number: u32,
+    rules: &GameRules,
+    opening: &[String],
     mut players: [Contestant<'_>; 2],
+    spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
 ) -> Result<PlayedGame, OpeningError> {
     let started_at = Instant::now();
     let started = SystemTime::now();
@@ -281,6 +293,7 @@ pub fn play_game(
                     at_us: started_at.elapsed().as_micros() as u64,
                     offers_draw,
                 });
+                spectator(game.as_ref(), moves.last().expect("just pushed"));
             }
             Err(error) => {
                 faulted[side.index()] = true;
@@ -455,13 +468,22 @@ mod tests {
     }
 
     fn play(game: &str, first: &mut ScriptedSeat, second: &mut ScriptedSeat) -> GameRecord {
+        play_watched(game, first, second, &mut |_, _| {})
+    }
+
+    fn play_watched(
+        game: &str,
+        first: &mut ScriptedSeat,
+        second: &mut ScriptedSeat,
+        spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
+    ) -> GameRecord {
         let rules = GameRules {
             spec: GameSpec::from_words::<&str>(game, &[]).unwrap(),
             margin: Duration::from_millis(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
         };
-        play_game(
+        play_game_watched(
             1,
             &rules,
             &[],
@@ -479,6 +501,7 @@ mod tests {
                     time: TimeControl::default(),
                 },
             ],
+            spectator,
         )
         .unwrap()
         .record
@@ -498,6 +521,24 @@ mod tests {
         for reason in ["line", "all-lines-drawn", "repetition", "agreement"] {
             assert!(!is_forfeit(reason), "{reason}");
         }
+    }
+
+    #[test]
+    fn a_spectator_sees_every_move_with_the_position_after_it() {
+        let mut first = ScriptedSeat::new(&["0 0", "1 0", "2 0"]);
+        let mut second = ScriptedSeat::new(&["0 1", "1 1"]);
+        let mut seen = Vec::new();
+        let record = play_watched("tictactoe", &mut first, &mut second, &mut |game, played| {
+            seen.push((played.side, played.notation.clone(), game.render()));
+        });
+        let moves: Vec<&str> = seen.iter().map(|(_, mv, _)| mv.as_str()).collect();
+        assert_eq!(moves, ["0 0", "0 1", "1 0", "1 1", "2 0"]);
+        assert_eq!(seen[1].0, Side::Second);
+        assert_eq!(
+            seen[1].2,
+            "    0  1  2\n  0 X  .  .\n  1[O] .  .\n  2 .  .  .\n"
+        );
+        assert_eq!(seen[4].2, record.final_position);
     }
 
     #[test]

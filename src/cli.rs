@@ -30,6 +30,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod play;
+
 const GAMES_HELP: &str = "\
 Games and their parameters (-p key=value):
   tictactoe   3x3, three in a row
@@ -84,6 +86,11 @@ enum Command {
     /// Print the standings, ratings and crosstable of tournament journals: one run's, or the
     /// journals of every shard of a tournament, merged.
     Standings(StandingsArgs),
+    /// Play a game at the console: you against a bot (by default the strongest built-in bot,
+    /// you moving first), two people at one keyboard, or two bots shown move by move. Type help
+    /// at your turn for the commands and how to write moves.
+    #[command(after_help = GAMES_HELP)]
+    Play(play::PlayArgs),
     /// Count the move sequences of a given length from the start (checks a move generator).
     #[command(after_help = GAMES_HELP)]
     Perft {
@@ -251,6 +258,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => return run_check_command(args),
         Command::Tournament(args) => run_tournament_command(args),
         Command::Standings(args) => run_standings_command(args),
+        Command::Play(args) => play::run(args),
         Command::Perft {
             game,
             depth,

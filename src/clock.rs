@@ -48,7 +48,7 @@ pub struct TimeSpecError {
 }
 
 /// The longest limit accepted, so that deadlines never overflow: one day.
-const MAX_MS: u64 = 86_400_000;
+pub const MAX_MS: u64 = 86_400_000;
 
 impl TimeControl {
     /// Reads `key=value,key=value` (keys `move`, `bank`, `increment`, `first`), starting from

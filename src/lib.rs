@@ -11,6 +11,7 @@ pub mod cli;
 pub mod clock;
 pub mod games;
 pub mod matches;
+pub mod play;
 pub mod players;
 pub mod protocol;
 pub mod record;

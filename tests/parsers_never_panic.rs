@@ -8,6 +8,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use referee::clock::TimeControl;
 use referee::games::{AnyGame, GameSpec};
+use referee::play::Sitter;
+use referee::players::console::input::{self, Input};
 use referee::players::limits::Limits;
 use referee::players::PlayerSpec;
 use referee::protocol::{Ready, RefereeMessage, Reply};
@@ -157,5 +159,26 @@ proptest! {
         let _ = TimeControl::parse_over(TimeControl::default(), &text);
         let _ = Limits::parse_over(Limits::default(), &text);
         let _ = PlayerSpec::parse(&text);
+        let _ = Sitter::parse(&text);
+    }
+
+    #[test]
+    fn what_a_person_types_at_the_console_never_panics(
+        text in prop_oneof![
+            any_text(),
+            move_like(),
+            "[a-zA-Z][0-9]{1,22}( ?-? ?[a-zA-Z][0-9]{1,22})?( draw)?",
+            "[0-9]{1,4}( [0-9]{1,4})?( draw)?",
+        ],
+        plies in 0usize..40,
+        seed in any::<u64>(),
+    ) {
+        for spec in specs() {
+            let game = position(&spec, plies, seed);
+            // A move the console accepts is sent only once the rules have played it on a copy.
+            if let Input::Move { notation, .. } = input::read(&spec, game.as_ref(), &text) {
+                let _ = game.boxed_clone().play_text(&notation);
+            }
+        }
     }
 }

@@ -176,6 +176,20 @@ fn seat(spec: &GameSpec, level: Level, seed: u64) -> Result<Box<dyn Table>, BotE
     })
 }
 
+/// Whether the built-in bot of `level` plays the game of `spec` (it is built once to find out).
+pub fn plays(level: Level, spec: &GameSpec) -> bool {
+    seat(spec, level, 0).is_ok()
+}
+
+/// The strongest built-in level that plays the game of `spec`: the console's default opponent.
+pub fn strongest(spec: &GameSpec) -> Level {
+    Level::ALL
+        .into_iter()
+        .rev()
+        .find(|&level| plays(level, spec))
+        .unwrap_or(Level::Random)
+}
+
 fn random<G: Game>(seed: u64) -> Box<dyn Brain<G>> {
     Box::new(random::RandomBrain::new(seed))
 }
@@ -323,6 +337,19 @@ mod tests {
         assert_eq!("3".parse::<Level>().unwrap(), Level::Strong);
         let err = "4".parse::<Level>().unwrap_err();
         assert!(err.to_string().contains("strong or 3"), "{err}");
+    }
+
+    #[test]
+    fn the_strongest_level_plays_every_game() {
+        for game in ["tictactoe", "gomoku", "uttt", "checkers", "dots"] {
+            let spec = GameSpec::from_words::<&str>(game, &[]).unwrap();
+            let level = strongest(&spec);
+            assert!(plays(level, &spec), "{game}");
+            assert!(Level::ALL
+                .into_iter()
+                .filter(|&stronger| stronger > level)
+                .all(|stronger| !plays(stronger, &spec)));
+        }
     }
 
     #[test]

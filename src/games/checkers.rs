@@ -18,7 +18,7 @@
 //! Positions are read and written as PDN FEN, see [`Position`]'s `FromStr`.
 
 use super::spec::CheckersParams;
-use super::{Ending, Game, IllegalMove, MoveError, Outcome, Side};
+use super::{Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, Tone, View};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -1063,44 +1063,76 @@ impl Game for Checkers {
     /// The board as on the usual diagram, Black at the top: `b`/`B` black man/king, `w`/`W`
     /// white man/king, `.` an empty dark square, light squares blank; the piece that moved last
     /// is in brackets. Beside it, a key with the PDN number of every dark square in the same
-    /// place. Then the last move and who is to move (or how the game ended).
-    fn render(&self) -> String {
+    /// place. Then the last move and who is to move (or how the game ended). The pieces that can
+    /// move are toned as allowed; with a selected square, its piece is toned as selected and the
+    /// squares it can reach are drawn `*`.
+    fn diagram(&self, view: &View) -> Diagram {
         let last_to = self.last_move.map(|mv| mv.end_index());
-        let mut out = String::new();
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        let selected = view.selected.filter(|square| (1..=32).contains(square));
+        let movable = |index: u8| moves.iter().any(|mv| mv.from == index);
+        let reachable = |index: u8| {
+            selected.is_some_and(|square| {
+                moves
+                    .iter()
+                    .any(|mv| mv.from() == square && mv.end_index() == index)
+            })
+        };
+        let mut out = Diagram::new();
         for row in 0..8 {
-            let (mut board, mut key) = (String::new(), String::new());
+            let mut key = String::new();
             for col in 0..8 {
                 let index = index_at(row, col);
                 if index == NONE {
-                    board.push_str("   ");
+                    out.text("   ");
                     key.push_str("   ");
                     continue;
                 }
-                let mark = self.position.piece_at(index + 1).map_or('.', Piece::letter);
+                let piece = self.position.piece_at(index + 1);
+                let (mark, tone) = match piece {
+                    None if reachable(index) => ('*', Tone::Allowed),
+                    None => ('.', Tone::Plain),
+                    Some(piece) => (
+                        piece.letter(),
+                        if selected == Some(index + 1) {
+                            Tone::Selected
+                        } else if selected.is_none() && movable(index) {
+                            Tone::Allowed
+                        } else if piece.side == Side::First {
+                            Tone::First
+                        } else {
+                            Tone::Second
+                        },
+                    ),
+                };
                 if last_to == Some(index) {
-                    board.push_str(&format!("[{mark}]"));
+                    out.push(Tone::LastMove, format!("[{mark}]"));
                 } else {
-                    board.push_str(&format!(" {mark} "));
+                    out.text(" ");
+                    out.push(tone, mark.to_string());
+                    out.text(" ");
                 }
                 key.push_str(&format!("{:>2} ", index + 1));
             }
-            out.push_str(format!("{board}   {key}").trim_end());
-            out.push('\n');
+            out.text("   ");
+            out.push(Tone::Label, key);
+            out.end_line();
         }
         if let Some(mv) = self.last_move {
             let mover = colour_name(self.position.to_move.opponent());
-            out.push_str(&format!("{mover} played {mv}\n"));
+            out.text(format!("{mover} played {mv}\n"));
         }
         match Game::outcome(self) {
-            None => out.push_str(&format!("{} to move\n", colour_name(self.position.to_move))),
+            None => out.text(format!("{} to move\n", colour_name(self.position.to_move))),
             Some(Outcome {
                 winner: Some(winner),
                 ending,
-            }) => out.push_str(&format!("{} wins: {ending}\n", colour_name(winner))),
+            }) => out.text(format!("{} wins: {ending}\n", colour_name(winner))),
             Some(Outcome {
                 winner: None,
                 ending,
-            }) => out.push_str(&format!("Draw: {ending}\n")),
+            }) => out.text(format!("Draw: {ending}\n")),
         }
         out
     }
@@ -1738,6 +1770,37 @@ mod tests {
             "B:W21:B0".parse::<Position>().unwrap_err().to_string(),
             "'B:W21:B0' is not a checkers FEN: '0' is not a square number from 1 to 32"
         );
+    }
+
+    #[test]
+    fn a_selected_piece_shows_where_it_can_go_and_movable_pieces_are_allowed() {
+        let g = game(STANDARD_FEN);
+        let toned = |view: &View, tone| -> String {
+            g.diagram(view)
+                .spans()
+                .filter(|(t, _)| *t == tone)
+                .map(|(_, text)| text.trim().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Black's men on 9-12 can move.
+        assert_eq!(toned(&View::default(), Tone::Allowed), "b b b b");
+        let view = View {
+            selected: Some(11),
+            ..View::default()
+        };
+        let drawing = g.diagram(&view).to_string();
+        let row = drawing.lines().nth(3).unwrap();
+        // Row 4 holds squares 13-16: 11 reaches 15 and 16.
+        assert_eq!(row, " .     .     *     *       13    14    15    16");
+        assert_eq!(toned(&view, Tone::Selected), "b");
+        assert_eq!(toned(&view, Tone::Allowed), "* *");
+        // A square without a movable piece selects nothing to reach.
+        let view = View {
+            selected: Some(1),
+            ..View::default()
+        };
+        assert!(!g.diagram(&view).to_string().contains('*'));
     }
 
     #[test]

@@ -9,8 +9,11 @@
 //!
 //! The position is a few bitmasks and counters (no heap), so bots can clone it freely in searches.
 
+use super::diagram::letter_row;
 use super::spec::DotsParams;
-use super::{parse_coordinate, Ending, Game, IllegalMove, MoveError, Outcome, Side};
+use super::{
+    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, Tone, View,
+};
 
 /// A line, numbered horizontal lines first (row by row, `y * cols + x`), then vertical lines
 /// (row by row, `(rows + 1) * cols + y * (cols + 1) + x`). Convert with [`Dots::line`] and
@@ -349,52 +352,72 @@ impl Game for Dots {
         })
     }
 
-    /// Dot columns across the top, dot rows down the side; dots `+`, lines `---` and `|`, and a
-    /// completed box shows its owner: `A` for the first player, `B` for the second (letters, so
-    /// they cannot be mistaken for coordinates). Then the score and the latest turn.
-    fn render(&self) -> String {
-        let mut out = String::from("   ");
-        for x in 0..=self.cols {
-            out.push_str(&format!("{x:<4}"));
+    /// Dot columns across the top (letters above them if asked), dot rows down the side; dots
+    /// `+`, lines `---` and `|`, and a completed box shows its owner: `A` for the first player,
+    /// `B` for the second (letters, so they cannot be mistaken for coordinates). Then the score
+    /// and the latest turn, whose lines are toned as the last move.
+    fn diagram(&self, view: &View) -> Diagram {
+        let mut out = Diagram::new();
+        let last_turn = self.last_turn();
+        let tone_of = |line: Line| {
+            if last_turn.contains(&line) {
+                Tone::LastMove
+            } else {
+                Tone::Plain
+            }
+        };
+        if view.letters {
+            letter_row(&mut out, "   ", self.cols + 1, None, |c| format!("{c:<4}"));
         }
-        end_row(&mut out);
+        out.text("   ");
+        for x in 0..=self.cols {
+            out.push(Tone::Label, format!("{x:<4}"));
+        }
+        out.end_line();
         for y in 0..=self.rows {
-            out.push_str(&format!("{y:>2} "));
+            out.push(Tone::Label, format!("{y:>2} "));
             for x in 0..=self.cols {
-                out.push('+');
+                out.text("+");
                 if let Some(line) = self.line(Orientation::Horizontal, x, y) {
-                    out.push_str(if self.is_drawn(line) { "---" } else { "   " });
+                    if self.is_drawn(line) {
+                        out.push(tone_of(line), "---");
+                    } else {
+                        out.text("   ");
+                    }
                 }
             }
-            end_row(&mut out);
+            out.end_line();
             if y == self.rows {
                 break;
             }
-            out.push_str("   ");
+            out.text("   ");
             for x in 0..=self.cols {
                 let line = self
                     .line(Orientation::Vertical, x, y)
                     .expect("on the board");
-                out.push(if self.is_drawn(line) { '|' } else { ' ' });
+                if self.is_drawn(line) {
+                    out.push(tone_of(line), "|");
+                } else {
+                    out.text(" ");
+                }
                 if x < self.cols {
-                    out.push_str(match self.box_owner(x, y) {
-                        Some(Side::First) => " A ",
-                        Some(Side::Second) => " B ",
-                        None => "   ",
-                    });
+                    match self.box_owner(x, y) {
+                        Some(Side::First) => out.push(Tone::First, " A "),
+                        Some(Side::Second) => out.push(Tone::Second, " B "),
+                        None => out.text("   "),
+                    }
                 }
             }
-            end_row(&mut out);
+            out.end_line();
         }
         let [first, second] = self.box_counts();
-        out.push_str(&format!("boxes: A (first) {first} - B (second) {second}\n"));
+        out.text(format!("boxes: A (first) {first} - B (second) {second}\n"));
         if let Some(mover) = self.last_mover() {
-            let lines: Vec<String> = self
-                .last_turn()
+            let lines: Vec<String> = last_turn
                 .into_iter()
                 .map(|line| self.format_move(line))
                 .collect();
-            out.push_str(&format!("last turn: {mover} drew {}\n", lines.join(", ")));
+            out.text(format!("last turn: {mover} drew {}\n", lines.join(", ")));
         }
         out
     }
@@ -402,12 +425,6 @@ impl Game for Dots {
     fn scores(&self) -> Option<[u32; 2]> {
         Some(self.box_counts())
     }
-}
-
-/// Ends a row of the drawing without trailing spaces.
-fn end_row(out: &mut String) {
-    out.truncate(out.trim_end_matches(' ').len());
-    out.push('\n');
 }
 
 #[cfg(test)]
@@ -679,6 +696,32 @@ mod tests {
             [game.line(Orientation::Vertical, 2, 0).unwrap()]
         );
         assert_eq!(game.last_mover(), Some(Side::First));
+    }
+
+    #[test]
+    fn the_console_view_letters_the_dots_and_tones_the_last_turn() {
+        let mut game = board(1, 2);
+        play_all(&mut game, &["h 0 0", "v 0 0", "h 0 1", "v 1 0"]);
+        let drawing = game.diagram(&View {
+            letters: true,
+            ..View::default()
+        });
+        assert!(drawing
+            .to_string()
+            .starts_with("   a   b   c\n   0   1   2\n"));
+        let last: Vec<&str> = drawing
+            .spans()
+            .filter(|(tone, _)| *tone == Tone::LastMove)
+            .map(|(_, text)| text)
+            .collect();
+        // The second player drew v 1 0, completing box (0, 0): only that line is its turn's.
+        assert_eq!(last, ["|"]);
+        let owners: Vec<&str> = drawing
+            .spans()
+            .filter(|(tone, _)| *tone == Tone::Second)
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(owners, [" B "]);
     }
 
     #[test]

@@ -4,8 +4,11 @@
 //!
 //! Notation: `x y`, column then row, both from zero, origin top-left (the Meridius convention).
 
+use super::diagram::letter_row;
 use super::spec::MnkParams;
-use super::{parse_coordinate, Ending, Game, IllegalMove, MoveError, Outcome, Side};
+use super::{
+    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, Tone, View,
+};
 
 /// A square, as `y * width + x`.
 pub type Square = u16;
@@ -193,33 +196,36 @@ impl Game for Mnk {
         self.outcome
     }
 
-    /// Column numbers across the top, row numbers down the side; `X`, `O`, `.` for empty; the
-    /// last move is shown in brackets.
-    fn render(&self) -> String {
+    /// Column numbers across the top (letters above them if asked), row numbers down the side;
+    /// `X`, `O`, `.` for empty; the last move is shown in brackets.
+    fn diagram(&self, view: &View) -> Diagram {
         let (w, h) = (self.params.width, self.params.height);
-        let mut out = String::from("   ");
-        for x in 0..w {
-            out.push_str(&format!("{x:^3}"));
+        let mut out = Diagram::new();
+        if view.letters {
+            letter_row(&mut out, "   ", w, None, |c| format!("{c:^3}"));
         }
-        out.truncate(out.trim_end().len());
-        out.push('\n');
+        out.text("   ");
+        for x in 0..w {
+            out.push(Tone::Label, format!("{x:^3}"));
+        }
+        out.end_line();
         for y in 0..h {
-            out.push_str(&format!("{y:>3}"));
+            out.push(Tone::Label, format!("{y:>3}"));
             for x in 0..w {
-                let mark = match self.mark_at(x, y) {
-                    Some(Side::First) => 'X',
-                    Some(Side::Second) => 'O',
-                    None => '.',
+                let (mark, tone) = match self.mark_at(x, y) {
+                    Some(Side::First) => ('X', Tone::First),
+                    Some(Side::Second) => ('O', Tone::Second),
+                    None => ('.', Tone::Plain),
                 };
-                let (open, close) = if self.last_move == Some(self.square(x, y)) {
-                    ('[', ']')
+                if self.last_move == Some(self.square(x, y)) {
+                    out.push(Tone::LastMove, format!("[{mark}]"));
                 } else {
-                    (' ', ' ')
-                };
-                out.extend([open, mark, close]);
+                    out.text(" ");
+                    out.push(tone, mark.to_string());
+                    out.text(" ");
+                }
             }
-            out.truncate(out.trim_end().len());
-            out.push('\n');
+            out.end_line();
         }
         out
     }
@@ -449,6 +455,30 @@ mod tests {
             ),
             40 * 39
         );
+    }
+
+    #[test]
+    fn the_console_view_adds_column_letters_and_tones_the_marks() {
+        let mut g = game(&[], "tictactoe");
+        play_all(g.as_mut(), &["1 1", "2 0"]);
+        let view = View {
+            letters: true,
+            ..View::default()
+        };
+        let drawing = g.diagram(&view);
+        assert_eq!(
+            drawing.to_string(),
+            "    a  b  c\n    0  1  2\n  0 .  . [O]\n  1 .  X  .\n  2 .  .  .\n"
+        );
+        let toned = |tone| -> Vec<&str> {
+            drawing
+                .spans()
+                .filter(|(t, _)| *t == tone)
+                .map(|(_, text)| text)
+                .collect()
+        };
+        assert_eq!(toned(Tone::First), ["X"]);
+        assert_eq!(toned(Tone::LastMove), ["[O]"]);
     }
 
     #[test]

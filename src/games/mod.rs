@@ -7,6 +7,7 @@
 //! know which game it runs.
 
 pub mod checkers;
+pub mod diagram;
 pub mod dots;
 pub mod mnk;
 pub mod perft;
@@ -16,6 +17,7 @@ pub mod uttt;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub use diagram::{Diagram, Tone, View};
 pub use perft::perft;
 pub use spec::{GameSpec, SpecError};
 
@@ -230,8 +232,14 @@ pub trait Game: Clone + Send + 'static {
     /// `Some` once the game is over by its rules.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// A plain-text drawing of the position for records, logs and the console.
-    fn render(&self) -> String;
+    /// A drawing of the position with coordinates along the edges: the console colours its
+    /// tones, records keep its plain text.
+    fn diagram(&self, view: &View) -> Diagram;
+
+    /// The plain-text drawing of the position for records and logs.
+    fn render(&self) -> String {
+        self.diagram(&View::default()).to_string()
+    }
 
     /// Points each side has scored, for games that keep a score (boxes in dots and boxes).
     fn scores(&self) -> Option<[u32; 2]> {
@@ -249,6 +257,7 @@ pub trait AnyGame: Send {
     fn legal_moves_text(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn render(&self) -> String;
+    fn diagram(&self, view: &View) -> Diagram;
     fn scores(&self) -> Option<[u32; 2]>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
 }
@@ -277,6 +286,10 @@ impl<G: Game> AnyGame for G {
 
     fn render(&self) -> String {
         Game::render(self)
+    }
+
+    fn diagram(&self, view: &View) -> Diagram {
+        Game::diagram(self, view)
     }
 
     fn scores(&self) -> Option<[u32; 2]> {

@@ -11,8 +11,11 @@
 //! The position is a handful of bitboards so that it is `Copy` and Monte Carlo searches can
 //! clone it and generate moves without touching the heap.
 
+use super::diagram::letter_row;
 use super::spec::{UtttParams, UtttTiebreak};
-use super::{parse_coordinate, Ending, Game, IllegalMove, MoveError, Outcome, Side};
+use super::{
+    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, Tone, View,
+};
 
 /// A global square, as `y * 9 + x`: the notation's own order, so converting is trivial.
 pub type Square = u8;
@@ -364,44 +367,55 @@ impl Game for Uttt {
         self.outcome
     }
 
-    /// Column numbers across the top, row numbers down the side, lines between small boards;
-    /// `X`, `O`, `.` for empty, and the last move in brackets. The empty cells of a won board
-    /// show its winner in lower case so decided boards stand out; a summary line lists the
-    /// boards won and full, and the last line says where the next move may go (or the result).
-    fn render(&self) -> String {
-        let mut out = String::from("   ");
+    /// Column numbers across the top (letters above them if asked), row numbers down the side,
+    /// lines between small boards; `X`, `O`, `.` for empty, and the last move in brackets. The
+    /// empty cells of a won board show its winner in lower case so decided boards stand out; the
+    /// empty cells of the forced board are toned as allowed. A summary line lists the boards won
+    /// and full, and the last line says where the next move may go (or the result).
+    fn diagram(&self, view: &View) -> Diagram {
+        let mut out = Diagram::new();
+        if view.letters {
+            letter_row(&mut out, "   ", 9, Some(3), |c| format!("{c:^3}"));
+        }
+        out.text("   ");
         for x in 0..9 {
             if x > 0 && x % 3 == 0 {
-                out.push(' ');
+                out.text(" ");
             }
-            out.push_str(&format!("{x:^3}"));
+            out.push(Tone::Label, format!("{x:^3}"));
         }
-        out.truncate(out.trim_end().len());
-        out.push('\n');
+        out.end_line();
+        let tone_of = |side: Side| match side {
+            Side::First => Tone::First,
+            Side::Second => Tone::Second,
+        };
         for y in 0..9 {
             if y > 0 && y % 3 == 0 {
-                out.push_str("   ---------+---------+---------\n");
+                out.text("   ---------+---------+---------\n");
             }
-            out.push_str(&format!("{y:>3}"));
+            out.push(Tone::Label, format!("{y:>3}"));
             for x in 0..9 {
                 if x > 0 && x % 3 == 0 {
-                    out.push('|');
+                    out.text("|");
                 }
                 let board = (y / 3) * 3 + x / 3;
-                let mark = match (self.mark_at(x, y), self.board_status(board)) {
-                    (Some(side), _) => letter(side),
-                    (None, BoardStatus::Won(side)) => letter(side).to_ascii_lowercase(),
-                    (None, _) => '.',
+                let (mark, tone) = match (self.mark_at(x, y), self.board_status(board)) {
+                    (Some(side), _) => (letter(side), tone_of(side)),
+                    (None, BoardStatus::Won(side)) => {
+                        (letter(side).to_ascii_lowercase(), tone_of(side))
+                    }
+                    (None, _) if self.forced == Some(board) => ('.', Tone::Allowed),
+                    (None, _) => ('.', Tone::Plain),
                 };
-                let (open, close) = if self.last_move == Some(Uttt::square(x, y)) {
-                    ('[', ']')
+                if self.last_move == Some(Uttt::square(x, y)) {
+                    out.push(Tone::LastMove, format!("[{mark}]"));
                 } else {
-                    (' ', ' ')
-                };
-                out.extend([open, mark, close]);
+                    out.text(" ");
+                    out.push(tone, mark.to_string());
+                    out.text(" ");
+                }
             }
-            out.truncate(out.trim_end().len());
-            out.push('\n');
+            out.end_line();
         }
         let list = |status: BoardStatus| {
             let boards: Vec<String> = (0..9)
@@ -414,7 +428,7 @@ impl Game for Uttt {
                 boards.join(" ")
             }
         };
-        out.push_str(&format!(
+        out.text(format!(
             "won: X {}, O {}; full: {}\n",
             list(BoardStatus::Won(Side::First)),
             list(BoardStatus::Won(Side::Second)),
@@ -427,13 +441,17 @@ impl Game for Uttt {
                     Some(side) => format!("{} wins", letter(side)),
                     None => "draw".to_string(),
                 };
-                out.push_str(&format!("result: {winner} ({})\n", outcome.ending));
+                out.text(format!("result: {winner} ({})\n", outcome.ending));
             }
-            (None, Some(board)) => out.push_str(&format!(
-                "next: {player} in small board {board} ({})\n",
-                area(board)
-            )),
-            (None, None) => out.push_str(&format!("next: {player} in any undecided board\n")),
+            (None, Some(board)) => {
+                out.text(format!("next: {player} in "));
+                out.push(
+                    Tone::Allowed,
+                    format!("small board {board} ({})", area(board)),
+                );
+                out.text("\n");
+            }
+            (None, None) => out.text(format!("next: {player} in any undecided board\n")),
         }
         out
     }
@@ -728,6 +746,32 @@ mod tests {
         assert_eq!(illegal(&game, "3 3").code(), "occupied");
         assert_eq!(illegal(&game, "1 1").code(), "outside-forced-board");
         // Won board, full board and game over are covered with their positions above.
+    }
+
+    #[test]
+    fn the_forced_board_is_toned_as_allowed() {
+        let game = after(UtttParams::default(), "4 4, 3 3");
+        // O's mark in cell 0 of board 4 sends X to board 0: its nine empty cells are allowed.
+        let drawing = Game::diagram(&game, &View::default());
+        let allowed: String = drawing
+            .spans()
+            .filter(|(tone, _)| *tone == Tone::Allowed)
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(
+            allowed,
+            format!("{}small board 0 (columns 0-2, rows 0-2)", ".".repeat(9))
+        );
+        assert_eq!(drawing.to_string(), Game::render(&game));
+        let lettered = Game::diagram(
+            &game,
+            &View {
+                letters: true,
+                ..View::default()
+            },
+        )
+        .to_string();
+        assert!(lettered.starts_with("    a  b  c   d  e  f   g  h  i\n    0  1  2   3"));
     }
 
     #[test]

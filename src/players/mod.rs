@@ -1,7 +1,9 @@
-//! The seats of a game: who answers the referee's requests. A seat speaks the protocol's
-//! messages and measures time; it knows nothing of the rules (the arbiter checks the moves).
+//! The seats of a game: who answers the referee's requests, a bot process or a person at the
+//! console. A seat speaks the protocol's messages and measures time; the arbiter checks the
+//! moves (the console also checks them first, to refuse a person's slip without a verdict).
 
 pub mod cleanup;
+pub mod console;
 pub mod limits;
 pub mod pids_cgroup;
 pub mod process;

@@ -1,0 +1,335 @@
+//! One game at the console (`referee play`) with any mix of people and bots: people sit in
+//! console seats, bots in processes, and the game is played by the same match loop as a match
+//! and recorded the same way. When no person plays, each move is shown as it is played.
+
+use crate::arbiter::{play_game_watched, play_opening, Contestant, GameRules, PlayedGame};
+use crate::clock::{Clock, TimeControl, MAX_MS};
+use crate::games::{AnyGame, GameSpec, Side};
+use crate::players::console::board_view::{draw, played_line, side_name, Seating};
+use crate::players::console::keyboard::Keyboard;
+use crate::players::console::screen::{Screen, Voice};
+use crate::players::console::{ConsoleOptions, ConsoleSeat};
+use crate::players::process::{BotProcess, ProcessOptions};
+use crate::players::{PlayerSpec, PlayerSpecError, Seat};
+use crate::record::{write_game, RecordFiles};
+use crate::table::GameError;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+/// Who sits on a side: a person at this keyboard, or a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sitter {
+    Human,
+    Bot(PlayerSpec),
+}
+
+impl Sitter {
+    /// `human`, or a player as `referee match` takes it (`builtin:LEVEL` or a command line).
+    pub fn parse(text: &str) -> Result<Sitter, PlayerSpecError> {
+        if text.trim() == "human" {
+            Ok(Sitter::Human)
+        } else {
+            PlayerSpec::parse(text).map(Sitter::Bot)
+        }
+    }
+
+    pub fn is_human(&self) -> bool {
+        matches!(self, Sitter::Human)
+    }
+}
+
+impl fmt::Display for Sitter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sitter::Human => f.write_str("human"),
+            Sitter::Bot(player) => player.fmt(f),
+        }
+    }
+}
+
+/// Everything `referee play` needs.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    pub rules: GameRules,
+    /// Moves played before anyone takes over.
+    pub opening: Vec<String>,
+    /// Who sits on each side, first then second.
+    pub sitters: [Sitter; 2],
+    pub bot_time: TimeControl,
+    /// The people's time control; `None` when they play without a clock.
+    pub human_time: Option<TimeControl>,
+    /// People see the protocol's lines and type protocol replies.
+    pub raw: bool,
+    pub record_dir: Option<PathBuf>,
+    pub process: ProcessOptions,
+    /// The referee executable, re-invoked as `referee bot LEVEL` for built-in bots.
+    pub referee_exe: PathBuf,
+    pub seed: u64,
+    /// How long to wait after each move when only bots play, so that people can follow.
+    pub pause: Duration,
+}
+
+/// The game played, and where its record went.
+pub struct ConsoleGame {
+    pub played: PlayedGame,
+    pub files: Option<RecordFiles>,
+}
+
+/// A seat's occupant for the game.
+enum Occupant {
+    Person(ConsoleSeat),
+    Bot(BotProcess),
+}
+
+impl Occupant {
+    fn seat(&mut self) -> &mut dyn Seat {
+        match self {
+            Occupant::Person(seat) => seat,
+            Occupant::Bot(process) => process,
+        }
+    }
+}
+
+/// Plays the game, showing it at the console, and writes its record.
+pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
+    let spec = &config.rules.spec;
+    let (start, _) = play_opening(spec, &config.opening)?;
+    let humans = config.sitters.clone().map(|sitter| sitter.is_human());
+    let seating = seating(&config.sitters);
+    let human_time = config.human_time.unwrap_or(TimeControl {
+        move_ms: MAX_MS,
+        ..TimeControl::default()
+    });
+    let mut rules = config.rules.clone();
+    if config.raw {
+        // A person answers `start` by typing a `ready` line: give them a move's time for it.
+        rules.startup = rules.startup.max(Clock::new(human_time).available());
+    }
+
+    let mut screen = Screen::stdout();
+    screen.say(Voice::Aside, &format!("Game: {spec}"));
+    screen.say(
+        Voice::Plain,
+        &format!(
+            "{} against {}.",
+            seating.who(spec, Side::First),
+            seating.who(spec, Side::Second)
+        ),
+    );
+    if config.raw && humans.contains(&true) {
+        screen.say(
+            Voice::Aside,
+            "Raw mode: you see the referee's lines exactly as a bot does, and what you type\n\
+             is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
+             'ready NAME VERSION', then each 'turn' with one move.",
+        );
+    } else if humans.contains(&true) {
+        screen.say(Voice::Aside, "Type help at your turn for how to play.");
+    }
+
+    let keyboard = humans.contains(&true).then(|| Rc::new(Keyboard::stdin()));
+    let occupant = |side: Side| -> Result<Occupant, GameError> {
+        Ok(match &config.sitters[side.index()] {
+            Sitter::Human => Occupant::Person(ConsoleSeat::new(
+                Rc::clone(keyboard.as_ref().expect("a person plays")),
+                ConsoleOptions {
+                    raw: config.raw,
+                    clock: config.human_time.is_some(),
+                    seating: seating.clone(),
+                },
+            )),
+            Sitter::Bot(player) => {
+                let seed = config.seed.wrapping_add(side.index() as u64);
+                let command = player.command_line(&config.referee_exe, seed);
+                Occupant::Bot(BotProcess::spawn(&command, config.process.clone())?)
+            }
+        })
+    };
+    let (mut first, mut second) = (occupant(Side::First)?, occupant(Side::Second)?);
+
+    let number = match &config.record_dir {
+        Some(dir) => next_record_number(dir),
+        None => 1,
+    };
+    let watching = !humans.contains(&true);
+    if watching {
+        screen.show(&draw(start.as_ref(), None));
+    }
+    let mut spectator = |game: &dyn AnyGame, played: &crate::record::MoveRecord| {
+        if !watching {
+            return;
+        }
+        screen.say(
+            Voice::Plain,
+            &format!(
+                "{} in {} ms",
+                played_line(spec, &seating, played.side, &played.notation),
+                played.us / 1000
+            ),
+        );
+        screen.show(&draw(game, None));
+        if game.outcome().is_none() {
+            std::thread::sleep(config.pause);
+        }
+    };
+    let contestant = |side: Side, seat| Contestant {
+        seat,
+        label: side_name(spec, side).to_string(),
+        command: config.sitters[side.index()].to_string(),
+        time: if humans[side.index()] {
+            human_time
+        } else {
+            config.bot_time
+        },
+    };
+    let played = play_game_watched(
+        number,
+        &rules,
+        &config.opening,
+        [
+            contestant(Side::First, first.seat()),
+            contestant(Side::Second, second.seat()),
+        ],
+        &mut spectator,
+    )?;
+    for (side, occupant) in Side::BOTH.into_iter().zip([first, second]) {
+        if let Occupant::Bot(process) = occupant {
+            if !played.faulted[side.index()] {
+                process.quit();
+            }
+        }
+    }
+    let files = match &config.record_dir {
+        Some(dir) => Some(write_game(
+            dir,
+            &played.record,
+            &played.logs,
+            played.started_at,
+        )?),
+        None => None,
+    };
+    show_result(&mut screen, spec, &seating, &played, files.as_ref());
+    Ok(ConsoleGame { played, files })
+}
+
+/// What the console calls each side's player: "you" when one person plays, nothing more than
+/// the side's name when two share the keyboard, the bot's command otherwise.
+fn seating(sitters: &[Sitter; 2]) -> Seating {
+    let humans = sitters.clone().map(|sitter| sitter.is_human());
+    let people = humans.iter().filter(|&&human| human).count();
+    Seating {
+        names: sitters.clone().map(|sitter| match sitter {
+            Sitter::Human if people == 1 => "you".to_string(),
+            Sitter::Human => String::new(),
+            Sitter::Bot(player) => player.to_string(),
+        }),
+        humans,
+    }
+}
+
+/// The final position, the result from the person's point of view, and where the record is.
+fn show_result(
+    screen: &mut Screen,
+    spec: &GameSpec,
+    seating: &Seating,
+    played: &PlayedGame,
+    files: Option<&RecordFiles>,
+) {
+    let record = &played.record;
+    let mut game = spec.new_game();
+    for mv in record
+        .opening
+        .iter()
+        .chain(record.moves.iter().map(|m| &m.notation))
+    {
+        if game.play_text(mv).is_err() {
+            break;
+        }
+    }
+    if seating.humans.contains(&true) {
+        // The spectator has shown the last position already when only bots played.
+        screen.say(Voice::Plain, "");
+        screen.show(&draw(game.as_ref(), None));
+    }
+    let person = match seating.humans {
+        [true, false] => Some(Side::First),
+        [false, true] => Some(Side::Second),
+        _ => None,
+    };
+    let headline = match (record.result.winner, person) {
+        (None, _) => "Draw.".to_string(),
+        (Some(winner), Some(you)) if winner == you => "You win!".to_string(),
+        (Some(_), Some(_)) => "You lose.".to_string(),
+        (Some(winner), None) => format!("{} wins.", seating.who(spec, winner)),
+    };
+    screen.say(Voice::Result, &headline);
+    screen.say(Voice::Plain, &format!("  {}", record.result.detail));
+    if let Some(files) = files {
+        screen.say(
+            Voice::Plain,
+            &format!(
+                "Record: {} (transcript: {})",
+                files.record.display(),
+                files.transcript.display()
+            ),
+        );
+    }
+}
+
+/// The number after the highest `NNNN.json` in `dir` (1 for a new directory), so that a game
+/// played at the console never overwrites an earlier record.
+pub fn next_record_number(dir: &Path) -> u32 {
+    let highest = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let stem = name.to_str()?.strip_suffix(".json")?;
+            (stem.len() >= 4 && stem.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| stem.parse::<u32>().ok())
+                .flatten()
+        })
+        .max()
+        .unwrap_or(0);
+    highest.saturating_add(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitters_are_people_or_bots() {
+        assert_eq!(Sitter::parse("human").unwrap(), Sitter::Human);
+        assert_eq!(
+            Sitter::parse("builtin:random").unwrap().to_string(),
+            "builtin:random"
+        );
+        assert!(Sitter::parse("builtin:nobody").is_err());
+        let one = seating(&[Sitter::Human, Sitter::parse("./bot -v").unwrap()]);
+        assert_eq!(one.names, ["you".to_string(), "./bot -v".to_string()]);
+        let two = seating(&[Sitter::Human, Sitter::Human]);
+        assert_eq!(two.names, [String::new(), String::new()]);
+        assert_eq!(two.humans, [true, true]);
+    }
+
+    #[test]
+    fn records_are_numbered_after_the_highest() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(next_record_number(&dir.path().join("new")), 1);
+        for name in [
+            "0001.json",
+            "0007.json",
+            "0009.transcript.txt",
+            "notes.json",
+            "12.json",
+        ] {
+            fs::write(dir.path().join(name), "").unwrap();
+        }
+        assert_eq!(next_record_number(dir.path()), 8);
+    }
+}

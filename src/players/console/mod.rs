@@ -1,0 +1,558 @@
+//! A person at the console as a seat: the match loop asks them for moves exactly as it asks a
+//! bot, so clocks, verdicts and records are the same. The seat follows the game on its own copy
+//! of the position (from the setup's `game` and `played` lines and the `opponent` lines), so it
+//! can draw the board and check what is typed before sending it: bad input never costs the turn,
+//! only the time spent typing it.
+//!
+//! In raw mode the person sees the protocol's lines exactly and what they type is sent as it
+//! is: they are the bot, with a bot's verdicts (protocol.md).
+
+pub mod board_view;
+pub mod input;
+pub mod keyboard;
+pub mod notation;
+pub mod screen;
+
+use super::{shorten, Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
+use crate::games::{AnyGame, GameSpec, Side};
+use crate::protocol::{Ready, RefereeMessage};
+use board_view::{draw, played_line, side_name, turn_line, Seating};
+use input::{help, hint, Input};
+use keyboard::{Keyboard, Typed};
+use notation::friendly;
+use screen::{Screen, Voice};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// When this much time is left, the console says so once (if the move's limit is longer).
+const WARNING: Duration = Duration::from_secs(10);
+
+/// Widest line of the move list.
+const LIST_WIDTH: usize = 78;
+
+/// How a console seat behaves.
+#[derive(Clone, Debug)]
+pub struct ConsoleOptions {
+    /// Show the protocol's lines and send what is typed as it is.
+    pub raw: bool,
+    /// Show the time left (false when the person plays without a clock).
+    pub clock: bool,
+    pub seating: Seating,
+}
+
+pub struct ConsoleSeat {
+    keyboard: Rc<Keyboard>,
+    screen: Screen,
+    options: ConsoleOptions,
+    transcript: Vec<TranscriptLine>,
+    table: Option<Table>,
+}
+
+/// The game as the seat follows it.
+struct Table {
+    spec: GameSpec,
+    game: Box<dyn AnyGame>,
+    side: Side,
+    /// Moves played so far, the opening's included.
+    plies: usize,
+    /// The player offered a draw, to go with their next move.
+    offering: bool,
+}
+
+impl ConsoleSeat {
+    /// A seat reading `keyboard` (shared when two people play at one keyboard).
+    pub fn new(keyboard: Rc<Keyboard>, options: ConsoleOptions) -> ConsoleSeat {
+        ConsoleSeat {
+            keyboard,
+            screen: Screen::stdout(),
+            options,
+            transcript: Vec::new(),
+            table: None,
+        }
+    }
+
+    fn log_sent(&mut self, messages: &[RefereeMessage]) {
+        let at = Instant::now();
+        self.transcript
+            .extend(messages.iter().map(|message| TranscriptLine {
+                at,
+                direction: Direction::ToBot,
+                line: message.to_string(),
+            }));
+        if self.options.raw {
+            for message in messages {
+                self.screen.say(Voice::Plain, &message.to_string());
+            }
+        }
+    }
+
+    fn log_answer(&mut self, line: &str, at: Instant) {
+        self.transcript.push(TranscriptLine {
+            at,
+            direction: Direction::FromBot,
+            line: line.to_string(),
+        });
+    }
+
+    /// Raw mode: the line typed before `deadline`, as it is. A line typed before it was asked
+    /// for is output when not asked, as for a bot.
+    fn raw_answer(&mut self, deadline: Instant) -> Result<(String, Instant), Fault> {
+        if let Some(early) = self.keyboard.typed_ahead().into_iter().next() {
+            return Err(Fault::Unrequested { line: early });
+        }
+        let started = Instant::now();
+        match self.keyboard.next_line(deadline) {
+            Typed::Line { text, at } => {
+                self.log_answer(&text, at);
+                Ok((text, at))
+            }
+            Typed::Nothing => Err(Fault::Timeout {
+                waited: started.elapsed(),
+            }),
+            Typed::Closed => Err(closed()),
+        }
+    }
+
+    /// Follows the setup on a fresh copy of the game.
+    fn sit_down(&mut self, messages: &[RefereeMessage]) -> Result<(), String> {
+        let (mut spec, mut side) = (None, None);
+        let mut played = Vec::new();
+        for message in messages {
+            match message {
+                RefereeMessage::Game(game) => spec = Some(game.clone()),
+                RefereeMessage::Side(seat) => side = Some(*seat),
+                RefereeMessage::Played(mv) => played.push(mv.as_str()),
+                _ => {}
+            }
+        }
+        let (Some(spec), Some(side)) = (spec, side) else {
+            return Err("the setup named no game or no side".into());
+        };
+        let mut game = spec.new_game();
+        for mv in &played {
+            game.play_text(mv)
+                .map_err(|e| format!("opening move '{mv}': {e}"))?;
+        }
+        self.table = Some(Table {
+            spec,
+            game,
+            side,
+            plies: played.len(),
+            offering: false,
+        });
+        Ok(())
+    }
+
+    /// Asks the person for a move until they give a legal one, a command that ends their turn,
+    /// or the time is up.
+    fn turn(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        let Some(mut table) = self.table.take() else {
+            return Err(Fault::Exited {
+                detail: "was asked for a move before the setup".into(),
+            });
+        };
+        let answer = self.take_turn(&mut table, messages, watchdog);
+        self.table = Some(table);
+        answer
+    }
+
+    fn take_turn(
+        &mut self,
+        table: &mut Table,
+        messages: &[RefereeMessage],
+        watchdog: Duration,
+    ) -> Result<Answer, Fault> {
+        let (limit, offered) = self.begin_turn(table, messages);
+        let limit = limit.unwrap_or(watchdog);
+        let shown_at = Instant::now();
+        let deadline = shown_at + watchdog;
+        let out_of_time = shown_at + limit;
+        let mut warned = !self.options.clock || limit <= WARNING;
+        let me = side_name(&table.spec, table.side);
+        loop {
+            let left = out_of_time.saturating_duration_since(Instant::now());
+            self.screen.prompt(&if self.options.clock {
+                format!("{me} [{}]> ", seconds(left))
+            } else {
+                format!("{me}> ")
+            });
+            let wake = if warned {
+                deadline
+            } else {
+                out_of_time - WARNING
+            };
+            match self.keyboard.next_line(wake) {
+                Typed::Line { text, at } => {
+                    if let Some(line) = self.respond(table, &text, offered) {
+                        self.log_answer(&line, at);
+                        return Ok(Answer {
+                            line,
+                            elapsed: at.saturating_duration_since(shown_at),
+                            cpu: None,
+                        });
+                    }
+                }
+                Typed::Nothing if !warned => {
+                    warned = true;
+                    let warning = format!("\n{} left!", seconds(WARNING));
+                    self.screen.say(Voice::Warning, &warning);
+                }
+                Typed::Nothing => {
+                    self.screen.say(Voice::Warning, "\nTime is up.");
+                    return Err(Fault::Timeout {
+                        waited: shown_at.elapsed(),
+                    });
+                }
+                Typed::Closed => {
+                    self.screen
+                        .say(Voice::Warning, "\nThe console's input ended.");
+                    return Err(closed());
+                }
+            }
+        }
+    }
+
+    /// Follows the opponent's moves and shows them, a draw offered, the board and whose turn it
+    /// is. Returns the time limit of the turn and whether a draw is offered.
+    fn begin_turn(
+        &mut self,
+        table: &mut Table,
+        messages: &[RefereeMessage],
+    ) -> (Option<Duration>, bool) {
+        let seating = &self.options.seating;
+        let screen = &mut self.screen;
+        let spec = &table.spec;
+        let (mut limit, mut offered) = (None, false);
+        for message in messages {
+            match message {
+                RefereeMessage::Opponent(mv) => {
+                    let opponent = table.side.opponent();
+                    screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
+                    table.plies += 1;
+                    if let Err(error) = table.game.play_text(mv) {
+                        let lost = format!("(the console lost track of the game: {error})");
+                        screen.say(Voice::Warning, &lost);
+                    }
+                }
+                RefereeMessage::OfferDraw => offered = true,
+                RefereeMessage::Turn { ms } => limit = Some(Duration::from_millis(*ms)),
+                _ => {}
+            }
+        }
+        for early in self.keyboard.typed_ahead() {
+            let ignored = format!(
+                "(ignored '{}', typed before your turn)",
+                shorten(&early, 40)
+            );
+            screen.say(Voice::Aside, &ignored);
+        }
+        if offered {
+            let offer = format!(
+                "{} offers a draw: type draw to accept it, or play a move to decline it.",
+                seating.who(spec, table.side.opponent())
+            );
+            screen.say(Voice::Warning, &offer);
+        }
+        let movable = movable_pieces(table);
+        let only_piece = match movable[..] {
+            [only] => Some(only),
+            _ => None,
+        };
+        screen.show(&draw(table.game.as_ref(), only_piece));
+        let turn = turn_line(spec, seating, table.game.as_ref(), table.plies + 1);
+        screen.say(Voice::Plain, &turn);
+        if !movable.is_empty() {
+            screen.say(
+                Voice::Plain,
+                &format!(
+                    "Pieces that can move: {} (type one to see where it can go).",
+                    list(&movable)
+                ),
+            );
+        }
+        (limit, offered)
+    }
+
+    /// Answers a line typed during the turn; returns the reply to send when it ends the turn.
+    fn respond(&mut self, table: &mut Table, text: &str, offered: bool) -> Option<String> {
+        let seating = &self.options.seating;
+        let screen = &mut self.screen;
+        let spec = &table.spec;
+        match input::read(spec, table.game.as_ref(), text) {
+            Input::Nothing => {}
+            Input::Help => screen.say(Voice::Plain, &help(spec)),
+            Input::Moves => screen.say(Voice::Plain, &move_list(table)),
+            Input::Resign => {
+                screen.say(Voice::Plain, "You resign.");
+                return Some("resign".into());
+            }
+            Input::Quit => {
+                screen.say(Voice::Plain, "You leave the game (it counts as resigning).");
+                return Some("resign".into());
+            }
+            Input::Draw if offered => {
+                screen.say(Voice::Plain, "You accept the draw.");
+                return Some("draw".into());
+            }
+            Input::Draw if spec.allows_draw_offers() => {
+                table.offering = true;
+                screen.say(
+                    Voice::Plain,
+                    "Your draw offer goes with your next move: type it.",
+                );
+            }
+            Input::Draw => {
+                let none = format!(
+                    "There are no draw offers in {}: play on, or resign.",
+                    spec.name()
+                );
+                screen.say(Voice::Warning, &none);
+            }
+            Input::Select(square) => {
+                let moves: Vec<String> = table
+                    .game
+                    .legal_moves_text()
+                    .into_iter()
+                    .filter(|mv| starts_on(mv) == Some(square))
+                    .collect();
+                if moves.is_empty() {
+                    let movable = list(&movable_pieces(table));
+                    let none =
+                        format!("No move starts on {square}. Pieces that can move: {movable}.");
+                    screen.say(Voice::Warning, &none);
+                } else {
+                    screen.show(&draw(table.game.as_ref(), Some(square)));
+                    screen.say(
+                        Voice::Plain,
+                        &format!("Moves of {square}: {}", moves.join(", ")),
+                    );
+                }
+            }
+            Input::Unclear(why) => screen.say(Voice::Warning, &why),
+            Input::Move {
+                typed,
+                notation,
+                offers_draw,
+            } => {
+                let mut trial = table.game.boxed_clone();
+                match trial.play_text(&notation) {
+                    Ok(_) if offers_draw && !spec.allows_draw_offers() => {
+                        let none = format!("There are no draw offers in {}.", spec.name());
+                        screen.say(Voice::Warning, &none);
+                    }
+                    Ok(canonical) => {
+                        let offers = offers_draw || table.offering;
+                        table.game = trial;
+                        table.plies += 1;
+                        table.offering = false;
+                        screen.say(
+                            Voice::Plain,
+                            &format!(
+                                "You played {}{}.",
+                                notation::both(spec, &canonical),
+                                if offers { " and offer a draw" } else { "" }
+                            ),
+                        );
+                        let opponent = table.side.opponent();
+                        if !seating.humans[opponent.index()] && table.game.outcome().is_none() {
+                            let thinking =
+                                format!("{} is thinking...", seating.who(spec, opponent));
+                            screen.say(Voice::Aside, &thinking);
+                        }
+                        return Some(if offers {
+                            format!("{canonical} draw")
+                        } else {
+                            canonical
+                        });
+                    }
+                    Err(error) => {
+                        let shown = if typed == notation {
+                            typed
+                        } else {
+                            format!("{typed} ({notation})")
+                        };
+                        screen.say(Voice::Warning, &format!("{}: {error}", shorten(&shown, 60)));
+                        if let Some(hint) = hint(spec, &error) {
+                            screen.say(Voice::Plain, &hint);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Seat for ConsoleSeat {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        self.log_sent(messages);
+        if self.options.raw {
+            let (line, _) =
+                self.raw_answer(Instant::now() + allowance)
+                    .map_err(|fault| match fault {
+                        Fault::Timeout { .. } => Fault::NotReady {
+                            detail: format!("no 'ready' line within {} ms", allowance.as_millis()),
+                        },
+                        other => other,
+                    })?;
+            return Ready::parse(&line).map_err(|e| Fault::NotReady {
+                detail: e.to_string(),
+            });
+        }
+        self.sit_down(messages)
+            .map_err(|detail| Fault::NotReady { detail })?;
+        let ready = Ready {
+            name: "human".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            multi_game: false,
+        };
+        self.log_answer(&ready.to_string(), Instant::now());
+        Ok(ready)
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        self.log_sent(messages);
+        if self.options.raw {
+            let asked = Instant::now();
+            let (line, at) = self.raw_answer(asked + watchdog)?;
+            return Ok(Answer {
+                line,
+                elapsed: at.saturating_duration_since(asked),
+                cpu: None,
+            });
+        }
+        self.turn(messages, watchdog)
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        self.log_sent(messages);
+        if let Some(table) = self.table.as_mut() {
+            for message in messages {
+                if let RefereeMessage::Opponent(mv) = message {
+                    let _ = table.game.play_text(mv);
+                    table.plies += 1;
+                }
+            }
+        }
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        SeatLog {
+            transcript: std::mem::take(&mut self.transcript),
+            ..SeatLog::default()
+        }
+    }
+}
+
+fn closed() -> Fault {
+    Fault::Exited {
+        detail: "closed the console's input (end of file)".into(),
+    }
+}
+
+/// `30 s`, or `9.5 s` in the last ten seconds.
+fn seconds(left: Duration) -> String {
+    if left >= WARNING {
+        format!("{} s", left.as_millis().div_ceil(1000))
+    } else {
+        format!("{:.1} s", left.as_secs_f64())
+    }
+}
+
+/// `9, 10, 11`.
+fn list(squares: &[u8]) -> String {
+    squares
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The square a checkers move starts on.
+fn starts_on(notation: &str) -> Option<u8> {
+    notation.split(['-', 'x']).next()?.parse().ok()
+}
+
+/// Checkers: the squares of the pieces that can move, in order; empty for other games.
+fn movable_pieces(table: &Table) -> Vec<u8> {
+    if !matches!(table.spec, GameSpec::Checkers(_)) {
+        return Vec::new();
+    }
+    let mut squares: Vec<u8> = table
+        .game
+        .legal_moves_text()
+        .iter()
+        .filter_map(|mv| starts_on(mv))
+        .collect();
+    squares.sort_unstable();
+    squares.dedup();
+    squares
+}
+
+/// `N legal moves: a, b, ...`, in the friendly notation, wrapped.
+fn move_list(table: &Table) -> String {
+    let moves = table.game.legal_moves_text();
+    let mut out = match moves.len() {
+        1 => "1 legal move:".to_string(),
+        count => format!("{count} legal moves:"),
+    };
+    let mut width = out.len();
+    for (index, mv) in moves.iter().enumerate() {
+        let item = friendly(&table.spec, mv);
+        let separator = if index + 1 < moves.len() { "," } else { "" };
+        if width + 1 + item.len() + separator.len() > LIST_WIDTH {
+            out.push_str("\n ");
+            width = 1;
+        }
+        out.push(' ');
+        out.push_str(&item);
+        out.push_str(separator);
+        width += 1 + item.len() + separator.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(game: &str) -> Table {
+        let spec = GameSpec::from_words::<&str>(game, &[]).unwrap();
+        Table {
+            game: spec.new_game(),
+            spec,
+            side: Side::First,
+            plies: 0,
+            offering: false,
+        }
+    }
+
+    #[test]
+    fn the_move_list_is_friendly_and_wrapped() {
+        assert_eq!(
+            move_list(&table("tictactoe")),
+            "9 legal moves: a0, b0, c0, a1, b1, c1, a2, b2, c2"
+        );
+        let list = move_list(&table("gomoku"));
+        assert!(list.starts_with("225 legal moves: a0, b0,"), "{list}");
+        assert!(list.lines().all(|line| line.len() <= LIST_WIDTH), "{list}");
+        assert_eq!(list.matches(',').count(), 224, "{list}");
+        let list = move_list(&table("checkers"));
+        assert!(list.starts_with("7 legal moves: "), "{list}");
+        assert!(list.contains("9-13") && list.contains("12-16"), "{list}");
+    }
+
+    #[test]
+    fn checkers_pieces_that_can_move() {
+        assert_eq!(movable_pieces(&table("checkers")), [9, 10, 11, 12]);
+        assert!(movable_pieces(&table("uttt")).is_empty());
+        assert_eq!(starts_on("9x18x27"), Some(9));
+    }
+
+    #[test]
+    fn time_left_reads_in_seconds() {
+        assert_eq!(seconds(Duration::from_millis(29_001)), "30 s");
+        assert_eq!(seconds(Duration::from_millis(9_460)), "9.5 s");
+        assert_eq!(seconds(Duration::ZERO), "0.0 s");
+    }
+}
