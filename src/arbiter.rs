@@ -284,12 +284,18 @@ pub fn play_game(
             Err(error) => {
                 faulted[side.index()] = true;
                 let shown = shorten(&text, 60);
+                // What a bot of another protocol really wrote, since `shown` is its translation.
+                let written = answer
+                    .original
+                    .as_deref()
+                    .map(|line| format!(" (written '{}')", shorten(line, 60)))
+                    .unwrap_or_default();
                 ending = Some(match error {
                     MoveError::NotAMove(expected) => Ending::forfeit(
                         side,
                         "not-a-move",
                         format!(
-                            "{} sent '{shown}' for move {move_number}, which is not a move: {expected}",
+                            "{} sent '{shown}'{written} for move {move_number}, which is not a move: {expected}",
                             who(&players, side)
                         ),
                     ),
@@ -298,7 +304,7 @@ pub fn play_game(
                         reason: "illegal-move".into(),
                         violation: Some(illegal.code().into()),
                         detail: format!(
-                            "{} played the illegal move '{shown}' at move {move_number}: {illegal}",
+                            "{} played the illegal move '{shown}'{written} at move {move_number}: {illegal}",
                             who(&players, side)
                         ),
                     },
@@ -395,6 +401,8 @@ fn forfeit_for(fault: Fault, side: Side, who: &str, move_number: u32) -> Ending 
         Fault::Unrequested { .. } => "unrequested-output",
         Fault::Exited { .. } => "exited",
         Fault::Limit { code, .. } => code,
+        Fault::NotAMove { .. } => "not-a-move",
+        Fault::RefusedBoard { .. } => "refused-board",
     };
     Ending::forfeit(side, reason, format!("{who} {fault} {at}"))
 }
@@ -440,6 +448,7 @@ mod tests {
                 line,
                 elapsed: Duration::from_millis(1),
                 cpu: None,
+                original: None,
             })
         }
 
@@ -451,6 +460,8 @@ mod tests {
         fn take_log(&mut self) -> SeatLog {
             SeatLog::default()
         }
+
+        fn finish(&mut self) {}
     }
 
     fn play(game: &str, first: &mut ScriptedSeat, second: &mut ScriptedSeat) -> GameRecord {
@@ -491,6 +502,7 @@ mod tests {
             "resign",
             "exited",
             "memory-limit",
+            "refused-board",
         ] {
             assert!(is_forfeit(reason), "{reason}");
         }

@@ -4,9 +4,10 @@
 use crate::arbiter::{play_game, play_opening, Contestant, GameRules, OpeningError, PlayedGame};
 use crate::clock::TimeControl;
 use crate::games::Side;
+use crate::players::adapters::UnsupportedGame;
 use crate::players::limits::Limits;
-use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
-use crate::players::PlayerSpec;
+use crate::players::process::{ProcessOptions, SpawnError};
+use crate::players::{PlayerSpec, Seat};
 use crate::record::{write_game, RecordFiles};
 use std::io;
 use std::path::PathBuf;
@@ -42,6 +43,11 @@ pub enum MatchError {
     Spawn(#[from] SpawnError),
     #[error(transparent)]
     Opening(#[from] OpeningError),
+    #[error("player {label}: {source}")]
+    Unsupported {
+        label: &'static str,
+        source: UnsupportedGame,
+    },
     #[error("cannot write the game record: {0}")]
     Record(#[from] io::Error),
 }
@@ -63,28 +69,37 @@ pub fn run_match(
     config: &MatchConfig,
     mut on_game: impl FnMut(&FinishedGame),
 ) -> Result<(), MatchError> {
-    // Refuse a bad opening before any bot is started.
+    // Refuse a bad opening, or a game a player's protocol cannot express, before any bot is
+    // started.
     play_opening(&config.rules.spec, &config.rules.opening)?;
-    let mut processes: [Option<BotProcess>; 2] = [None, None];
+    for (label, player) in LABELS.into_iter().zip(&config.players) {
+        player
+            .check_game(&config.rules.spec, &config.rules.opening)
+            .map_err(|source| MatchError::Unsupported { label, source })?;
+    }
+    let mut seats: [Option<Box<dyn Seat + Send>>; 2] = [None, None];
     let mut replays = 0;
     let mut number = 1;
     while number <= config.games {
         let first = ((number - 1) % 2) as usize;
         let order = [first, 1 - first];
         for &player in &order {
-            if processes[player].is_none() {
-                let command = command_line(config, player, number);
+            if seats[player].is_none() {
                 let options = ProcessOptions {
                     limits: config.limits[player],
                     ..config.process.clone()
                 };
-                processes[player] = Some(BotProcess::spawn(&command, options)?);
+                seats[player] = Some(config.players[player].start(
+                    &config.referee_exe,
+                    config.seed.wrapping_add(number as u64 * 2 + player as u64),
+                    options,
+                )?);
             }
         }
-        let [a, b] = &mut processes;
+        let [a, b] = &mut seats;
         let (a, b) = (
-            a.as_mut().expect("started above"),
-            b.as_mut().expect("started above"),
+            a.as_deref_mut().expect("started above"),
+            b.as_deref_mut().expect("started above"),
         );
         let (seat_first, seat_second) = if first == 0 { (a, b) } else { (b, a) };
         let played = play_game(
@@ -103,11 +118,10 @@ pub fn run_match(
                     .is_some_and(|ready| ready.multi_game)
                 && number < config.games;
             if !reusable {
-                if let Some(process) = processes[player].take() {
-                    if played.faulted[side.index()] {
-                        drop(process);
-                    } else {
-                        process.quit();
+                if let Some(mut seat) = seats[player].take() {
+                    // A seat that broke a rule is killed at once (dropping it).
+                    if !played.faulted[side.index()] {
+                        seat.finish();
                     }
                 }
             }
@@ -136,25 +150,21 @@ pub fn run_match(
             number += 1;
         }
     }
-    for process in processes.into_iter().flatten() {
-        process.quit();
+    for mut seat in seats.into_iter().flatten() {
+        seat.finish();
     }
     Ok(())
 }
 
-fn contestant<'a>(config: &MatchConfig, player: usize, seat: &'a mut BotProcess) -> Contestant<'a> {
+fn contestant<'a>(
+    config: &MatchConfig,
+    player: usize,
+    seat: &'a mut (dyn Seat + Send),
+) -> Contestant<'a> {
     Contestant {
         seat,
         label: LABELS[player].to_string(),
         command: config.players[player].to_string(),
         time: config.time[player],
     }
-}
-
-/// The command that starts `player` for game `number`.
-fn command_line(config: &MatchConfig, player: usize, number: u32) -> Vec<String> {
-    config.players[player].command_line(
-        &config.referee_exe,
-        config.seed.wrapping_add(number as u64 * 2 + player as u64),
-    )
 }
