@@ -404,7 +404,15 @@ fn forfeit_for(fault: Fault, side: Side, who: &str, move_number: u32) -> Ending 
         Fault::NotAMove { .. } => "not-a-move",
         Fault::RefusedBoard { .. } => "refused-board",
     };
-    Ending::forfeit(side, reason, format!("{who} {fault} {at}"))
+    let detail = match &fault {
+        // Worded as when the rules cannot read a move.
+        Fault::NotAMove { line, expected } => format!(
+            "{who} sent '{}' for move {move_number}, which is not a move: {expected}",
+            shorten(line, 60)
+        ),
+        _ => format!("{who} {fault} {at}"),
+    };
+    Ending::forfeit(side, reason, detail)
 }
 
 #[cfg(test)]
