@@ -6,7 +6,7 @@ use crate::bots::Level;
 use crate::check::{run_check, CheckConfig, Severity};
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
-use crate::matches::{run_match, MatchConfig, LABELS};
+use crate::matches::{check_match, run_match, MatchConfig, LABELS};
 use crate::players::cleanup;
 use crate::players::limits::Limits;
 use crate::players::pids_cgroup;
@@ -327,6 +327,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         seed: args.seed,
         replay_stalled: !args.score_stalled,
     };
+    check_match(&config)?;
     cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
     cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
     say(&format!("game: {}", config.rules.spec));

@@ -43,10 +43,10 @@ pub enum MatchError {
     Spawn(#[from] SpawnError),
     #[error(transparent)]
     Opening(#[from] OpeningError),
-    #[error("player {label}: {source}")]
+    #[error("player {label}: {reason}")]
     Unsupported {
         label: &'static str,
-        source: UnsupportedGame,
+        reason: UnsupportedGame,
     },
     #[error("cannot write the game record: {0}")]
     Record(#[from] io::Error),
@@ -64,19 +64,24 @@ pub struct FinishedGame {
 
 pub const LABELS: [&str; 2] = ["A", "B"];
 
+/// Refuses a bad opening, or a game a player's protocol cannot express, before any bot is
+/// started.
+pub fn check_match(config: &MatchConfig) -> Result<(), MatchError> {
+    play_opening(&config.rules.spec, &config.rules.opening)?;
+    for (label, player) in LABELS.into_iter().zip(&config.players) {
+        player
+            .check_game(&config.rules.spec, &config.rules.opening)
+            .map_err(|reason| MatchError::Unsupported { label, reason })?;
+    }
+    Ok(())
+}
+
 /// Plays the match, calling `on_game` after each game.
 pub fn run_match(
     config: &MatchConfig,
     mut on_game: impl FnMut(&FinishedGame),
 ) -> Result<(), MatchError> {
-    // Refuse a bad opening, or a game a player's protocol cannot express, before any bot is
-    // started.
-    play_opening(&config.rules.spec, &config.rules.opening)?;
-    for (label, player) in LABELS.into_iter().zip(&config.players) {
-        player
-            .check_game(&config.rules.spec, &config.rules.opening)
-            .map_err(|source| MatchError::Unsupported { label, source })?;
-    }
+    check_match(config)?;
     let mut seats: [Option<Box<dyn Seat + Send>>; 2] = [None, None];
     let mut replays = 0;
     let mut number = 1;

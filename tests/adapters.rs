@@ -732,6 +732,14 @@ fn codingame_bots_cannot_start_from_an_opening_nor_play_other_games() {
         message.contains("ultimate tic-tac-toe (uttt) only"),
         "{message}"
     );
+    // `referee check` is for bots of the referee's own protocol.
+    let output = referee()
+        .args(["check", "uttt", &codingame("good", &marker)])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("own protocol"));
+    assert!(survivors(&marker).is_empty());
 }
 
 /// The field and macroboard a dialect shows for `position` (ids and empty marks by dialect).
