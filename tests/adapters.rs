@@ -704,6 +704,7 @@ fn an_illegal_move_quotes_what_the_bot_wrote() {
     // The bot's third move, at move 5: a square outside its valid actions, row first.
     let written = game.written_by_a()[2];
     let (row, col) = written.split_once(' ').unwrap();
+    assert_ne!(row, col);
     assert!(
         game.detail().starts_with(&format!(
             "A (first player) played the illegal move '{col} {row}' (written '{written}') at \

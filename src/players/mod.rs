@@ -301,8 +301,9 @@ impl PlayerSpec {
         adapters::check_game(self.protocol(), spec, opening)
     }
 
-    /// Starts the player's program for one game or more, as a seat speaking its protocol.
-    /// `referee_exe` and `seed` serve built-in bots (see [`PlayerSpec::command_line`]).
+    /// Starts the player's program for one game or more, as a seat speaking its protocol; its
+    /// games must have passed [`PlayerSpec::check_game`]. `referee_exe` and `seed` serve
+    /// built-in bots (see [`PlayerSpec::command_line`]).
     pub fn start(
         &self,
         referee_exe: &Path,

@@ -7,8 +7,8 @@ first argument.
 
 usage: codingame_uttt.py MODE [MARKER]
 MODE: good, message (a message after the move), crlf (CR LF line ends), wrong (answers
-'row,col' at its third move), illegal (answers a square that is not a valid action at its
-third move), slow:MS (sleeps before each move).
+'row,col' at its third move), illegal (answers a square that is not a valid action, in a
+row and column that differ, at its third move), slow:MS (sleeps before each move).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 """
 import os
@@ -43,7 +43,10 @@ while True:
     if mode == "wrong" and turn == 3:
         line = "%d,%d" % (row, col)
     elif mode == "illegal" and turn == 3:
-        row, col = next((r, c) for r in range(9) for c in range(9) if (r, c) not in actions)
+        # Row and column differ, so the referee's 'x y' is not the same text.
+        row, col = next(
+            (r, c) for r in range(9) for c in range(9) if (r, c) not in actions and r != c
+        )
         line = "%d %d" % (row, col)
     elif mode == "message":
         line = "%d %d gl hf" % (row, col)

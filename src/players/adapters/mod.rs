@@ -22,7 +22,8 @@ pub use codingame::Codingame;
 pub use gomocup::Gomocup;
 pub use riddles::{Dialect, Riddles};
 
-/// Starts `command` as a seat speaking `protocol`.
+/// Starts `command` as a seat speaking `protocol`. The games it is then given must have passed
+/// [`check_game`] (as `run_match` makes sure): an adapter cannot express any other.
 pub fn start(
     protocol: Protocol,
     command: &[String],
