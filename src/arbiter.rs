@@ -298,12 +298,18 @@ pub fn play_game_watched(
             Err(error) => {
                 faulted[side.index()] = true;
                 let shown = shorten(&text, 60);
+                // What a bot of another protocol really wrote, since `shown` is its translation.
+                let written = answer
+                    .original
+                    .as_deref()
+                    .map(|line| format!(" (written '{}')", shorten(line, 60)))
+                    .unwrap_or_default();
                 ending = Some(match error {
                     MoveError::NotAMove(expected) => Ending::forfeit(
                         side,
                         "not-a-move",
                         format!(
-                            "{} sent '{shown}' for move {move_number}, which is not a move: {expected}",
+                            "{} sent '{shown}'{written} for move {move_number}, which is not a move: {expected}",
                             who(&players, side)
                         ),
                     ),
@@ -312,7 +318,7 @@ pub fn play_game_watched(
                         reason: "illegal-move".into(),
                         violation: Some(illegal.code().into()),
                         detail: format!(
-                            "{} played the illegal move '{shown}' at move {move_number}: {illegal}",
+                            "{} played the illegal move '{shown}'{written} at move {move_number}: {illegal}",
                             who(&players, side)
                         ),
                     },
@@ -409,8 +415,18 @@ fn forfeit_for(fault: Fault, side: Side, who: &str, move_number: u32) -> Ending 
         Fault::Unrequested { .. } => "unrequested-output",
         Fault::Exited { .. } => "exited",
         Fault::Limit { code, .. } => code,
+        Fault::NotAMove { .. } => "not-a-move",
+        Fault::RefusedBoard { .. } => "refused-board",
     };
-    Ending::forfeit(side, reason, format!("{who} {fault} {at}"))
+    let detail = match &fault {
+        // Worded as when the rules cannot read a move.
+        Fault::NotAMove { line, expected } => format!(
+            "{who} sent '{}' for move {move_number}, which is not a move: {expected}",
+            shorten(line, 60)
+        ),
+        _ => format!("{who} {fault} {at}"),
+    };
+    Ending::forfeit(side, reason, detail)
 }
 
 #[cfg(test)]
@@ -454,6 +470,7 @@ mod tests {
                 line,
                 elapsed: Duration::from_millis(1),
                 cpu: None,
+                original: None,
             })
         }
 
@@ -465,6 +482,8 @@ mod tests {
         fn take_log(&mut self) -> SeatLog {
             SeatLog::default()
         }
+
+        fn finish(&mut self) {}
     }
 
     fn play(game: &str, first: &mut ScriptedSeat, second: &mut ScriptedSeat) -> GameRecord {
@@ -515,6 +534,7 @@ mod tests {
             "resign",
             "exited",
             "memory-limit",
+            "refused-board",
         ] {
             assert!(is_forfeit(reason), "{reason}");
         }

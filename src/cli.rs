@@ -6,13 +6,13 @@ use crate::bots::Level;
 use crate::check::{run_check, CheckConfig, Severity};
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
-use crate::matches::{run_match, MatchConfig, LABELS};
+use crate::matches::{check_match, run_match, MatchConfig, LABELS};
 use crate::players::cleanup;
 use crate::players::limits::Limits;
 use crate::players::pids_cgroup;
 use crate::players::process::ProcessOptions;
 use crate::players::sandbox;
-use crate::players::PlayerSpec;
+use crate::players::{PlayerSpec, Protocol};
 use crate::report::{game_line, say, Tally};
 use crate::standings::render;
 use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
@@ -119,7 +119,9 @@ struct MatchArgs {
     /// The game (see below).
     game: String,
     /// Player A: a command line such as "python3 bots/python/mnk.py", or a built-in bot:
-    /// builtin:random, builtin:greedy or builtin:strong (also builtin:1, 2, 3).
+    /// builtin:random, builtin:greedy or builtin:strong (also builtin:1, 2, 3). A bot written
+    /// for another system runs unchanged with its protocol as a prefix: gomocup:./pbrain-foo
+    /// (gomoku and mnk with line=5), codingame:CMD, theaigames:CMD, riddles:CMD (uttt).
     player_a: String,
     /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
     player_b: String,
@@ -131,7 +133,8 @@ struct MatchArgs {
     params: Vec<String>,
     /// Time control for both players, in milliseconds: move=N (limit per move, default 1000),
     /// bank=N (a time bank instead), increment=N (added to the bank after each move),
-    /// first=N (limit of a player's first move, not charged to the bank).
+    /// first=N (limit of a player's first move, not charged to the bank); the preset
+    /// codingame is move=100,first=1000.
     #[arg(long, value_name = "SPEC", default_value = "move=1000")]
     time: String,
     /// Time control of player A only, overriding --time where it names a key.
@@ -279,9 +282,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn run_check_command(args: CheckArgs) -> Result<ExitCode> {
+    let player = PlayerSpec::parse(&args.player).context("the player")?;
+    if player.protocol() != Protocol::Native {
+        bail!(
+            "referee check tests bots of the referee's own protocol; a {} bot can play \
+             `referee match` as it is",
+            player.protocol()
+        );
+    }
     let config = CheckConfig {
         spec: GameSpec::from_words(&args.game, &args.params)?,
-        player: PlayerSpec::parse(&args.player).context("the player")?,
+        player,
         time: TimeControl::parse_over(TimeControl::default(), &args.time)?,
         margin: Duration::from_millis(10),
         startup: Duration::from_millis(args.startup_ms),
@@ -390,6 +401,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         opening,
         games,
     };
+    check_match(&config)?;
     cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
     cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
     say(&format!("game: {}", config.venue.rules.spec));

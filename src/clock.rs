@@ -3,7 +3,8 @@
 //! Two styles are supported because bot authors know both: a fixed limit per move (the Meridius
 //! default, 1000 ms), and a time bank refilled by an increment after every move (riddles.io
 //! style: bank = min(bank - used + increment, bank size)). A first-move allowance replaces the
-//! limit of a player's first move (CodinGame gives 1000 ms there and 100 ms after).
+//! limit of a player's first move (CodinGame gives 1000 ms there and 100 ms after: the
+//! `codingame` preset).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -41,7 +42,7 @@ impl Default for TimeControl {
 
 /// A time specification that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, e.g. 'move=500' or 'bank=10000,increment=500')")]
+#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, e.g. 'move=500' or 'bank=10000,increment=500', or the preset 'codingame')")]
 pub struct TimeSpecError {
     spec: String,
     reason: String,
@@ -51,8 +52,18 @@ pub struct TimeSpecError {
 pub const MAX_MS: u64 = 86_400_000;
 
 impl TimeControl {
+    /// CodinGame's: 1000 ms for a player's first move (its start-up included), 100 ms for each
+    /// later one.
+    pub const CODINGAME: TimeControl = TimeControl {
+        move_ms: 100,
+        bank_ms: 0,
+        increment_ms: 0,
+        first_move_ms: 1000,
+    };
+
     /// Reads `key=value,key=value` (keys `move`, `bank`, `increment`, `first`), starting from
-    /// `base` so a per-player spec only overrides what it names.
+    /// `base` so a per-player spec only overrides what it names. The word `codingame` stands for
+    /// [`TimeControl::CODINGAME`] whole; keys after it override its values.
     pub fn parse_over(base: TimeControl, spec: &str) -> Result<TimeControl, TimeSpecError> {
         let error = |reason: String| TimeSpecError {
             spec: spec.to_string(),
@@ -60,6 +71,10 @@ impl TimeControl {
         };
         let mut tc = base;
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if part == "codingame" {
+                tc = TimeControl::CODINGAME;
+                continue;
+            }
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| error(format!("'{part}' is not key=value")))?;
@@ -161,6 +176,19 @@ mod tests {
         assert_eq!(tc.move_ms, 200);
         assert_eq!(tc.first_move_ms, 1000);
         assert_eq!(tc.to_string(), "move=200 bank=0 increment=0 first=1000");
+    }
+
+    #[test]
+    fn the_codingame_preset() {
+        let base = TimeControl::parse_over(TimeControl::default(), "bank=5000").unwrap();
+        let tc = TimeControl::parse_over(base, "codingame").unwrap();
+        assert_eq!(tc.to_string(), "move=100 bank=0 increment=0 first=1000");
+        let tc = TimeControl::parse_over(base, "codingame,first=2000").unwrap();
+        assert_eq!(tc.to_string(), "move=100 bank=0 increment=0 first=2000");
+        let mut clock = Clock::new(tc);
+        assert_eq!(clock.available(), Duration::from_millis(2000));
+        clock.charge(Duration::from_millis(1500));
+        assert_eq!(clock.available(), Duration::from_millis(100));
     }
 
     #[test]

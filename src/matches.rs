@@ -2,8 +2,7 @@
 //! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
 //! cleaned up exactly as in a tournament).
 
-use crate::arbiter::play_opening;
-use crate::table::{Entrant, FinishedGame, GameError, ScheduledGame, Table, Venue};
+use crate::table::{check_entrants, Entrant, FinishedGame, GameError, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;
 
 /// Everything `referee match` needs.
@@ -20,6 +19,12 @@ pub struct MatchConfig {
 
 pub const LABELS: [&str; 2] = ["A", "B"];
 
+/// Refuses a bad opening, or a game a player's protocol cannot express, before any bot is
+/// started.
+pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
+    check_entrants(&config.venue.rules, &config.entrants, &config.opening)
+}
+
 /// Plays the match, calling `on_game` after each game that counts (it may stop the match) and
 /// `on_replay` after each game that will be played again.
 pub fn run_match(
@@ -27,8 +32,7 @@ pub fn run_match(
     mut on_game: impl FnMut(&FinishedGame) -> ControlFlow<()>,
     mut on_replay: impl FnMut(&FinishedGame),
 ) -> Result<(), GameError> {
-    // Refuse a bad opening before any bot is started.
-    play_opening(&config.venue.rules.spec, &config.opening)?;
+    check_match(config)?;
     let mut table = Table::new();
     for number in 1u32.. {
         if config.games.is_some_and(|games| number > games) {

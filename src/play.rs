@@ -9,7 +9,7 @@ use crate::players::console::board_view::{draw, played_line, side_name, Seating}
 use crate::players::console::keyboard::Keyboard;
 use crate::players::console::screen::{Screen, Voice};
 use crate::players::console::{ConsoleOptions, ConsoleSeat};
-use crate::players::process::{BotProcess, ProcessOptions};
+use crate::players::process::ProcessOptions;
 use crate::players::{PlayerSpec, PlayerSpecError, Seat};
 use crate::record::{write_game, RecordFiles};
 use crate::table::GameError;
@@ -81,14 +81,14 @@ pub struct ConsoleGame {
 /// A seat's occupant for the game.
 enum Occupant {
     Person(ConsoleSeat),
-    Bot(BotProcess),
+    Bot(Box<dyn Seat + Send>),
 }
 
 impl Occupant {
     fn seat(&mut self) -> &mut dyn Seat {
         match self {
             Occupant::Person(seat) => seat,
-            Occupant::Bot(process) => process,
+            Occupant::Bot(bot) => bot.as_mut(),
         }
     }
 }
@@ -97,6 +97,16 @@ impl Occupant {
 pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
     let spec = &config.rules.spec;
     let (start, _) = play_opening(spec, &config.opening)?;
+    for (side, sitter) in Side::BOTH.into_iter().zip(&config.sitters) {
+        if let Sitter::Bot(player) = sitter {
+            player
+                .check_game(spec, &config.opening)
+                .map_err(|reason| GameError::Unsupported {
+                    label: side_name(spec, side).to_string(),
+                    reason,
+                })?;
+        }
+    }
     let humans = config.sitters.clone().map(|sitter| sitter.is_human());
     let seating = seating(&config.sitters);
     let human_time = config.human_time.unwrap_or(TimeControl {
@@ -143,8 +153,7 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
             )),
             Sitter::Bot(player) => {
                 let seed = config.seed.wrapping_add(side.index() as u64);
-                let command = player.command_line(&config.referee_exe, seed);
-                Occupant::Bot(BotProcess::spawn(&command, config.process.clone())?)
+                Occupant::Bot(player.start(&config.referee_exe, seed, config.process.clone())?)
             }
         })
     };
@@ -196,9 +205,10 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
         &mut spectator,
     )?;
     for (side, occupant) in Side::BOTH.into_iter().zip([first, second]) {
-        if let Occupant::Bot(process) = occupant {
+        if let Occupant::Bot(mut bot) = occupant {
+            // A bot that broke a rule is killed at once (dropping its seat).
             if !played.faulted[side.index()] {
-                process.quit();
+                bot.finish();
             }
         }
     }

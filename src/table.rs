@@ -7,9 +7,10 @@
 use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
 use crate::clock::TimeControl;
 use crate::games::Side;
+use crate::players::adapters::UnsupportedGame;
 use crate::players::limits::Limits;
-use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
-use crate::players::PlayerSpec;
+use crate::players::process::{ProcessOptions, SpawnError};
+use crate::players::{PlayerSpec, Seat};
 use crate::record::{write_game, RecordFiles};
 use std::io;
 use std::path::PathBuf;
@@ -61,6 +62,11 @@ pub enum GameError {
     Spawn(#[from] SpawnError),
     #[error(transparent)]
     Opening(#[from] OpeningError),
+    #[error("player {label}: {reason}")]
+    Unsupported {
+        label: String,
+        reason: UnsupportedGame,
+    },
     #[error("cannot write the game record: {0}")]
     Record(#[from] io::Error),
 }
@@ -84,10 +90,30 @@ impl FinishedGame {
     }
 }
 
-/// The bot processes kept between games, by entrant index; told to quit when it is dropped.
+/// Refuses, before any bot is started, an opening that cannot be played or a game that an
+/// entrant's protocol cannot express (a Gomocup brain at ultimate tic-tac-toe, ...).
+pub fn check_entrants(
+    rules: &GameRules,
+    entrants: &[Entrant],
+    opening: &[String],
+) -> Result<(), GameError> {
+    crate::arbiter::play_opening(&rules.spec, opening)?;
+    for entrant in entrants {
+        entrant
+            .player
+            .check_game(&rules.spec, opening)
+            .map_err(|reason| GameError::Unsupported {
+                label: entrant.label.clone(),
+                reason,
+            })?;
+    }
+    Ok(())
+}
+
+/// The bots kept between games, by entrant index; told to quit when the table is dropped.
 #[derive(Default)]
 pub struct Table {
-    seated: Vec<(usize, BotProcess)>,
+    seated: Vec<(usize, Box<dyn Seat + Send>)>,
 }
 
 impl Table {
@@ -135,45 +161,47 @@ impl Table {
         let (mut kept, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.seated)
             .into_iter()
             .partition(|(entrant, _)| game.seats.contains(entrant));
-        for (_, process) in others {
-            process.quit();
+        for (_, mut seat) in others {
+            seat.finish();
         }
-        let mut processes = Vec::with_capacity(2);
+        let mut seats = Vec::with_capacity(2);
         for &entrant in &game.seats {
-            let process = match kept.iter().position(|(e, _)| *e == entrant) {
+            let seat = match kept.iter().position(|(e, _)| *e == entrant) {
                 Some(at) => kept.swap_remove(at).1,
-                None => BotProcess::spawn(
-                    &command_line(venue, entrants, entrant, game.number),
+                None => entrants[entrant].player.start(
+                    &venue.referee_exe,
+                    seed(venue, entrants, entrant, game.number),
                     ProcessOptions {
                         limits: entrants[entrant].limits,
                         ..venue.process.clone()
                     },
                 )?,
             };
-            processes.push(process);
+            seats.push(seat);
         }
-        let [mut first, mut second]: [BotProcess; 2] =
-            processes.try_into().ok().expect("one process per seat");
+        let [mut first, mut second]: [Box<dyn Seat + Send>; 2] =
+            seats.try_into().ok().expect("one seat per side");
         let played = play_game(
             game.number,
             &venue.rules,
             &game.opening,
             [
-                contestant(&entrants[game.seats[0]], &mut first),
-                contestant(&entrants[game.seats[1]], &mut second),
+                contestant(&entrants[game.seats[0]], first.as_mut()),
+                contestant(&entrants[game.seats[1]], second.as_mut()),
             ],
         )?;
-        for (side, process) in Side::BOTH.into_iter().zip([first, second]) {
+        for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
             let faulted = played.faulted[side.index()];
             let multi = played.ready[side.index()]
                 .as_ref()
                 .is_some_and(|ready| ready.multi_game);
             if faulted {
-                drop(process);
+                // A bot that broke a rule is killed at once (dropping its seat).
+                drop(seat);
             } else if multi && venue.reuse_processes {
-                self.seated.push((game.seats[side.index()], process));
+                self.seated.push((game.seats[side.index()], seat));
             } else {
-                process.quit();
+                seat.finish();
             }
         }
         let files = match &venue.record_dir {
@@ -196,13 +224,13 @@ impl Table {
 impl Drop for Table {
     /// The kept bots are told to quit when the table is done with.
     fn drop(&mut self) {
-        for (_, process) in self.seated.drain(..) {
-            process.quit();
+        for (_, mut seat) in self.seated.drain(..) {
+            seat.finish();
         }
     }
 }
 
-fn contestant<'a>(entrant: &Entrant, seat: &'a mut BotProcess) -> Contestant<'a> {
+fn contestant<'a>(entrant: &Entrant, seat: &'a mut (dyn Seat + Send)) -> Contestant<'a> {
     Contestant {
         seat,
         label: entrant.label.clone(),
@@ -211,13 +239,10 @@ fn contestant<'a>(entrant: &Entrant, seat: &'a mut BotProcess) -> Contestant<'a>
     }
 }
 
-/// The command that starts `entrant` for game `number`; built-in bots get a seed of their own
-/// for every game and entrant.
-fn command_line(venue: &Venue, entrants: &[Entrant], entrant: usize, number: u32) -> Vec<String> {
-    let seed = venue
+/// The seed of `entrant`'s built-in bot for game `number`: one of its own for every game and
+/// entrant.
+fn seed(venue: &Venue, entrants: &[Entrant], entrant: usize, number: u32) -> u64 {
+    venue
         .seed
-        .wrapping_add(number as u64 * entrants.len() as u64 + entrant as u64);
-    entrants[entrant]
-        .player
-        .command_line(&venue.referee_exe, seed)
+        .wrapping_add(number as u64 * entrants.len() as u64 + entrant as u64)
 }

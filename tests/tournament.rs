@@ -538,7 +538,7 @@ fn the_bundled_tournament_is_valid() {
     assert_eq!(tournament.entrants.len(), 4);
     assert_eq!(tournament.schedule.total_games(), 36);
     for entrant in &tournament.entrants {
-        if let referee::players::PlayerSpec::Command(words) = &entrant.player {
+        if let referee::players::PlayerSpec::Command { words, .. } = &entrant.player {
             assert!(root.join(&words[1]).is_file(), "{words:?}");
         }
     }

@@ -1,7 +1,10 @@
 //! The seats of a game: who answers the referee's requests, a bot process or a person at the
 //! console. A seat speaks the protocol's messages and measures time; the arbiter checks the
-//! moves (the console also checks them first, to refuse a person's slip without a verdict).
+//! moves (the console also checks them first, to refuse a person's slip without a verdict). A
+//! bot process speaks the referee's own protocol; the adapters translate for bots written for
+//! other systems (Gomocup, CodinGame, theaigames and riddles.io).
 
+pub mod adapters;
 pub mod cleanup;
 pub mod console;
 pub mod limits;
@@ -10,9 +13,13 @@ pub mod process;
 pub mod sandbox;
 
 use crate::bots::{Level, UnknownLevel};
+use crate::games::GameSpec;
 use crate::protocol::{Ready, RefereeMessage};
+use process::{ProcessOptions, SpawnError};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 /// Something a seat did wrong, or could not do, that forfeits its game.
@@ -30,6 +37,11 @@ pub enum Fault {
     Exited { detail: String },
     /// The bot died on one of its resource limits; `code` names it (`memory-limit`, ...).
     Limit { code: &'static str, detail: String },
+    /// A bot of another protocol answered with a line that is not a move in that protocol's
+    /// format; `expected` says what would have been.
+    NotAMove { line: String, expected: String },
+    /// A Gomocup brain refused the board it was asked to play on (`ERROR` to `START`).
+    RefusedBoard { board: String, answer: String },
 }
 
 impl fmt::Display for Fault {
@@ -46,6 +58,14 @@ impl fmt::Display for Fault {
                 write!(f, "wrote when not asked: '{}'", shorten(line, 80))
             }
             Fault::Exited { detail } | Fault::Limit { detail, .. } => f.write_str(detail),
+            Fault::NotAMove { line, expected } => write!(
+                f,
+                "sent '{}', which is not a move: {expected}",
+                shorten(line, 60)
+            ),
+            Fault::RefusedBoard { board, answer } => {
+                write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
+            }
         }
     }
 }
@@ -65,10 +85,27 @@ pub fn shorten(text: &str, max: usize) -> String {
 /// the moment the answer's newline was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// The answer in the referee's own protocol.
     pub line: String,
     pub elapsed: Duration,
     /// CPU time the bot used meanwhile, where the system can tell.
     pub cpu: Option<Duration>,
+    /// The bot's own line, when an adapter translated it from another protocol (so a verdict
+    /// can quote what the bot really wrote).
+    pub original: Option<String>,
+}
+
+/// What a seat makes of a line its bot wrote while an answer was awaited.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The awaited answer, in the referee's own protocol.
+    Answer(String),
+    /// A line logged and passed over (Gomocup's `MESSAGE` and `DEBUG`); the clock runs on.
+    Skip,
+    /// Lines to write to the bot before waiting on (Gomocup's `PLAY` after a `SUGGEST`).
+    Reply(Vec<String>),
+    /// A line that breaks the bot's protocol.
+    Refuse(Fault),
 }
 
 /// Which way a transcript line went.
@@ -110,12 +147,81 @@ pub trait Seat {
 
     /// Takes what was logged since the last call.
     fn take_log(&mut self) -> SeatLog;
+
+    /// Ends the player after its last game: tells its program to exit the way its protocol
+    /// does, waits a grace period, then kills whatever is left of it.
+    fn finish(&mut self);
 }
 
-/// Who takes a seat, as written on the command line: a command line, or `builtin:LEVEL`.
+/// The protocol a player's program speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The referee's own (protocol.md).
+    #[default]
+    Native,
+    /// Gomocup (piskvork) brains: gomoku and other m,n,k boards with a line of five.
+    Gomocup,
+    /// CodinGame's ultimate tic-tac-toe bots.
+    Codingame,
+    /// theaigames.com's (2016) ultimate tic-tac-toe bots.
+    Theaigames,
+    /// riddles.io's (2017) ultimate tic-tac-toe bots.
+    Riddles,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 5] = [
+        Protocol::Native,
+        Protocol::Gomocup,
+        Protocol::Codingame,
+        Protocol::Theaigames,
+        Protocol::Riddles,
+    ];
+
+    /// The name used as a player's prefix (`gomocup:./pbrain-x`) and in configurations.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Native => "native",
+            Protocol::Gomocup => "gomocup",
+            Protocol::Codingame => "codingame",
+            Protocol::Theaigames => "theaigames",
+            Protocol::Riddles => "riddles",
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A protocol name that is not one of [`Protocol::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown protocol '{0}' (protocols: native, gomocup, codingame, theaigames, riddles)")]
+pub struct UnknownProtocol(pub String);
+
+impl FromStr for Protocol {
+    type Err = UnknownProtocol;
+
+    fn from_str(text: &str) -> Result<Protocol, UnknownProtocol> {
+        Protocol::ALL
+            .into_iter()
+            .find(|protocol| protocol.name() == text)
+            .ok_or_else(|| UnknownProtocol(text.to_string()))
+    }
+}
+
+/// Who takes a seat, as written on the command line: a command line, optionally prefixed by
+/// the protocol its program speaks (`gomocup:./pbrain-foo`), or `builtin:LEVEL`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
-    Command(Vec<String>),
+    /// A program and its arguments, speaking `protocol`.
+    Command {
+        protocol: Protocol,
+        words: Vec<String>,
+    },
     Builtin(Level),
 }
 
@@ -128,6 +234,8 @@ pub enum PlayerSpecError {
     Unsplittable(String),
     #[error(transparent)]
     UnknownBuiltin(#[from] UnknownLevel),
+    #[error("built-in bots speak the native protocol only, not {0}")]
+    BuiltinProtocol(Protocol),
 }
 
 impl PlayerSpec {
@@ -135,7 +243,7 @@ impl PlayerSpec {
     /// executable `referee_exe` re-invoked as `referee bot LEVEL --seed SEED`.
     pub fn command_line(&self, referee_exe: &Path, seed: u64) -> Vec<String> {
         match self {
-            PlayerSpec::Command(words) => words.clone(),
+            PlayerSpec::Command { words, .. } => words.clone(),
             PlayerSpec::Builtin(level) => vec![
                 referee_exe.display().to_string(),
                 "bot".into(),
@@ -146,15 +254,69 @@ impl PlayerSpec {
         }
     }
 
+    /// The protocol the player's program speaks.
+    pub fn protocol(&self) -> Protocol {
+        match self {
+            PlayerSpec::Command { protocol, .. } => *protocol,
+            PlayerSpec::Builtin(_) => Protocol::Native,
+        }
+    }
+
+    /// The same player speaking `protocol` (as a configuration's `protocol` key sets it).
+    pub fn with_protocol(self, protocol: Protocol) -> Result<PlayerSpec, PlayerSpecError> {
+        match self {
+            PlayerSpec::Command { words, .. } => Ok(PlayerSpec::Command { protocol, words }),
+            PlayerSpec::Builtin(_) if protocol != Protocol::Native => {
+                Err(PlayerSpecError::BuiltinProtocol(protocol))
+            }
+            builtin => Ok(builtin),
+        }
+    }
+
+    /// Reads `builtin:LEVEL`, `PROTOCOL:COMMAND` (a protocol of [`Protocol::ALL`]) or a plain
+    /// command line (the native protocol).
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
         if let Some(name) = text.strip_prefix("builtin:") {
             return Ok(PlayerSpec::Builtin(name.parse()?));
         }
-        let words = shlex::split(text).ok_or_else(|| PlayerSpecError::Unsplittable(text.into()))?;
+        let (protocol, command) = match text.split_once(':') {
+            Some((prefix, command)) => match prefix.parse() {
+                Ok(protocol) => (protocol, command),
+                Err(_) => (Protocol::Native, text),
+            },
+            None => (Protocol::Native, text),
+        };
+        let words =
+            shlex::split(command).ok_or_else(|| PlayerSpecError::Unsplittable(text.into()))?;
         if words.is_empty() {
             return Err(PlayerSpecError::Empty);
         }
-        Ok(PlayerSpec::Command(words))
+        Ok(PlayerSpec::Command { protocol, words })
+    }
+
+    /// Refuses, before any bot starts, a game the player's protocol cannot express.
+    pub fn check_game(
+        &self,
+        spec: &GameSpec,
+        opening: &[String],
+    ) -> Result<(), adapters::UnsupportedGame> {
+        adapters::check_game(self.protocol(), spec, opening)
+    }
+
+    /// Starts the player's program for one game or more, as a seat speaking its protocol; its
+    /// games must have passed [`PlayerSpec::check_game`]. `referee_exe` and `seed` serve
+    /// built-in bots (see [`PlayerSpec::command_line`]).
+    pub fn start(
+        &self,
+        referee_exe: &Path,
+        seed: u64,
+        options: ProcessOptions,
+    ) -> Result<Box<dyn Seat + Send>, SpawnError> {
+        adapters::start(
+            self.protocol(),
+            &self.command_line(referee_exe, seed),
+            options,
+        )
     }
 }
 
@@ -162,10 +324,15 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Builtin(level) => write!(f, "builtin:{level}"),
-            PlayerSpec::Command(words) => f.write_str(
-                &shlex::try_join(words.iter().map(String::as_str))
-                    .unwrap_or_else(|_| words.join(" ")),
-            ),
+            PlayerSpec::Command { protocol, words } => {
+                if *protocol != Protocol::Native {
+                    write!(f, "{protocol}:")?;
+                }
+                f.write_str(
+                    &shlex::try_join(words.iter().map(String::as_str))
+                        .unwrap_or_else(|_| words.join(" ")),
+                )
+            }
         }
     }
 }
@@ -182,7 +349,10 @@ mod tests {
         );
         assert_eq!(
             PlayerSpec::parse("python3 'my bot.py' -v").unwrap(),
-            PlayerSpec::Command(vec!["python3".into(), "my bot.py".into(), "-v".into()])
+            PlayerSpec::Command {
+                protocol: Protocol::Native,
+                words: vec!["python3".into(), "my bot.py".into(), "-v".into()]
+            }
         );
         assert_eq!(
             PlayerSpec::parse("python3 'my bot.py' -v")
@@ -198,6 +368,52 @@ mod tests {
         );
         let err = PlayerSpec::parse("builtin:deep-blue").unwrap_err();
         assert!(err.to_string().contains("built-in bots: random"), "{err}");
+    }
+
+    #[test]
+    fn a_prefix_names_the_protocol() {
+        for protocol in Protocol::ALL {
+            let text = format!("{protocol}:python3 'my bot.py'");
+            let spec = PlayerSpec::parse(&text).unwrap();
+            assert_eq!(spec.protocol(), protocol);
+            assert_eq!(
+                spec.command_line(Path::new("referee"), 0),
+                ["python3", "my bot.py"]
+            );
+            let shown = spec.to_string();
+            assert_eq!(PlayerSpec::parse(&shown).unwrap(), spec, "{shown}");
+        }
+        assert_eq!(
+            PlayerSpec::parse("gomocup:./pbrain-x").unwrap().to_string(),
+            "gomocup:./pbrain-x"
+        );
+        // A colon that names no protocol belongs to the command.
+        let spec = PlayerSpec::parse("./bot --addr=host:80").unwrap();
+        assert_eq!(spec.protocol(), Protocol::Native);
+        assert_eq!(
+            spec.command_line(Path::new("referee"), 0),
+            ["./bot", "--addr=host:80"]
+        );
+        assert_eq!(PlayerSpec::parse("riddles:"), Err(PlayerSpecError::Empty));
+        assert_eq!(
+            PlayerSpec::parse("builtin:random")
+                .unwrap()
+                .with_protocol(Protocol::Gomocup),
+            Err(PlayerSpecError::BuiltinProtocol(Protocol::Gomocup))
+        );
+        assert_eq!(
+            PlayerSpec::parse("./x")
+                .unwrap()
+                .with_protocol(Protocol::Riddles)
+                .unwrap()
+                .to_string(),
+            "riddles:./x"
+        );
+        assert!("piskvork"
+            .parse::<Protocol>()
+            .unwrap_err()
+            .to_string()
+            .contains("gomocup"));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
 use super::sandbox::{self, Scratch};
-use super::{Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
+use super::{Answer, Direction, Fault, Reading, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use nix::errno::Errno;
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
@@ -48,6 +48,20 @@ pub struct ProcessOptions {
     pub limits: Limits,
     /// Run the bot under bubblewrap (see [`super::sandbox`]).
     pub sandbox: bool,
+    /// How lines end on the bot's pipes.
+    pub line_ends: LineEnds,
+}
+
+/// How lines end on a bot's pipes, in both directions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineEnds {
+    /// Lines to the bot end in LF; the bot's lines end in LF or CR LF (the referee's own
+    /// protocol, CodinGame, riddles.io).
+    #[default]
+    Lf,
+    /// Lines to the bot end in CR LF, and a CR alone also ends a line of the bot's: what
+    /// Gomocup managers do and what Gomocup brains may rely on.
+    CrLf,
 }
 
 impl Default for ProcessOptions {
@@ -59,6 +73,7 @@ impl Default for ProcessOptions {
             working_dir: None,
             limits: Limits::default(),
             sandbox: false,
+            line_ends: LineEnds::default(),
         }
     }
 }
@@ -73,7 +88,8 @@ pub struct SpawnError {
 
 /// What the reader thread reports.
 enum ReadEvent {
-    /// A complete line, stamped when its end was read; `crlf` when it ended with CR LF.
+    /// A complete line, stamped when its end was read; `crlf` when it ended with CR LF (or
+    /// with a CR alone, where that ends a line).
     Line {
         text: String,
         at: Instant,
@@ -188,9 +204,14 @@ impl BotProcess {
         let (sender, events) = mpsc::sync_channel(256);
         let stdout = child.stdout.take().expect("stdout is piped");
         let max_line = options.max_line;
+        let cr_ends_line = options.line_ends == LineEnds::CrLf;
         thread::Builder::new()
             .name("bot-stdout".into())
-            .spawn(move || read_lines(stdout, max_line, |event| sender.send(event).is_ok()))
+            .spawn(move || {
+                read_lines(stdout, max_line, cr_ends_line, |event| {
+                    sender.send(event).is_ok()
+                })
+            })
             .map_err(|source| SpawnError {
                 command: display.clone(),
                 source,
@@ -243,18 +264,21 @@ impl BotProcess {
         self.child.id()
     }
 
-    /// Writes every message, each on its own line, before `deadline`. Returns the instant the
-    /// last byte was handed to the pipe.
-    fn send(&mut self, messages: &[RefereeMessage], deadline: Instant) -> Result<Instant, Fault> {
+    /// Writes `lines`, each followed by the line end, before `deadline`. Returns the instant
+    /// the last byte was handed to the pipe.
+    pub fn send_lines(&mut self, lines: &[String], deadline: Instant) -> Result<Instant, Fault> {
+        let line_end: &[u8] = match self.options.line_ends {
+            LineEnds::Lf => b"\n",
+            LineEnds::CrLf => b"\r\n",
+        };
         let mut bytes = Vec::new();
-        for message in messages {
-            let line = message.to_string();
+        for line in lines {
             bytes.extend_from_slice(line.as_bytes());
-            bytes.push(b'\n');
+            bytes.extend_from_slice(line_end);
             self.transcript.push(TranscriptLine {
                 at: Instant::now(),
                 direction: Direction::ToBot,
-                line,
+                line: line.clone(),
             });
         }
         let Some(stdin) = self.stdin.as_mut() else {
@@ -287,32 +311,83 @@ impl BotProcess {
         Ok(Instant::now())
     }
 
-    /// Reports any line the bot wrote before being asked (it must stay silent between turns).
-    fn check_silence(&mut self) -> Result<(), Fault> {
-        match self.events.try_recv() {
-            Ok(ReadEvent::Line { text, at, crlf }) => {
-                self.log_received(&text, at, crlf);
-                Err(Fault::Unrequested { line: text })
+    /// Reads what the bot wrote while nobody asked it anything: lines that `skip` accepts are
+    /// logged and passed over (Gomocup's `MESSAGE` lines); any other line is a fault.
+    pub fn drain_unrequested(&mut self, skip: impl Fn(&str) -> bool) -> Result<(), Fault> {
+        loop {
+            match self.events.try_recv() {
+                Ok(ReadEvent::Line { text, at, crlf }) => {
+                    self.log_received(&text, at, crlf);
+                    if !skip(&text) {
+                        return Err(Fault::Unrequested { line: text });
+                    }
+                }
+                Ok(ReadEvent::TooLong) => {
+                    return Err(Fault::LineTooLong {
+                        limit: self.options.max_line,
+                    })
+                }
+                Ok(ReadEvent::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
+                    self.closed = true;
+                    return Err(self.exited());
+                }
+                Err(mpsc::TryRecvError::Empty) => return Ok(()),
             }
-            Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
-                limit: self.options.max_line,
-            }),
-            Ok(ReadEvent::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
-                self.closed = true;
-                Err(self.exited())
-            }
-            Err(mpsc::TryRecvError::Empty) => Ok(()),
         }
     }
 
-    /// Waits for the next line until `deadline`. `asked_at` is when the request began to be
-    /// written and `sent_at` when it was complete (the clock starts there).
+    /// Sends `request` and reads the bot's lines through `read` until it names the answer.
+    /// The clock runs from the flush of the request to the read of the answer's line, lines
+    /// passed over included; the watchdog gives up `watchdog` after the flush. The answer's
+    /// [`Answer::original`] is the bot's own line when `read` translated it.
+    pub fn exchange(
+        &mut self,
+        request: &[String],
+        watchdog: Duration,
+        mut read: impl FnMut(&str) -> Reading,
+    ) -> Result<Answer, Fault> {
+        let cpu_before = self.cpu_time();
+        let asked_at = Instant::now();
+        let mut answer = self
+            .send_lines(request, asked_at + watchdog)
+            .and_then(|sent_at| {
+                let deadline = sent_at + watchdog;
+                loop {
+                    let (text, at) = self.receive(asked_at, sent_at, deadline)?;
+                    match read(&text) {
+                        Reading::Answer(line) => {
+                            break Ok(Answer {
+                                original: (line != text).then_some(text),
+                                line,
+                                // A fast bot may answer before `write` returns here; that is
+                                // no time at all.
+                                elapsed: at.saturating_duration_since(sent_at),
+                                cpu: None,
+                            });
+                        }
+                        Reading::Skip => {}
+                        Reading::Reply(lines) => {
+                            self.send_lines(&lines, deadline)?;
+                        }
+                        Reading::Refuse(fault) => break Err(fault),
+                    }
+                }
+            })
+            .map_err(|fault| self.blame_limits(fault))?;
+        answer.cpu = cpu_before
+            .zip(self.cpu_time())
+            .map(|(before, after)| after.saturating_sub(before));
+        Ok(answer)
+    }
+
+    /// Waits for the next line until `deadline`, returning it with the instant it was read.
+    /// `asked_at` is when the request began to be written and `sent_at` when it was complete.
     fn receive(
         &mut self,
         asked_at: Instant,
         sent_at: Instant,
         deadline: Instant,
-    ) -> Result<Answer, Fault> {
+    ) -> Result<(String, Instant), Fault> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
             Ok(ReadEvent::Line { text, at, crlf }) => {
@@ -321,12 +396,7 @@ impl BotProcess {
                     // Read before the request was even begun: written before being asked.
                     return Err(Fault::Unrequested { line: text });
                 }
-                // A fast bot may answer before `write` returns here; that is no time at all.
-                Ok(Answer {
-                    line: text,
-                    elapsed: at.saturating_duration_since(sent_at),
-                    cpu: None,
-                })
+                Ok((text, at))
             }
             Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
                 limit: self.options.max_line,
@@ -430,10 +500,18 @@ impl BotProcess {
     /// of its process group and reaps it. Returns how long the bot took to exit, or `None` when
     /// it had to be killed.
     pub fn quit(mut self) -> Option<Duration> {
+        self.end(&[RefereeMessage::Quit.to_string()])
+    }
+
+    /// Sends `farewell` (the protocol's way to say "exit"; nothing for protocols that have
+    /// none), closes the bot's input, gives it the grace period to exit, then kills whatever is
+    /// left of its process group and reaps it. Returns how long the bot took to exit, or `None`
+    /// when it had to be killed.
+    pub fn end(&mut self, farewell: &[String]) -> Option<Duration> {
         let asked = Instant::now();
         let deadline = asked + self.options.exit_grace;
-        if !self.closed {
-            let _ = self.send(&[RefereeMessage::Quit], deadline);
+        if !self.closed && !farewell.is_empty() {
+            let _ = self.send_lines(farewell, deadline);
         }
         self.stdin = None;
         let mut took = None;
@@ -503,43 +581,43 @@ impl Drop for BotProcess {
     }
 }
 
+/// Each message on its own line.
+fn lines_of_messages(messages: &[RefereeMessage]) -> Vec<String> {
+    messages.iter().map(ToString::to_string).collect()
+}
+
+/// The referee's own protocol: the seat's messages are the bot's lines.
 impl Seat for BotProcess {
     fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
-        self.check_silence()?;
-        let deadline = Instant::now() + allowance;
-        let not_ready = |fault: Fault| match fault {
-            Fault::Timeout { .. } => Fault::NotReady {
-                detail: format!("no 'ready' line within {} ms", allowance.as_millis()),
-            },
-            other => other,
-        };
-        let asked_at = Instant::now();
+        self.drain_unrequested(|_| false)?;
         let answer = self
-            .send(messages, deadline)
-            .and_then(|sent_at| self.receive(asked_at, sent_at, deadline))
-            .map_err(|fault| self.blame_limits(not_ready(fault)))?;
+            .exchange(&lines_of_messages(messages), allowance, |line| {
+                Reading::Answer(line.to_string())
+            })
+            .map_err(|fault| match fault {
+                Fault::Timeout { .. } => Fault::NotReady {
+                    detail: format!("no 'ready' line within {} ms", allowance.as_millis()),
+                },
+                other => other,
+            })?;
         Ready::parse(&answer.line).map_err(|e| Fault::NotReady {
             detail: e.to_string(),
         })
     }
 
     fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
-        self.check_silence()?;
-        let cpu_before = self.cpu_time();
-        let asked_at = Instant::now();
-        let mut answer = self
-            .send(messages, asked_at + watchdog)
-            .and_then(|sent_at| self.receive(asked_at, sent_at, sent_at + watchdog))
-            .map_err(|fault| self.blame_limits(fault))?;
-        answer.cpu = cpu_before
-            .zip(self.cpu_time())
-            .map(|(before, after)| after.saturating_sub(before));
-        Ok(answer)
+        self.drain_unrequested(|_| false)?;
+        self.exchange(&lines_of_messages(messages), watchdog, |line| {
+            Reading::Answer(line.to_string())
+        })
     }
 
     fn tell(&mut self, messages: &[RefereeMessage]) {
         if !self.closed {
-            let _ = self.send(messages, Instant::now() + Duration::from_millis(100));
+            let _ = self.send_lines(
+                &lines_of_messages(messages),
+                Instant::now() + Duration::from_millis(100),
+            );
         }
     }
 
@@ -551,15 +629,30 @@ impl Seat for BotProcess {
             stderr_dropped: std::mem::take(&mut stderr.dropped),
         }
     }
+
+    fn finish(&mut self) {
+        self.end(&[RefereeMessage::Quit.to_string()]);
+    }
 }
 
 /// Splits the byte stream into lines, stamping each with the instant its last chunk was read.
-/// A line reaching `max_line` bytes without a newline is reported at once; the rest of it is
-/// discarded. CR before LF is removed; invalid UTF-8 is replaced, never trusted.
-fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadEvent) -> bool) {
+/// A line reaching `max_line` bytes without a line end is reported at once; the rest of it is
+/// discarded. Lines end with LF, a CR before it removed; with `cr_ends_line` a CR alone ends a
+/// line too (and an LF right after it is part of that line end). Invalid UTF-8 is replaced,
+/// never trusted.
+fn read_lines(
+    mut source: impl Read,
+    max_line: usize,
+    cr_ends_line: bool,
+    mut emit: impl FnMut(ReadEvent) -> bool,
+) {
+    let is_end = |b: &u8| *b == b'\n' || (cr_ends_line && *b == b'\r');
     let mut buf = vec![0u8; 64 * 1024];
     let mut line = Vec::new();
     let mut overlong = false;
+    // The last line ended with a CR (only with `cr_ends_line`): an LF right after it is the
+    // second half of a CR LF, not an empty line.
+    let mut after_cr = false;
     loop {
         let n = match source.read(&mut buf) {
             Ok(0) => break,
@@ -568,13 +661,15 @@ fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadE
             Err(_) => break,
         };
         let at = Instant::now();
-        for chunk in buf[..n].split_inclusive(|&b| b == b'\n') {
-            let complete = chunk.last() == Some(&b'\n');
-            let body = if complete {
-                &chunk[..chunk.len() - 1]
-            } else {
-                chunk
+        for chunk in buf[..n].split_inclusive(is_end) {
+            let end = chunk.last().copied().filter(is_end);
+            let body = match end {
+                Some(_) => &chunk[..chunk.len() - 1],
+                None => chunk,
             };
+            if std::mem::take(&mut after_cr) && body.is_empty() && end == Some(b'\n') {
+                continue;
+            }
             if !overlong {
                 line.extend_from_slice(body);
                 // A CR may be the first half of a CRLF still to come: it never counts.
@@ -587,10 +682,10 @@ fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadE
                     }
                 }
             }
-            if complete {
+            if let Some(end) = end {
                 if !overlong {
-                    let crlf = line.last() == Some(&b'\r');
-                    if crlf {
+                    let crlf = end == b'\r' || line.last() == Some(&b'\r');
+                    if line.last() == Some(&b'\r') {
                         line.pop();
                     }
                     let text = String::from_utf8_lossy(&line).into_owned();
@@ -600,6 +695,7 @@ fn read_lines(mut source: impl Read, max_line: usize, mut emit: impl FnMut(ReadE
                 }
                 line.clear();
                 overlong = false;
+                after_cr = end == b'\r';
             }
         }
     }
@@ -669,8 +765,12 @@ mod tests {
     }
 
     fn lines_of(input: &[u8], max: usize) -> Vec<String> {
+        lines_split(input, max, false)
+    }
+
+    fn lines_split(input: &[u8], max: usize, cr_ends_line: bool) -> Vec<String> {
         let mut out = Vec::new();
-        read_lines(input, max, |event| {
+        read_lines(input, max, cr_ends_line, |event| {
             out.push(match event {
                 ReadEvent::Line {
                     text, crlf: true, ..
@@ -689,6 +789,40 @@ mod tests {
         assert_eq!(
             lines_of(b"4 4\r\nresign\n", 10),
             ["line:4 4+cr", "line:resign", "closed"]
+        );
+    }
+
+    #[test]
+    fn a_cr_alone_ends_a_line_where_asked() {
+        assert_eq!(
+            lines_split(b"MESSAGE hi\r7,7\r\n8,8\n\r\r", 20, true),
+            [
+                "line:MESSAGE hi+cr",
+                "line:7,7+cr",
+                "line:8,8",
+                "line:+cr",
+                "line:+cr",
+                "closed"
+            ]
+        );
+        // The LF of a CR LF arriving in the next read is still part of the same line end.
+        let mut events = Vec::new();
+        read_lines(
+            Chunks(vec![b"OK\r".to_vec(), b"\n7,7\r".to_vec(), b"\n".to_vec()]),
+            10,
+            true,
+            |event| {
+                if let ReadEvent::Line { text, .. } = event {
+                    events.push(text);
+                }
+                true
+            },
+        );
+        assert_eq!(events, ["OK", "7,7"]);
+        assert_eq!(
+            lines_of(b"a\rb\n", 10),
+            ["line:a\rb", "closed"],
+            "without the option a CR inside a line stays"
         );
     }
 
@@ -717,6 +851,7 @@ mod tests {
         read_lines(
             Chunks(vec![b"0123456789\r".to_vec(), b"\n".to_vec()]),
             10,
+            false,
             |event| {
                 events.push(match event {
                     ReadEvent::Line { text, .. } => text,
@@ -740,10 +875,15 @@ mod tests {
                 0..40,
             ), 0..8),
             max in 1usize..24,
+            cr_ends_line in any::<bool>(),
         ) {
-            let total_newlines = chunks.iter().flatten().filter(|&&b| b == b'\n').count();
+            let total_newlines = chunks
+                .iter()
+                .flatten()
+                .filter(|&&b| b == b'\n' || (cr_ends_line && b == b'\r'))
+                .count();
             let mut events = Vec::new();
-            read_lines(Chunks(chunks), max, |event| {
+            read_lines(Chunks(chunks), max, cr_ends_line, |event| {
                 events.push(event);
                 true
             });
@@ -753,6 +893,7 @@ mod tests {
                     ReadEvent::Line { text, .. } => {
                         lines += 1;
                         prop_assert!(!text.contains('\n'));
+                        prop_assert!(!cr_ends_line || !text.contains('\r'));
                         // Replacement characters may take more bytes than the bytes they replace.
                         prop_assert!(text.chars().count() <= max, "{text:?}");
                     }

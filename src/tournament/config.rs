@@ -8,7 +8,7 @@ use crate::clock::{TimeControl, TimeSpecError};
 use crate::games::{GameSpec, SpecError};
 use crate::players::limits::{Limits, LimitsError};
 use crate::players::process::ProcessOptions;
-use crate::players::{PlayerSpec, PlayerSpecError};
+use crate::players::{PlayerSpec, PlayerSpecError, Protocol};
 use crate::table::Entrant;
 use serde::Deserialize;
 use std::collections::HashSet;
@@ -96,6 +96,8 @@ struct RawPlayer {
     name: String,
     command: Option<String>,
     builtin: Option<String>,
+    /// The protocol the command speaks, when it is not the referee's own.
+    protocol: Option<Protocol>,
     /// Overrides the tournament's time control where it names a key.
     time: Option<String>,
     /// Overrides the tournament's limits where it names a key.
@@ -233,6 +235,10 @@ impl Tournament {
                     )))
                 }
             }
+            .and_then(|spec| match player.protocol {
+                Some(protocol) => spec.with_protocol(protocol),
+                None => Ok(spec),
+            })
             .map_err(|e: PlayerSpecError| Problem::Invalid(format!("{key}: {e}")))?;
             let time = TimeControl::parse_over(base_time, player.time.as_deref().unwrap_or(""))
                 .map_err(|e: TimeSpecError| Problem::Invalid(format!("{key}.time: {e}")))?;
@@ -320,6 +326,17 @@ impl Tournament {
                 ))
             }
         };
+
+        // A protocol that cannot express the game (or an opening) is refused before any game.
+        let sample_opening = openings
+            .for_cycle(&spec, 0)
+            .map_err(|e| Problem::Invalid(format!("openings: {e}")))?;
+        for entrant in &entrants {
+            entrant
+                .player
+                .check_game(&spec, &sample_opening)
+                .map_err(|e| Problem::Invalid(format!("players ({}): {e}", entrant.label)))?;
+        }
 
         if raw.max_line < 16 {
             return Err(Problem::Invalid("max_line: at least 16 bytes".into()));
@@ -597,6 +614,26 @@ builtin = "random"
                 "expected '{expected}' in: {message}"
             );
         }
+    }
+
+    #[test]
+    fn players_may_speak_other_protocols_where_the_game_allows() {
+        let gomoku = MINIMAL.replace("tictactoe", "gomoku").replace(
+            "command = \"python3 bot.py\"",
+            "command = \"./pbrain\"\nprotocol = \"gomocup\"",
+        );
+        let t = Tournament::parse(&gomoku, "t").unwrap();
+        assert_eq!(t.entrants[1].player.to_string(), "gomocup:./pbrain");
+        let message = error(&gomoku.replace("gomoku", "uttt"));
+        assert!(message.contains("players (b)"), "{message}");
+        assert!(message.contains("gomocup"), "{message}");
+        let message = error(&MINIMAL.replace(
+            "builtin = \"random\"",
+            "builtin = \"random\"\nprotocol = \"riddles\"",
+        ));
+        assert!(message.contains("native protocol only"), "{message}");
+        let message = error(&MINIMAL.replace("time = ", "protocol = \"morse\"\ntime = "));
+        assert!(message.contains("unknown variant `morse`"), "{message}");
     }
 
     #[test]

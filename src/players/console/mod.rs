@@ -189,6 +189,7 @@ impl ConsoleSeat {
                             line,
                             elapsed: at.saturating_duration_since(shown_at),
                             cpu: None,
+                            original: None,
                         });
                     }
                 }
@@ -419,6 +420,7 @@ impl Seat for ConsoleSeat {
                 line,
                 elapsed: at.saturating_duration_since(asked),
                 cpu: None,
+                original: None,
             });
         }
         self.turn(messages, watchdog)
@@ -442,6 +444,9 @@ impl Seat for ConsoleSeat {
             ..SeatLog::default()
         }
     }
+
+    /// A person needs no telling that the last game is over: its result was shown.
+    fn finish(&mut self) {}
 }
 
 fn closed() -> Fault {

@@ -1,0 +1,471 @@
+//! Gomocup (piskvork) brains, as the protocol's own description has it (Petr Laštovička's
+//! "Gomoku AI protocol", plastovicka.github.io/protocl2en.htm, version of 2023-03-20).
+//!
+//! Setup: `START size` (square boards) or `RECTSTART width,height`, answered `OK` or
+//! `ERROR message` (a refusal of the board: a verdict of its own); `ABOUT`, answered with
+//! `name="...", version="..."`; then `INFO` lines (`timeout_turn`, `timeout_match`,
+//! `max_memory`, `game_type`, `rule`), which need no answer. Each move: `INFO time_left` when
+//! the match has a time bank, then `BEGIN` (the brain opens an empty board), `TURN x,y` (the
+//! opponent's move) or, for a game from an opening, `BOARD`, one `x,y,field` line per stone in
+//! the order played (field 1 for the brain's own stones, 2 for its opponent's) and `DONE`. The
+//! brain answers `x,y` (column, then row, from zero). `MESSAGE`, `DEBUG` and empty lines are
+//! logged and passed over, and a `SUGGEST x,y` is answered `PLAY x,y` as a Gomocup tournament
+//! does. The next game in the same process starts with `RESTART`; a brain that does not
+//! answer it `OK` is sent `END` and started again. `END` ends the brain.
+//!
+//! Lines to the brain end in CR LF as from a Gomocup manager; the brain's may end in CR LF, LF
+//! or CR alone.
+
+use super::{number_pair, play_notation, Setup, Turn};
+use crate::clock::TimeControl;
+use crate::games::mnk::Mnk;
+use crate::games::Side;
+use crate::players::process::{BotProcess, LineEnds, ProcessOptions, SpawnError};
+use crate::players::{Answer, Fault, Reading, Seat, SeatLog};
+use crate::protocol::{Ready, RefereeMessage};
+use std::time::{Duration, Instant};
+
+pub struct Gomocup {
+    /// How to start the brain again when it refuses `RESTART`.
+    command: Vec<String>,
+    options: ProcessOptions,
+    process: BotProcess,
+    /// The board the brain was started on, (width, height): a next game on it may `RESTART`.
+    board: Option<(u8, u8)>,
+    /// Name and version from `ABOUT`, asked once per process.
+    about: Option<(String, String)>,
+    /// The logs of a process replaced during this game's setup.
+    replaced_log: SeatLog,
+    game: Option<GameState>,
+}
+
+/// What the adapter keeps of the current game.
+struct GameState {
+    position: Mnk,
+    side: Side,
+    time: TimeControl,
+    /// Every stone in the order played, the opening included: column, row, and who.
+    stones: Vec<(u8, u8, Side)>,
+    /// Whether the game started from an opening (told with `BOARD` on the brain's first move).
+    from_opening: bool,
+    /// Moves the brain was asked for.
+    asked: u32,
+    /// The last `INFO timeout_turn` value sent.
+    turn_limit_told: u64,
+    /// The brain's move handed to the arbiter, played here once the game goes on.
+    own_move: Option<String>,
+}
+
+impl GameState {
+    fn play(&mut self, notation: &str) {
+        if let Some((square, side)) = play_notation(&mut self.position, notation) {
+            let (x, y) = self.position.coordinates(square);
+            self.stones.push((x, y, side));
+        }
+    }
+
+    /// The limit of the brain's next move as Gomocup tells it: the first-move allowance, else
+    /// the bank's size with a bank (the bank left goes in `time_left`), else the move limit.
+    fn turn_limit(&self) -> u64 {
+        if self.asked == 0 && self.time.first_move_ms > 0 {
+            self.time.first_move_ms
+        } else if self.time.bank_ms > 0 {
+            self.time.bank_ms
+        } else {
+            self.time.move_ms
+        }
+    }
+
+    /// The `INFO` lines before a move whose limit is `ms`: the move limit when it changed, and
+    /// the bank left with a bank (untouched under the first-move allowance).
+    fn time_info(&mut self, ms: u64) -> Vec<String> {
+        let mut lines = Vec::new();
+        let limit = self.turn_limit();
+        if limit != self.turn_limit_told {
+            lines.push(format!("INFO timeout_turn {limit}"));
+            self.turn_limit_told = limit;
+        }
+        if self.time.bank_ms > 0 {
+            let left = if self.asked == 0 && self.time.first_move_ms > 0 {
+                self.time.bank_ms
+            } else {
+                ms
+            };
+            lines.push(format!("INFO time_left {left}"));
+        }
+        lines
+    }
+
+    /// The command that asks for the brain's move: `BOARD` with every stone on its first move
+    /// of a game from an opening, else `TURN` with the opponent's last move, else `BEGIN`.
+    fn move_request(&self) -> Vec<String> {
+        if self.asked == 0 && self.from_opening {
+            let mut lines = vec!["BOARD".to_string()];
+            lines.extend(self.stones.iter().map(|&(x, y, side)| {
+                let field = if side == self.side { 1 } else { 2 };
+                format!("{x},{y},{field}")
+            }));
+            lines.push("DONE".into());
+            lines
+        } else {
+            match self.stones.last() {
+                Some(&(x, y, _)) => vec![format!("TURN {x},{y}")],
+                None => vec!["BEGIN".into()],
+            }
+        }
+    }
+}
+
+/// The first word of a brain's line, upper-cased: the protocol's keywords are upper case, but
+/// brains are not always strict.
+fn keyword(line: &str) -> String {
+    line.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase()
+}
+
+/// Lines a brain may write at any time, for people: passed over.
+fn is_chatter(line: &str) -> bool {
+    matches!(keyword(line).as_str(), "" | "MESSAGE" | "DEBUG")
+}
+
+/// A reply to a setup command (`OK`, `ERROR ...`, `UNKNOWN`, an `ABOUT` line).
+fn read_reply(line: &str) -> Reading {
+    if is_chatter(line) {
+        Reading::Skip
+    } else {
+        Reading::Answer(line.trim().to_string())
+    }
+}
+
+/// The brain's move `x,y` as the referee's `x y`; a `SUGGEST x,y` is confirmed with `PLAY`.
+fn read_move(line: &str) -> Reading {
+    if is_chatter(line) {
+        return Reading::Skip;
+    }
+    let line = line.trim();
+    let suggested = (keyword(line) == "SUGGEST").then(|| line["SUGGEST".len()..].trim());
+    let square = suggested
+        .unwrap_or(line)
+        .split_once(',')
+        .and_then(|(x, y)| number_pair(x, y));
+    match (square, suggested) {
+        (Some((x, y)), Some(_)) => Reading::Reply(vec![format!("PLAY {x},{y}")]),
+        (Some((x, y)), None) => Reading::Answer(format!("{x} {y}")),
+        (None, _) => Reading::Refuse(Fault::NotAMove {
+            line: line.to_string(),
+            expected: "expected 'X,Y' (the column, then the row, from 0), e.g. '7,7'".into(),
+        }),
+    }
+}
+
+/// `name` and `version` from an `ABOUT` line (`name="pela", version="1.0", author="..."`).
+/// Old brains answer free text: it serves as the name.
+fn parse_about(line: &str) -> (String, String) {
+    let value = |key: &str| {
+        let pattern = format!("{key}=\"");
+        let mut from = 0;
+        while let Some(found) = line[from..].find(&pattern) {
+            let at = from + found;
+            let starts_word = !matches!(
+                line[..at].chars().next_back(),
+                Some(c) if c.is_ascii_alphanumeric() || c == '_'
+            );
+            let rest = &line[at + pattern.len()..];
+            if starts_word {
+                return rest.split_once('"').map(|(value, _)| value.to_string());
+            }
+            from = at + pattern.len();
+        }
+        None
+    };
+    let name = value("name").unwrap_or_else(|| match keyword(line).as_str() {
+        "" | "UNKNOWN" | "ERROR" => "unknown".to_string(),
+        _ => crate::players::shorten(line.trim(), 40),
+    });
+    (name, value("version").unwrap_or_else(|| "-".into()))
+}
+
+impl Gomocup {
+    /// Starts the brain (with Gomocup's line ends).
+    pub fn start(command: &[String], options: ProcessOptions) -> Result<Gomocup, SpawnError> {
+        let options = ProcessOptions {
+            line_ends: LineEnds::CrLf,
+            ..options
+        };
+        Ok(Gomocup {
+            process: BotProcess::spawn(command, options.clone())?,
+            command: command.to_vec(),
+            options,
+            board: None,
+            about: None,
+            replaced_log: SeatLog::default(),
+            game: None,
+        })
+    }
+
+    /// Sends a setup command and waits at most `wait` for its reply, chatter passed over.
+    fn command(&mut self, command: &str, wait: Duration) -> Result<String, Fault> {
+        self.process
+            .exchange(&[command.to_string()], wait, read_reply)
+            .map(|answer| answer.line)
+            .map_err(|fault| match fault {
+                Fault::Timeout { .. } => Fault::NotReady {
+                    detail: format!("no answer to '{command}' within {} ms", wait.as_millis()),
+                },
+                other => other,
+            })
+    }
+
+    /// Ends the brain with `END` and starts it again, keeping the old process's log.
+    fn start_again(&mut self) -> Result<(), Fault> {
+        self.process.end(&["END".to_string()]);
+        let log = self.process.take_log();
+        self.replaced_log.transcript.extend(log.transcript);
+        self.replaced_log.stderr.extend(log.stderr);
+        self.replaced_log.stderr_dropped += log.stderr_dropped;
+        self.process =
+            BotProcess::spawn(&self.command, self.options.clone()).map_err(|e| Fault::Exited {
+                detail: format!("could not be started again after refusing RESTART ({e})"),
+            })?;
+        self.board = None;
+        self.about = None;
+        Ok(())
+    }
+
+    /// The `INFO` lines of a game's setup.
+    fn game_info(&self, state: &GameState, exact: bool) -> Vec<String> {
+        let time = &state.time;
+        let max_memory = self.options.limits.memory_mb.map_or(0, |mb| mb << 20);
+        vec![
+            format!("INFO timeout_turn {}", state.turn_limit_told),
+            format!("INFO timeout_match {}", time.bank_ms),
+            format!("INFO max_memory {max_memory}"),
+            // The opponent is a program.
+            "INFO game_type 1".to_string(),
+            format!("INFO rule {}", u8::from(exact)),
+        ]
+    }
+}
+
+impl Seat for Gomocup {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        let deadline = Instant::now() + allowance;
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let setup = Setup::read(messages);
+        let params = setup
+            .spec
+            .mnk_params()
+            .expect("Gomocup players are checked to play m,n,k games");
+        let board = (params.width, params.height);
+        self.process.drain_unrequested(is_chatter)?;
+        if self.board == Some(board) {
+            let reply = self.command("RESTART", left())?;
+            if keyword(&reply) != "OK" {
+                self.start_again()?;
+            }
+        } else {
+            self.board = None;
+        }
+        if self.board.is_none() {
+            let start = if params.width == params.height {
+                format!("START {}", params.width)
+            } else {
+                format!("RECTSTART {},{}", params.width, params.height)
+            };
+            let reply = self.command(&start, left())?;
+            match keyword(&reply).as_str() {
+                "OK" => self.board = Some(board),
+                "ERROR" | "UNKNOWN" => {
+                    return Err(Fault::RefusedBoard {
+                        board: format!("{}x{}", params.width, params.height),
+                        answer: reply,
+                    })
+                }
+                _ => {
+                    return Err(Fault::NotReady {
+                        detail: format!(
+                            "answered '{}' to '{start}', expected 'OK' or 'ERROR message'",
+                            crate::players::shorten(&reply, 60)
+                        ),
+                    })
+                }
+            }
+        }
+        if self.about.is_none() {
+            let reply = self.command("ABOUT", left())?;
+            self.about = Some(parse_about(&reply));
+        }
+        let mut state = GameState {
+            position: Mnk::new(params),
+            side: setup.side,
+            time: setup.time,
+            stones: Vec::new(),
+            from_opening: !setup.played.is_empty(),
+            asked: 0,
+            turn_limit_told: 0,
+            own_move: None,
+        };
+        for mv in &setup.played {
+            state.play(mv);
+        }
+        state.turn_limit_told = state.turn_limit();
+        let info = self.game_info(&state, params.exact);
+        self.process.send_lines(&info, deadline)?;
+        self.game = Some(state);
+        let (name, version) = self.about.clone().expect("asked above");
+        Ok(Ready {
+            name,
+            version,
+            multi_game: true,
+        })
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        self.process.drain_unrequested(is_chatter)?;
+        let state = self.game.as_mut().expect("asked after the setup");
+        if let Some(own) = state.own_move.take() {
+            state.play(&own);
+        }
+        let turn = Turn::read(messages);
+        for mv in &turn.opponent {
+            state.play(mv);
+        }
+        let mut request = state.time_info(turn.ms);
+        request.extend(state.move_request());
+        state.asked += 1;
+        let answer = self.process.exchange(&request, watchdog, read_move)?;
+        if let Some(state) = &mut self.game {
+            state.own_move = Some(answer.line.clone());
+        }
+        Ok(answer)
+    }
+
+    fn tell(&mut self, _messages: &[RefereeMessage]) {
+        // Gomocup has no result message: the next game begins with RESTART, or the brain
+        // is ended.
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        let mut log = std::mem::take(&mut self.replaced_log);
+        let current = self.process.take_log();
+        log.transcript.extend(current.transcript);
+        log.stderr.extend(current.stderr);
+        log.stderr_dropped += current.stderr_dropped;
+        log
+    }
+
+    fn finish(&mut self) {
+        self.process.end(&["END".to_string()]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::spec::MnkParams;
+
+    fn state(time: &str, opening: &[&str], side: Side) -> GameState {
+        let mut state = GameState {
+            position: Mnk::new(MnkParams {
+                width: 15,
+                height: 15,
+                line: 5,
+                exact: false,
+            }),
+            side,
+            time: TimeControl::parse_over(TimeControl::default(), time).unwrap(),
+            stones: Vec::new(),
+            from_opening: !opening.is_empty(),
+            asked: 0,
+            turn_limit_told: 0,
+            own_move: None,
+        };
+        for mv in opening {
+            state.play(mv);
+        }
+        state.turn_limit_told = state.turn_limit();
+        state
+    }
+
+    #[test]
+    fn an_opening_is_told_with_board_in_the_order_played() {
+        let mut second = state("", &["7 7", "8 8", "6 6"], Side::Second);
+        second.play("9 9");
+        assert_eq!(second.stones.len(), 4);
+        assert_eq!(
+            second.move_request(),
+            ["BOARD", "7,7,2", "8,8,1", "6,6,2", "9,9,1", "DONE"]
+        );
+        second.asked = 1;
+        assert_eq!(second.move_request(), ["TURN 9,9"]);
+        let first = state("", &[], Side::First);
+        assert_eq!(first.move_request(), ["BEGIN"]);
+        let mut answering = state("", &[], Side::Second);
+        answering.play("7 7");
+        assert_eq!(answering.move_request(), ["TURN 7,7"]);
+    }
+
+    #[test]
+    fn time_info_follows_the_clock() {
+        let mut per_move = state("move=100,first=1000", &[], Side::First);
+        assert_eq!(per_move.turn_limit_told, 1000);
+        assert!(per_move.time_info(1000).is_empty());
+        per_move.asked = 1;
+        assert_eq!(per_move.time_info(100), ["INFO timeout_turn 100"]);
+        assert!(per_move.time_info(100).is_empty(), "told once");
+
+        let mut bank = state("bank=10000,increment=500,first=2000", &[], Side::First);
+        assert_eq!(bank.time_info(2000), ["INFO time_left 10000"]);
+        bank.asked = 1;
+        assert_eq!(
+            bank.time_info(9400),
+            ["INFO timeout_turn 10000", "INFO time_left 9400"]
+        );
+        assert_eq!(bank.time_info(8000), ["INFO time_left 8000"]);
+    }
+
+    #[test]
+    fn moves_and_chatter() {
+        assert_eq!(read_move("7,8"), Reading::Answer("7 8".into()));
+        assert_eq!(read_move(" 7 , 8 "), Reading::Answer("7 8".into()));
+        assert_eq!(read_move("-1,20"), Reading::Answer("-1 20".into()));
+        for chatter in [
+            "MESSAGE I will win",
+            "DEBUG depth 7",
+            "",
+            "  ",
+            "message hi",
+        ] {
+            assert_eq!(read_move(chatter), Reading::Skip, "{chatter}");
+        }
+        assert_eq!(
+            read_move("SUGGEST 10,10"),
+            Reading::Reply(vec!["PLAY 10,10".into()])
+        );
+        for bad in ["7 8", "ERROR out of memory", "UNKNOWN", "SUGGEST", "7,8,1"] {
+            let Reading::Refuse(fault) = read_move(bad) else {
+                panic!("{bad} read as a move");
+            };
+            assert!(fault.to_string().contains("'X,Y'"), "{fault}");
+        }
+    }
+
+    #[test]
+    fn about_lines() {
+        assert_eq!(
+            parse_about(r#"name="pela", version="1.2", author="Petr", country="CZ""#),
+            ("pela".to_string(), "1.2".to_string())
+        );
+        assert_eq!(
+            parse_about(r#"nickname="x", name="Yixin 2018""#),
+            ("Yixin 2018".to_string(), "-".to_string())
+        );
+        assert_eq!(
+            parse_about("Pisq 5 by Petr Lastovicka"),
+            ("Pisq 5 by Petr Lastovicka".to_string(), "-".to_string())
+        );
+        assert_eq!(parse_about("UNKNOWN").0, "unknown");
+    }
+}

@@ -1,0 +1,234 @@
+//! Adapters: seats for bots written for other systems, run unchanged. Each adapter wraps a
+//! [`BotProcess`], receives the referee's own messages from the arbiter like any seat, speaks
+//! the bot's protocol to the process, and hands back the bot's move in the referee's notation
+//! with the bot's timing (the clock runs from the flush of the request to the read of the line
+//! that carries the move).
+//!
+//! The foreign protocols describe the board rather than the moves (riddles.io's `field`,
+//! CodinGame's valid actions, Gomocup's `BOARD`), so an adapter keeps its own copy of the
+//! position, through the rules in [`crate::games`]; it never judges a move (the arbiter does).
+
+mod codingame;
+mod gomocup;
+mod riddles;
+
+use super::process::{BotProcess, ProcessOptions, SpawnError};
+use super::{Protocol, Seat};
+use crate::clock::TimeControl;
+use crate::games::{Game, GameSpec, Side};
+use crate::protocol::RefereeMessage;
+
+pub use codingame::Codingame;
+pub use gomocup::Gomocup;
+pub use riddles::{Dialect, Riddles};
+
+/// Starts `command` as a seat speaking `protocol`. The games it is then given must have passed
+/// [`check_game`] (as `run_match` makes sure): an adapter cannot express any other.
+pub fn start(
+    protocol: Protocol,
+    command: &[String],
+    options: ProcessOptions,
+) -> Result<Box<dyn Seat + Send>, SpawnError> {
+    Ok(match protocol {
+        Protocol::Native => Box::new(BotProcess::spawn(command, options)?),
+        Protocol::Gomocup => Box::new(Gomocup::start(command, options)?),
+        Protocol::Codingame => Box::new(Codingame::new(BotProcess::spawn(command, options)?)),
+        Protocol::Theaigames => Box::new(Riddles::new(
+            BotProcess::spawn(command, options)?,
+            Dialect::THEAIGAMES,
+        )),
+        Protocol::Riddles => Box::new(Riddles::new(
+            BotProcess::spawn(command, options)?,
+            Dialect::RIDDLES,
+        )),
+    })
+}
+
+/// A game that a protocol cannot express: the user's mistake, reported before any bot starts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{protocol} bots cannot play {game}: {reason}")]
+pub struct UnsupportedGame {
+    pub protocol: Protocol,
+    pub game: String,
+    pub reason: String,
+}
+
+/// The smallest and largest board side a Gomocup brain is asked to play on.
+const GOMOCUP_SIDES: std::ops::RangeInclusive<u8> = 5..=20;
+
+/// Checks that bots of `protocol` can play `spec` from `opening`.
+pub fn check_game(
+    protocol: Protocol,
+    spec: &GameSpec,
+    opening: &[String],
+) -> Result<(), UnsupportedGame> {
+    let refuse = |reason: &str| {
+        Err(UnsupportedGame {
+            protocol,
+            game: spec.to_string(),
+            reason: reason.to_string(),
+        })
+    };
+    match protocol {
+        Protocol::Native => Ok(()),
+        Protocol::Gomocup => match spec.mnk_params() {
+            Some(p)
+                if p.line == 5
+                    && GOMOCUP_SIDES.contains(&p.width)
+                    && GOMOCUP_SIDES.contains(&p.height) =>
+            {
+                Ok(())
+            }
+            _ => refuse(
+                "Gomocup brains play five in a row only, on boards from 5x5 to 20x20 \
+                 (gomoku, or mnk with line=5; exact=yes for exactly five)",
+            ),
+        },
+        Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles
+            if !matches!(spec, GameSpec::Uttt(_)) =>
+        {
+            refuse("these bots play ultimate tic-tac-toe (uttt) only")
+        }
+        Protocol::Codingame if !opening.is_empty() => refuse(
+            "CodinGame bots are told only the opponent's last move, so they cannot start \
+             from an opening",
+        ),
+        Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles => Ok(()),
+    }
+}
+
+/// What a game's setup tells a seat.
+struct Setup {
+    spec: GameSpec,
+    side: Side,
+    time: TimeControl,
+    /// The opening, in canonical notation.
+    played: Vec<String>,
+}
+
+impl Setup {
+    /// Reads the arbiter's setup messages, which always name the game, the side and the time.
+    fn read(messages: &[RefereeMessage]) -> Setup {
+        let (mut spec, mut side, mut time) = (None, None, None);
+        let mut played = Vec::new();
+        for message in messages {
+            match message {
+                RefereeMessage::Game(game) => spec = Some(game.clone()),
+                RefereeMessage::Side(s) => side = Some(*s),
+                RefereeMessage::Time(t) => time = Some(*t),
+                RefereeMessage::Played(mv) => played.push(mv.clone()),
+                _ => {}
+            }
+        }
+        Setup {
+            spec: spec.expect("the arbiter's setup names the game"),
+            side: side.expect("the arbiter's setup names the side"),
+            time: time.expect("the arbiter's setup names the time control"),
+            played,
+        }
+    }
+}
+
+/// What a move request tells a seat.
+struct Turn {
+    /// The opponent's moves since the seat's last turn, in canonical notation.
+    opponent: Vec<String>,
+    /// The time for this move, in milliseconds.
+    ms: u64,
+}
+
+impl Turn {
+    /// Reads the arbiter's request, which always ends with `turn MS`.
+    fn read(messages: &[RefereeMessage]) -> Turn {
+        let mut opponent = Vec::new();
+        let mut ms = None;
+        for message in messages {
+            match message {
+                RefereeMessage::Opponent(mv) => opponent.push(mv.clone()),
+                RefereeMessage::Turn { ms: limit } => ms = Some(*limit),
+                _ => {}
+            }
+        }
+        Turn {
+            opponent,
+            ms: ms.expect("the arbiter's request ends with a turn"),
+        }
+    }
+}
+
+/// Plays a move given in the referee's notation on the adapter's copy of the position,
+/// returning it and who played it; `None` when it cannot be played (an illegal move of the
+/// bot's, which the arbiter rules on and which ends the game).
+fn play_notation<G: Game>(game: &mut G, notation: &str) -> Option<(G::Move, Side)> {
+    let side = game.side_to_move();
+    let mv = game.parse_move(notation).ok()?;
+    game.play(mv).ok()?;
+    Some((mv, side))
+}
+
+/// A square as foreign protocols write it, two whole numbers (spaces around them allowed).
+fn number_pair(a: &str, b: &str) -> Option<(i64, i64)> {
+    Some((
+        crate::games::parse_coordinate(a.trim())?,
+        crate::games::parse_coordinate(b.trim())?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, params: &[&str]) -> GameSpec {
+        GameSpec::from_words(name, params).unwrap()
+    }
+
+    #[test]
+    fn protocols_are_matched_with_their_games() {
+        let gomoku = spec("gomoku", &[]);
+        let uttt = spec("uttt", &[]);
+        for protocol in Protocol::ALL {
+            let uttt_bot = matches!(
+                protocol,
+                Protocol::Native | Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles
+            );
+            assert_eq!(check_game(protocol, &uttt, &[]).is_ok(), uttt_bot);
+            let gomoku_bot = matches!(protocol, Protocol::Native | Protocol::Gomocup);
+            assert_eq!(check_game(protocol, &gomoku, &[]).is_ok(), gomoku_bot);
+        }
+        for ok in [
+            spec("gomoku", &["exact=yes"]),
+            spec("mnk", &["size=5"]),
+            spec("mnk", &["width=20", "height=6"]),
+        ] {
+            assert!(check_game(Protocol::Gomocup, &ok, &[]).is_ok(), "{ok}");
+        }
+        for refused in [
+            spec("tictactoe", &[]),
+            spec("mnk", &["size=15", "line=4"]),
+            spec("mnk", &["width=20", "height=4"]),
+            spec("checkers", &[]),
+        ] {
+            let error = check_game(Protocol::Gomocup, &refused, &[]).unwrap_err();
+            assert!(error.to_string().contains("five in a row only"), "{error}");
+        }
+        let error = check_game(Protocol::Riddles, &spec("dots", &[]), &[]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "riddles bots cannot play dots rows=3 cols=3: these bots play ultimate \
+             tic-tac-toe (uttt) only"
+        );
+        let opening = ["4 4".to_string()];
+        assert!(check_game(Protocol::Codingame, &uttt, &opening).is_err());
+        assert!(check_game(Protocol::Riddles, &uttt, &opening).is_ok());
+        assert!(check_game(Protocol::Gomocup, &gomoku, &opening).is_ok());
+    }
+
+    #[test]
+    fn squares_of_foreign_protocols() {
+        assert_eq!(number_pair("7", " 8 "), Some((7, 8)));
+        assert_eq!(number_pair("-1", "3"), Some((-1, 3)));
+        for (a, b) in [("7", ""), ("a", "b"), ("7", "8,9"), ("7.0", "1")] {
+            assert_eq!(number_pair(a, b), None, "{a} {b}");
+        }
+    }
+}

@@ -1,0 +1,931 @@
+//! Bots written for other systems, run unchanged through the real `referee match` binary:
+//! Gomocup brains (tests/bots/gomocup_brain.py), CodinGame ultimate tic-tac-toe bots
+//! (tests/bots/codingame_uttt.py) and theaigames / riddles.io bots (tests/bots/riddles_uttt.py),
+//! each written to its protocol's own description. They play full games against the built-in
+//! and the starter bots; what the adapters told them is checked line by line against the
+//! position replayed on the referee's rules (Gomocup's BOARD, CodinGame's valid actions, the
+//! riddles field and macroboard, the time banks); and their mistakes become the usual verdicts.
+//! No bot process may survive a match.
+
+use referee::games::uttt::{BoardStatus, Uttt};
+use referee::games::{Game, GameSpec, Side};
+use serde_json::Value;
+use std::path::Path;
+
+mod common;
+use common::{marker, referee, survivors};
+
+fn test_bot(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(file);
+    format!("python3 {}", path.display())
+}
+
+fn starter(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("bots/python")
+        .join(file);
+    format!("python3 {}", path.display())
+}
+
+fn brain(mode: &str, marker: &str) -> String {
+    format!("gomocup:{} {mode} {marker}", test_bot("gomocup_brain.py"))
+}
+
+fn codingame(mode: &str, marker: &str) -> String {
+    format!(
+        "codingame:{} {mode} {marker}",
+        test_bot("codingame_uttt.py")
+    )
+}
+
+/// A theaigames or riddles.io bot: `dialect` is the protocol's name.
+fn riddles(dialect: &str, mode: &str, marker: &str) -> String {
+    format!(
+        "{dialect}:{} {dialect} {mode} {marker}",
+        test_bot("riddles_uttt.py")
+    )
+}
+
+/// One game's record with its transcript and bot A's stderr.
+struct Played {
+    record: Value,
+    transcript: String,
+    stderr_a: String,
+}
+
+impl Played {
+    /// Whether player A moved first.
+    fn a_side(&self) -> Side {
+        if self.record["players"][0]["label"] == "A" {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    /// The lines the referee sent to A, in order.
+    fn sent_to_a(&self) -> Vec<&str> {
+        self.transcript
+            .lines()
+            .filter_map(|line| line.split_once(" A> ").map(|(_, text)| text))
+            .collect()
+    }
+
+    /// The lines A wrote, in order.
+    fn written_by_a(&self) -> Vec<&str> {
+        self.transcript
+            .lines()
+            .filter_map(|line| line.split_once(" A< ").map(|(_, text)| text))
+            .collect()
+    }
+
+    fn reason(&self) -> &str {
+        self.record["result"]["reason"].as_str().unwrap()
+    }
+
+    fn detail(&self) -> &str {
+        self.record["result"]["detail"].as_str().unwrap()
+    }
+
+    /// The moves of the record: side, notation, time in microseconds.
+    fn moves(&self) -> Vec<(Side, String, u64)> {
+        self.record["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|mv| {
+                let side = if mv["side"] == "first" {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                (
+                    side,
+                    mv["move"].as_str().unwrap().to_string(),
+                    mv["us"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// The opening of the record.
+    fn opening(&self) -> Vec<String> {
+        self.record["opening"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|mv| mv.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Asserts that the game ended by the rules, every move replaying legally.
+    fn ended_by_the_rules(&self) {
+        assert!(
+            !referee::arbiter::is_forfeit(self.reason()),
+            "game {}: {}\n{}",
+            self.record["number"],
+            self.detail(),
+            self.transcript
+        );
+        let text = self.record["game"].as_str().unwrap();
+        let words: Vec<&str> = text.split(' ').collect();
+        let mut game = GameSpec::from_words(words[0], &words[1..])
+            .unwrap()
+            .new_game();
+        for mv in self.opening() {
+            game.play_text(&mv).unwrap();
+        }
+        for (side, mv, _) in self.moves() {
+            assert_eq!(side, game.side_to_move());
+            assert_eq!(game.play_text(&mv).unwrap(), mv);
+        }
+        assert_eq!(game.outcome().unwrap().ending.code(), self.reason());
+    }
+}
+
+/// Runs `referee match GAME A B EXTRA... --record DIR`, asserting a clean exit and no
+/// surviving process tagged `marker`, and reads every game.
+fn play(game: &str, a: &str, b: &str, extra: &[&str], marker: &str) -> Vec<Played> {
+    let dir = tempfile::tempdir().unwrap();
+    let output = referee()
+        .args(["match", game, a, b, "--record"])
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "referee failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let left = survivors(marker);
+    assert!(left.is_empty(), "bot processes left running: {left:?}");
+    let read = |name: String| std::fs::read_to_string(dir.path().join(name));
+    let mut games = Vec::new();
+    for number in 1.. {
+        let Ok(json) = read(format!("{number:04}.json")) else {
+            break;
+        };
+        games.push(Played {
+            record: serde_json::from_str(&json).unwrap(),
+            transcript: read(format!("{number:04}.transcript.txt")).unwrap(),
+            stderr_a: read(format!("{number:04}.A.stderr.txt")).unwrap_or_default(),
+        });
+    }
+    assert!(!games.is_empty(), "{stdout}");
+    games
+}
+
+/// Runs a match that the referee must refuse before starting any bot; returns its message.
+fn refused(game: &str, a: &str, extra: &[&str], marker: &str) -> String {
+    let output = referee()
+        .args(["match", game, a, "builtin:random"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(survivors(marker).is_empty());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The time left in a bank before each of a player's moves, in whole milliseconds, from the
+/// times its moves took (riddles.io's rule, the referee's own:
+/// bank = min(max(bank - used, 0) + increment, size)). The first move is not charged: the
+/// tests give it an allowance, since a bot without a handshake starts up during it.
+fn banks(times_us: &[u64], size_ms: u64, increment_ms: u64) -> Vec<u64> {
+    let mut bank = size_ms * 1000;
+    let mut left = Vec::new();
+    for &used in times_us.iter().skip(1) {
+        left.push(bank / 1000);
+        bank = (bank.saturating_sub(used) + increment_ms * 1000).min(size_ms * 1000);
+    }
+    left
+}
+
+/// Checks announced bank values (those of the moves after the first) against the rule,
+/// within a millisecond (the record keeps whole microseconds, the clock nanoseconds).
+fn assert_banks(told: &[u64], times_us: &[u64], size_ms: u64, increment_ms: u64) {
+    let expected = banks(times_us, size_ms, increment_ms);
+    assert_eq!(told.len(), expected.len(), "{told:?} {expected:?}");
+    for (told, expected) in told.iter().zip(&expected) {
+        assert!(told.abs_diff(*expected) <= 1, "{told:?} vs {expected:?}");
+    }
+}
+
+/// The times of `side`'s moves, in microseconds.
+fn times_of(game: &Played, side: Side) -> Vec<u64> {
+    game.moves()
+        .into_iter()
+        .filter(|(s, ..)| *s == side)
+        .map(|(.., us)| us)
+        .collect()
+}
+
+/// The process ids a test brain reported on stderr at each START or RESTART.
+fn pids(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|line| line.starts_with("pid "))
+        .map(|line| line.split(' ').nth(1).unwrap())
+        .collect()
+}
+
+#[test]
+fn gomocup_brains_play_full_games_and_are_reused_with_restart() {
+    let marker = marker();
+    let games = play(
+        "gomoku",
+        &brain("good", &marker),
+        "builtin:random",
+        &["--games", "3"],
+        &marker,
+    );
+    assert_eq!(games.len(), 3);
+    for game in &games {
+        game.ended_by_the_rules();
+        assert_eq!(
+            game.record["players"][game.a_side().index()]["name"],
+            "gomocup-test"
+        );
+        assert_eq!(
+            game.record["players"][game.a_side().index()]["version"],
+            "1.0"
+        );
+        let sent = game.sent_to_a();
+        let info_at = sent.iter().position(|l| l.starts_with("INFO")).unwrap();
+        assert_eq!(
+            sent[info_at..info_at + 5],
+            [
+                "INFO timeout_turn 1000",
+                "INFO timeout_match 0",
+                "INFO max_memory 4294967296",
+                "INFO game_type 1",
+                "INFO rule 0"
+            ]
+        );
+        // The brain opens with BEGIN as the first player, and hears each move with TURN.
+        let requests: Vec<&str> = sent[info_at + 5..].to_vec();
+        let opponent_moves: Vec<String> = game
+            .moves()
+            .into_iter()
+            .filter(|(side, ..)| *side != game.a_side())
+            .map(|(_, mv, _)| format!("TURN {}", mv.replace(' ', ",")))
+            .collect();
+        let mut expected: Vec<String> = Vec::new();
+        if game.a_side() == Side::First {
+            expected.push("BEGIN".into());
+        }
+        expected.extend(opponent_moves);
+        // The brain is not asked again after the opponent's winning move.
+        if game.record["result"]["winner"] != game.a_side().as_str() {
+            expected.pop();
+        }
+        assert_eq!(requests, expected, "{}", game.transcript);
+        // Its answers are the record's moves with a comma.
+        let answers: Vec<String> = game
+            .moves()
+            .into_iter()
+            .filter(|(side, ..)| *side == game.a_side())
+            .map(|(_, mv, _)| mv.replace(' ', ","))
+            .collect();
+        let written: Vec<&str> = game
+            .written_by_a()
+            .into_iter()
+            .filter(|l| l.contains(',') && !l.contains('='))
+            .collect();
+        assert_eq!(written, answers);
+    }
+    assert_eq!(
+        games[0].sent_to_a()[..2],
+        ["START 15", "ABOUT"],
+        "{}",
+        games[0].transcript
+    );
+    for game in &games[1..] {
+        assert_eq!(game.sent_to_a()[0], "RESTART", "{}", game.transcript);
+        assert_eq!(game.written_by_a()[0], "OK");
+        assert!(!game.sent_to_a().contains(&"START 15"));
+        assert!(!game.sent_to_a().contains(&"ABOUT"));
+    }
+    // One process for the whole match: START once, then RESTART in the same process.
+    let all: Vec<&str> = games.iter().flat_map(|g| pids(&g.stderr_a)).collect();
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(all.iter().all(|pid| *pid == all[0]), "{all:?}");
+    for game in &games {
+        assert!(!game.stderr_a.contains("not CR LF"), "{}", game.stderr_a);
+    }
+    assert!(games[2].transcript.lines().all(|l| !l.contains("A> END")));
+}
+
+#[test]
+fn a_brain_that_refuses_restart_is_ended_and_started_again() {
+    let marker = marker();
+    let games = play(
+        "gomoku",
+        &brain("no-restart", &marker),
+        "builtin:random",
+        &["--games", "2", "-p", "exact=yes"],
+        &marker,
+    );
+    for game in &games {
+        game.ended_by_the_rules();
+        assert!(game.sent_to_a().contains(&"INFO rule 1"));
+    }
+    let second = &games[1];
+    assert_eq!(
+        second.sent_to_a()[..4],
+        ["RESTART", "END", "START 15", "ABOUT"],
+        "{}",
+        second.transcript
+    );
+    assert_eq!(
+        second.written_by_a()[0],
+        "UNKNOWN RESTART is not implemented"
+    );
+    let first_pid = pids(&games[0].stderr_a);
+    let second_pids = pids(&second.stderr_a);
+    assert_eq!(second_pids.len(), 2, "{second_pids:?}");
+    assert_eq!(
+        second_pids[0], first_pid[0],
+        "RESTART went to the first process"
+    );
+    assert_ne!(second_pids[1], first_pid[0], "then a new process");
+}
+
+#[test]
+fn a_brain_plays_the_mnk_starter_from_an_opening_on_a_rectangle_with_a_bank() {
+    let marker = marker();
+    // The brain ends its lines with CR alone.
+    let games = play(
+        "mnk",
+        &brain("cr", &marker),
+        &starter("mnk.py"),
+        &[
+            "-p",
+            "width=12",
+            "-p",
+            "height=9",
+            "--opening",
+            "5 5,6 6,4 4",
+            "--time",
+            "bank=5000,increment=100,first=5000",
+            "--games",
+            "2",
+        ],
+        &marker,
+    );
+    for game in &games {
+        game.ended_by_the_rules();
+        let sent = game.sent_to_a();
+        assert!(
+            sent[0] == "RECTSTART 12,9" || sent[0] == "RESTART",
+            "{sent:?}"
+        );
+        assert!(sent.contains(&"INFO timeout_match 5000"));
+        // BOARD gives every stone in the order played, 1 for the brain's own.
+        let board_at = sent.iter().position(|l| *l == "BOARD").unwrap();
+        let own = |side: Side| if side == game.a_side() { 1 } else { 2 };
+        let mut expected: Vec<String> = ["5,5", "6,6", "4,4"]
+            .iter()
+            .zip([Side::First, Side::Second, Side::First])
+            .map(|(square, side)| format!("{square},{}", own(side)))
+            .collect();
+        if game.a_side() == Side::First {
+            // The second player moves first after three opening moves.
+            let (_, first_move, _) = &game.moves()[0];
+            expected.push(format!("{},2", first_move.replace(' ', ",")));
+        }
+        expected.push("DONE".into());
+        assert_eq!(sent[board_at + 1..board_at + 1 + expected.len()], expected);
+        assert!(!sent.contains(&"BEGIN"));
+        // INFO time_left before each move request, following the bank.
+        let mut told = Vec::new();
+        for (index, line) in sent.iter().enumerate() {
+            if let Some(ms) = line.strip_prefix("INFO time_left ") {
+                assert!(
+                    sent[index + 1] == "BOARD" || sent[index + 1].starts_with("TURN "),
+                    "{sent:?}"
+                );
+                told.push(ms.parse::<u64>().unwrap());
+            }
+        }
+        // Under the first move's allowance the bank is untouched.
+        assert_eq!(told[0], 5000);
+        assert_banks(&told[1..], &times_of(game, game.a_side()), 5000, 100);
+    }
+}
+
+#[test]
+fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
+    let marker = marker();
+    for mode in ["noise", "crlf", "suggest"] {
+        let games = play(
+            "gomoku",
+            &brain(mode, &marker),
+            &starter("mnk.py"),
+            &["--games", "2"],
+            &marker,
+        );
+        for game in &games {
+            game.ended_by_the_rules();
+            let from = game.written_by_a();
+            match mode {
+                "noise" => {
+                    assert!(from.contains(&"MESSAGE thinking hard"));
+                    assert!(from.contains(&"DEBUG eval=0.5 depth=3"));
+                    assert!(from.contains(&""));
+                }
+                "suggest" => {
+                    // Every SUGGEST is confirmed with PLAY, and the brain's echo is the move.
+                    let suggested: Vec<String> = from
+                        .iter()
+                        .filter_map(|l| l.strip_prefix("SUGGEST "))
+                        .map(|square| format!("PLAY {square}"))
+                        .collect();
+                    let played: Vec<&str> = game
+                        .sent_to_a()
+                        .into_iter()
+                        .filter(|l| l.starts_with("PLAY "))
+                        .collect();
+                    assert!(!played.is_empty());
+                    assert_eq!(suggested, played);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn the_clock_runs_on_over_chatter() {
+    let marker = marker();
+    let games = play(
+        "gomoku",
+        &brain("slow-chatter:150", &marker),
+        "builtin:random",
+        &["--games", "1"],
+        &marker,
+    );
+    let game = &games[0];
+    game.ended_by_the_rules();
+    assert!(game.written_by_a().contains(&"MESSAGE let me think"));
+    let times = times_of(game, game.a_side());
+    assert!(!times.is_empty());
+    // The MESSAGE comes at once; the move 150 ms later, and that is the move's time.
+    assert!(times.iter().all(|&us| us >= 150_000), "{times:?}");
+}
+
+#[test]
+fn a_brain_refusing_the_board_loses_with_a_verdict_of_its_own() {
+    let marker = marker();
+    let games = play(
+        "gomoku",
+        &brain("refuse-size", &marker),
+        "builtin:random",
+        &["--games", "2"],
+        &marker,
+    );
+    for game in &games {
+        assert_eq!(game.reason(), "refused-board");
+        assert_eq!(
+            game.record["result"]["winner"],
+            game.a_side().opponent().as_str()
+        );
+        assert!(
+            game.detail()
+                .ends_with("refused the 15x15 board: 'ERROR unsupported size' during the setup"),
+            "{}",
+            game.detail()
+        );
+    }
+}
+
+#[test]
+fn wrong_replies_and_timeouts_of_brains() {
+    let marker = marker();
+    let games = play(
+        "gomoku",
+        &brain("wrong", &marker),
+        "builtin:random",
+        &["--games", "1"],
+        &marker,
+    );
+    assert_eq!(games[0].reason(), "not-a-move");
+    assert!(
+        games[0].detail().starts_with("A (first player) sent '")
+            && games[0]
+                .detail()
+                .contains("' for move 5, which is not a move: expected 'X,Y'"),
+        "{}",
+        games[0].detail()
+    );
+    let games = play(
+        "gomoku",
+        &brain("slow:400", &marker),
+        "builtin:random",
+        &["--games", "1", "--time", "move=100", "--score-stalled"],
+        &marker,
+    );
+    assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
+}
+
+#[test]
+fn gomocup_brains_play_only_five_in_a_row() {
+    let marker = marker();
+    for (game, params) in [
+        ("tictactoe", vec![]),
+        ("mnk", vec!["-p", "line=4"]),
+        ("uttt", vec![]),
+    ] {
+        let message = refused(game, &brain("good", &marker), &params, &marker);
+        assert!(
+            message.contains("player A: gomocup bots cannot play")
+                && message.contains("five in a row only"),
+            "{message}"
+        );
+    }
+}
+
+/// The position before each of `side`'s moves, replayed on the referee's uttt rules, with the
+/// opponent's last move (column, row) before it.
+fn uttt_positions(game: &Played, side: Side) -> Vec<(Uttt, Option<(u8, u8)>)> {
+    let text = game.record["game"].as_str().unwrap();
+    let tiebreak = if text.contains("codingame") {
+        "codingame"
+    } else {
+        "none"
+    };
+    let GameSpec::Uttt(params) =
+        GameSpec::from_words("uttt", &[format!("tiebreak={tiebreak}")]).unwrap()
+    else {
+        unreachable!()
+    };
+    let mut position = Uttt::new(params);
+    let mut last = None;
+    let play = |position: &mut Uttt, mv: &str| {
+        let square = position.parse_move(mv).unwrap();
+        position.play(square).unwrap();
+        Uttt::coordinates(square)
+    };
+    for mv in game.opening() {
+        last = Some(play(&mut position, &mv));
+    }
+    let mut positions = Vec::new();
+    for (mover, mv, _) in game.moves() {
+        if mover == side {
+            positions.push((position, last));
+        }
+        last = Some(play(&mut position, &mv));
+    }
+    positions
+}
+
+#[test]
+fn codingame_bots_see_the_referees_legal_moves_row_first() {
+    let marker = marker();
+    for opponent in ["builtin:random".to_string(), starter("uttt.py")] {
+        let games = play(
+            "uttt",
+            &codingame("good", &marker),
+            &opponent,
+            // A bot without a handshake starts up during its first move: a generous allowance
+            // keeps a loaded machine from deciding the game.
+            &[
+                "--games",
+                "2",
+                "--time",
+                "first=5000",
+                "-p",
+                "tiebreak=codingame",
+            ],
+            &marker,
+        );
+        for game in &games {
+            game.ended_by_the_rules();
+            let sent = game.sent_to_a();
+            let mut lines = sent.iter();
+            for (position, last) in uttt_positions(game, game.a_side()) {
+                let expected_last = match last {
+                    Some((x, y)) => format!("{y} {x}"),
+                    None => "-1 -1".to_string(),
+                };
+                assert_eq!(*lines.next().unwrap(), expected_last);
+                let count: usize = lines.next().unwrap().parse().unwrap();
+                let actions: Vec<&str> = lines.by_ref().take(count).copied().collect();
+                let mut legal = Vec::new();
+                position.generate_moves(&mut legal);
+                legal.sort_unstable();
+                let expected: Vec<String> = legal
+                    .into_iter()
+                    .map(|square| {
+                        let (x, y) = Uttt::coordinates(square);
+                        format!("{y} {x}")
+                    })
+                    .collect();
+                assert_eq!(actions, expected);
+            }
+            assert!(lines.next().is_none(), "nothing but turns");
+        }
+    }
+}
+
+#[test]
+fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
+    let marker = marker();
+    for mode in ["message", "crlf"] {
+        for game in play(
+            "uttt",
+            &codingame(mode, &marker),
+            "builtin:random",
+            &["--games", "2", "--time", "first=5000"],
+            &marker,
+        ) {
+            game.ended_by_the_rules();
+        }
+    }
+    let games = play(
+        "uttt",
+        &codingame("wrong", &marker),
+        "builtin:random",
+        &["--games", "1", "--time", "first=5000"],
+        &marker,
+    );
+    assert_eq!(games[0].reason(), "not-a-move");
+    assert!(
+        games[0].detail().contains(
+            "for move 5, which is not a move: expected 'ROW COL' (the row first, then the \
+             column, each 0 to 8)"
+        ),
+        "{}",
+        games[0].detail()
+    );
+    // 300 ms is inside the first move's allowance (5000 ms here rather than CodinGame's 1000,
+    // for the interpreter's start-up on a loaded machine) and past the 100 ms of the next.
+    let games = play(
+        "uttt",
+        &codingame("slow:300", &marker),
+        "builtin:random",
+        &[
+            "--games",
+            "1",
+            "--time",
+            "codingame,first=5000",
+            "--score-stalled",
+        ],
+        &marker,
+    );
+    assert_eq!(games[0].reason(), "timeout");
+    assert!(
+        games[0].detail().contains("at move 3"),
+        "{}",
+        games[0].detail()
+    );
+    assert_eq!(
+        games[0].record["players"][0]["time"],
+        serde_json::json!({"move": 100, "bank": 0, "increment": 0, "first": 5000})
+    );
+}
+
+#[test]
+fn an_illegal_move_quotes_what_the_bot_wrote() {
+    let marker = marker();
+    let games = play(
+        "uttt",
+        &codingame("illegal", &marker),
+        "builtin:random",
+        &["--games", "1", "--time", "first=5000"],
+        &marker,
+    );
+    let game = &games[0];
+    assert_eq!(game.reason(), "illegal-move");
+    // The bot's third move, at move 5: a square outside its valid actions, row first.
+    let written = game.written_by_a()[2];
+    let (row, col) = written.split_once(' ').unwrap();
+    assert_ne!(row, col);
+    assert!(
+        game.detail().starts_with(&format!(
+            "A (first player) played the illegal move '{col} {row}' (written '{written}') at \
+             move 5: "
+        )),
+        "{}",
+        game.detail()
+    );
+}
+
+#[test]
+fn codingame_bots_cannot_start_from_an_opening_nor_play_other_games() {
+    let marker = marker();
+    let message = refused(
+        "uttt",
+        &codingame("good", &marker),
+        &["--opening", "4 4"],
+        &marker,
+    );
+    assert!(
+        message.contains("cannot start from an opening"),
+        "{message}"
+    );
+    let message = refused("gomoku", &codingame("good", &marker), &[], &marker);
+    assert!(
+        message.contains("ultimate tic-tac-toe (uttt) only"),
+        "{message}"
+    );
+    // `referee check` is for bots of the referee's own protocol.
+    let output = referee()
+        .args(["check", "uttt", &codingame("good", &marker)])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("own protocol"));
+    assert!(survivors(&marker).is_empty());
+}
+
+/// The field and macroboard a dialect shows for `position` (ids and empty marks by dialect).
+fn riddles_board(dialect: &str, position: &Uttt) -> (String, String) {
+    let (first_id, empty) = if dialect == "theaigames" {
+        (1, "0")
+    } else {
+        (0, ".")
+    };
+    let id = |side: Side| (first_id + side.index()).to_string();
+    let mut cells = Vec::new();
+    for y in 0..9 {
+        for x in 0..9 {
+            cells.push(position.mark_at(x, y).map_or(empty.to_string(), id));
+        }
+    }
+    let boards: Vec<String> = (0..9)
+        .map(|board| match position.board_status(board) {
+            BoardStatus::Won(side) => id(side),
+            BoardStatus::Undecided
+                if position.forced_board().is_none() || position.forced_board() == Some(board) =>
+            {
+                "-1".to_string()
+            }
+            _ => empty.to_string(),
+        })
+        .collect();
+    (cells.join(","), boards.join(","))
+}
+
+#[test]
+fn theaigames_and_riddles_bots_see_the_whole_board() {
+    let marker = marker();
+    for dialect in ["theaigames", "riddles"] {
+        for opponent in ["builtin:random".to_string(), starter("uttt.py")] {
+            let games = play(
+                "uttt",
+                &riddles(dialect, "good", &marker),
+                &opponent,
+                &["--games", "2", "--opening", "4 4", "--time", "first=5000"],
+                &marker,
+            );
+            for game in &games {
+                game.ended_by_the_rules();
+                let sent = game.sent_to_a();
+                let (first_id, second_id) = if dialect == "theaigames" {
+                    (1, 2)
+                } else {
+                    (0, 1)
+                };
+                let own = if game.a_side() == Side::First {
+                    first_id
+                } else {
+                    second_id
+                };
+                assert_eq!(
+                    sent[..5],
+                    [
+                        "settings timebank 1000".to_string(),
+                        "settings time_per_move 1000".to_string(),
+                        format!("settings player_names player{first_id},player{second_id}"),
+                        format!("settings your_bot player{own}"),
+                        format!("settings your_botid {own}"),
+                    ]
+                );
+                let requests: Vec<&[&str]> = sent[5..]
+                    .split_inclusive(|line| line.starts_with("action move"))
+                    .collect();
+                let positions = uttt_positions(game, game.a_side());
+                assert_eq!(requests.len(), positions.len());
+                // One move of the opening, then the moves of the game.
+                let mut played = 1 + usize::from(game.a_side() == Side::First);
+                for (index, (request, (position, _))) in requests.iter().zip(&positions).enumerate()
+                {
+                    let (field, macroboard) = riddles_board(dialect, position);
+                    let mut expected = vec![format!("update game round {}", played / 2 + 1)];
+                    if dialect == "theaigames" {
+                        expected.push(format!("update game move {}", played + 1));
+                    }
+                    expected.push(format!("update game field {field}"));
+                    expected.push(format!("update game macroboard {macroboard}"));
+                    let ms = if index == 0 { 5000 } else { 1000 };
+                    expected.push(format!("action move {ms}"));
+                    assert_eq!(request.to_vec(), expected);
+                    played += 2;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_riddles_time_bank_drains_and_refills() {
+    let marker = marker();
+    for dialect in ["theaigames", "riddles"] {
+        let games = play(
+            "uttt",
+            &riddles(dialect, "bank", &marker),
+            &starter("uttt.py"),
+            &[
+                "--games",
+                "2",
+                "--time",
+                "bank=1000,increment=100,first=5000",
+            ],
+            &marker,
+        );
+        for game in &games {
+            game.ended_by_the_rules();
+            let told: Vec<u64> = game
+                .sent_to_a()
+                .iter()
+                .filter_map(|line| line.strip_prefix("action move "))
+                .map(|ms| ms.parse().unwrap())
+                .collect();
+            // The bot sleeps up to 120 ms a move against 100 ms back: the bank must move.
+            assert_eq!(told[0], 5000, "the first move's allowance");
+            assert!(told.iter().any(|&ms| ms < 1000), "{told:?}");
+            assert_banks(&told[1..], &times_of(game, game.a_side()), 1000, 100);
+            let bank_lines: Vec<u64> = game
+                .stderr_a
+                .lines()
+                .filter_map(|line| line.strip_prefix("bank "))
+                .map(|ms| ms.parse().unwrap())
+                .collect();
+            assert_eq!(bank_lines, told, "what the bot read");
+            assert!(game
+                .stderr_a
+                .contains("settings timebank 1000\nsettings time_per_move 100\n"));
+        }
+    }
+}
+
+#[test]
+fn riddles_wrong_replies_timeouts_and_crlf() {
+    let marker = marker();
+    for dialect in ["theaigames", "riddles"] {
+        let games = play(
+            "uttt",
+            &riddles(dialect, "crlf", &marker),
+            "builtin:random",
+            &["--games", "2", "--time", "first=5000"],
+            &marker,
+        );
+        for game in &games {
+            game.ended_by_the_rules();
+        }
+        let games = play(
+            "uttt",
+            &riddles(dialect, "wrong", &marker),
+            "builtin:random",
+            &["--games", "1", "--time", "first=5000"],
+            &marker,
+        );
+        assert_eq!(games[0].reason(), "not-a-move");
+        assert!(
+            games[0]
+                .detail()
+                .contains("for move 5, which is not a move: expected 'place_move X Y'"),
+            "{}",
+            games[0].detail()
+        );
+        let games = play(
+            "uttt",
+            &riddles(dialect, "slow:400", &marker),
+            "builtin:random",
+            &[
+                "--games",
+                "1",
+                "--time",
+                "bank=1000,increment=100,first=5000",
+                "--score-stalled",
+            ],
+            &marker,
+        );
+        assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
+    }
+    let message = refused(
+        "checkers",
+        &riddles("riddles", "good", &marker),
+        &[],
+        &marker,
+    );
+    assert!(
+        message.contains("player A: riddles bots cannot play checkers"),
+        "{message}"
+    );
+}
