@@ -69,6 +69,11 @@ impl Diagonal {
     pub fn backward(side: Side) -> [Diagonal; 2] {
         Diagonal::forward(side.opponent())
     }
+
+    /// The direction back the way this one goes.
+    pub fn opposite(self) -> Diagonal {
+        Diagonal::ALL[3 - self as usize]
+    }
 }
 
 /// The directions by index, as the step tables use them.
@@ -1961,6 +1966,10 @@ mod tests {
             .fold(0, |a, b| a | b);
         assert_eq!(black_backward, square(7) | square(8));
         assert_eq!(neighbours(square(11), Diagonal::DownLeft), square(15));
+        for diagonal in Diagonal::ALL {
+            let there = neighbours(square(11), diagonal);
+            assert_eq!(neighbours(there, diagonal.opposite()), square(11));
+        }
         assert_eq!(
             neighbours(square(29), Diagonal::DownRight),
             0,
