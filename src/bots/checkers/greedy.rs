@@ -74,3 +74,48 @@ impl Brain<Checkers> for GreedyBrain {
         self.best[self.rng.gen_range(0..self.best.len())]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// The moves greedy bots with several seeds choose in `fen`.
+    fn choices(fen: &str) -> Vec<String> {
+        let game = Checkers::from_fen(fen).unwrap();
+        let budget = Budget::fixed(Instant::now(), Duration::from_millis(100));
+        let mut texts: Vec<String> = (0..12)
+            .map(|seed| GreedyBrain::new(seed).choose(&game, &budget).to_string())
+            .collect();
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    #[test]
+    fn takes_the_capture_that_is_not_taken_back() {
+        // 14x23 is answered by 27x18; 14x21 keeps the man.
+        assert_eq!(choices("B:W17,18,27,32:B1,14"), ["14x21"]);
+    }
+
+    #[test]
+    fn does_not_hang_a_man() {
+        // 14-18 would be jumped by 23x14.
+        let moves = choices("B:W23:B12,14");
+        assert!(!moves.contains(&"14-18".to_string()), "{moves:?}");
+        assert!(!moves.is_empty());
+    }
+
+    #[test]
+    fn wins_at_once_by_blocking_the_last_man() {
+        // After 21-25 White's man on 29 can neither move nor jump.
+        assert_eq!(choices("B:W29:B3,21,22"), ["21-25"]);
+    }
+
+    #[test]
+    fn chooses_at_random_between_equal_moves() {
+        // Some opening moves are valued alike; the seed decides between them.
+        let moves = choices("B:W21-32:B1-12");
+        assert!(moves.len() > 1, "{moves:?}");
+    }
+}

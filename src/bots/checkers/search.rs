@@ -30,8 +30,8 @@ const MAX_PLY: usize = 128;
 const INFINITY: i32 = WIN + 1;
 /// Scores beyond this are wins or losses a known number of plies away.
 const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
-/// 2^21 slots of 16 bytes: 32 MiB.
-const TABLE_BITS: u32 = 21;
+/// 2^20 slots of 16 bytes: 16 MiB, a few times what a one-second search fills.
+const TABLE_BITS: u32 = 20;
 /// The clock is read every this many nodes (a power of two), a few dozen microseconds apart.
 const CLOCK_INTERVAL: u64 = 256;
 /// Move ordering keys, above any history score.
@@ -221,7 +221,12 @@ impl SearchBrain {
         if (depth <= 0 && !capture) || ply + 1 >= MAX_PLY {
             return evaluate(position);
         }
-        let hit = self.table.probe(hash);
+        // Capture sequences at the horizon are short and many: not worth a table lookup.
+        let hit = if depth > 0 {
+            self.table.probe(hash)
+        } else {
+            None
+        };
         if let Some(hit) = hit.filter(|hit| hit.depth >= depth) {
             let score = from_table(hit.score, ply);
             let cut = match hit.bound {
@@ -285,8 +290,10 @@ impl SearchBrain {
         } else {
             Bound::Upper
         };
-        self.table
-            .store(hash, depth, to_table(best, ply), bound, best_move);
+        if depth > 0 {
+            self.table
+                .store(hash, depth, to_table(best, ply), bound, best_move);
+        }
         best
     }
 
@@ -436,5 +443,124 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::checkers::GreedyBrain;
+    use crate::games::spec::CheckersParams;
+    use rand::Rng;
+
+    fn budget(ms: u64) -> Budget {
+        Budget::fixed(Instant::now(), Duration::from_millis(ms))
+    }
+
+    fn game(fen: &str) -> Checkers {
+        Checkers::from_fen(fen).unwrap()
+    }
+
+    fn play(game: &mut Checkers, moves: &[&str]) {
+        for text in moves {
+            let mv = game.parse_move(text).unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+
+    /// 14-18 gives a man away: 23x14 is forced, and 10x17x26 takes two back.
+    const SHOT: &str = "B:W22,23,24,28,29:B3,7,10,14,15";
+
+    #[test]
+    fn plays_a_two_for_one_shot() {
+        let mut shot = game(SHOT);
+        let mut brain = SearchBrain::new(1);
+        assert_eq!(brain.choose(&shot, &budget(2000)).to_string(), "14-18");
+        assert!(brain.report().score > 50, "{:?}", brain.report());
+        play(&mut shot, &["14-18", "23x14", "10x17x26"]);
+        let pieces = |side| shot.position().pieces(side).count_ones();
+        assert_eq!((pieces(Side::First), pieces(Side::Second)), (4, 3));
+        // One move of look-ahead sees only the man given away.
+        let greedy = GreedyBrain::new(1).choose(&game(SHOT), &budget(100));
+        assert_ne!(greedy.to_string(), "14-18");
+    }
+
+    /// Two kings against one in its double corner: a long but forced win.
+    const TWO_KINGS: &str = "B:WK32:BK1,K3";
+
+    #[test]
+    fn proves_and_converts_two_kings_against_one() {
+        let mut game = game(TWO_KINGS);
+        let mut attacker = SearchBrain::new(1);
+        let mut defender = SearchBrain::new(2);
+        attacker.choose(&game, &budget(5000));
+        assert!(
+            attacker.report().score > WIN_BOUND,
+            "{:?}",
+            attacker.report()
+        );
+        while Game::outcome(&game).is_none() {
+            let brain = match game.side_to_move() {
+                Side::First => &mut attacker,
+                Side::Second => &mut defender,
+            };
+            let mv = brain.choose(&game, &budget(5000));
+            game.play(mv).unwrap();
+        }
+        assert_eq!(Game::outcome(&game).unwrap().winner, Some(Side::First));
+    }
+
+    #[test]
+    fn the_move_rule_makes_a_win_out_of_reach_a_draw() {
+        // Two moves each without a man move or capture draw: too soon to catch the king.
+        let game = Checkers::new(CheckersParams {
+            start: TWO_KINGS.parse().unwrap(),
+            repetition: 3,
+            move_rule: 2,
+        });
+        let mut brain = SearchBrain::new(1);
+        brain.choose(&game, &budget(1000));
+        assert_eq!(brain.report().score, 0, "{:?}", brain.report());
+    }
+
+    #[test]
+    fn takes_a_draw_by_repetition_when_lost() {
+        // Black's king has been round 1-6-2-6-1; playing 1-6 now repeats the position after
+        // the first 1-6 for the third time, the only escape against three kings.
+        let mut game = game("B:WK24,K28,K32:BK1");
+        play(
+            &mut game,
+            &[
+                "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
+            ],
+        );
+        let mut brain = SearchBrain::new(1);
+        let mv = brain.choose(&game, &budget(2000));
+        assert_eq!(mv.to_string(), "1-6");
+        game.play(mv).unwrap();
+        assert_eq!(Game::outcome(&game).unwrap().winner, None);
+    }
+
+    #[test]
+    fn answers_with_a_legal_move_under_a_tiny_budget() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut brain = SearchBrain::new(4);
+        let mut moves = Vec::new();
+        let mut tried = 0;
+        for start in ["B:W21-32:B1-12", "W:WK1,K3,20,21,22:BK30,K32,9,12,13", SHOT] {
+            let mut game = game(start);
+            while Game::outcome(&game).is_none() {
+                let think = Duration::from_millis(rng.gen_range(1..4));
+                let started = Instant::now();
+                let mv = brain.choose(&game, &Budget::fixed(started, think));
+                // Generous: a debug build on a loaded machine.
+                assert!(started.elapsed() < think + Duration::from_millis(100));
+                assert_eq!(game.check_move(mv), Ok(()), "{}", game.to_fen());
+                tried += 1;
+                game.generate_moves(&mut moves);
+                game.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(tried > 50, "{tried} positions");
     }
 }

@@ -79,8 +79,12 @@ const BOUNDS: [Bound; 3] = [Bound::Exact, Bound::Lower, Bound::Upper];
 impl TranspositionTable {
     /// A table of 2^`bits` slots (16 bytes each).
     pub fn new(bits: u32) -> TranspositionTable {
+        let mut slots = Vec::with_capacity(1 << bits);
+        // Written now rather than zeroed lazily by the system, so the page faults happen
+        // before the clock runs (the table is made during the start-up allowance).
+        slots.resize_with(1 << bits, Slot::default);
         TranspositionTable {
-            slots: vec![Slot::default(); 1 << bits],
+            slots,
             generation: 0,
         }
     }
