@@ -170,9 +170,29 @@ impl SearchBrain {
         if self.stopped {
             return 0;
         }
-        let hash = position.zobrist();
-        if self.repeats(hash, quiet) {
+        // A repetition needs both sides to have moved a king away and back: four plies. The
+        // hash is needed for that and for the table, which the horizon does not use.
+        let repeatable = quiet >= 4;
+        let hash = if depth > 0 || repeatable {
+            position.zobrist()
+        } else {
+            // Never compared: what follows a horizon node is captures, which end the window
+            // the repetition check looks back through.
+            0
+        };
+        if repeatable && self.repeats(hash, quiet) {
             return 0;
+        }
+        if depth <= 0 && !position.must_capture() {
+            // The horizon: a quiet position has its static value, found without generating
+            // its moves.
+            return if !position.can_move() {
+                -(WIN - ply as i32)
+            } else if quiet >= self.move_rule {
+                0
+            } else {
+                evaluate(position)
+            };
         }
         self.line.push(hash);
         let mut moves = std::mem::take(&mut self.lists[ply]);
@@ -188,11 +208,11 @@ impl SearchBrain {
     }
 
     /// Whether the position with `hash` occurred earlier since the last man move or capture
-    /// (two, four, ... plies back, same side to move).
+    /// (four, six, ... plies back, same side to move).
     fn repeats(&self, hash: u64, quiet: u32) -> bool {
         let seen = self.line.len();
         let reach = (quiet as usize).min(seen);
-        (2..=reach)
+        (4..=reach)
             .step_by(2)
             .any(|back| self.line[seen - back] == hash)
     }
@@ -218,7 +238,7 @@ impl SearchBrain {
             return 0;
         }
         let capture = moves[0].is_capture();
-        if (depth <= 0 && !capture) || ply + 1 >= MAX_PLY {
+        if ply + 1 >= MAX_PLY {
             return evaluate(position);
         }
         // Capture sequences at the horizon are short and many: not worth a table lookup.
@@ -292,7 +312,7 @@ impl SearchBrain {
         };
         if depth > 0 {
             self.table
-                .store(hash, depth, to_table(best, ply), bound, best_move);
+                .store(hash, depth, to_table(best, ply), bound, &best_move);
         }
         best
     }

@@ -17,40 +17,42 @@ pub enum Bound {
     Upper,
 }
 
-/// A move as the table keeps it: enough to recognise it among the legal moves (two capture
-/// paths over the same pieces to the same square lead to the same position, so either will do).
+/// A move as the table keeps it: its start and end squares. That tells the legal moves apart
+/// except for captures by one piece that end on the same square; the table's move is only tried
+/// first, so then both are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct MoveKey {
     from: u8,
     to: u8,
-    captured: u32,
 }
 
 impl MoveKey {
-    fn of(mv: Move) -> MoveKey {
+    fn of(mv: &Move) -> MoveKey {
         MoveKey {
             from: mv.from(),
             to: mv.to(),
-            captured: mv.captured_bits(),
         }
-    }
-
-    fn is(&self, mv: &Move) -> bool {
-        *self == MoveKey::of(*mv)
     }
 }
 
-/// 16 bytes: the upper half of the hash (the lower half chose the slot), the result and the
-/// search it came from.
+/// 16 bytes: the hash, the result and the search it came from.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    check: u32,
-    best: MoveKey,
+    hash: u64,
     score: i16,
+    best: MoveKey,
     depth: i8,
     /// 0 for an empty slot, else 1 + the bound.
     bound: u8,
     generation: u8,
+}
+
+/// The two slots a hash may use, in one cache line: the deeper result, then the newer one.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(32))]
+struct Pair {
+    deep: Slot,
+    recent: Slot,
 }
 
 /// A stored result.
@@ -65,26 +67,27 @@ pub struct Hit {
 impl Hit {
     /// Whether `mv` is the best move the earlier search found.
     pub fn is_best(&self, mv: &Move) -> bool {
-        self.best.is(mv)
+        self.best == MoveKey::of(mv)
     }
 }
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    pairs: Vec<Pair>,
     generation: u8,
 }
 
 const BOUNDS: [Bound; 3] = [Bound::Exact, Bound::Lower, Bound::Upper];
 
 impl TranspositionTable {
-    /// A table of 2^`bits` slots (16 bytes each).
+    /// A table of 2^`bits` slots of 16 bytes.
     pub fn new(bits: u32) -> TranspositionTable {
-        let mut slots = Vec::with_capacity(1 << bits);
+        let count = 1 << bits.max(1) >> 1;
+        let mut pairs = Vec::with_capacity(count);
         // Written now rather than zeroed lazily by the system, so the page faults happen
         // before the clock runs (the table is made during the start-up allowance).
-        slots.resize_with(1 << bits, Slot::default);
+        pairs.resize_with(count, Pair::default);
         TranspositionTable {
-            slots,
+            pairs,
             generation: 0,
         }
     }
@@ -94,16 +97,16 @@ impl TranspositionTable {
         self.generation = self.generation.wrapping_add(1);
     }
 
-    fn pair(&self, hash: u64) -> usize {
-        (hash as usize) & (self.slots.len() - 1) & !1
+    fn pair(&mut self, hash: u64) -> &mut Pair {
+        let index = (hash as usize) & (self.pairs.len() - 1);
+        &mut self.pairs[index]
     }
 
-    pub fn probe(&self, hash: u64) -> Option<Hit> {
-        let check = (hash >> 32) as u32;
+    pub fn probe(&mut self, hash: u64) -> Option<Hit> {
         let pair = self.pair(hash);
-        self.slots[pair..pair + 2]
-            .iter()
-            .find(|slot| slot.bound != 0 && slot.check == check)
+        [pair.deep, pair.recent]
+            .into_iter()
+            .find(|slot| slot.bound != 0 && slot.hash == hash)
             .map(|slot| Hit {
                 score: slot.score.into(),
                 depth: slot.depth.into(),
@@ -113,27 +116,25 @@ impl TranspositionTable {
     }
 
     /// Keeps a result: `score` must fit an `i16` and `depth` an `i8`.
-    pub fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: Move) {
+    pub fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: &Move) {
         let slot = Slot {
-            check: (hash >> 32) as u32,
-            best: MoveKey::of(best),
+            hash,
             score: score as i16,
+            best: MoveKey::of(best),
             depth: depth as i8,
             bound: 1 + BOUNDS.iter().position(|&b| b == bound).unwrap_or(0) as u8,
             generation: self.generation,
         };
-        let pair = self.pair(hash);
-        let [deep, recent] = &mut self.slots[pair..pair + 2] else {
-            unreachable!("slots come in pairs")
-        };
-        if recent.check == slot.check && deep.check != slot.check {
+        let generation = self.generation;
+        let Pair { deep, recent } = self.pair(hash);
+        if recent.hash == hash && deep.hash != hash {
             *recent = slot;
-        } else if deep.check == slot.check
+        } else if deep.hash == hash
             || deep.bound == 0
-            || deep.generation != self.generation
+            || deep.generation != generation
             || slot.depth >= deep.depth
         {
-            if deep.check != slot.check {
+            if deep.hash != hash {
                 *recent = *deep;
             }
             *deep = slot;
@@ -155,26 +156,27 @@ mod tests {
         Checkers::default().generate_moves(&mut moves);
         let (a, b) = (moves[0], moves[1]);
         let mut table = TranspositionTable::new(4);
-        let first = 0xABCD << 32 | 7;
+        let first = 0xABCD << 32 | 3;
         assert!(table.probe(first).is_none());
-        table.store(first, 5, 120, Bound::Lower, a);
+        table.store(first, 5, 120, Bound::Lower, &a);
         let hit = table.probe(first).unwrap();
         assert_eq!((hit.score, hit.depth, hit.bound), (120, 5, Bound::Lower));
         assert!(hit.is_best(&a) && !hit.is_best(&b));
         // Another position on the same pair, shallower: it goes to the second slot.
         let other = first + (1 << 40);
-        table.store(other, 2, -30, Bound::Upper, b);
+        assert_eq!(other & 7, first & 7, "the same pair");
+        table.store(other, 2, -30, Bound::Upper, &b);
         assert_eq!(table.probe(first).unwrap().depth, 5);
         assert_eq!(table.probe(other).unwrap().score, -30);
         // A third one pushes the shallow one out, not the deep one.
         let third = first + (2 << 40);
-        table.store(third, 1, 0, Bound::Exact, a);
+        table.store(third, 1, 0, Bound::Exact, &a);
         assert!(table.probe(other).is_none());
         assert_eq!(table.probe(first).unwrap().depth, 5);
         assert_eq!(table.probe(third).unwrap().bound, Bound::Exact);
         // A new search's result replaces an old deep one.
         table.new_search();
-        table.store(other, 1, 10, Bound::Exact, b);
+        table.store(other, 1, 10, Bound::Exact, &b);
         assert_eq!(table.probe(other).unwrap().score, 10);
         assert_eq!(
             table.probe(first).unwrap().depth,
