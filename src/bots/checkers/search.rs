@@ -38,6 +38,9 @@ const CLOCK_INTERVAL: u64 = 256;
 const TABLE_MOVE: i32 = 1 << 30;
 const CROWNING: i32 = 1 << 29;
 const KILLER: [i32; 2] = [1 << 28, 1 << 27];
+/// Late move reductions: from this depth, for moves after this many.
+const REDUCE_FROM_DEPTH: i32 = 3;
+const REDUCE_AFTER: usize = 3;
 /// History scores are halved when one reaches this, keeping them below the killers.
 const HISTORY_LIMIT: i32 = 1 << 26;
 
@@ -274,18 +277,35 @@ impl SearchBrain {
             let mut score = if i == 0 {
                 -self.search(&child, child_depth, -beta, -alpha, ply + 1, child_quiet)
             } else {
-                -self.search(
+                // Late quiet moves, after the table's move, the killers and crowning, are
+                // looked at one ply shallower first, and again in full if they turn out good.
+                let reduce = !capture
+                    && depth >= REDUCE_FROM_DEPTH
+                    && i >= REDUCE_AFTER
+                    && keys[i] < KILLER[1];
+                let mut score = -self.search(
                     &child,
-                    child_depth,
+                    child_depth - i32::from(reduce),
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     child_quiet,
-                )
+                );
+                if reduce && score > alpha && !self.stopped {
+                    score = -self.search(
+                        &child,
+                        child_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_quiet,
+                    );
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, child_quiet);
+                }
+                score
             };
-            if i > 0 && score > alpha && score < beta && !self.stopped {
-                score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, child_quiet);
-            }
             if self.stopped {
                 return 0;
             }
