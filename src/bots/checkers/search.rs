@@ -274,7 +274,7 @@ impl SearchBrain {
             pick_next(moves, keys, i);
             let mv = moves[i];
             let (child, child_quiet) = play(position, mv, quiet);
-            let mut score = if i == 0 {
+            let score = if i == 0 {
                 -self.search(&child, child_depth, -beta, -alpha, ply + 1, child_quiet)
             } else {
                 // Late quiet moves, after the table's move, the killers and crowning, are
