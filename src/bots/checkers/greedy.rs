@@ -1,7 +1,9 @@
 //! Level 2 for checkers: every legal move is judged by the position it leaves, with the
 //! evaluation, after the opponent's best immediate capture when it has one (captures are
-//! mandatory, so it will have to take). A move that leaves the opponent without a move wins.
-//! Equal moves are chosen between at random.
+//! mandatory, so it will have to take). A move that leaves the opponent without a move wins;
+//! one that goes back to a position seen since the last man move or capture counts as a draw,
+//! so a bot that is ahead does not shuffle its kings to and fro. Equal moves are chosen between
+//! at random.
 
 use super::eval::{evaluate, WIN};
 use crate::bots::{Brain, Budget};
@@ -10,11 +12,14 @@ use crate::games::Game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+/// The greedy checkers bot: deterministic given its seed, and instant.
 pub struct GreedyBrain {
     rng: StdRng,
     moves: Vec<Move>,
     replies: Vec<Move>,
     best: Vec<Move>,
+    /// Hashes of the positions that could repeat.
+    seen: Vec<u64>,
 }
 
 impl GreedyBrain {
@@ -24,6 +29,7 @@ impl GreedyBrain {
             moves: Vec::new(),
             replies: Vec::new(),
             best: Vec::new(),
+            seen: Vec::new(),
         }
     }
 
@@ -56,13 +62,20 @@ impl Brain<Checkers> for GreedyBrain {
     fn choose(&mut self, game: &Checkers, _budget: &Budget) -> Move {
         game.generate_moves(&mut self.moves);
         let position = game.position();
+        self.seen.clear();
+        self.seen
+            .extend(game.repeatable_positions().map(|p| p.zobrist()));
         let mut best_score = i32::MIN;
         self.best.clear();
         for i in 0..self.moves.len() {
             let mv = self.moves[i];
             let mut after = position;
             after.apply(mv);
-            let score = self.judge(&after);
+            let score = if self.seen.contains(&after.zobrist()) {
+                0
+            } else {
+                self.judge(&after)
+            };
             if score > best_score {
                 best_score = score;
                 self.best.clear();
@@ -82,7 +95,16 @@ mod tests {
 
     /// The moves greedy bots with several seeds choose in `fen`.
     fn choices(fen: &str) -> Vec<String> {
-        let game = Checkers::from_fen(fen).unwrap();
+        choices_after(fen, &[])
+    }
+
+    /// The same after playing `moves` from `fen`.
+    fn choices_after(fen: &str, moves: &[&str]) -> Vec<String> {
+        let mut game = Checkers::from_fen(fen).unwrap();
+        for text in moves {
+            let mv = game.parse_move(text).unwrap();
+            game.play(mv).unwrap();
+        }
         let budget = Budget::fixed(Instant::now(), Duration::from_millis(100));
         let mut texts: Vec<String> = (0..12)
             .map(|seed| GreedyBrain::new(seed).choose(&game, &budget).to_string())
@@ -110,6 +132,15 @@ mod tests {
     fn wins_at_once_by_blocking_the_last_man() {
         // After 21-25 White's man on 29 can neither move nor jump.
         assert_eq!(choices("B:W29:B3,21,22"), ["21-25"]);
+    }
+
+    #[test]
+    fn does_not_go_back_to_a_position_when_ahead() {
+        // Out of the corner is the move of choice...
+        assert_eq!(choices("B:WK27:BK4,K13"), ["4-8"]);
+        // ...unless the king just came from there: 4-8 would repeat the starting position.
+        let moves = choices_after("W:WK27:BK8,K13", &["27-31", "8-4", "31-27"]);
+        assert!(!moves.contains(&"4-8".to_string()), "{moves:?}");
     }
 
     #[test]

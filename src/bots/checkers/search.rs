@@ -56,6 +56,8 @@ pub struct SearchReport {
     pub elapsed: Duration,
 }
 
+/// The strong checkers bot. Its tables (transposition, history) live as long as the bot
+/// process, so what one search learnt helps the next.
 pub struct SearchBrain {
     rng: StdRng,
     table: TranspositionTable,
