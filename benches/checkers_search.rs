@@ -2,6 +2,9 @@
 //! 3-move ballots, then a few greedy moves into the middle game and the endgame) under the
 //! budgets a match gives it, and reports nodes per second and the depth it completes.
 //!
+//! "late" is the most any search returned after its deadline, measured inside the process (the
+//! referee also counts the pipes and the scheduler).
+//!
 //! Nodes per second are given per second of the clock (what the bot gets in a match on this
 //! machine now) and per second of CPU time (what the code does, whatever else the machine runs).
 //!
@@ -13,7 +16,7 @@ use referee::bots::{Brain, Budget};
 use referee::clock::TimeControl;
 use referee::games::checkers::Checkers;
 use referee::games::Game;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Openings sampled from the ballot list, and plies of greedy play after each.
 const OPENINGS: usize = 8;
@@ -71,8 +74,15 @@ fn main() {
     };
     let positions = positions();
     println!(
-        "{:>9} {:>9} {:>9} {:>12} {:>12} {:>10} {:>13}",
-        "limit ms", "think ms", "positions", "depth (med)", "depth range", "nodes/s", "nodes/cpu s"
+        "{:>9} {:>9} {:>9} {:>12} {:>12} {:>10} {:>13} {:>9}",
+        "limit ms",
+        "think ms",
+        "positions",
+        "depth (med)",
+        "depth range",
+        "nodes/s",
+        "nodes/cpu s",
+        "late ms"
     );
     for limit in limits {
         let control = TimeControl::parse_over(TimeControl::default(), &format!("move={limit}"))
@@ -80,12 +90,14 @@ fn main() {
         let mut brain = SearchBrain::new(1);
         let (mut depths, mut nodes, mut seconds, mut cpu) = (Vec::new(), 0u64, 0f64, 0f64);
         let mut think_ms = 0;
+        let mut late = Duration::ZERO;
         for game in &positions {
             brain.new_game(game.side_to_move());
             let budget = Budget::for_turn(limit, &control, false, Instant::now());
             think_ms = budget.total().as_millis();
             let cpu_before = cpu_seconds();
             brain.choose(game, &budget);
+            late = late.max(budget.deadline().elapsed());
             let cpu_used = cpu_seconds() - cpu_before;
             let report = brain.report();
             if report.depth > 0 {
@@ -97,14 +109,15 @@ fn main() {
         }
         depths.sort();
         println!(
-            "{:>9} {:>9} {:>9} {:>12} {:>12} {:>10.0} {:>13.0}",
+            "{:>9} {:>9} {:>9} {:>12} {:>12} {:>10.0} {:>13.0} {:>9.2}",
             limit,
             think_ms,
             depths.len(),
             depths[depths.len() / 2],
             format!("{}-{}", depths[0], depths[depths.len() - 1]),
             nodes as f64 / seconds,
-            nodes as f64 / cpu
+            nodes as f64 / cpu,
+            late.as_secs_f64() * 1000.0
         );
     }
 }
