@@ -8,6 +8,7 @@
 //! clock).
 
 mod budget;
+pub mod checkers;
 mod random;
 
 pub use budget::Budget;
@@ -216,10 +217,11 @@ fn dots_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Dots>>> {
 }
 
 fn checkers_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Checkers>>> {
-    match level {
-        Level::Random => Some(random(seed)),
-        Level::Greedy | Level::Strong => None,
-    }
+    Some(match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(checkers::GreedyBrain::new(seed)),
+        Level::Strong => Box::new(checkers::SearchBrain::new(seed)),
+    })
 }
 
 fn start_mnk(spec: &GameSpec) -> Mnk {

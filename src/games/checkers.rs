@@ -39,11 +39,48 @@ const CROWN_ROW: [u32; 2] = [0xF000_0000, 0x0000_000F];
 /// Each side's men at the start: Black on 1-12, White on 21-32.
 const START: [u32; 2] = [0x0000_0FFF, 0xFFF0_0000];
 
-/// Directions as seen on the diagram (Black at the top): up-left, up-right, down-left, down-right.
-const UP_LEFT: usize = 0;
-const UP_RIGHT: usize = 1;
-const DOWN_LEFT: usize = 2;
-const DOWN_RIGHT: usize = 3;
+/// A diagonal direction as seen on the diagram (Black at the top, so Black's men move down).
+/// Public for evaluation functions that work on bitboards, with [`neighbours`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagonal {
+    UpLeft,
+    UpRight,
+    DownLeft,
+    DownRight,
+}
+
+impl Diagonal {
+    pub const ALL: [Diagonal; 4] = [
+        Diagonal::UpLeft,
+        Diagonal::UpRight,
+        Diagonal::DownLeft,
+        Diagonal::DownRight,
+    ];
+
+    /// The two directions a man of `side` moves in: down for Black, up for White.
+    pub fn forward(side: Side) -> [Diagonal; 2] {
+        match side {
+            Side::First => [Diagonal::DownLeft, Diagonal::DownRight],
+            Side::Second => [Diagonal::UpLeft, Diagonal::UpRight],
+        }
+    }
+
+    /// The two directions only kings of `side` move in.
+    pub fn backward(side: Side) -> [Diagonal; 2] {
+        Diagonal::forward(side.opponent())
+    }
+
+    /// The direction back the way this one goes.
+    pub fn opposite(self) -> Diagonal {
+        Diagonal::ALL[3 - self as usize]
+    }
+}
+
+/// The directions by index, as the step tables use them.
+const UP_LEFT: usize = Diagonal::UpLeft as usize;
+const UP_RIGHT: usize = Diagonal::UpRight as usize;
+const DOWN_LEFT: usize = Diagonal::DownLeft as usize;
+const DOWN_RIGHT: usize = Diagonal::DownRight as usize;
 const DIRECTIONS: [usize; 4] = [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT];
 /// The directions a man moves in, per side: Black down the diagram, White up.
 const FORWARD: [[usize; 2]; 2] = [[DOWN_LEFT, DOWN_RIGHT], [UP_LEFT, UP_RIGHT]];
@@ -119,7 +156,16 @@ fn step(direction: usize, bits: u32) -> u32 {
     shift(bits & a.from, a.shift) | shift(bits & b.from, b.shift)
 }
 
-const fn coordinates(index: usize) -> (i32, i32) {
+/// Every square of `bits` moved one step along `diagonal` (bit n-1 is square n); squares that
+/// would leave the board are dropped.
+pub fn neighbours(bits: u32, diagonal: Diagonal) -> u32 {
+    step(diagonal as usize, bits)
+}
+
+/// The row and column on the diagram of the square whose bit index is `index` (square
+/// `index + 1`): row 0 is Black's back row (squares 1-4), row 7 White's (29-32); column 0 is the
+/// left edge, where squares 5, 13, 21 and 29 stand.
+pub const fn coordinates(index: usize) -> (i32, i32) {
     let row = (index / 4) as i32;
     let col = 2 * (index % 4) as i32 + if row % 2 == 0 { 1 } else { 0 };
     (row, col)
@@ -150,6 +196,41 @@ const NEIGHBOUR: [[u8; 32]; 4] = {
     }
     table
 };
+
+/// A fixed pseudo-random number for each `n` (SplitMix64, a bijection, so no two are equal).
+const fn splitmix(n: u64) -> u64 {
+    let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Zobrist keys, one per square of three bitboards (Black's pieces, White's pieces, the kings),
+/// grouped by bytes: `ZOBRIST[board][byte][value]` is the XOR of the keys of the squares set in
+/// `value`, the board's `byte`-th group of eight squares. A hash then takes twelve lookups
+/// instead of one per piece.
+static ZOBRIST: [[[u64; 256]; 4]; 3] = {
+    let mut table = [[[0; 256]; 4]; 3];
+    let mut board = 0;
+    while board < 3 {
+        let mut byte = 0;
+        while byte < 4 {
+            let mut value = 1;
+            while value < 256 {
+                let square = 8 * byte + (value as u32).trailing_zeros() as usize;
+                let key = splitmix((32 * board + square) as u64);
+                table[board][byte][value] = table[board][byte][value & (value - 1)] ^ key;
+                value += 1;
+            }
+            byte += 1;
+        }
+        board += 1;
+    }
+    table
+};
+
+/// Added to the hash when White is to move.
+const ZOBRIST_WHITE_TO_MOVE: u64 = splitmix(96);
 
 fn bit(index: u8) -> u32 {
     1 << index
@@ -234,6 +315,11 @@ impl Move {
 
     pub fn is_capture(&self) -> bool {
         self.captured != 0
+    }
+
+    /// The captured pieces as a bitboard, bit n-1 for square n: for searches.
+    pub fn captured_bits(&self) -> u32 {
+        self.captured
     }
 
     /// The squares of the captured pieces, ascending, 1..32.
@@ -338,6 +424,24 @@ impl Position {
         self.kings
     }
 
+    /// A Zobrist hash of the pieces and the side to move, for transposition tables: equal
+    /// positions hash alike and different ones almost never collide.
+    pub fn zobrist(&self) -> u64 {
+        let mut hash = match self.to_move {
+            Side::First => 0,
+            Side::Second => ZOBRIST_WHITE_TO_MOVE,
+        };
+        for (board, bits) in [self.pieces[0], self.pieces[1], self.kings]
+            .into_iter()
+            .enumerate()
+        {
+            for (byte, keys) in ZOBRIST[board].iter().enumerate() {
+                hash ^= keys[(bits >> (8 * byte)) as usize & 0xFF];
+            }
+        }
+        hash
+    }
+
     /// The PDN FEN: side to move, then White's and Black's pieces in ascending order, kings
     /// prefixed with K, no ranges, no spaces: `B:W21,22,...,32:B1,2,...,12`.
     pub fn to_fen(&self) -> String {
@@ -375,7 +479,14 @@ impl Position {
 
     /// The side to move's pieces that can capture, found in bulk.
     fn jumpers(&self) -> u32 {
-        let side = self.to_move.index();
+        self.capturers(self.to_move)
+    }
+
+    /// The pieces of `side` that could capture if it were `side`'s turn: for the side to move
+    /// they are the pieces that may move (captures are mandatory); for the other side, the
+    /// threats it poses.
+    pub fn capturers(&self, side: Side) -> u32 {
+        let side = side.index();
         let (opponent, empty) = (self.pieces[1 - side], self.empty());
         let mut jumpers = 0;
         for direction in DIRECTIONS {
@@ -386,13 +497,26 @@ impl Position {
         jumpers
     }
 
-    fn can_move(&self) -> bool {
+    /// Whether the side to move must capture (every legal move is then a capture).
+    pub fn must_capture(&self) -> bool {
+        self.jumpers() != 0
+    }
+
+    /// Whether the side to move has a legal move; without one it has lost.
+    pub fn can_move(&self) -> bool {
         let side = self.to_move.index();
         let empty = self.empty();
         self.jumpers() != 0
             || DIRECTIONS
                 .into_iter()
                 .any(|direction| step(direction, self.movers(side, direction)) & empty != 0)
+    }
+
+    /// Clears `moves` and fills it with the legal moves of the pieces (the draw rules are
+    /// [`Checkers`]' business): for searches, which reuse the vector so they do not allocate.
+    pub fn legal_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.generate(moves);
     }
 
     fn generate(&self, moves: &mut Vec<Move>) {
@@ -478,8 +602,9 @@ impl Position {
         }
     }
 
-    /// Plays a legal move.
-    fn apply(&mut self, mv: Move) {
+    /// Plays a legal move (from [`Position::legal_moves`]) on the pieces alone: what a search
+    /// needs; [`Checkers`] adds the draw rules' bookkeeping.
+    pub fn apply(&mut self, mv: Move) {
         let side = self.to_move.index();
         let (from, to) = (bit(mv.from), bit(mv.end_index()));
         let king = self.kings & from != 0;
@@ -721,6 +846,40 @@ impl Checkers {
     /// Plies played since the last man move or capture (the move rule's count).
     pub fn quiet_plies(&self) -> u32 {
         self.quiet_plies
+    }
+
+    /// How many plies without a man move or a capture draw the game; `None` when the move rule
+    /// is off.
+    pub fn move_rule_plies(&self) -> Option<u32> {
+        (self.move_rule_plies > 0).then_some(self.move_rule_plies)
+    }
+
+    /// The positions since the last man move or capture, oldest first and the current one last,
+    /// that a later position could repeat: for searches that score repetitions. Empty while a
+    /// side has no king, since that side's next move is then a man move, after which nothing
+    /// before it can occur again.
+    pub fn repeatable_positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let Position {
+            pieces,
+            kings,
+            to_move,
+        } = self.position;
+        let men = [pieces[0] & !kings, pieces[1] & !kings];
+        let count = self.history.len();
+        self.history.iter().enumerate().map(move |(i, &key)| {
+            // The men have not moved since, and the keys alternate between the two sides.
+            let black_kings = key as u32;
+            let white_kings = (key >> 32) as u32;
+            Position {
+                pieces: [men[0] | black_kings, men[1] | white_kings],
+                kings: black_kings | white_kings,
+                to_move: if (count - 1 - i) % 2 == 0 {
+                    to_move
+                } else {
+                    to_move.opponent()
+                },
+            }
+        })
     }
 
     /// The legal moves of the piece on `square` (1..32), e.g. to show where it may go; empty
@@ -1855,5 +2014,106 @@ mod tests {
         assert_eq!(numbers.len(), 157);
         assert!(numbers.windows(2).all(|w| w[0] < w[1]), "numbered in order");
         assert!(numbers.iter().all(|n| (1..=174).contains(n)));
+    }
+    #[test]
+    fn public_geometry_names_the_diagram() {
+        let square = |n: u8| bit(n - 1);
+        let black_forward: u32 = Diagonal::forward(Side::First)
+            .into_iter()
+            .map(|d| neighbours(square(11), d))
+            .fold(0, |a, b| a | b);
+        assert_eq!(black_forward, square(15) | square(16));
+        let black_backward: u32 = Diagonal::backward(Side::First)
+            .into_iter()
+            .map(|d| neighbours(square(11), d))
+            .fold(0, |a, b| a | b);
+        assert_eq!(black_backward, square(7) | square(8));
+        assert_eq!(neighbours(square(11), Diagonal::DownLeft), square(15));
+        for diagonal in Diagonal::ALL {
+            let there = neighbours(square(11), diagonal);
+            assert_eq!(neighbours(there, diagonal.opposite()), square(11));
+        }
+        assert_eq!(
+            neighbours(square(29), Diagonal::DownRight),
+            0,
+            "off the board"
+        );
+        assert_eq!(coordinates(0), (0, 1));
+        assert_eq!(coordinates(4), (1, 0));
+        assert_eq!(coordinates(31), (7, 6));
+    }
+
+    #[test]
+    fn the_position_level_operations_agree_with_the_game() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let (mut from_game, mut from_position) = (Vec::new(), Vec::new());
+        for start in [STANDARD_FEN, DIAMOND, "W:WK1,K3,20,21:BK30,K32,9,12"] {
+            let mut g = game(start);
+            let mut position = g.position();
+            while Game::outcome(&g).is_none() {
+                g.generate_moves(&mut from_game);
+                position.legal_moves(&mut from_position);
+                assert_eq!(from_position, from_game);
+                assert!(position.can_move());
+                let capturing: u32 = from_game
+                    .iter()
+                    .filter(|mv| mv.is_capture())
+                    .map(|mv| bit(mv.from() - 1))
+                    .fold(0, |a, b| a | b);
+                assert_eq!(position.must_capture(), capturing != 0);
+                assert_eq!(position.capturers(position.side_to_move()), capturing);
+                for mv in &from_game {
+                    let bits = mv.captured().fold(0, |a, n| a | bit(n - 1));
+                    assert_eq!(mv.captured_bits(), bits);
+                }
+                let mv = from_game[rng.gen_range(0..from_game.len())];
+                g.play_unchecked(mv);
+                position.apply(mv);
+                assert_eq!(position, g.position());
+            }
+        }
+    }
+
+    #[test]
+    fn zobrist_hashes_tell_positions_apart() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut seen: std::collections::HashMap<u64, Position> = Default::default();
+        let mut moves = Vec::new();
+        for start in [STANDARD_FEN, DIAMOND, TOURS, "W:WK1,K3,20,21:BK30,K32,9,12"] {
+            for _ in 0..20 {
+                let mut g = game(start);
+                while Game::outcome(&g).is_none() {
+                    let p = g.position();
+                    assert_eq!(*seen.entry(p.zobrist()).or_insert(p), p);
+                    g.generate_moves(&mut moves);
+                    g.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(seen.len() > 3000, "{} positions", seen.len());
+        let black: Position = "B:W18:B14".parse().unwrap();
+        let white: Position = "W:W18:B14".parse().unwrap();
+        let king: Position = "B:WK18:B14".parse().unwrap();
+        assert_ne!(black.zobrist(), white.zobrist());
+        assert_ne!(black.zobrist(), king.zobrist());
+    }
+
+    #[test]
+    fn repeatable_positions_are_those_since_the_last_man_move() {
+        let mut g = game("B:WK32,21:BK1,12");
+        let mut played = vec![g.position()];
+        assert_eq!(g.repeatable_positions().collect::<Vec<_>>(), played);
+        for mv in SHUFFLE {
+            play(&mut g, &[mv]);
+            played.push(g.position());
+            assert_eq!(g.repeatable_positions().collect::<Vec<_>>(), played);
+        }
+        play(&mut g, &["12-16"]);
+        assert_eq!(g.repeatable_positions().collect::<Vec<_>>(), [g.position()]);
+        // White has no king: nothing can repeat.
+        let g = game("B:W32,21:BK1,12");
+        assert_eq!(g.repeatable_positions().count(), 0);
+        assert_eq!(g.move_rule_plies(), Some(80));
+        assert_eq!(with_rules(TOURS, 3, 0).move_rule_plies(), None);
     }
 }

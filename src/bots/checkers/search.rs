@@ -1,0 +1,608 @@
+//! Level 3 for checkers: iterative-deepening alpha-beta (negamax with principal variation
+//! search) until the deadline, then the best move of the deepest search, or of the unfinished
+//! one when it has already proved a better move.
+//!
+//! - Quiescence: at the horizon the search goes on while the side to move must capture
+//!   (captures are forced, so a position with a capture pending has no static value); a move
+//!   that is the only legal one costs no depth.
+//! - A transposition table keyed by Zobrist hash gives scores and best moves back across move
+//!   orders and across moves of the game; move ordering is: the table's move, bigger captures,
+//!   crowning, two killer moves per ply, then the history heuristic.
+//! - Draws: a position already seen since the last man move or capture (in the game or along
+//!   the searched line) scores as a draw, and so does reaching the move rule's count, so a bot
+//!   that is ahead makes progress and one that is behind looks for them. A side without a move
+//!   loses even then, as in the rules.
+//! - The search works on [`Position`] copies with move lists kept per ply, so the inner loop
+//!   does not allocate.
+
+use super::eval::{evaluate, WIN};
+use super::table::{Bound, Hit, TranspositionTable};
+use crate::bots::{Brain, Budget};
+use crate::games::checkers::{Checkers, Move, Position};
+use crate::games::{Game, Side};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::time::{Duration, Instant};
+
+/// The deepest line searched, extensions included.
+const MAX_PLY: usize = 128;
+const INFINITY: i32 = WIN + 1;
+/// Scores beyond this are wins or losses a known number of plies away.
+const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+/// 2^20 slots of 16 bytes: 16 MiB, a few times what a one-second search fills.
+const TABLE_BITS: u32 = 20;
+/// The clock is read every this many nodes (a power of two), a few dozen microseconds apart.
+const CLOCK_INTERVAL: u64 = 256;
+/// Move ordering keys, above any history score.
+const TABLE_MOVE: i32 = 1 << 30;
+const CROWNING: i32 = 1 << 29;
+const KILLER: [i32; 2] = [1 << 28, 1 << 27];
+/// Late move reductions: from this depth, for moves after this many.
+const REDUCE_FROM_DEPTH: i32 = 3;
+const REDUCE_AFTER: usize = 3;
+/// History scores are halved when one reaches this, keeping them below the killers.
+const HISTORY_LIMIT: i32 = 1 << 26;
+
+/// What the last search did, for benchmarks and tuning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The deepest iteration completed (0 when the move was forced or no iteration finished).
+    pub depth: i32,
+    /// The score of the move chosen, for the side that chose it.
+    pub score: i32,
+    /// Positions visited.
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// The strong checkers bot. Its tables (transposition, history) live as long as the bot
+/// process, so what one search learnt helps the next.
+pub struct SearchBrain {
+    rng: StdRng,
+    table: TranspositionTable,
+    root: Vec<Move>,
+    /// Move lists and their ordering keys by ply, reused from search to search.
+    lists: Vec<Vec<Move>>,
+    keys: Vec<Vec<i32>>,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Cut-offs by quiet moves, by side, from and to index.
+    history: [[[i32; 32]; 32]; 2],
+    /// Hashes of the positions since the last man move or capture, in the game and then along
+    /// the line being searched, the parent of the current node last.
+    line: Vec<u64>,
+    /// Plies without a man move or capture that draw (`u32::MAX` when the rule is off).
+    move_rule: u32,
+    deadline: Instant,
+    stopped: bool,
+    nodes: u64,
+    report: SearchReport,
+}
+
+impl SearchBrain {
+    pub fn new(seed: u64) -> SearchBrain {
+        SearchBrain {
+            rng: StdRng::seed_from_u64(seed),
+            table: TranspositionTable::new(TABLE_BITS),
+            root: Vec::new(),
+            lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            keys: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            killers: [[None; 2]; MAX_PLY],
+            history: [[[0; 32]; 32]; 2],
+            line: Vec::with_capacity(2 * MAX_PLY),
+            move_rule: u32::MAX,
+            deadline: Instant::now(),
+            stopped: false,
+            nodes: 0,
+            report: SearchReport::default(),
+        }
+    }
+
+    /// What the last call to [`Brain::choose`] did.
+    pub fn report(&self) -> SearchReport {
+        self.report
+    }
+
+    /// Iterative deepening over the root moves in `self.root` (at least two); returns the best
+    /// and records the search in `self.report`.
+    fn deepen(&mut self, game: &Checkers, started: Instant) -> Move {
+        let position = game.position();
+        let quiet = game.quiet_plies();
+        let mut best = self.root[0];
+        for depth in 1..MAX_PLY as i32 / 2 {
+            let mut alpha = -INFINITY;
+            let mut improved = None;
+            for i in 0..self.root.len() {
+                let mv = self.root[i];
+                let (child, child_quiet) = play(&position, mv, quiet);
+                let score = if i == 0 {
+                    -self.search(&child, depth - 1, -INFINITY, -alpha, 1, child_quiet)
+                } else {
+                    let score = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, child_quiet);
+                    if score > alpha && !self.stopped {
+                        -self.search(&child, depth - 1, -INFINITY, -alpha, 1, child_quiet)
+                    } else {
+                        score
+                    }
+                };
+                if self.stopped {
+                    break;
+                }
+                if score > alpha {
+                    alpha = score;
+                    improved = Some(i);
+                }
+            }
+            if let Some(i) = improved {
+                // Searched fully: safe to play even if this iteration was cut short.
+                self.root[..=i].rotate_right(1);
+                best = self.root[0];
+                self.report.score = alpha;
+            }
+            if self.stopped {
+                break;
+            }
+            self.report.depth = depth;
+            // A win or loss found within the full-width depth is proven.
+            if alpha.abs() > WIN_BOUND && WIN - alpha.abs() <= depth {
+                break;
+            }
+            if Instant::now() >= self.deadline {
+                break;
+            }
+        }
+        self.report.nodes = self.nodes;
+        self.report.elapsed = started.elapsed();
+        best
+    }
+
+    /// The score of `position` for its side to move, searched `depth` plies deep (then on
+    /// through captures), within the window `alpha..beta`. `ply` counts from the root; `quiet`
+    /// is the number of plies since the last man move or capture.
+    fn search(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        quiet: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes % CLOCK_INTERVAL == 0 && Instant::now() >= self.deadline {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        // A repetition needs both sides to have moved a king away and back: four plies. The
+        // hash is needed for that and for the table, which the horizon does not use.
+        let repeatable = quiet >= 4;
+        let hash = if depth > 0 || repeatable {
+            position.zobrist()
+        } else {
+            // Never compared: what follows a horizon node is captures, which end the window
+            // the repetition check looks back through.
+            0
+        };
+        if repeatable && self.repeats(hash, quiet) {
+            return 0;
+        }
+        if depth <= 0 && !position.must_capture() {
+            // The horizon: a quiet position has its static value, found without generating
+            // its moves.
+            return if !position.can_move() {
+                -(WIN - ply as i32)
+            } else if quiet >= self.move_rule {
+                0
+            } else {
+                evaluate(position)
+            };
+        }
+        self.line.push(hash);
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        position.legal_moves(&mut moves);
+        let score = self.node(
+            position, hash, depth, alpha, beta, ply, quiet, &mut moves, &mut keys,
+        );
+        self.lists[ply] = moves;
+        self.keys[ply] = keys;
+        self.line.pop();
+        score
+    }
+
+    /// Whether the position with `hash` occurred earlier since the last man move or capture
+    /// (four, six, ... plies back, same side to move).
+    fn repeats(&self, hash: u64, quiet: u32) -> bool {
+        let seen = self.line.len();
+        let reach = (quiet as usize).min(seen);
+        (4..=reach)
+            .step_by(2)
+            .any(|back| self.line[seen - back] == hash)
+    }
+
+    /// [`SearchBrain::search`] once the node is entered and its moves generated.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        position: &Position,
+        hash: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        quiet: u32,
+        moves: &mut [Move],
+        keys: &mut Vec<i32>,
+    ) -> i32 {
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        if quiet >= self.move_rule {
+            return 0;
+        }
+        let capture = moves[0].is_capture();
+        if ply + 1 >= MAX_PLY {
+            return evaluate(position);
+        }
+        // Capture sequences at the horizon are short and many: not worth a table lookup.
+        let hit = if depth > 0 {
+            self.table.probe(hash)
+        } else {
+            None
+        };
+        if let Some(hit) = hit.filter(|hit| hit.depth >= depth) {
+            let score = from_table(hit.score, ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        self.order(position, hit, ply, moves, keys);
+        let child_depth = if moves.len() == 1 && depth > 0 {
+            depth
+        } else {
+            (depth - 1).max(0)
+        };
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = moves[0];
+        for i in 0..moves.len() {
+            pick_next(moves, keys, i);
+            let mv = moves[i];
+            let (child, child_quiet) = play(position, mv, quiet);
+            let score = if i == 0 {
+                -self.search(&child, child_depth, -beta, -alpha, ply + 1, child_quiet)
+            } else {
+                // Late quiet moves, after the table's move, the killers and crowning, are
+                // looked at one ply shallower first, and again in full if they turn out good.
+                let reduce = !capture
+                    && depth >= REDUCE_FROM_DEPTH
+                    && i >= REDUCE_AFTER
+                    && keys[i] < KILLER[1];
+                let mut score = -self.search(
+                    &child,
+                    child_depth - i32::from(reduce),
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_quiet,
+                );
+                if reduce && score > alpha && !self.stopped {
+                    score = -self.search(
+                        &child,
+                        child_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_quiet,
+                    );
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, child_quiet);
+                }
+                score
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if !capture {
+                            self.reward(position.side_to_move(), mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if depth > 0 {
+            self.table
+                .store(hash, depth, to_table(best, ply), bound, &best_move);
+        }
+        best
+    }
+
+    /// Fills `keys` with the ordering key of each move.
+    fn order(
+        &self,
+        position: &Position,
+        hit: Option<Hit>,
+        ply: usize,
+        moves: &[Move],
+        keys: &mut Vec<i32>,
+    ) {
+        let side = position.side_to_move();
+        let men = position.pieces(side) & !position.kings();
+        keys.clear();
+        keys.extend(moves.iter().map(|mv| {
+            if hit.is_some_and(|hit| hit.is_best(mv)) {
+                return TABLE_MOVE;
+            }
+            let crowning = if men & bit(mv.from()) != 0 && crowns(side, mv.to()) {
+                CROWNING
+            } else {
+                0
+            };
+            if mv.is_capture() {
+                let taken = mv.captured_bits();
+                let kings = taken & position.kings();
+                return crowning + 64 * taken.count_ones() as i32 + 16 * kings.count_ones() as i32;
+            }
+            if let Some(slot) = self.killers[ply].iter().position(|k| *k == Some(*mv)) {
+                return crowning + KILLER[slot];
+            }
+            crowning + self.history[side.index()][index(mv.from())][index(mv.to())]
+        }));
+    }
+
+    /// Remembers a quiet move that cut the search off.
+    fn reward(&mut self, side: Side, mv: Move, depth: i32, ply: usize) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let history = &mut self.history[side.index()];
+        let entry = &mut history[index(mv.from())][index(mv.to())];
+        *entry += depth.max(1) * depth.max(1);
+        if *entry >= HISTORY_LIMIT {
+            history.iter_mut().flatten().for_each(|h| *h /= 2);
+        }
+    }
+
+    /// Prepares the tables for a new search.
+    fn forget(&mut self) {
+        self.table.new_search();
+        self.killers = [[None; 2]; MAX_PLY];
+        self.history
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .for_each(|h| *h /= 4);
+        self.nodes = 0;
+        self.stopped = false;
+        self.report = SearchReport::default();
+    }
+}
+
+impl Brain<Checkers> for SearchBrain {
+    fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
+        let started = Instant::now();
+        self.forget();
+        game.generate_moves(&mut self.root);
+        if self.root.len() == 1 {
+            self.report.elapsed = started.elapsed();
+            return self.root[0];
+        }
+        // Equal moves are tried in a random order, so games from the same start differ.
+        self.root.shuffle(&mut self.rng);
+        self.deadline = budget.deadline();
+        self.move_rule = game.move_rule_plies().unwrap_or(u32::MAX);
+        self.line.clear();
+        self.line
+            .extend(game.repeatable_positions().map(|p| p.zobrist()));
+        if self.line.is_empty() {
+            self.line.push(game.position().zobrist());
+        }
+        self.deepen(game, started)
+    }
+}
+
+/// The position after `mv` and its count of plies since the last man move or capture.
+fn play(position: &Position, mv: Move, quiet: u32) -> (Position, u32) {
+    let king_moved = position.kings() & bit(mv.from()) != 0;
+    let mut child = *position;
+    child.apply(mv);
+    let quiet = if king_moved && !mv.is_capture() {
+        quiet + 1
+    } else {
+        0
+    };
+    (child, quiet)
+}
+
+/// Swaps the move with the highest key among `from..` into place `from`.
+fn pick_next(moves: &mut [Move], keys: &mut [i32], from: usize) {
+    let mut best = from;
+    for i in from + 1..moves.len() {
+        if keys[i] > keys[best] {
+            best = i;
+        }
+    }
+    moves.swap(from, best);
+    keys.swap(from, best);
+}
+
+/// Bit index of a square 1..32.
+fn index(square: u8) -> usize {
+    usize::from(square - 1)
+}
+
+fn bit(square: u8) -> u32 {
+    1 << index(square)
+}
+
+/// Whether a man of `side` arriving on `square` is crowned.
+fn crowns(side: Side, square: u8) -> bool {
+    match side {
+        Side::First => square >= 29,
+        Side::Second => square <= 4,
+    }
+}
+
+/// Wins and losses are stored as distances from the stored position, not from the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::checkers::GreedyBrain;
+    use crate::games::spec::CheckersParams;
+    use rand::Rng;
+
+    fn budget(ms: u64) -> Budget {
+        Budget::fixed(Instant::now(), Duration::from_millis(ms))
+    }
+
+    fn game(fen: &str) -> Checkers {
+        Checkers::from_fen(fen).unwrap()
+    }
+
+    fn play(game: &mut Checkers, moves: &[&str]) {
+        for text in moves {
+            let mv = game.parse_move(text).unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+
+    /// 14-18 gives a man away: 23x14 is forced, and 10x17x26 takes two back.
+    const SHOT: &str = "B:W22,23,24,28,29:B3,7,10,14,15";
+
+    #[test]
+    fn plays_a_two_for_one_shot() {
+        let mut shot = game(SHOT);
+        let mut brain = SearchBrain::new(1);
+        assert_eq!(brain.choose(&shot, &budget(2000)).to_string(), "14-18");
+        assert!(brain.report().score > 50, "{:?}", brain.report());
+        play(&mut shot, &["14-18", "23x14", "10x17x26"]);
+        let pieces = |side| shot.position().pieces(side).count_ones();
+        assert_eq!((pieces(Side::First), pieces(Side::Second)), (4, 3));
+        // One move of look-ahead sees only the man given away.
+        let greedy = GreedyBrain::new(1).choose(&game(SHOT), &budget(100));
+        assert_ne!(greedy.to_string(), "14-18");
+    }
+
+    /// Two kings against one in its double corner: a long but forced win.
+    const TWO_KINGS: &str = "B:WK32:BK1,K3";
+
+    #[test]
+    fn proves_and_converts_two_kings_against_one() {
+        let mut game = game(TWO_KINGS);
+        let mut attacker = SearchBrain::new(1);
+        let mut defender = SearchBrain::new(2);
+        attacker.choose(&game, &budget(5000));
+        assert!(
+            attacker.report().score > WIN_BOUND,
+            "{:?}",
+            attacker.report()
+        );
+        while Game::outcome(&game).is_none() {
+            let brain = match game.side_to_move() {
+                Side::First => &mut attacker,
+                Side::Second => &mut defender,
+            };
+            let mv = brain.choose(&game, &budget(5000));
+            game.play(mv).unwrap();
+        }
+        assert_eq!(Game::outcome(&game).unwrap().winner, Some(Side::First));
+    }
+
+    #[test]
+    fn the_move_rule_makes_a_win_out_of_reach_a_draw() {
+        // Two moves each without a man move or capture draw: too soon to catch the king.
+        let game = Checkers::new(CheckersParams {
+            start: TWO_KINGS.parse().unwrap(),
+            repetition: 3,
+            move_rule: 2,
+        });
+        let mut brain = SearchBrain::new(1);
+        brain.choose(&game, &budget(1000));
+        assert_eq!(brain.report().score, 0, "{:?}", brain.report());
+    }
+
+    #[test]
+    fn takes_a_draw_by_repetition_when_lost() {
+        // Black's king has been round 1-6-2-6-1; playing 1-6 now repeats the position after
+        // the first 1-6 for the third time, the only escape against three kings.
+        let mut game = game("B:WK24,K28,K32:BK1");
+        play(
+            &mut game,
+            &[
+                "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
+            ],
+        );
+        let mut brain = SearchBrain::new(1);
+        let mv = brain.choose(&game, &budget(2000));
+        assert_eq!(mv.to_string(), "1-6");
+        game.play(mv).unwrap();
+        assert_eq!(Game::outcome(&game).unwrap().winner, None);
+    }
+
+    #[test]
+    fn answers_with_a_legal_move_under_a_tiny_budget() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut brain = SearchBrain::new(4);
+        let mut moves = Vec::new();
+        let mut tried = 0;
+        for start in ["B:W21-32:B1-12", "W:WK1,K3,20,21,22:BK30,K32,9,12,13", SHOT] {
+            let mut game = game(start);
+            while Game::outcome(&game).is_none() {
+                let think = Duration::from_millis(rng.gen_range(1..4));
+                let started = Instant::now();
+                let mv = brain.choose(&game, &Budget::fixed(started, think));
+                // Generous: a debug build on a loaded machine.
+                assert!(started.elapsed() < think + Duration::from_millis(100));
+                assert_eq!(game.check_move(mv), Ok(()), "{}", game.to_fen());
+                tried += 1;
+                game.generate_moves(&mut moves);
+                game.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(tried > 50, "{tried} positions");
+    }
+}
