@@ -9,6 +9,8 @@
 
 mod budget;
 mod random;
+mod uttt_greedy;
+mod uttt_mcts;
 
 pub use budget::Budget;
 
@@ -188,10 +190,11 @@ fn mnk_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Mnk>>> {
 }
 
 fn uttt_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Uttt>>> {
-    match level {
-        Level::Random => Some(random(seed)),
-        Level::Greedy | Level::Strong => None,
-    }
+    Some(match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(uttt_greedy::UtttGreedy::new(seed)),
+        Level::Strong => Box::new(uttt_mcts::UtttMcts::new(seed)),
+    })
 }
 
 fn dots_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Dots>>> {
