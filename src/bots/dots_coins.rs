@@ -63,7 +63,7 @@ pub struct Run {
 
 /// A part of a position where every line is a sacrifice (no capture, no safe line): how it
 /// will be played out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Component {
     /// A string of boxes with two undrawn sides each, whose ends lead to the edge or to a
     /// joint (a box with three or four undrawn sides).
@@ -91,7 +91,7 @@ pub struct Coins {
 impl Coins {
     /// The view of `game` where the lines for which `in_play` holds are in play; boxes with no
     /// side in play are left out.
-    pub fn new(game: &Dots, in_play: impl Fn(Line) -> bool) -> Coins {
+    fn new(game: &Dots, in_play: impl Fn(Line) -> bool) -> Coins {
         let mut coins = Coins {
             rows: game.rows(),
             cols: game.cols(),
@@ -185,6 +185,11 @@ impl Coins {
     /// The board's line for a line in play.
     pub fn global(&self, line: u8) -> Line {
         self.global[line as usize]
+    }
+
+    /// The line in play for a line of the board, if it is in play.
+    pub fn local(&self, line: Line) -> Option<u8> {
+        Some(self.local[line as usize]).filter(|&local| local != NOT_IN_PLAY)
     }
 
     /// The boxes beside a line in play ([`GROUND`] for the edge).

@@ -188,6 +188,50 @@ impl Solver {
         Some(solution)
     }
 
+    /// The share of the plausible replies to `line` (a best move of `game`) that are mistakes,
+    /// giving up part of the value: among moves equally good against perfect play, the one
+    /// with the most pitfalls gives a fallible opponent the most chances to go wrong. Plausible
+    /// replies take a box if one is offered, else draw a safe line if there is one. A capture
+    /// keeps the move, so it has none. `None` if `deadline` came first.
+    pub fn pitfalls(&mut self, game: &Dots, line: Line, deadline: Option<Instant>) -> Option<f64> {
+        self.start(deadline);
+        let drawn: u64 = self.coins.drawn_in(game);
+        let line = self.coins.local(line).expect("a line in play");
+        if self.coins.gain(drawn, line) > 0 {
+            return Some(0.0);
+        }
+        let after = drawn.with(line);
+        let open = self.coins.open_boxes(after) as i32;
+        let value = self.search(after, open, -INFINITY, INFINITY);
+        let mut replies = [0u8; MAX_LINES];
+        let count = self.ordered_moves(after, None, &mut replies);
+        let coins = &self.coins;
+        let captures = replies[..count].iter().any(|&r| coins.gain(after, r) > 0);
+        let safe = replies[..count].iter().any(|&r| coins.is_safe(after, r));
+        let plausible: Vec<u8> = replies[..count]
+            .iter()
+            .copied()
+            .filter(|&r| {
+                if captures {
+                    coins.gain(after, r) > 0
+                } else {
+                    !safe || coins.is_safe(after, r)
+                }
+            })
+            .collect();
+        let mut pitfalls = 0;
+        for &reply in &plausible {
+            // A null window just below the value: failing low is a mistake.
+            if self.child(after, open, reply, value - 1, value) < value {
+                pitfalls += 1;
+            }
+            if self.out_of_time {
+                return None;
+            }
+        }
+        (!self.out_of_time).then(|| pitfalls as f64 / plausible.len().max(1) as f64)
+    }
+
     fn start(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
         self.out_of_time = false;
@@ -477,5 +521,74 @@ mod tests {
         assert!(Instant::now() < soon + Duration::from_millis(500));
         // Whatever was cut short left nothing wrong behind.
         assert_eq!(solver.value(&game, None), Some(-2));
+    }
+
+    #[test]
+    fn pitfalls_are_the_plausible_replies_that_lose_value() {
+        let start = board(2, 3);
+        let mut solver = solver_for(&start);
+        let mut moves = Vec::new();
+        let mut seen = 0;
+        for lines in (0..1u32 << start.line_count()).step_by(997) {
+            let game = position(2, 3, lines);
+            let Some(solution) = solver.solve(&game, None) else {
+                unreachable!("no deadline");
+            };
+            for &line in &solution.best {
+                let pitfalls = solver.pitfalls(&game, line, None).unwrap();
+                let mut after = game.clone();
+                after.play_unchecked(line);
+                if after.side_to_move() == game.side_to_move() || after.outcome().is_some() {
+                    assert_eq!(pitfalls, 0.0);
+                    continue;
+                }
+                // Plausible replies, judged by the rules engine: take a box, else a safe line.
+                let sides = |line: Line| -> Vec<u8> {
+                    after
+                        .boxes_beside(line)
+                        .into_iter()
+                        .flatten()
+                        .map(|(col, row)| after.sides_drawn(col, row))
+                        .collect()
+                };
+                after.generate_moves(&mut moves);
+                let captures: Vec<Line> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&l| sides(l).contains(&3))
+                    .collect();
+                let safe: Vec<Line> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&l| sides(l).iter().all(|&s| s < 2))
+                    .collect();
+                let plausible = [captures, safe, moves.clone()]
+                    .into_iter()
+                    .find(|lines| !lines.is_empty())
+                    .unwrap();
+                let value = solver.value(&after, None).unwrap();
+                let mistakes = plausible
+                    .iter()
+                    .filter(|&&reply| {
+                        let mut answered = after.clone();
+                        answered.play_unchecked(reply);
+                        let rest = solver.value(&answered, None).unwrap();
+                        let mover = after.side_to_move();
+                        let gained = answered.box_counts()[mover.index()]
+                            - after.box_counts()[mover.index()];
+                        let got = gained as i32
+                            + if answered.side_to_move() == mover {
+                                rest
+                            } else {
+                                -rest
+                            };
+                        got < value
+                    })
+                    .count();
+                assert_eq!(pitfalls, mistakes as f64 / plausible.len() as f64);
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen}");
     }
 }

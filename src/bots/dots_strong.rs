@@ -65,11 +65,13 @@ impl DotsStrong {
         }
     }
 
-    /// The solver for `game`, its view set for the position: the whole board if it fits a
-    /// search, else the lines still free if they do; `None` while they do not. The table is
+    /// Whether the solver can search `game`, after setting its view for the position: the
+    /// whole board if it fits a search, else the lines still free if they do. The table is
     /// allocated once, in `new_game`, where the time is not charged.
-    fn solver_for(&mut self, game: &Dots) -> Option<&mut Solver> {
-        let solver = self.solver.as_mut()?;
+    fn prepare_solver(&mut self, game: &Dots) -> bool {
+        let Some(solver) = self.solver.as_mut() else {
+            return false;
+        };
         if !solver.coins().covers(game) {
             let free = (game.line_count() - game.drawn_count()) as usize;
             if game.line_count() as usize <= MAX_LINES {
@@ -77,18 +79,25 @@ impl DotsStrong {
             } else if free <= MAX_LINES {
                 solver.set_view(game, Coins::free_lines(game));
             } else {
-                return None;
+                return false;
             }
         }
-        Some(solver)
+        true
+    }
+
+    /// The whole board's view for `game`, built again (with the safe-line values forgotten)
+    /// when the board is another one.
+    fn board_view(&mut self, game: &Dots) -> &Coins {
+        if !self.board.as_ref().is_some_and(|coins| coins.covers(game)) {
+            self.safe.clear();
+        }
+        Coins::whole_board_kept(&mut self.board, game)
     }
 
     /// The move chain knowledge suggests, searching the safe lines until `deadline`.
     fn knowledge(&mut self, game: &Dots, deadline: Instant) -> Line {
-        if !self.board.as_ref().is_some_and(|coins| coins.covers(game)) {
-            self.safe.clear();
-        }
-        let coins = Coins::whole_board_kept(&mut self.board, game);
+        self.board_view(game);
+        let coins = self.board.as_ref().expect("the board's view");
         let drawn: WideBits = coins.drawn_in(game);
         let captures: Vec<(u8, u8)> = coins.captures(drawn).collect();
         if !captures.is_empty() {
@@ -214,18 +223,17 @@ impl Brain<Dots> for DotsStrong {
             };
             self.solver = Some(Solver::new(bits));
         }
-        if start.line_count() <= SOLVED_AT_START {
+        if start.line_count() <= SOLVED_AT_START && self.prepare_solver(&start) {
             let deadline = Instant::now() + START_SOLVE_TIME;
-            if let Some(solver) = self.solver_for(&start) {
-                solver.value(&start, Some(deadline));
-            }
+            let solver = self.solver.as_mut().expect("a solver");
+            solver.value(&start, Some(deadline));
         }
     }
 
     fn choose(&mut self, game: &Dots, budget: &Budget) -> Line {
         let now = Instant::now();
         let time = budget.remaining();
-        let coins = Coins::whole_board_kept(&mut self.board, game);
+        let coins = self.board_view(game);
         let drawn: WideBits = coins.drawn_in(game);
         let free = (game.line_count() - game.drawn_count()) as usize;
         let exhaustive_share = match safe_lines(coins, drawn).next() {
@@ -233,15 +241,23 @@ impl Brain<Dots> for DotsStrong {
             Some(_) if free <= HOPELESS_SEARCH_LINES => EXHAUSTIVE_SHARE_WITH_SAFE_LINES,
             Some(_) => 0.0,
         };
-        if exhaustive_share > 0.0 {
-            if let Some(solver) = self.solver_for(game) {
-                let deadline = now + time.mul_f64(exhaustive_share);
-                if let Some(solution) = solver.solve(game, Some(deadline)) {
-                    return *solution
-                        .best
-                        .choose(&mut self.rng)
-                        .expect("the game is not over");
+        if exhaustive_share > 0.0 && self.prepare_solver(game) {
+            let solver = self.solver.as_mut().expect("a solver");
+            let deadline = now + time.mul_f64(exhaustive_share);
+            if let Some(solution) = solver.solve(game, Some(deadline)) {
+                let mut best = solution.best;
+                best.shuffle(&mut self.rng);
+                // Among equally good moves, the one with the most pitfalls for the opponent,
+                // as far as there is time to count them.
+                let mut choice = (0.0, best[0]);
+                for &line in &best {
+                    match solver.pitfalls(game, line, Some(deadline)) {
+                        Some(pitfalls) if pitfalls > choice.0 => choice = (pitfalls, line),
+                        Some(_) => {}
+                        None => break,
+                    }
                 }
+                return choice.1;
             }
         }
         self.knowledge(game, now + time.mul_f64(THINKING_SHARE))
