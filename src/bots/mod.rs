@@ -9,7 +9,16 @@
 
 mod budget;
 pub mod checkers;
+mod dots_coins;
+mod dots_control;
+mod dots_greedy;
+mod dots_safe;
+mod dots_solver;
+mod dots_strong;
+mod dots_table;
 mod random;
+mod uttt_greedy;
+mod uttt_mcts;
 
 pub use budget::Budget;
 
@@ -17,6 +26,7 @@ use crate::clock::TimeControl;
 use crate::games::checkers::Checkers;
 use crate::games::dots::Dots;
 use crate::games::mnk::Mnk;
+use crate::games::spec::DotsParams;
 use crate::games::uttt::Uttt;
 use crate::games::{Game, GameSpec, MoveError, Side};
 use crate::protocol::{Ready, RefereeMessage};
@@ -164,10 +174,10 @@ fn seat(spec: &GameSpec, level: Level, seed: u64) -> Result<Box<dyn Table>, BotE
             start_uttt,
             uttt_brain(level, seed).ok_or_else(unavailable)?,
         ),
-        GameSpec::Dots(_) => seated(
+        GameSpec::Dots(params) => seated(
             spec,
             start_dots,
-            dots_brain(level, seed).ok_or_else(unavailable)?,
+            dots_brain(level, seed, *params).ok_or_else(unavailable)?,
         ),
         GameSpec::Checkers(_) => seated(
             spec,
@@ -203,17 +213,21 @@ fn mnk_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Mnk>>> {
 }
 
 fn uttt_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Uttt>>> {
-    match level {
-        Level::Random => Some(random(seed)),
-        Level::Greedy | Level::Strong => None,
-    }
+    Some(match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(uttt_greedy::UtttGreedy::new(seed)),
+        Level::Strong => Box::new(uttt_mcts::UtttMcts::new(seed)),
+    })
 }
 
-fn dots_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Dots>>> {
-    match level {
-        Level::Random => Some(random(seed)),
-        Level::Greedy | Level::Strong => None,
-    }
+/// The strong brain is told the board, so that it can solve a small one during the start-up
+/// allowance.
+fn dots_brain(level: Level, seed: u64, params: DotsParams) -> Option<Box<dyn Brain<Dots>>> {
+    Some(match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(dots_greedy::DotsGreedy::new(seed)),
+        Level::Strong => Box::new(dots_strong::DotsStrong::new(seed, params)),
+    })
 }
 
 fn checkers_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Checkers>>> {

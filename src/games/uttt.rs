@@ -177,6 +177,47 @@ impl Uttt {
         self.last_move
     }
 
+    /// Whether a mark of `side` on `square` would complete a line in its small board, whoever
+    /// is to move: a bot weighs both taking a board and blocking the opponent from taking it.
+    pub fn completes_board(&self, side: Side, square: Square) -> bool {
+        let bit = BIT_OF_SQUARE[square as usize] as u32;
+        let shift = bit / 9 * 9;
+        let cells = (self.marks[side.index()] >> shift & BOARD_CELLS) as usize | 1 << (bit - shift);
+        HAS_LINE[cells]
+    }
+
+    /// The legal moves as bits (`board * 9 + cell`): [`Uttt::move_count`] and
+    /// [`Uttt::nth_move`] pick from it without building a list.
+    fn legal_bits(&self) -> u128 {
+        match (self.outcome, self.forced) {
+            (Some(_), _) => 0,
+            (None, Some(board)) => (self.playable_in(board) as u128) << (board as u32 * 9),
+            (None, None) => self.playable,
+        }
+    }
+
+    /// How many legal moves there are: with [`Uttt::nth_move`], a random move for a playout
+    /// costs a few bit operations instead of a list.
+    pub fn move_count(&self) -> u32 {
+        self.legal_bits().count_ones()
+    }
+
+    /// The legal move of rank `index` (0 <= index < [`Uttt::move_count`]), in the order of
+    /// [`Game::generate_moves`].
+    pub fn nth_move(&self, index: u32) -> Square {
+        let bits = self.legal_bits();
+        let (low, high) = (bits as u64, (bits >> 64) as u64);
+        let (mut word, rank, base) = match low.count_ones() {
+            below if index < below => (low, index, 0),
+            below => (high, index - below, 64),
+        };
+        for _ in 0..rank {
+            word &= word.wrapping_sub(1);
+        }
+        debug_assert!(word != 0, "no move {index} among {}", self.move_count());
+        SQUARE_OF_BIT[base + word.trailing_zeros() as usize]
+    }
+
     /// The empty cells of `board` as 9 bits, or 0 if the board is decided.
     fn playable_in(&self, board: u8) -> u16 {
         (self.playable >> (board as u32 * 9) & BOARD_CELLS) as u16
@@ -617,6 +658,50 @@ mod tests {
                 reason: "small board 4 is already full".into()
             }
         );
+    }
+
+    #[test]
+    fn completes_board_finds_the_third_mark_of_a_line_for_either_side() {
+        // X holds cells 1 and 2 of board 0 (squares 1 0 and 2 0); O holds nothing there.
+        let game = after(UtttParams::default(), "1 0, 3 0, 2 0, 6 0");
+        let square = |x, y| Uttt::square(x, y);
+        assert!(game.completes_board(Side::First, square(0, 0)));
+        assert!(!game.completes_board(Side::Second, square(0, 0)));
+        assert!(!game.completes_board(Side::First, square(1, 1)));
+        // O's two marks are in different boards: no line for O anywhere.
+        assert!(!(0..81).any(|sq| game.completes_board(Side::Second, sq)));
+        // The move completes the board, as playing it shows.
+        let mut played = game;
+        played.play(square(0, 0)).unwrap();
+        assert_eq!(played.board_status(0), BoardStatus::Won(Side::First));
+    }
+
+    #[test]
+    fn nth_move_walks_the_generated_moves_in_order() {
+        let mut moves = Vec::new();
+        let mut freed_later = 0;
+        // Fixed walks through whole games, which pass through forced and free positions.
+        for stride in 1..8 {
+            let mut game = Uttt::new(CODINGAME);
+            let mut step = 0;
+            loop {
+                game.generate_moves(&mut moves);
+                assert_eq!(game.move_count() as usize, moves.len());
+                for (index, &square) in moves.iter().enumerate() {
+                    assert_eq!(game.nth_move(index as u32), square);
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                if game.last_move().is_some() && game.forced_board().is_none() {
+                    freed_later += 1;
+                }
+                step += stride;
+                game.play_unchecked(moves[step % moves.len()]);
+            }
+            assert!(game.outcome().is_some());
+        }
+        assert!(freed_later > 5, "{freed_later} free positions");
     }
 
     #[test]
