@@ -1,0 +1,292 @@
+//! Level 3 for m,n,k games: iterative-deepening alpha-beta (negamax with principal variation
+//! search and a transposition table) over the threat-aware board.
+//!
+//! Threats prune the tree before any evaluation: a side that can complete a line wins at once,
+//! a side facing one winning square must take it (searched without using up depth, so forced
+//! sequences are followed to their end), and a side facing two has lost. Moves are ordered by
+//! how much they advance one's own windows and kill the opponent's; on large boards only the
+//! best few near the marks are searched. On small boards (tic-tac-toe) every move is searched,
+//! and once the depth reaches the number of empty squares the result is exact: perfect play.
+//! Before the search, a victory-by-fours check looks much deeper for a forced win.
+
+use super::board::{Board, Threats};
+use super::table::{Bound, Table};
+use super::vcf::Vcf;
+use super::BoardSlot;
+use crate::bots::{Brain, Budget};
+use crate::games::mnk::{Mnk, Square};
+use crate::games::Side;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::time::Instant;
+
+/// The score of completing a line now; a win `n` plies ahead scores `WIN - n`, so the search
+/// prefers quick wins and slow losses.
+const WIN: i32 = 1_000_000_000;
+/// Scores beyond this are wins or losses, not evaluations.
+const PROVEN: i32 = WIN - 10_000;
+const INFINITY: i32 = WIN + 1;
+/// Moves searched at each node below the root on large boards.
+const BEAM: usize = 12;
+/// Transposition table size: 2^20 entries, 16 MiB.
+const TABLE_BITS: u32 = 20;
+/// Attacking moves a victory-by-fours check looks ahead, and the positions it may visit.
+const VCF_DEPTH: usize = 12;
+const VCF_NODES: u64 = 50_000;
+
+pub struct StrongBrain {
+    rng: StdRng,
+    board: BoardSlot,
+    table: Table,
+    vcf: Vcf,
+    /// Each ply's moves with their ordering scores, kept so the search does not allocate.
+    plies: Vec<Vec<(i32, Square)>>,
+    candidates: Vec<Square>,
+    nodes: u64,
+    deadline: Instant,
+    stopped: bool,
+}
+
+impl StrongBrain {
+    pub fn new(seed: u64) -> StrongBrain {
+        StrongBrain {
+            rng: StdRng::seed_from_u64(seed),
+            board: BoardSlot::default(),
+            table: Table::new(TABLE_BITS),
+            vcf: Vcf::default(),
+            plies: Vec::new(),
+            candidates: Vec::new(),
+            nodes: 0,
+            deadline: Instant::now(),
+            stopped: false,
+        }
+    }
+
+    /// The side to move's moves, best first by ordering score (`first` ahead of all), into
+    /// `plies[ply]`.
+    fn order_moves(&mut self, board: &Board, ply: usize, first: Option<Square>) {
+        while self.plies.len() <= ply {
+            self.plies.push(Vec::with_capacity(board.squares()));
+        }
+        let me = board.side_to_move();
+        self.candidates.clear();
+        board.candidates(&mut self.candidates);
+        let list = &mut self.plies[ply];
+        list.clear();
+        list.extend(self.candidates.iter().map(|&square| {
+            let score = if Some(square) == first {
+                i32::MAX
+            } else {
+                board.gain(square, me)
+            };
+            (score, square)
+        }));
+        list.sort_by(|a, b| b.0.cmp(&a.0));
+    }
+
+    fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes % 256 == 0 && Instant::now() >= self.deadline {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let me = board.side_to_move();
+        if board.can_win(me) {
+            return WIN - ply as i32 - 1;
+        }
+        if board.empty_squares() == 0 {
+            return 0;
+        }
+        let forced = match board.threats(me.opponent()) {
+            Threats::Several(_) => return -(WIN - ply as i32 - 2),
+            Threats::One(square) => Some(square),
+            Threats::None => None,
+        };
+        if forced.is_none() && depth <= 0 {
+            return board.evaluate();
+        }
+        let hash = board.hash();
+        let mut remembered = None;
+        if let Some(entry) = self.table.probe(hash) {
+            remembered = entry.best();
+            if entry.depth >= depth as i16 {
+                let score = score_from_table(entry.score, ply);
+                let cutoff = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cutoff {
+                    return score;
+                }
+            }
+        }
+        // A forced reply costs no depth: the line is followed until the threats stop.
+        let (mut moves, child_depth) = match forced {
+            Some(square) => {
+                let mut moves = self.take_ply(ply);
+                moves.push((0, square));
+                (moves, depth)
+            }
+            None => {
+                self.order_moves(board, ply, remembered);
+                let mut moves = std::mem::take(&mut self.plies[ply]);
+                if !board.full_width() {
+                    moves.truncate(BEAM);
+                }
+                (moves, depth - 1)
+            }
+        };
+        let (mut alpha, original_alpha) = (alpha, alpha);
+        let mut best = (-INFINITY, None);
+        for (i, &(_, square)) in moves.iter().enumerate() {
+            board.play(square);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(board, child_depth, ply + 1, -beta, -alpha);
+            } else {
+                score = -self.negamax(board, child_depth, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta {
+                    score = -self.negamax(board, child_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            board.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best.0 {
+                best = (score, Some(square));
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        moves.clear();
+        self.plies[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best.0 <= original_alpha {
+            Bound::Upper
+        } else if best.0 >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let stored = score_to_table(best.0, ply);
+        self.table.store(hash, depth as i16, stored, bound, best.1);
+        best.0
+    }
+
+    /// This ply's (empty) move list, taken out so the search can recurse while using it.
+    fn take_ply(&mut self, ply: usize) -> Vec<(i32, Square)> {
+        while self.plies.len() <= ply {
+            self.plies.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.plies[ply]);
+        moves.clear();
+        moves
+    }
+
+    /// Iterative deepening from the root: each finished depth gives the best move so far; the
+    /// search stops at the deadline, at a proven result, or once it has seen to the end of the
+    /// board (on full-width boards, an exact solution).
+    fn search(&mut self, board: &mut Board) -> Square {
+        // The root's moves, shuffled first so that equal moves are chosen at random (seeded).
+        self.order_moves(board, 0, None);
+        let mut root = std::mem::take(&mut self.plies[0]);
+        root.shuffle(&mut self.rng);
+        root.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut best = root[0].1;
+        let most = board.empty_squares() as i32;
+        for depth in 1..=most {
+            let mut alpha = -INFINITY;
+            let mut found: Option<(usize, i32)> = None;
+            for i in 0..root.len() {
+                let square = root[i].1;
+                board.play(square);
+                let mut score = if i == 0 {
+                    -self.negamax(board, depth - 1, 1, -INFINITY, -alpha)
+                } else {
+                    -self.negamax(board, depth - 1, 1, -alpha - 1, -alpha)
+                };
+                if i > 0 && score > alpha && !self.stopped {
+                    score = -self.negamax(board, depth - 1, 1, -INFINITY, -alpha);
+                }
+                board.undo();
+                if self.stopped {
+                    break;
+                }
+                if found.map_or(true, |(_, top)| score > top) {
+                    found = Some((i, score));
+                    alpha = score;
+                }
+            }
+            // A depth cut short still counts once its first move (the previous best) was
+            // searched: anything that beat it did so at this depth.
+            let Some((index, score)) = found else { break };
+            if std::env::var_os("MNK_DEBUG").is_some() {
+                eprintln!("depth {depth} score {score} nodes {} stopped {}", self.nodes, self.stopped);
+            }
+            best = root[index].1;
+            root[..=index].rotate_right(1);
+            if self.stopped || score.abs() >= PROVEN || (board.full_width() && depth >= most) {
+                break;
+            }
+        }
+        root.clear();
+        self.plies[0] = root;
+        best
+    }
+}
+
+/// Win scores count plies from the root; the table stores them from the node, so that a
+/// position reached at another ply reads back the right distance.
+fn score_to_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= PROVEN => s + ply as i32,
+        s if s <= -PROVEN => s - ply as i32,
+        s => s,
+    }
+}
+
+fn score_from_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= PROVEN => s - ply as i32,
+        s if s <= -PROVEN => s + ply as i32,
+        s => s,
+    }
+}
+
+impl Brain<Mnk> for StrongBrain {
+    fn new_game(&mut self, _side: Side) {
+        self.table.clear();
+    }
+
+    fn choose(&mut self, game: &Mnk, budget: &Budget) -> Square {
+        let (mut board, rebuilt) = self.board.take(game);
+        if rebuilt {
+            self.table.clear();
+        }
+        let me = board.side_to_move();
+        self.deadline = budget.deadline();
+        self.stopped = false;
+        self.nodes = 0;
+        let choice = match (board.threats(me), board.threats(me.opponent())) {
+            (Threats::One(win) | Threats::Several(win), _) => win,
+            (Threats::None, Threats::One(block) | Threats::Several(block)) => block,
+            (Threats::None, Threats::None) => {
+                match self.vcf.find(&mut board, VCF_DEPTH, VCF_NODES, self.deadline) {
+                    Some(win) => win,
+                    None => self.search(&mut board),
+                }
+            }
+        };
+        self.board.put(board);
+        choice
+    }
+}

@@ -1,0 +1,99 @@
+//! Victory by continuous fours: a forced win where every attacking move threatens to complete a
+//! line at once, so the defender's reply is forced each time, until the attacker has two
+//! winning squares (the defender can block only one). The tree is narrow (only the moves that
+//! make a four, one reply each), so it reaches far deeper than the full search, and a win it
+//! finds is proven.
+
+use super::board::{Board, Threats};
+use crate::games::mnk::Square;
+use std::time::Instant;
+
+/// The attacking moves of one search level, kept between searches so they do not allocate.
+#[derive(Default)]
+pub struct Vcf {
+    levels: Vec<Vec<Square>>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Vcf {
+    /// The first move of a forced win by fours for the side to move, looking at most `depth`
+    /// attacking moves ahead and visiting at most `node_limit` positions (and stopping at
+    /// `deadline`). `None` when there is none within those limits.
+    pub fn find(
+        &mut self,
+        board: &mut Board,
+        depth: usize,
+        node_limit: u64,
+        deadline: Instant,
+    ) -> Option<Square> {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.deadline = Some(deadline);
+        self.stopped = false;
+        let me = board.side_to_move();
+        if let Threats::One(square) | Threats::Several(square) = board.threats(me) {
+            return Some(square);
+        }
+        self.attack(board, depth, 0)
+    }
+
+    /// Whether the side to move wins by fours; returns the first move of the win.
+    fn attack(&mut self, board: &mut Board, depth: usize, level: usize) -> Option<Square> {
+        let me = board.side_to_move();
+        let them = me.opponent();
+        if board.threats(them) != Threats::None || depth == 0 || self.exhausted() {
+            return None;
+        }
+        if self.levels.len() <= level {
+            self.levels.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.levels[level]);
+        moves.clear();
+        board.four_moves(me, &mut moves);
+        let mut found = None;
+        for &square in &moves {
+            self.nodes += 1;
+            board.play(square);
+            let wins = if board.can_win(them) {
+                false
+            } else {
+                match board.threats(me) {
+                    Threats::Several(_) => true,
+                    Threats::One(block) => {
+                        board.play(block);
+                        let wins = board.can_win(me) || {
+                            self.attack(board, depth - 1, level + 1).is_some()
+                        };
+                        board.undo();
+                        wins
+                    }
+                    // With `exact`, the move may have spoilt its own line (an overline).
+                    Threats::None => false,
+                }
+            };
+            board.undo();
+            if wins {
+                found = Some(square);
+                break;
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        self.levels[level] = moves;
+        found
+    }
+
+    /// Whether the node limit or the deadline has come (the search then stops for good).
+    fn exhausted(&mut self) -> bool {
+        if self.nodes >= self.node_limit
+            || (self.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
