@@ -67,7 +67,11 @@ impl Mnk {
     /// without cloning the board. `previous` is the move played before it (`None` at the start),
     /// which becomes [`Mnk::last_move`] again.
     pub fn undo(&mut self, square: Square, previous: Option<Square>) {
-        debug_assert_eq!(self.last_move, Some(square), "only the last move can be taken back");
+        debug_assert_eq!(
+            self.last_move,
+            Some(square),
+            "only the last move can be taken back"
+        );
         debug_assert_ne!(self.cells[square as usize], 0);
         self.cells[square as usize] = 0;
         self.placed -= 1;

@@ -16,6 +16,10 @@ use crate::games::{Game, Side};
 /// to win now). Longer lines count as much as five short.
 const NEED_WEIGHT: [i32; 6] = [0, 3000, 250, 30, 5, 1];
 
+/// The weight of the side to move's own windows against the opponent's.
+const TEMPO_NUM: i32 = 3;
+const TEMPO_DEN: i32 = 2;
+
 /// Boards up to this many squares are searched over every empty square; larger ones only near
 /// the marks already placed.
 const FULL_WIDTH_SQUARES: usize = 25;
@@ -210,10 +214,6 @@ impl Board {
         }
     }
 
-    pub fn game(&self) -> &Mnk {
-        &self.game
-    }
-
     pub fn squares(&self) -> usize {
         self.params.width as usize * self.params.height as usize
     }
@@ -278,8 +278,7 @@ impl Board {
     /// How far a window is towards `side`'s line: its marks, or `None` when it is dead for
     /// `side`.
     fn level(&self, state: WindowState, side: usize) -> Option<usize> {
-        let live =
-            state.marks[1 - side] == 0 && !(self.exact && state.flanks[side] > 0);
+        let live = state.marks[1 - side] == 0 && !(self.exact && state.flanks[side] > 0);
         live.then_some(state.marks[side] as usize)
     }
 
@@ -402,10 +401,11 @@ impl Board {
         gain
     }
 
-    /// The static value of the position for the side to move.
+    /// The static value of the position for the side to move, whose windows count more: it
+    /// moves first.
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
-        self.score[me] - self.score[1 - me]
+        self.score[me] * TEMPO_NUM / TEMPO_DEN - self.score[1 - me]
     }
 
     /// Squares still empty.
@@ -441,4 +441,114 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameSpec;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    fn params(words: &[&str]) -> MnkParams {
+        GameSpec::from_words("mnk", words)
+            .unwrap()
+            .mnk_params()
+            .unwrap()
+    }
+
+    /// The squares where the side to move completes a line, by the rules themselves.
+    fn winning_squares(game: &Mnk) -> Vec<Square> {
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        moves.retain(|&square| {
+            let mut after = game.clone();
+            after.play_unchecked(square);
+            after.outcome().is_some_and(|o| o.winner.is_some())
+        });
+        moves
+    }
+
+    /// The board's threats for the side to move are the rules' winning squares. (Each side
+    /// is asked in turn as the game goes on; the windows treat both sides alike.)
+    fn agrees_with_rules(board: &Board, game: &Mnk) {
+        let side = game.side_to_move();
+        let wins = winning_squares(game);
+        match board.threats(side) {
+            Threats::None => assert!(wins.is_empty(), "missed {wins:?}\n{}", game.render()),
+            Threats::One(s) => assert_eq!(wins, vec![s], "\n{}", game.render()),
+            Threats::Several(s) => {
+                assert!(wins.len() >= 2 && wins.contains(&s), "\n{}", game.render())
+            }
+        }
+        assert_eq!(board.can_win(side), !wins.is_empty());
+    }
+
+    /// Random games on boards of every kind: the windows find exactly the rules' winning
+    /// squares (overlines refused with `exact`), and playing then taking back restores the
+    /// counts and the hash.
+    #[test]
+    fn threats_are_the_rules_winning_squares() {
+        let boards = [
+            params(&["size=3", "line=3"]),
+            params(&["size=7", "line=4"]),
+            params(&["size=9", "line=5", "exact=yes"]),
+            params(&["width=10", "height=4", "line=4", "exact=yes"]),
+            params(&["width=3", "height=8", "line=6"]),
+            params(&["size=6", "line=3", "exact=yes"]),
+        ];
+        let mut rng = StdRng::seed_from_u64(11);
+        for params in boards {
+            for _ in 0..40 {
+                let mut game = Mnk::new(params);
+                let mut board = Board::new(params);
+                let mut moves = Vec::new();
+                game.generate_moves(&mut moves);
+                moves.shuffle(&mut rng);
+                for &square in &moves {
+                    agrees_with_rules(&board, &game);
+                    if winning_squares(&game).contains(&square) {
+                        break;
+                    }
+                    let before = (board.hash(), board.score, board.evaluate());
+                    let gain = board.gain(square, game.side_to_move());
+                    let me = game.side_to_move().index();
+                    board.play(square);
+                    assert_eq!(
+                        board.score[me] - board.score[1 - me],
+                        before.1[me] - before.1[1 - me] + gain,
+                        "gain is the change in balance"
+                    );
+                    board.undo();
+                    assert_eq!((board.hash(), board.score, board.evaluate()), before);
+                    board.play(square);
+                    game.play_unchecked(square);
+                    let mut fresh = Board::new(params);
+                    fresh.load(&game);
+                    assert_eq!((fresh.hash(), fresh.score), (board.hash(), board.score));
+                    assert_eq!(board.empty_squares(), fresh.empty_squares());
+                }
+            }
+        }
+    }
+
+    /// X X X X . X on the top row: the gap makes six, a win only when overlines count.
+    #[test]
+    fn an_overline_is_no_threat_with_exact() {
+        for (exact, expected) in [("no", Threats::One(4)), ("yes", Threats::None)] {
+            let params = params(&["size=9", "line=5", &format!("exact={exact}")]);
+            let mut game = Mnk::new(params);
+            for square in [0, 80, 1, 78, 2, 76, 3, 74, 5, 72] {
+                game.play(square).unwrap();
+            }
+            let mut board = Board::new(params);
+            board.load(&game);
+            assert_eq!(board.threats(Side::First), expected, "exact={exact}");
+            assert_eq!(
+                winning_squares(&game).len(),
+                expected.ne(&Threats::None) as usize
+            );
+        }
+    }
 }

@@ -57,3 +57,52 @@ impl Brain<Mnk> for GreedyBrain {
         choice
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, GameSpec};
+    use std::time::{Duration, Instant};
+
+    fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        for mv in moves {
+            let square = game.parse_move(mv).unwrap();
+            game.play(square).unwrap();
+        }
+        game
+    }
+
+    fn choice(game: &Mnk, seed: u64) -> String {
+        let budget = Budget::fixed(Instant::now(), Duration::from_secs(1));
+        game.format_move(GreedyBrain::new(seed).choose(game, &budget))
+    }
+
+    #[test]
+    fn completes_a_line_rather_than_blocking() {
+        // X: 0 0, 1 0 (wins at 2 0); O: 0 1, 1 1 (would win at 2 1). X to move.
+        let game = position(GameSpec::Tictactoe, &["0 0", "0 1", "1 0", "1 1"]);
+        for seed in 0..10 {
+            assert_eq!(choice(&game, seed), "2 0");
+        }
+    }
+
+    #[test]
+    fn blocks_the_opponents_winning_square() {
+        let gomoku = GameSpec::Gomoku { exact: false };
+        // O has four in column 3 (rows 3..6), open at both ends but one; X must take 3 7.
+        let game = position(
+            gomoku,
+            &["3 2", "3 3", "10 10", "3 4", "11 11", "3 5", "12 10", "3 6"],
+        );
+        for seed in 0..10 {
+            assert_eq!(choice(&game, seed), "3 7");
+        }
+    }
+
+    #[test]
+    fn opens_in_the_centre_of_tictactoe() {
+        let game = position(GameSpec::Tictactoe, &[]);
+        assert_eq!(choice(&game, 3), "1 1");
+    }
+}

@@ -19,6 +19,7 @@ use crate::games::Side;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::cmp::Reverse;
 use std::time::Instant;
 
 /// The score of completing a line now; a win `n` plies ahead scores `WIN - n`, so the search
@@ -34,6 +35,8 @@ const TABLE_BITS: u32 = 20;
 /// Attacking moves a victory-by-fours check looks ahead, and the positions it may visit.
 const VCF_DEPTH: usize = 12;
 const VCF_NODES: u64 = 50_000;
+/// The most of the thinking time the victory-by-fours check may take.
+const VCF_SHARE: f64 = 0.25;
 
 pub struct StrongBrain {
     rng: StdRng,
@@ -54,7 +57,7 @@ impl StrongBrain {
             rng: StdRng::seed_from_u64(seed),
             board: BoardSlot::default(),
             table: Table::new(TABLE_BITS),
-            vcf: Vcf::default(),
+            vcf: Vcf::new(),
             plies: Vec::new(),
             candidates: Vec::new(),
             nodes: 0,
@@ -82,7 +85,7 @@ impl StrongBrain {
             };
             (score, square)
         }));
-        list.sort_by(|a, b| b.0.cmp(&a.0));
+        list.sort_by_key(|&(score, _)| Reverse(score));
     }
 
     fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
@@ -200,14 +203,13 @@ impl StrongBrain {
         self.order_moves(board, 0, None);
         let mut root = std::mem::take(&mut self.plies[0]);
         root.shuffle(&mut self.rng);
-        root.sort_by(|a, b| b.0.cmp(&a.0));
+        root.sort_by_key(|&(score, _)| Reverse(score));
         let mut best = root[0].1;
         let most = board.empty_squares() as i32;
         for depth in 1..=most {
             let mut alpha = -INFINITY;
             let mut found: Option<(usize, i32)> = None;
-            for i in 0..root.len() {
-                let square = root[i].1;
+            for (i, &(_, square)) in root.iter().enumerate() {
                 board.play(square);
                 let mut score = if i == 0 {
                     -self.negamax(board, depth - 1, 1, -INFINITY, -alpha)
@@ -229,9 +231,6 @@ impl StrongBrain {
             // A depth cut short still counts once its first move (the previous best) was
             // searched: anything that beat it did so at this depth.
             let Some((index, score)) = found else { break };
-            if std::env::var_os("MNK_DEBUG").is_some() {
-                eprintln!("depth {depth} score {score} nodes {} stopped {}", self.nodes, self.stopped);
-            }
             best = root[index].1;
             root[..=index].rotate_right(1);
             if self.stopped || score.abs() >= PROVEN || (board.full_width() && depth >= most) {
@@ -280,7 +279,11 @@ impl Brain<Mnk> for StrongBrain {
             (Threats::One(win) | Threats::Several(win), _) => win,
             (Threats::None, Threats::One(block) | Threats::Several(block)) => block,
             (Threats::None, Threats::None) => {
-                match self.vcf.find(&mut board, VCF_DEPTH, VCF_NODES, self.deadline) {
+                let vcf_deadline = Instant::now() + budget.remaining().mul_f64(VCF_SHARE);
+                match self
+                    .vcf
+                    .find(&mut board, VCF_DEPTH, VCF_NODES, vcf_deadline)
+                {
                     Some(win) => win,
                     None => self.search(&mut board),
                 }
@@ -288,5 +291,121 @@ impl Brain<Mnk> for StrongBrain {
         };
         self.board.put(board);
         choice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, GameSpec};
+    use std::time::Duration;
+
+    fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        for mv in moves {
+            let square = game.parse_move(mv).unwrap();
+            game.play(square).unwrap();
+        }
+        game
+    }
+
+    fn think(seconds: f64) -> Budget {
+        Budget::fixed(Instant::now(), Duration::from_secs_f64(seconds))
+    }
+
+    /// Every sequence of opponent moves against the bot, as either side: it never loses.
+    #[test]
+    fn never_loses_tictactoe() {
+        fn walk(brain: &mut StrongBrain, game: &mut Mnk, bot: Side, games: &mut u32) {
+            if let Some(outcome) = game.outcome() {
+                assert_ne!(outcome.winner, Some(bot.opponent()), "\n{}", game.render());
+                *games += 1;
+                return;
+            }
+            let previous = game.last_move();
+            let mut replies = Vec::new();
+            if game.side_to_move() == bot {
+                // The search stops as soon as it has solved the position, long before this.
+                replies.push(brain.choose(game, &think(30.0)));
+            } else {
+                game.generate_moves(&mut replies);
+            }
+            for square in replies {
+                game.play(square).unwrap();
+                walk(brain, game, bot, games);
+                game.undo(square, previous);
+            }
+        }
+        for bot in Side::BOTH {
+            let mut brain = StrongBrain::new(5);
+            brain.new_game(bot);
+            let mut games = 0;
+            walk(
+                &mut brain,
+                &mut position(GameSpec::Tictactoe, &[]),
+                bot,
+                &mut games,
+            );
+            assert!(games > 50, "{games} games");
+        }
+    }
+
+    /// An open three on an open board: making it an open four wins (found by fours).
+    #[test]
+    fn finds_a_win_by_fours() {
+        let gomoku = GameSpec::Gomoku { exact: false };
+        let game = position(gomoku, &["5 7", "0 0", "6 7", "14 14", "7 7", "0 14"]);
+        let mut brain = StrongBrain::new(1);
+        let choice = brain.choose(&game, &think(10.0));
+        assert!(["4 7", "8 7"].contains(&game.format_move(choice).as_str()));
+    }
+
+    /// Two twos crossing at 6 7: filling it makes two open threes at once, a win in five
+    /// moves that no sequence of fours reaches; the search must see it.
+    #[test]
+    fn finds_a_double_three() {
+        let gomoku = GameSpec::Gomoku { exact: false };
+        let game = position(
+            gomoku,
+            &["7 7", "0 0", "8 7", "14 14", "6 5", "0 14", "6 6", "14 0"],
+        );
+        let mut board = Board::new(game.params());
+        board.load(&game);
+        assert_eq!(
+            Vcf::new().find(
+                &mut board,
+                20,
+                u64::MAX,
+                Instant::now() + Duration::from_secs(10)
+            ),
+            None
+        );
+        let mut brain = StrongBrain::new(1);
+        let choice = brain.choose(&game, &think(20.0));
+        assert_eq!(game.format_move(choice), "6 7");
+    }
+
+    /// On the largest board, with a deadline too short for even one full depth, the answer is
+    /// still a legal move, in time.
+    #[test]
+    fn answers_in_time_on_a_crowded_large_board() {
+        let spec = GameSpec::from_words("mnk", &["size=20", "line=6", "exact=yes"]).unwrap();
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut moves = Vec::new();
+        for _ in 0..150 {
+            game.generate_moves(&mut moves);
+            let square = *moves.choose(&mut rng).unwrap();
+            game.play(square).unwrap();
+        }
+        assert!(game.outcome().is_none(), "a game still to play");
+        let mut brain = StrongBrain::new(2);
+        for think_ms in [1, 5, 20] {
+            let budget = think(think_ms as f64 / 1000.0);
+            let choice = brain.choose(&game, &budget);
+            assert!(game.check_move(choice).is_ok());
+            // Generous: the deadline plus room for a slow, shared machine.
+            assert!(Instant::now() < budget.deadline() + Duration::from_millis(500));
+        }
     }
 }

@@ -81,7 +81,10 @@ mod tests {
         assert!(table.probe(0x1234).is_none());
         table.store(0x1234, 3, -7, Bound::Upper, Some(9));
         let entry = table.probe(0x1234).unwrap();
-        assert_eq!((entry.score, entry.depth, entry.bound), (-7, 3, Bound::Upper));
+        assert_eq!(
+            (entry.score, entry.depth, entry.bound),
+            (-7, 3, Bound::Upper)
+        );
         assert_eq!(entry.best(), Some(9));
         // Another position in the same slot is not mistaken for it.
         assert!(table.probe(0x1234 + 16).is_none());

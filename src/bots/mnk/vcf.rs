@@ -8,17 +8,26 @@ use super::board::{Board, Threats};
 use crate::games::mnk::Square;
 use std::time::Instant;
 
-/// The attacking moves of one search level, kept between searches so they do not allocate.
-#[derive(Default)]
 pub struct Vcf {
+    /// The attacking moves of each level, kept between searches so they do not allocate.
     levels: Vec<Vec<Square>>,
     nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    deadline: Instant,
     stopped: bool,
 }
 
 impl Vcf {
+    pub fn new() -> Vcf {
+        Vcf {
+            levels: Vec::new(),
+            nodes: 0,
+            node_limit: 0,
+            deadline: Instant::now(),
+            stopped: false,
+        }
+    }
+
     /// The first move of a forced win by fours for the side to move, looking at most `depth`
     /// attacking moves ahead and visiting at most `node_limit` positions (and stopping at
     /// `deadline`). `None` when there is none within those limits.
@@ -31,7 +40,7 @@ impl Vcf {
     ) -> Option<Square> {
         self.nodes = 0;
         self.node_limit = node_limit;
-        self.deadline = Some(deadline);
+        self.deadline = deadline;
         self.stopped = false;
         let me = board.side_to_move();
         if let Threats::One(square) | Threats::Several(square) = board.threats(me) {
@@ -90,7 +99,7 @@ impl Vcf {
     /// Whether the node limit or the deadline has come (the search then stops for good).
     fn exhausted(&mut self) -> bool {
         if self.nodes >= self.node_limit
-            || (self.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes % 256 == 0 && Instant::now() >= self.deadline)
         {
             self.stopped = true;
         }
