@@ -29,7 +29,7 @@ const WIN: i32 = 1_000_000_000;
 const PROVEN: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 /// Moves searched at each node below the root on large boards.
-const BEAM: usize = 12;
+const BEAM: usize = 18;
 /// Transposition table size: 2^20 entries, 16 MiB.
 const TABLE_BITS: u32 = 20;
 /// Attacking moves a victory-by-fours check looks ahead, and the positions it may visit.
