@@ -113,6 +113,8 @@ pub struct Board {
     /// Scratch marks for de-duplicating squares: a square is marked when `seen[s] == stamp`.
     seen: Vec<u32>,
     stamp: u32,
+    /// Scratch pairs of squares for `defences`.
+    pairs: Vec<(Square, Square)>,
 }
 
 impl Board {
@@ -181,6 +183,7 @@ impl Board {
             last_at_load: None,
             seen: vec![0; squares],
             stamp: 0,
+            pairs: Vec::new(),
         };
         board.load(&Mnk::new(params));
         board
@@ -344,20 +347,70 @@ impl Board {
     /// Appends the squares where `side` would make a four (a window one mark short of a
     /// line), each once.
     pub fn four_moves(&mut self, side: Side, out: &mut Vec<Square>) {
+        let stamp = self.next_stamp();
+        for i in 0..self.threes[side.index()].items.len() {
+            let window = self.threes[side.index()].items[i];
+            for square in self.window_squares(window) {
+                if self.is_empty(square) && self.seen[square as usize] != stamp {
+                    self.seen[square as usize] = stamp;
+                    out.push(square);
+                }
+            }
+        }
+    }
+
+    /// Where the side to move must play when `attacker` threatens to make two winning squares
+    /// with one move (an open four, a double four): the squares of every window that would
+    /// take part, plus the side to move's own fours, which force a reply first. Any other move
+    /// loses to that double threat. Empty when there is no such threat.
+    pub fn defences(&mut self, attacker: Side, out: &mut Vec<Square>) {
+        let start = out.len();
+        // Each three-window pairs its two empty squares: filling one leaves the other winning.
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        for &window in &self.threes[attacker.index()].items {
+            let mut empty = self.window_squares(window).filter(|&s| self.is_empty(s));
+            let (a, b) = (empty.next().unwrap(), empty.next().unwrap());
+            pairs.extend([(a, b), (b, a)]);
+        }
+        pairs.sort_unstable();
+        let stamp = self.next_stamp();
+        let mut threatened = false;
+        for group in pairs.chunk_by(|p, q| p.0 == q.0) {
+            // A square with two different partners makes two winning squares at once.
+            if group.iter().any(|&(_, partner)| partner != group[0].1) {
+                self.seen[group[0].0 as usize] = stamp;
+                threatened = true;
+            }
+        }
+        if threatened {
+            for &(square, partner) in &pairs {
+                if self.seen[square as usize] == stamp {
+                    out.extend([square, partner]);
+                }
+            }
+            self.four_moves(attacker.opponent(), out);
+            out[start..].sort_unstable();
+            let mut kept = start;
+            for i in start..out.len() {
+                if i == start || out[i] != out[kept - 1] {
+                    out[kept] = out[i];
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+        }
+        self.pairs = pairs;
+    }
+
+    /// A fresh mark for `seen`.
+    fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
             self.stamp = 1;
         }
-        for i in 0..self.threes[side.index()].items.len() {
-            let window = self.threes[side.index()].items[i];
-            for square in self.window_squares(window) {
-                if self.is_empty(square) && self.seen[square as usize] != self.stamp {
-                    self.seen[square as usize] = self.stamp;
-                    out.push(square);
-                }
-            }
-        }
+        self.stamp
     }
 
     /// Whether the board is small enough to consider every empty square at every node.
@@ -550,5 +603,33 @@ mod tests {
                 expected.ne(&Threats::None) as usize
             );
         }
+    }
+
+    /// An open three (and a split one) must be answered on its own line; two marks need no
+    /// answer yet.
+    #[test]
+    fn defences_against_a_three_are_the_squares_of_its_windows() {
+        let gomoku = GameSpec::Gomoku { exact: false }.mnk_params().unwrap();
+        let defences = |marks: &[(u8, u8)]| {
+            let mut game = Mnk::new(gomoku);
+            for (i, &(x, y)) in marks.iter().enumerate() {
+                game.play(game.square(x, y)).unwrap();
+                // The other side's replies, far away in a corner.
+                game.play(game.square(i as u8 * 4, 14)).unwrap();
+            }
+            let mut board = Board::new(gomoku);
+            board.load(&game);
+            let mut out = Vec::new();
+            board.defences(Side::First, &mut out);
+            let mut squares: Vec<String> = out.iter().map(|&s| game.format_move(s)).collect();
+            squares.sort();
+            squares
+        };
+        assert_eq!(
+            defences(&[(5, 7), (6, 7), (7, 7)]),
+            ["3 7", "4 7", "8 7", "9 7"]
+        );
+        assert_eq!(defences(&[(4, 7), (5, 7), (7, 7)]), ["3 7", "6 7", "8 7"]);
+        assert!(defences(&[(5, 7), (6, 7)]).is_empty());
     }
 }

@@ -67,14 +67,19 @@ impl StrongBrain {
     }
 
     /// The side to move's moves, best first by ordering score (`first` ahead of all), into
-    /// `plies[ply]`.
-    fn order_moves(&mut self, board: &Board, ply: usize, first: Option<Square>) {
+    /// `plies[ply]`: only the defences when the opponent threatens a double threat, otherwise
+    /// the candidates. Returns whether the list is the (complete, short) list of defences.
+    fn order_moves(&mut self, board: &mut Board, ply: usize, first: Option<Square>) -> bool {
         while self.plies.len() <= ply {
             self.plies.push(Vec::with_capacity(board.squares()));
         }
         let me = board.side_to_move();
         self.candidates.clear();
-        board.candidates(&mut self.candidates);
+        board.defences(me.opponent(), &mut self.candidates);
+        let defending = !self.candidates.is_empty();
+        if !defending {
+            board.candidates(&mut self.candidates);
+        }
         let list = &mut self.plies[ply];
         list.clear();
         list.extend(self.candidates.iter().map(|&square| {
@@ -86,6 +91,7 @@ impl StrongBrain {
             (score, square)
         }));
         list.sort_by_key(|&(score, _)| Reverse(score));
+        defending
     }
 
     fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
@@ -135,9 +141,9 @@ impl StrongBrain {
                 (moves, depth)
             }
             None => {
-                self.order_moves(board, ply, remembered);
+                let defending = self.order_moves(board, ply, remembered);
                 let mut moves = std::mem::take(&mut self.plies[ply]);
-                if !board.full_width() {
+                if !board.full_width() && !defending {
                     moves.truncate(BEAM);
                 }
                 (moves, depth - 1)
