@@ -13,8 +13,9 @@ use crate::games::spec::MnkParams;
 use crate::games::{Game, Side};
 
 /// What a live window is worth by how many marks it still needs (index 1: one short, a threat
-/// to win now). Longer lines count as much as five short.
-const NEED_WEIGHT: [i32; 6] = [0, 3000, 250, 30, 5, 1];
+/// to win now; 0: a line, which only ever ends a game). Longer lines count as much as five
+/// short.
+const NEED_WEIGHT: [i32; 6] = [100_000, 3000, 250, 30, 5, 1];
 
 /// The weight of the side to move's own windows against the opponent's.
 const TEMPO_NUM: i32 = 3;
@@ -34,6 +35,9 @@ struct WindowState {
     /// The squares just beyond the window's ends that hold this side's mark (0..=2); they
     /// matter only with `exact`.
     flanks: [u8; 2],
+    /// How far the window is towards each side's line: its marks while it is live, `dead`
+    /// (`line + 1`) once it cannot become that side's line. Kept from `marks` and `flanks`.
+    level: [u8; 2],
 }
 
 /// A set of window numbers with constant-time insert and remove.
@@ -93,8 +97,12 @@ pub struct Board {
     flank_at: Vec<u32>,
     flanked: Vec<u32>,
     state: Vec<WindowState>,
-    /// Value of a live window by its marks.
+    /// What a window is worth to a side by its level (0 when dead) ...
     weight: Vec<i32>,
+    /// ... and what one more mark in it adds.
+    advance: Vec<i32>,
+    /// The level of a dead window.
+    dead: u8,
     /// Sum of the weights of each side's live windows.
     score: [i32; 2],
     /// Each side's live windows one mark short (a winning square each) ...
@@ -151,10 +159,16 @@ impl Board {
         }
         let (member_at, members) = flatten(members);
         let (flank_at, flanked) = flatten(flanked);
-        let weight = (0..=line as usize)
-            .map(|marks| match line as usize - marks {
-                need if need == line as usize => 0,
+        let weight: Vec<i32> = (0..=line as usize + 1)
+            .map(|level| match line as usize - level.min(line as usize) {
+                _ if level > line as usize || level == 0 => 0,
                 need => NEED_WEIGHT[need.min(NEED_WEIGHT.len() - 1)],
+            })
+            .collect();
+        let advance = (0..weight.len())
+            .map(|level| match weight.get(level + 1) {
+                Some(next) if level < line as usize => next - weight[level],
+                _ => 0,
             })
             .collect();
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64 ^ squares as u64;
@@ -172,6 +186,8 @@ impl Board {
             flanked,
             state: Vec::new(),
             weight,
+            advance,
+            dead: line as u8 + 1,
             score: [0; 2],
             fours: Default::default(),
             threes: Default::default(),
@@ -278,39 +294,32 @@ impl Board {
         }
     }
 
-    /// How far a window is towards `side`'s line: its marks, or `None` when it is dead for
-    /// `side`.
-    fn level(&self, state: WindowState, side: usize) -> Option<usize> {
-        let live = state.marks[1 - side] == 0 && !(self.exact && state.flanks[side] > 0);
-        live.then_some(state.marks[side] as usize)
-    }
-
     fn change(&mut self, window: u32, edit: impl FnOnce(&mut WindowState)) {
-        let before = self.state[window as usize];
-        let mut after = before;
-        edit(&mut after);
-        self.state[window as usize] = after;
+        let state = &mut self.state[window as usize];
+        let before = *state;
+        edit(state);
         for side in 0..2 {
-            let (old, new) = (self.level(before, side), self.level(after, side));
+            let live = state.marks[1 - side] == 0 && !(self.exact && state.flanks[side] > 0);
+            state.level[side] = if live { state.marks[side] } else { self.dead };
+        }
+        let after = *state;
+        for side in 0..2 {
+            let (old, new) = (before.level[side], after.level[side]);
             if old == new {
                 continue;
             }
-            self.score[side] += self.weight_of(new) - self.weight_of(old);
-            let update = |set: &mut WindowSet, marks: usize| {
-                if old == Some(marks) {
+            self.score[side] += self.weight[new as usize] - self.weight[old as usize];
+            let update = |set: &mut WindowSet, level: usize| {
+                if old as usize == level {
                     set.remove(window);
                 }
-                if new == Some(marks) {
+                if new as usize == level {
                     set.insert(window);
                 }
             };
             update(&mut self.fours[side], self.line - 1);
             update(&mut self.threes[side], self.line - 2);
         }
-    }
-
-    fn weight_of(&self, level: Option<usize>) -> i32 {
-        level.map_or(0, |marks| self.weight[marks])
     }
 
     /// The squares of a window.
@@ -436,20 +445,12 @@ impl Board {
         let (me, them) = (side.index(), side.opponent().index());
         let s = square as usize;
         let mut gain = 0;
-        for i in self.member_at[s]..self.member_at[s + 1] {
-            let state = self.state[self.members[i as usize] as usize];
-            if let Some(marks) = self.level(state, me) {
-                gain += self.weight[marks + 1] - self.weight[marks];
-            }
-            if let Some(marks) = self.level(state, them) {
-                gain += self.weight[marks];
-            }
+        for &window in &self.members[self.member_at[s] as usize..self.member_at[s + 1] as usize] {
+            let level = self.state[window as usize].level;
+            gain += self.advance[level[me] as usize] + self.weight[level[them] as usize];
         }
-        for i in self.flank_at[s]..self.flank_at[s + 1] {
-            let state = self.state[self.flanked[i as usize] as usize];
-            if let Some(marks) = self.level(state, me) {
-                gain -= self.weight[marks];
-            }
+        for &window in &self.flanked[self.flank_at[s] as usize..self.flank_at[s + 1] as usize] {
+            gain -= self.weight[self.state[window as usize].level[me] as usize];
         }
         gain
     }

@@ -66,13 +66,17 @@ impl StrongBrain {
         }
     }
 
-    /// The side to move's moves, best first by ordering score (`first` ahead of all), into
-    /// `plies[ply]`: only the defences when the opponent threatens a double threat, otherwise
-    /// the candidates. Returns whether the list is the (complete, short) list of defences.
-    fn order_moves(&mut self, board: &mut Board, ply: usize, first: Option<Square>) -> bool {
-        while self.plies.len() <= ply {
-            self.plies.push(Vec::with_capacity(board.squares()));
-        }
+    /// Appends the side to move's moves to `list`, best first by ordering score, leaving out
+    /// `skip` (already searched): only the defences when the opponent threatens a double
+    /// threat, otherwise the candidates, on a large board only as many as `beam` (counting
+    /// those already in the list).
+    fn order_moves(
+        &mut self,
+        board: &mut Board,
+        list: &mut Vec<(i32, Square)>,
+        skip: Option<Square>,
+        beam: usize,
+    ) {
         let me = board.side_to_move();
         self.candidates.clear();
         board.defences(me.opponent(), &mut self.candidates);
@@ -80,18 +84,17 @@ impl StrongBrain {
         if !defending {
             board.candidates(&mut self.candidates);
         }
-        let list = &mut self.plies[ply];
-        list.clear();
-        list.extend(self.candidates.iter().map(|&square| {
-            let score = if Some(square) == first {
-                i32::MAX
-            } else {
-                board.gain(square, me)
-            };
-            (score, square)
-        }));
-        list.sort_by_key(|&(score, _)| Reverse(score));
-        defending
+        let start = list.len();
+        list.extend(
+            self.candidates
+                .iter()
+                .filter(|&&square| Some(square) != skip)
+                .map(|&square| (board.gain(square, me), square)),
+        );
+        list[start..].sort_unstable_by_key(|&(score, _)| Reverse(score));
+        if !board.full_width() && !defending {
+            list.truncate(beam);
+        }
     }
 
     fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
@@ -133,25 +136,36 @@ impl StrongBrain {
                 }
             }
         }
-        // A forced reply costs no depth: the line is followed until the threats stop.
-        let (mut moves, child_depth) = match forced {
+        // A forced reply costs no depth: the line is followed until the threats stop. Otherwise
+        // the move the table remembers is searched before the others are even generated: it
+        // often settles the node alone.
+        let mut moves = self.take_ply(ply);
+        let child_depth = match forced {
             Some(square) => {
-                let mut moves = self.take_ply(ply);
                 moves.push((0, square));
-                (moves, depth)
+                depth
             }
             None => {
-                let defending = self.order_moves(board, ply, remembered);
-                let mut moves = std::mem::take(&mut self.plies[ply]);
-                if !board.full_width() && !defending {
-                    moves.truncate(BEAM);
-                }
-                (moves, depth - 1)
+                moves.extend(remembered.filter(|&s| board.is_empty(s)).map(|s| (0, s)));
+                depth - 1
             }
         };
+        let mut generated = forced.is_some();
         let (mut alpha, original_alpha) = (alpha, alpha);
         let mut best = (-INFINITY, None);
-        for (i, &(_, square)) in moves.iter().enumerate() {
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                self.order_moves(board, &mut moves, remembered, BEAM);
+                if i == moves.len() {
+                    break;
+                }
+            }
+            let square = moves[i].1;
             board.play(square);
             let mut score;
             if i == 0 {
@@ -173,6 +187,7 @@ impl StrongBrain {
                     break;
                 }
             }
+            i += 1;
         }
         moves.clear();
         self.plies[ply] = moves;
@@ -206,10 +221,10 @@ impl StrongBrain {
     /// board (on full-width boards, an exact solution).
     fn search(&mut self, board: &mut Board) -> Square {
         // The root's moves, shuffled first so that equal moves are chosen at random (seeded).
-        self.order_moves(board, 0, None);
-        let mut root = std::mem::take(&mut self.plies[0]);
+        let mut root = self.take_ply(0);
+        self.order_moves(board, &mut root, None, usize::MAX);
         root.shuffle(&mut self.rng);
-        root.sort_by_key(|&(score, _)| Reverse(score));
+        root.sort_unstable_by_key(|&(score, _)| Reverse(score));
         let mut best = root[0].1;
         let most = board.empty_squares() as i32;
         for depth in 1..=most {
