@@ -15,7 +15,6 @@ use super::vcf::Vcf;
 use super::BoardSlot;
 use crate::bots::{Brain, Budget};
 use crate::games::mnk::{Mnk, Square};
-use crate::games::Side;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -30,7 +29,8 @@ const PROVEN: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 /// Moves searched at each node below the root on large boards.
 const BEAM: usize = 18;
-/// Transposition table size: 2^20 entries, 16 MiB.
+/// Transposition table size: 2^20 entries, 16 MiB, allocated with the bot (before its first
+/// move's clock starts).
 const TABLE_BITS: u32 = 20;
 /// Attacking moves a victory-by-fours check looks ahead, and the positions it may visit.
 const VCF_DEPTH: usize = 12;
@@ -99,7 +99,7 @@ impl StrongBrain {
 
     fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes % 256 == 0 && Instant::now() >= self.deadline {
+        if self.nodes % 16 == 0 && Instant::now() >= self.deadline {
             self.stopped = true;
         }
         if self.stopped {
@@ -283,14 +283,10 @@ fn score_from_table(score: i32, ply: usize) -> i32 {
 }
 
 impl Brain<Mnk> for StrongBrain {
-    fn new_game(&mut self, _side: Side) {
-        self.table.clear();
-    }
-
     fn choose(&mut self, game: &Mnk, budget: &Budget) -> Square {
         let (mut board, rebuilt) = self.board.take(game);
         if rebuilt {
-            self.table.clear();
+            self.table.forget();
         }
         let me = board.side_to_move();
         self.deadline = budget.deadline();
@@ -318,7 +314,7 @@ impl Brain<Mnk> for StrongBrain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, GameSpec};
+    use crate::games::{Game, GameSpec, Side};
     use std::time::Duration;
 
     fn position(spec: GameSpec, moves: &[&str]) -> Mnk {

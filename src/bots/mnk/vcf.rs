@@ -99,10 +99,44 @@ impl Vcf {
     /// Whether the node limit or the deadline has come (the search then stops for good).
     fn exhausted(&mut self) -> bool {
         if self.nodes >= self.node_limit
-            || (self.nodes % 256 == 0 && Instant::now() >= self.deadline)
+            || (self.nodes % 16 == 0 && Instant::now() >= self.deadline)
         {
             self.stopped = true;
         }
         self.stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::Mnk;
+    use crate::games::{Game, GameSpec};
+    use std::time::Duration;
+
+    /// X: three in row 4 (closed at the left by O) and two in column 4. The four at 4 4 forces
+    /// O to 5 4 and turns column 4 into an open three; 4 5 or 4 1 then makes an open four.
+    /// Two attacking moves, not one.
+    #[test]
+    fn finds_a_win_two_fours_deep() {
+        let gomoku = GameSpec::Gomoku { exact: false }.mnk_params().unwrap();
+        let mut game = Mnk::new(gomoku);
+        let x = [(1, 4), (2, 4), (3, 4), (4, 2), (4, 3)];
+        let o = [(0, 4), (14, 14), (10, 14), (14, 10), (10, 10)];
+        for (&(xx, xy), &(ox, oy)) in x.iter().zip(&o) {
+            game.play(game.square(xx, xy)).unwrap();
+            game.play(game.square(ox, oy)).unwrap();
+        }
+        let mut board = Board::new(gomoku);
+        board.load(&game);
+        let later = Instant::now() + Duration::from_secs(60);
+        let mut vcf = Vcf::new();
+        assert_eq!(vcf.find(&mut board, 1, u64::MAX, later), None);
+        let win = vcf.find(&mut board, 2, u64::MAX, later);
+        assert_eq!(win.map(|s| game.format_move(s)), Some("4 4".to_string()));
+        // The search leaves the board as it found it.
+        let mut fresh = Board::new(gomoku);
+        fresh.load(&game);
+        assert_eq!(board.hash(), fresh.hash());
     }
 }
