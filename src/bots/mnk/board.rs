@@ -26,7 +26,7 @@ const TEMPO_DEN: i32 = 2;
 const FULL_WIDTH_SQUARES: usize = 25;
 
 /// How far from a mark (in king steps) a square counts as near it.
-const NEAR: i32 = 2;
+const NEAR: i32 = 1;
 
 /// Marks and flanking marks of each side in one window (indexed by [`Side::index`]).
 #[derive(Clone, Copy, Default)]
