@@ -16,6 +16,7 @@ mod dots_safe;
 mod dots_solver;
 mod dots_strong;
 mod dots_table;
+mod mnk;
 mod random;
 mod uttt_greedy;
 mod uttt_mcts;
@@ -206,10 +207,11 @@ fn random<G: Game>(seed: u64) -> Box<dyn Brain<G>> {
 }
 
 fn mnk_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Mnk>>> {
-    match level {
-        Level::Random => Some(random(seed)),
-        Level::Greedy | Level::Strong => None,
-    }
+    Some(match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(mnk::GreedyBrain::new(seed)),
+        Level::Strong => Box::new(mnk::StrongBrain::new(seed)),
+    })
 }
 
 fn uttt_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Uttt>>> {

@@ -56,6 +56,33 @@ impl Mnk {
         self.last_move
     }
 
+    /// The mark on a square: `None` when empty. The square-number twin of [`Mnk::mark_at`],
+    /// for searches that work on square numbers.
+    pub fn mark(&self, square: Square) -> Option<Side> {
+        match self.cells[square as usize] {
+            1 => Some(Side::First),
+            2 => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    /// Takes back `square`, which must be the last move played, so a search can walk the tree
+    /// without cloning the board. `previous` is the move played before it (`None` at the start),
+    /// which becomes [`Mnk::last_move`] again.
+    pub fn undo(&mut self, square: Square, previous: Option<Square>) {
+        debug_assert_eq!(
+            self.last_move,
+            Some(square),
+            "only the last move can be taken back"
+        );
+        debug_assert_ne!(self.cells[square as usize], 0);
+        self.cells[square as usize] = 0;
+        self.placed -= 1;
+        self.to_move = self.to_move.opponent();
+        self.outcome = None;
+        self.last_move = previous;
+    }
+
     pub fn square(&self, x: u8, y: u8) -> Square {
         self.index(x, y) as Square
     }
@@ -305,6 +332,35 @@ mod tests {
             &mut seen,
         );
         assert_eq!(seen.len(), 5478);
+    }
+
+    /// Taking back each move of every sequence (to a depth of six, wins and a full 3x3 board
+    /// included) restores the position before it exactly.
+    #[test]
+    fn undo_restores_the_position_before_the_move() {
+        fn walk(game: &mut Mnk, depth: u32) {
+            if depth == 0 || Game::outcome(game).is_some() {
+                return;
+            }
+            let mut legal = Vec::new();
+            game.generate_moves(&mut legal);
+            for mv in legal {
+                let before = game.clone();
+                game.play_unchecked(mv);
+                assert_eq!(game.mark(mv), Some(Game::side_to_move(&before)));
+                walk(game, depth - 1);
+                game.undo(mv, before.last_move());
+                assert_eq!(*game, before);
+                assert_eq!(game.mark(mv), None);
+            }
+        }
+        let rectangle = GameSpec::from_words("mnk", &["width=4", "height=3", "line=3"]).unwrap();
+        for spec in [GameSpec::Tictactoe, rectangle] {
+            let params = spec.mnk_params().unwrap();
+            let mut game = Mnk::new(params);
+            walk(&mut game, if params.width == 3 { 9 } else { 6 });
+            assert_eq!(game, Mnk::new(params));
+        }
     }
 
     #[test]

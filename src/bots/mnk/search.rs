@@ -1,0 +1,428 @@
+//! Level 3 for m,n,k games: iterative-deepening alpha-beta (negamax with principal variation
+//! search and a transposition table) over the threat-aware board.
+//!
+//! Threats prune the tree before any evaluation: a side that can complete a line wins at once,
+//! a side facing one winning square must take it (searched without using up depth, so forced
+//! sequences are followed to their end), and a side facing two has lost. Moves are ordered by
+//! how much they advance one's own windows and kill the opponent's; on large boards only the
+//! best few near the marks are searched. On small boards (tic-tac-toe) every move is searched,
+//! and once the depth reaches the number of empty squares the result is exact: perfect play.
+//! Before the search, a victory-by-fours check looks much deeper for a forced win.
+
+use super::board::{Board, Threats};
+use super::table::{Bound, Table};
+use super::vcf::Vcf;
+use super::BoardSlot;
+use crate::bots::{Brain, Budget};
+use crate::games::mnk::{Mnk, Square};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::cmp::Reverse;
+use std::time::Instant;
+
+/// The score of completing a line now; a win `n` plies ahead scores `WIN - n`, so the search
+/// prefers quick wins and slow losses.
+const WIN: i32 = 1_000_000_000;
+/// Scores beyond this are wins or losses, not evaluations.
+const PROVEN: i32 = WIN - 10_000;
+const INFINITY: i32 = WIN + 1;
+/// Moves searched at each node below the root on large boards.
+const BEAM: usize = 18;
+/// Transposition table size: 2^20 entries, 16 MiB, allocated with the bot (before its first
+/// move's clock starts).
+const TABLE_BITS: u32 = 20;
+/// Attacking moves a victory-by-fours check looks ahead, and the positions it may visit.
+const VCF_DEPTH: usize = 12;
+const VCF_NODES: u64 = 50_000;
+/// The most of the thinking time the victory-by-fours check may take.
+const VCF_SHARE: f64 = 0.25;
+
+pub struct StrongBrain {
+    rng: StdRng,
+    board: BoardSlot,
+    table: Table,
+    vcf: Vcf,
+    /// Each ply's moves with their ordering scores, kept so the search does not allocate.
+    plies: Vec<Vec<(i32, Square)>>,
+    candidates: Vec<Square>,
+    nodes: u64,
+    deadline: Instant,
+    stopped: bool,
+}
+
+impl StrongBrain {
+    pub fn new(seed: u64) -> StrongBrain {
+        StrongBrain {
+            rng: StdRng::seed_from_u64(seed),
+            board: BoardSlot::default(),
+            table: Table::new(TABLE_BITS),
+            vcf: Vcf::new(),
+            plies: Vec::new(),
+            candidates: Vec::new(),
+            nodes: 0,
+            deadline: Instant::now(),
+            stopped: false,
+        }
+    }
+
+    /// Appends the side to move's moves to `list`, best first by ordering score, leaving out
+    /// `skip` (already searched): only the defences when the opponent threatens a double
+    /// threat, otherwise the candidates, on a large board only as many as `beam` (counting
+    /// those already in the list).
+    fn order_moves(
+        &mut self,
+        board: &mut Board,
+        list: &mut Vec<(i32, Square)>,
+        skip: Option<Square>,
+        beam: usize,
+    ) {
+        let me = board.side_to_move();
+        self.candidates.clear();
+        board.defences(me.opponent(), &mut self.candidates);
+        let defending = !self.candidates.is_empty();
+        if !defending {
+            board.candidates(&mut self.candidates);
+        }
+        let start = list.len();
+        list.extend(
+            self.candidates
+                .iter()
+                .filter(|&&square| Some(square) != skip)
+                .map(|&square| (board.gain(square, me), square)),
+        );
+        list[start..].sort_unstable_by_key(|&(score, _)| Reverse(score));
+        if !board.full_width() && !defending {
+            list.truncate(beam);
+        }
+    }
+
+    fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes % 16 == 0 && Instant::now() >= self.deadline {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let me = board.side_to_move();
+        if board.can_win(me) {
+            return WIN - ply as i32 - 1;
+        }
+        if board.empty_squares() == 0 {
+            return 0;
+        }
+        let forced = match board.threats(me.opponent()) {
+            Threats::Several(_) => return -(WIN - ply as i32 - 2),
+            Threats::One(square) => Some(square),
+            Threats::None => None,
+        };
+        if forced.is_none() && depth <= 0 {
+            return board.evaluate();
+        }
+        let hash = board.hash();
+        let mut remembered = None;
+        if let Some(entry) = self.table.probe(hash) {
+            remembered = entry.best();
+            if entry.depth >= depth as i16 {
+                let score = score_from_table(entry.score, ply);
+                let cutoff = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cutoff {
+                    return score;
+                }
+            }
+        }
+        // A forced reply costs no depth: the line is followed until the threats stop. Otherwise
+        // the move the table remembers is searched before the others are even generated: it
+        // often settles the node alone.
+        let mut moves = self.take_ply(ply);
+        let child_depth = match forced {
+            Some(square) => {
+                moves.push((0, square));
+                depth
+            }
+            None => {
+                moves.extend(remembered.filter(|&s| board.is_empty(s)).map(|s| (0, s)));
+                depth - 1
+            }
+        };
+        let mut generated = forced.is_some();
+        let (mut alpha, original_alpha) = (alpha, alpha);
+        let mut best = (-INFINITY, None);
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                self.order_moves(board, &mut moves, remembered, BEAM);
+                if i == moves.len() {
+                    break;
+                }
+            }
+            let square = moves[i].1;
+            board.play(square);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(board, child_depth, ply + 1, -beta, -alpha);
+            } else {
+                score = -self.negamax(board, child_depth, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta {
+                    score = -self.negamax(board, child_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            board.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best.0 {
+                best = (score, Some(square));
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            i += 1;
+        }
+        moves.clear();
+        self.plies[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best.0 <= original_alpha {
+            Bound::Upper
+        } else if best.0 >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let stored = score_to_table(best.0, ply);
+        self.table.store(hash, depth as i16, stored, bound, best.1);
+        best.0
+    }
+
+    /// This ply's (empty) move list, taken out so the search can recurse while using it.
+    fn take_ply(&mut self, ply: usize) -> Vec<(i32, Square)> {
+        while self.plies.len() <= ply {
+            self.plies.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.plies[ply]);
+        moves.clear();
+        moves
+    }
+
+    /// Iterative deepening from the root: each finished depth gives the best move so far; the
+    /// search stops at the deadline, at a proven result, or once it has seen to the end of the
+    /// board (on full-width boards, an exact solution).
+    fn search(&mut self, board: &mut Board) -> Square {
+        // The root's moves, shuffled first so that equal moves are chosen at random (seeded).
+        let mut root = self.take_ply(0);
+        self.order_moves(board, &mut root, None, usize::MAX);
+        root.shuffle(&mut self.rng);
+        root.sort_unstable_by_key(|&(score, _)| Reverse(score));
+        let mut best = root[0].1;
+        let most = board.empty_squares() as i32;
+        for depth in 1..=most {
+            let mut alpha = -INFINITY;
+            let mut found: Option<(usize, i32)> = None;
+            for (i, &(_, square)) in root.iter().enumerate() {
+                board.play(square);
+                let mut score = if i == 0 {
+                    -self.negamax(board, depth - 1, 1, -INFINITY, -alpha)
+                } else {
+                    -self.negamax(board, depth - 1, 1, -alpha - 1, -alpha)
+                };
+                if i > 0 && score > alpha && !self.stopped {
+                    score = -self.negamax(board, depth - 1, 1, -INFINITY, -alpha);
+                }
+                board.undo();
+                if self.stopped {
+                    break;
+                }
+                if found.map_or(true, |(_, top)| score > top) {
+                    found = Some((i, score));
+                    alpha = score;
+                }
+            }
+            // A depth cut short still counts once its first move (the previous best) was
+            // searched: anything that beat it did so at this depth.
+            let Some((index, score)) = found else { break };
+            best = root[index].1;
+            root[..=index].rotate_right(1);
+            if self.stopped || score.abs() >= PROVEN || (board.full_width() && depth >= most) {
+                break;
+            }
+        }
+        root.clear();
+        self.plies[0] = root;
+        best
+    }
+}
+
+/// Win scores count plies from the root; the table stores them from the node, so that a
+/// position reached at another ply reads back the right distance.
+fn score_to_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= PROVEN => s + ply as i32,
+        s if s <= -PROVEN => s - ply as i32,
+        s => s,
+    }
+}
+
+fn score_from_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= PROVEN => s - ply as i32,
+        s if s <= -PROVEN => s + ply as i32,
+        s => s,
+    }
+}
+
+impl Brain<Mnk> for StrongBrain {
+    fn choose(&mut self, game: &Mnk, budget: &Budget) -> Square {
+        let (mut board, rebuilt) = self.board.take(game);
+        if rebuilt {
+            self.table.forget();
+        }
+        let me = board.side_to_move();
+        self.deadline = budget.deadline();
+        self.stopped = false;
+        self.nodes = 0;
+        let choice = match (board.threats(me), board.threats(me.opponent())) {
+            (Threats::One(win) | Threats::Several(win), _) => win,
+            (Threats::None, Threats::One(block) | Threats::Several(block)) => block,
+            (Threats::None, Threats::None) => {
+                let vcf_deadline = Instant::now() + budget.remaining().mul_f64(VCF_SHARE);
+                match self
+                    .vcf
+                    .find(&mut board, VCF_DEPTH, VCF_NODES, vcf_deadline)
+                {
+                    Some(win) => win,
+                    None => self.search(&mut board),
+                }
+            }
+        };
+        self.board.put(board);
+        choice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, GameSpec, Side};
+    use std::time::Duration;
+
+    fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        for mv in moves {
+            let square = game.parse_move(mv).unwrap();
+            game.play(square).unwrap();
+        }
+        game
+    }
+
+    fn think(seconds: f64) -> Budget {
+        Budget::fixed(Instant::now(), Duration::from_secs_f64(seconds))
+    }
+
+    /// Every sequence of opponent moves against the bot, as either side: it never loses.
+    #[test]
+    fn never_loses_tictactoe() {
+        fn walk(brain: &mut StrongBrain, game: &mut Mnk, bot: Side, games: &mut u32) {
+            if let Some(outcome) = game.outcome() {
+                assert_ne!(outcome.winner, Some(bot.opponent()), "\n{}", game.render());
+                *games += 1;
+                return;
+            }
+            let previous = game.last_move();
+            let mut replies = Vec::new();
+            if game.side_to_move() == bot {
+                // The search stops as soon as it has solved the position, long before this.
+                replies.push(brain.choose(game, &think(30.0)));
+            } else {
+                game.generate_moves(&mut replies);
+            }
+            for square in replies {
+                game.play(square).unwrap();
+                walk(brain, game, bot, games);
+                game.undo(square, previous);
+            }
+        }
+        for bot in Side::BOTH {
+            let mut brain = StrongBrain::new(5);
+            brain.new_game(bot);
+            let mut games = 0;
+            walk(
+                &mut brain,
+                &mut position(GameSpec::Tictactoe, &[]),
+                bot,
+                &mut games,
+            );
+            assert!(games > 50, "{games} games");
+        }
+    }
+
+    /// An open three on an open board: making it an open four wins (found by fours).
+    #[test]
+    fn finds_a_win_by_fours() {
+        let gomoku = GameSpec::Gomoku { exact: false };
+        let game = position(gomoku, &["5 7", "0 0", "6 7", "14 14", "7 7", "0 14"]);
+        let mut brain = StrongBrain::new(1);
+        let choice = brain.choose(&game, &think(10.0));
+        assert!(["4 7", "8 7"].contains(&game.format_move(choice).as_str()));
+    }
+
+    /// Two twos crossing at 6 7: filling it makes two open threes at once, a win in five
+    /// moves that no sequence of fours reaches; the search must see it.
+    #[test]
+    fn finds_a_double_three() {
+        let gomoku = GameSpec::Gomoku { exact: false };
+        let game = position(
+            gomoku,
+            &["7 7", "0 0", "8 7", "14 14", "6 5", "0 14", "6 6", "14 0"],
+        );
+        let mut board = Board::new(game.params());
+        board.load(&game);
+        assert_eq!(
+            Vcf::new().find(
+                &mut board,
+                20,
+                u64::MAX,
+                Instant::now() + Duration::from_secs(10)
+            ),
+            None
+        );
+        let mut brain = StrongBrain::new(1);
+        let choice = brain.choose(&game, &think(20.0));
+        assert_eq!(game.format_move(choice), "6 7");
+    }
+
+    /// On the largest board, with a deadline too short for even one full depth, the answer is
+    /// still a legal move, in time.
+    #[test]
+    fn answers_in_time_on_a_crowded_large_board() {
+        let spec = GameSpec::from_words("mnk", &["size=20", "line=6", "exact=yes"]).unwrap();
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut moves = Vec::new();
+        for _ in 0..150 {
+            game.generate_moves(&mut moves);
+            let square = *moves.choose(&mut rng).unwrap();
+            game.play(square).unwrap();
+        }
+        assert!(game.outcome().is_none(), "a game still to play");
+        let mut brain = StrongBrain::new(2);
+        for think_ms in [1, 5, 20] {
+            let budget = think(think_ms as f64 / 1000.0);
+            let choice = brain.choose(&game, &budget);
+            assert!(game.check_move(choice).is_ok());
+            // Generous: the deadline plus room for a slow, shared machine.
+            assert!(Instant::now() < budget.deadline() + Duration::from_millis(500));
+        }
+    }
+}
