@@ -92,7 +92,7 @@ fn main() {
         let mut think_ms = 0;
         let mut late = Duration::ZERO;
         for game in &positions {
-            brain.new_game(game.side_to_move());
+            brain.new_game(game, game.side_to_move());
             let budget = Budget::for_turn(limit, &control, false, Instant::now());
             think_ms = budget.total().as_millis();
             let cpu_before = cpu_seconds();

@@ -9,17 +9,10 @@
 
 mod budget;
 pub mod checkers;
-mod dots_coins;
-mod dots_control;
-mod dots_greedy;
-mod dots_safe;
-mod dots_solver;
-mod dots_strong;
-mod dots_table;
+mod dots;
 mod mnk;
 mod random;
-mod uttt_greedy;
-mod uttt_mcts;
+mod uttt;
 
 pub use budget::Budget;
 
@@ -27,7 +20,6 @@ use crate::clock::TimeControl;
 use crate::games::checkers::Checkers;
 use crate::games::dots::Dots;
 use crate::games::mnk::Mnk;
-use crate::games::spec::DotsParams;
 use crate::games::uttt::Uttt;
 use crate::games::{Game, GameSpec, MoveError, Side};
 use crate::protocol::{Ready, RefereeMessage};
@@ -91,8 +83,9 @@ impl FromStr for Level {
 /// Picks moves in one game type. A brain lives as long as its bot process, so it may keep what
 /// it learnt (tables, caches) from one game to the next.
 pub trait Brain<G: Game>: Send {
-    /// Called before each game's first move with the bot's side.
-    fn new_game(&mut self, _side: Side) {}
+    /// Called before each game with its starting position (before any opening move) and the
+    /// bot's side, inside the start-up allowance: a brain may prepare for that board here.
+    fn new_game(&mut self, _start: &G, _side: Side) {}
 
     /// A legal move for the side to move in `game`, which is not over. Must return before
     /// [`Budget::deadline`].
@@ -117,7 +110,7 @@ struct Seated<G: Game> {
 impl<G: Game> Table for Seated<G> {
     fn new_game(&mut self, spec: &GameSpec, side: Side) {
         self.game = (self.start)(spec);
-        self.brain.new_game(side);
+        self.brain.new_game(&self.game, side);
     }
 
     fn play(&mut self, text: &str) -> Result<(), MoveError> {
@@ -139,8 +132,6 @@ impl<G: Game> Table for Seated<G> {
 pub enum BotError {
     #[error(transparent)]
     Unknown(#[from] UnknownLevel),
-    #[error("the built-in bot '{level}' does not play {game} yet")]
-    NotAvailable { level: Level, game: &'static str },
     #[error("i/o with the referee failed: {0}")]
     Io(#[from] io::Error),
     #[error("the referee sent '{line}' but {problem}")]
@@ -148,7 +139,7 @@ pub enum BotError {
 }
 
 /// The brain of `level` for the game of `spec`, seated at its starting position.
-fn seat(spec: &GameSpec, level: Level, seed: u64) -> Result<Box<dyn Table>, BotError> {
+fn seat(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Table> {
     fn seated<G: Game>(
         spec: &GameSpec,
         start: fn(&GameSpec) -> G,
@@ -160,84 +151,50 @@ fn seat(spec: &GameSpec, level: Level, seed: u64) -> Result<Box<dyn Table>, BotE
             brain,
         })
     }
-    let unavailable = || BotError::NotAvailable {
-        level,
-        game: spec.name(),
-    };
-    Ok(match spec {
-        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => seated(
-            spec,
-            start_mnk,
-            mnk_brain(level, seed).ok_or_else(unavailable)?,
-        ),
-        GameSpec::Uttt(_) => seated(
-            spec,
-            start_uttt,
-            uttt_brain(level, seed).ok_or_else(unavailable)?,
-        ),
-        GameSpec::Dots(params) => seated(
-            spec,
-            start_dots,
-            dots_brain(level, seed, *params).ok_or_else(unavailable)?,
-        ),
-        GameSpec::Checkers(_) => seated(
-            spec,
-            start_checkers,
-            checkers_brain(level, seed).ok_or_else(unavailable)?,
-        ),
-    })
-}
-
-/// Whether the built-in bot of `level` plays the game of `spec` (it is built once to find out).
-pub fn plays(level: Level, spec: &GameSpec) -> bool {
-    seat(spec, level, 0).is_ok()
-}
-
-/// The strongest built-in level that plays the game of `spec`: the console's default opponent.
-pub fn strongest(spec: &GameSpec) -> Level {
-    Level::ALL
-        .into_iter()
-        .rev()
-        .find(|&level| plays(level, spec))
-        .unwrap_or(Level::Random)
+    match spec {
+        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
+            seated(spec, start_mnk, mnk_brain(level, seed))
+        }
+        GameSpec::Uttt(_) => seated(spec, start_uttt, uttt_brain(level, seed)),
+        GameSpec::Dots(_) => seated(spec, start_dots, dots_brain(level, seed)),
+        GameSpec::Checkers(_) => seated(spec, start_checkers, checkers_brain(level, seed)),
+    }
 }
 
 fn random<G: Game>(seed: u64) -> Box<dyn Brain<G>> {
     Box::new(random::RandomBrain::new(seed))
 }
 
-fn mnk_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Mnk>>> {
-    Some(match level {
+fn mnk_brain(level: Level, seed: u64) -> Box<dyn Brain<Mnk>> {
+    match level {
         Level::Random => random(seed),
         Level::Greedy => Box::new(mnk::GreedyBrain::new(seed)),
         Level::Strong => Box::new(mnk::StrongBrain::new(seed)),
-    })
+    }
 }
 
-fn uttt_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Uttt>>> {
-    Some(match level {
+fn uttt_brain(level: Level, seed: u64) -> Box<dyn Brain<Uttt>> {
+    match level {
         Level::Random => random(seed),
-        Level::Greedy => Box::new(uttt_greedy::UtttGreedy::new(seed)),
-        Level::Strong => Box::new(uttt_mcts::UtttMcts::new(seed)),
-    })
+        Level::Greedy => Box::new(uttt::UtttGreedy::new(seed)),
+        Level::Strong => Box::new(uttt::UtttMcts::new(seed)),
+    }
 }
 
-/// The strong brain is told the board, so that it can solve a small one during the start-up
-/// allowance.
-fn dots_brain(level: Level, seed: u64, params: DotsParams) -> Option<Box<dyn Brain<Dots>>> {
-    Some(match level {
+fn dots_brain(level: Level, seed: u64) -> Box<dyn Brain<Dots>> {
+    match level {
         Level::Random => random(seed),
-        Level::Greedy => Box::new(dots_greedy::DotsGreedy::new(seed)),
-        Level::Strong => Box::new(dots_strong::DotsStrong::new(seed, params)),
-    })
+        Level::Greedy => Box::new(dots::DotsGreedy::new(seed)),
+        Level::Strong => Box::new(dots::DotsStrong::new(seed)),
+    }
 }
 
-fn checkers_brain(level: Level, seed: u64) -> Option<Box<dyn Brain<Checkers>>> {
-    Some(match level {
+fn checkers_brain(level: Level, seed: u64) -> Box<dyn Brain<Checkers>> {
+    match level {
         Level::Random => random(seed),
         Level::Greedy => Box::new(checkers::GreedyBrain::new(seed)),
         Level::Strong => Box::new(checkers::SearchBrain::new(seed)),
-    })
+    }
 }
 
 fn start_mnk(spec: &GameSpec) -> Mnk {
@@ -301,7 +258,7 @@ pub fn run(
                     Some(index) => index,
                     None => {
                         games += 1;
-                        tables.push((game.name(), seat(game, level, seed.wrapping_add(games))?));
+                        tables.push((game.name(), seat(game, level, seed.wrapping_add(games))));
                         tables.len() - 1
                     }
                 };
@@ -358,15 +315,33 @@ mod tests {
     }
 
     #[test]
-    fn the_strongest_level_plays_every_game() {
-        for game in ["tictactoe", "gomoku", "uttt", "checkers", "dots"] {
-            let spec = GameSpec::from_words::<&str>(game, &[]).unwrap();
-            let level = strongest(&spec);
-            assert!(plays(level, &spec), "{game}");
-            assert!(Level::ALL
-                .into_iter()
-                .filter(|&stronger| stronger > level)
-                .all(|stronger| !plays(stronger, &spec)));
+    fn every_level_plays_a_legal_first_move_in_every_game() {
+        for game in [
+            "tictactoe",
+            "gomoku",
+            "mnk size=7 line=4",
+            "uttt",
+            "checkers",
+            "dots",
+        ] {
+            let mut words = game.split(' ');
+            let name = words.next().unwrap();
+            let spec = GameSpec::from_words(name, &words.collect::<Vec<_>>()).unwrap();
+            for level in Level::ALL {
+                let input = format!(
+                    "referee 1\ngame {spec}\nside first\ntime move=200 bank=0 increment=0 first=0\nstart\nturn 200\nquit\n"
+                );
+                let mut output = Vec::new();
+                run(level, 1, input.as_bytes(), &mut output).unwrap();
+                let output = String::from_utf8(output).unwrap();
+                let lines: Vec<&str> = output.lines().collect();
+                assert_eq!(lines.len(), 2, "{level} at {game}: {output}");
+                assert!(
+                    spec.new_game().play_text(lines[1]).is_ok(),
+                    "{level} at {game}: {}",
+                    lines[1]
+                );
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! `referee play`: the command line of a game at the console.
 
 use crate::arbiter::GameRules;
-use crate::bots;
+use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::play::{play_at_console, PlayConfig, Sitter};
@@ -68,7 +68,7 @@ pub struct PlayArgs {
 
 pub fn run(args: PlayArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
-    let sitters = sitters(&spec, args.first.as_deref(), args.second.as_deref())?;
+    let sitters = sitters(args.first.as_deref(), args.second.as_deref())?;
     let bot_time = TimeControl::parse_over(TimeControl::default(), &args.time)?;
     let human_time = match args.human_time.trim() {
         "off" => None,
@@ -105,14 +105,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
 }
 
 /// The two sides: a side not given is a person, unless the other side is one; then it is the
-/// strongest built-in bot that plays the game.
-fn sitters(spec: &GameSpec, first: Option<&str>, second: Option<&str>) -> Result<[Sitter; 2]> {
+/// strongest built-in bot.
+fn sitters(first: Option<&str>, second: Option<&str>) -> Result<[Sitter; 2]> {
     let parse = |text: &str, which: &str| Sitter::parse(text).with_context(|| format!("--{which}"));
     let first = first.map(|text| parse(text, "first")).transpose()?;
     let second = second.map(|text| parse(text, "second")).transpose()?;
     let opponent = |given: &Option<Sitter>| match given {
         Some(Sitter::Bot(_)) => Sitter::Human,
-        _ => Sitter::Bot(PlayerSpec::Builtin(bots::strongest(spec))),
+        _ => Sitter::Bot(PlayerSpec::Builtin(Level::Strong)),
     };
     Ok(match (first, second) {
         (None, None) => [Sitter::Human, opponent(&Some(Sitter::Human))],
@@ -131,26 +131,25 @@ mod tests {
 
     #[test]
     fn a_side_not_given_faces_the_other() {
-        let spec = GameSpec::Tictactoe;
-        let strongest = Sitter::Bot(PlayerSpec::Builtin(bots::strongest(&spec)));
+        let strongest = Sitter::Bot(PlayerSpec::Builtin(Level::Strong));
         let random = Sitter::parse("builtin:random").unwrap();
         assert_eq!(
-            sitters(&spec, None, None).unwrap(),
+            sitters(None, None).unwrap(),
             [Sitter::Human, strongest.clone()]
         );
         assert_eq!(
-            sitters(&spec, Some("builtin:random"), None).unwrap(),
+            sitters(Some("builtin:random"), None).unwrap(),
             [random.clone(), Sitter::Human]
         );
         assert_eq!(
-            sitters(&spec, None, Some("human")).unwrap(),
+            sitters(None, Some("human")).unwrap(),
             [strongest, Sitter::Human]
         );
         assert_eq!(
-            sitters(&spec, Some("human"), Some("builtin:random")).unwrap(),
+            sitters(Some("human"), Some("builtin:random")).unwrap(),
             [Sitter::Human, random]
         );
-        let err = sitters(&spec, Some("builtin:x"), None).unwrap_err();
+        let err = sitters(Some("builtin:x"), None).unwrap_err();
         assert!(
             format!("{err:#}").starts_with("--first: unknown built-in bot"),
             "{err:#}"

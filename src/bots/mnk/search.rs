@@ -355,14 +355,10 @@ mod tests {
         }
         for bot in Side::BOTH {
             let mut brain = StrongBrain::new(5);
-            brain.new_game(bot);
+            let mut start = position(GameSpec::Tictactoe, &[]);
+            brain.new_game(&start, bot);
             let mut games = 0;
-            walk(
-                &mut brain,
-                &mut position(GameSpec::Tictactoe, &[]),
-                bot,
-                &mut games,
-            );
+            walk(&mut brain, &mut start, bot, &mut games);
             assert!(games > 50, "{games} games");
         }
     }

@@ -14,7 +14,7 @@
 //! up to seven components), so the value takes O(chains x loops) steps, however many components
 //! a large board has.
 
-use super::dots_coins::Component;
+use super::coins::Component;
 
 /// The mover's boxes minus the opponent's in a loony endgame of `components`.
 pub fn loony_value(components: &[Component]) -> i32 {

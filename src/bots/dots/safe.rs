@@ -7,9 +7,9 @@
 //! where chains meet) approximately; it is the knowledge for boards too large to search
 //! exhaustively.
 
-use super::dots_coins::{Coins, Component, LineBits, WideBits};
-use super::dots_control::loony_value;
-use super::dots_table::{wide_key, Bounds, Table};
+use super::coins::{Coins, Component, LineBits, WideBits};
+use super::control::loony_value;
+use super::table::{wide_key, Bounds, Table};
 use rand::Rng;
 use std::time::Instant;
 

@@ -10,13 +10,12 @@
 //! the chain or loop that costs least, judged by the value of the chains and loops left
 //! ([`loony_value`]).
 
-use super::dots_coins::{Coins, Component, LineBits, Run, WideBits};
-use super::dots_control::{loony_value, opening_values};
-use super::dots_safe::{safe_lines, sampled_line_values, SafeLines};
-use super::dots_solver::{Solver, MAX_LINES};
-use super::{Brain, Budget};
+use super::coins::{Coins, Component, LineBits, Run, WideBits};
+use super::control::{loony_value, opening_values};
+use super::safe::{safe_lines, sampled_line_values, SafeLines};
+use super::solver::{Solver, MAX_LINES};
+use crate::bots::{Brain, Budget};
 use crate::games::dots::{Dots, Line};
-use crate::games::spec::DotsParams;
 use crate::games::Side;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -46,8 +45,8 @@ const EXHAUSTIVE_SHARE_WITH_SAFE_LINES: f64 = 0.45;
 
 pub struct DotsStrong {
     rng: StdRng,
-    /// The board this bot was set up for, solved at the start of a game when it is small.
-    params: DotsParams,
+    /// The size of the solver's table, chosen for the board of the game.
+    table_bits: u32,
     /// The whole board's view, for the chain knowledge.
     board: Option<Coins>,
     solver: Option<Solver>,
@@ -55,10 +54,10 @@ pub struct DotsStrong {
 }
 
 impl DotsStrong {
-    pub fn new(seed: u64, params: DotsParams) -> DotsStrong {
+    pub fn new(seed: u64) -> DotsStrong {
         DotsStrong {
             rng: StdRng::seed_from_u64(seed),
-            params,
+            table_bits: 0,
             board: None,
             solver: None,
             safe: SafeLines::default(),
@@ -213,20 +212,22 @@ fn capture_or_decline(coins: &Coins, drawn: WideBits, captures: &[(u8, u8)]) -> 
 }
 
 impl Brain<Dots> for DotsStrong {
-    fn new_game(&mut self, _side: Side) {
-        let start = Dots::new(self.params);
-        if self.solver.is_none() {
-            let bits = if start.line_count() as usize <= MAX_LINES {
-                BOARD_TABLE_BITS
-            } else {
-                ENDGAME_TABLE_BITS
-            };
+    /// Sets the solver up for the board (a table for the whole board when it fits a search,
+    /// else for endgames), and solves a small board outright, within the start-up allowance.
+    fn new_game(&mut self, start: &Dots, _side: Side) {
+        let bits = if start.line_count() as usize <= MAX_LINES {
+            BOARD_TABLE_BITS
+        } else {
+            ENDGAME_TABLE_BITS
+        };
+        if self.solver.is_none() || self.table_bits != bits {
             self.solver = Some(Solver::new(bits));
+            self.table_bits = bits;
         }
-        if start.line_count() <= SOLVED_AT_START && self.prepare_solver(&start) {
+        if start.line_count() <= SOLVED_AT_START && self.prepare_solver(start) {
             let deadline = Instant::now() + START_SOLVE_TIME;
             let solver = self.solver.as_mut().expect("a solver");
-            solver.value(&start, Some(deadline));
+            solver.value(start, Some(deadline));
         }
     }
 
@@ -267,6 +268,7 @@ impl Brain<Dots> for DotsStrong {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::spec::DotsParams;
     use crate::games::Game;
     use rand::Rng;
     use std::collections::BTreeMap;
@@ -300,8 +302,8 @@ mod tests {
     #[test]
     fn first_on_2x2_it_wins_at_least_3_1_against_every_opponent() {
         let params = DotsParams { rows: 2, cols: 2 };
-        let mut brain = DotsStrong::new(1, params);
-        brain.new_game(Side::First);
+        let mut brain = DotsStrong::new(1);
+        brain.new_game(&Dots::new(params), Side::First);
         let mut scores = BTreeMap::new();
         every_reply(&mut brain, &Dots::new(params), &mut scores);
         assert!(scores.keys().all(|&[first, _]| first >= 3), "{scores:?}");
@@ -347,7 +349,7 @@ mod tests {
         let mut checked = [0; 2];
         for (rows, cols) in [(3, 3), (2, 4), (3, 4)] {
             let params = DotsParams { rows, cols };
-            let mut brain = DotsStrong::new(4, params);
+            let mut brain = DotsStrong::new(4);
             let mut solver = Solver::new(20);
             let start = Dots::new(params);
             solver.set_view(&start, Coins::whole_board(&start));
@@ -392,8 +394,8 @@ mod tests {
     #[test]
     fn the_endgame_of_a_large_board_is_searched_exactly() {
         let params = DotsParams { rows: 6, cols: 6 };
-        let mut brain = DotsStrong::new(5, params);
-        brain.new_game(Side::First);
+        let mut brain = DotsStrong::new(5);
+        brain.new_game(&Dots::new(params), Side::First);
         let mut rng = StdRng::seed_from_u64(6);
         let mut checked = 0;
         for _ in 0..3 {
@@ -430,8 +432,8 @@ mod tests {
                 rows: size,
                 cols: size,
             };
-            let mut brain = DotsStrong::new(8, params);
-            brain.new_game(Side::First);
+            let mut brain = DotsStrong::new(8);
+            brain.new_game(&Dots::new(params), Side::First);
             let mut game = Dots::new(params);
             let mut moves = Vec::new();
             while game.outcome().is_none() {

@@ -1,8 +1,8 @@
 //! Level 2 for dots and boxes: take every box offered; otherwise draw a line that gives nothing
 //! away while there is one; otherwise give away as few boxes as possible. Random among equals.
 
-use super::dots_coins::{Coins, LineBits, WideBits};
-use super::{Brain, Budget};
+use super::coins::{Coins, LineBits, WideBits};
+use crate::bots::{Brain, Budget};
 use crate::games::dots::{Dots, Line};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

@@ -2,7 +2,7 @@
 //! 64-bit key of its drawn lines (the set itself when it fits in 64 bits, a hash of it
 //! otherwise), in a fixed number of slots allocated once, so that searching never allocates.
 
-use super::dots_coins::WideBits;
+use super::coins::WideBits;
 
 /// What is known of a position's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

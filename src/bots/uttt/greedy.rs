@@ -5,7 +5,7 @@
 //! opponent could take, send the opponent to a board it can take at once or to a decided board
 //! (which frees its choice). Ties are broken at random, with the seeded generator.
 
-use super::{Brain, Budget};
+use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::Game;
 use rand::rngs::StdRng;

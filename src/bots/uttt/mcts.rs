@@ -7,7 +7,7 @@
 //! boards wins) counts exactly as the referee will count it. After a move, the subtree of the
 //! position the opponent chose is kept for the next search.
 
-use super::{Brain, Budget};
+use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::{Game, Side};
 use rand::rngs::StdRng;
@@ -202,7 +202,7 @@ fn result_for_first(winner: Option<Side>) -> f32 {
 }
 
 impl Brain<Uttt> for UtttMcts {
-    fn new_game(&mut self, _side: Side) {
+    fn new_game(&mut self, _start: &Uttt, _side: Side) {
         self.root = None;
     }
 

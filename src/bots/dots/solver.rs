@@ -8,8 +8,8 @@
 //! game, to the next. Captures that cannot be wrong are played without branching (see
 //! [`Coins::capture_is_forced`]), which collapses the long runs of captures of an endgame.
 
-use super::dots_coins::{Coins, LineBits, GROUND};
-use super::dots_table::{Bounds, Table};
+use super::coins::{Coins, LineBits, GROUND};
+use super::table::{Bounds, Table};
 use crate::games::dots::{Dots, Line, Orientation};
 use std::time::Instant;
 

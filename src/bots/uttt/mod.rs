@@ -1,0 +1,8 @@
+//! The built-in ultimate tic-tac-toe bots above random: level 2 looks one move ahead with the
+//! game's basic knowledge, level 3 is a Monte Carlo tree search (UCT) on the bitboard rules.
+
+mod greedy;
+mod mcts;
+
+pub use greedy::UtttGreedy;
+pub use mcts::UtttMcts;
