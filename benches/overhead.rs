@@ -1,12 +1,16 @@
 //! The referee's cost per move against the cost of the pipes themselves, measured in one run.
 //!
-//! 1. Raw round trip: a line written to `cat` and read back (two processes, two pipes).
+//! 1. Raw round trip: a line written to `cat` and read back (two processes, two pipes), once
+//!    with the reader asleep in `read` and once polling the pipe, as the referee polls for an
+//!    answer before it sleeps. On a multi-core machine the sleeping figure swings between two
+//!    modes (both processes on one core: a cheap switch; on two: two cross-core wake-ups).
 //! 2. Referee move cycle: two instant built-in bots play tic-tac-toe through the real protocol;
 //!    a cycle is the time between two consecutive answers read by the referee, which covers
 //!    checking the move, writing the next request, the bot waking, answering, and the reader
 //!    thread handing the line over.
 //!
-//! `cargo bench --bench overhead` prints both medians and their ratio (target: at most 2).
+//! `cargo bench --bench overhead` prints the medians and the ratios (target: at most 2 against the
+//! like-for-like raw round trip).
 
 use referee::arbiter::GameRules;
 use referee::bots::Level;
@@ -17,8 +21,9 @@ use referee::players::limits::Limits;
 use referee::players::process::ProcessOptions;
 use referee::players::PlayerSpec;
 use referee::table::{Entrant, Venue};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::ops::ControlFlow;
+use std::os::fd::AsRawFd;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -38,27 +43,61 @@ fn summary(name: &str, mut micros: Vec<f64>) -> f64 {
     median
 }
 
-fn raw_round_trips(count: usize) -> Vec<f64> {
-    let mut cat = Command::new("cat")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("cat is needed for the raw pipe measurement");
-    let mut input = cat.stdin.take().unwrap();
-    let mut output = BufReader::new(cat.stdout.take().unwrap());
-    let mut line = String::new();
+/// How the raw round trips await the answer.
+#[derive(Clone, Copy)]
+enum Wait {
+    /// Asleep in `read`: both processes are woken on every round trip.
+    Sleep,
+    /// Polling the pipe without sleeping, as the referee does for an answer's first 200 us.
+    Poll,
+}
+
+/// Round trips of one line through `cat`, alternating between `echoes` cats as a game
+/// alternates between its two bots (so each sleeps while the other answers).
+fn raw_round_trips(count: usize, echoes: usize, wait: Wait) -> Vec<f64> {
+    let mut cats: Vec<_> = (0..echoes)
+        .map(|_| {
+            let mut cat = Command::new("cat")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("cat is needed for the raw pipe measurement");
+            let input = cat.stdin.take().unwrap();
+            let output = cat.stdout.take().unwrap();
+            if let Wait::Poll = wait {
+                let fd = output.as_raw_fd();
+                // SAFETY: F_GETFL/F_SETFL on a descriptor this process owns.
+                unsafe {
+                    let flags = libc::fcntl(fd, libc::F_GETFL);
+                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+                }
+            }
+            (cat, input, output)
+        })
+        .collect();
+    let request = b"turn 1000\n";
+    let mut buf = [0u8; 64];
     let mut times = Vec::with_capacity(count);
-    for _ in 0..count {
+    for round in 0..count {
+        let (_, input, output) = &mut cats[round % echoes];
         let start = Instant::now();
-        input.write_all(b"turn 1000\n").unwrap();
+        input.write_all(request).unwrap();
         input.flush().unwrap();
-        line.clear();
-        output.read_line(&mut line).unwrap();
+        let mut got = 0;
+        while got < request.len() {
+            match output.read(&mut buf[got..]) {
+                Ok(n) => got += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => std::hint::spin_loop(),
+                Err(e) => panic!("cat: {e}"),
+            }
+        }
         times.push(start.elapsed().as_secs_f64() * 1e6);
-        assert_eq!(line, "turn 1000\n");
+        assert_eq!(&buf[..got], request);
     }
-    drop(input);
-    cat.wait().unwrap();
+    for (mut cat, input, _) in cats {
+        drop(input);
+        cat.wait().unwrap();
+    }
     times
 }
 
@@ -105,13 +144,27 @@ fn referee_cycles(games: u32) -> Vec<f64> {
 }
 
 fn main() {
-    // Warm up both paths once so neither pays for first-touch costs.
-    raw_round_trips(1000);
+    // Warm up every path once so none pays for first-touch costs.
+    raw_round_trips(1000, 1, Wait::Sleep);
+    raw_round_trips(1000, 2, Wait::Poll);
     referee_cycles(10);
-    let raw = summary("raw pipe round trip (cat)", raw_round_trips(20_000));
+    let one_sleeping = summary(
+        "raw, one cat, reader sleeps",
+        raw_round_trips(20_000, 1, Wait::Sleep),
+    );
+    let one_polling = summary(
+        "raw, one cat, reader polls",
+        raw_round_trips(20_000, 1, Wait::Poll),
+    );
+    let two_polling = summary(
+        "raw, two cats, reader polls",
+        raw_round_trips(20_000, 2, Wait::Poll),
+    );
     let cycle = summary("referee move cycle", referee_cycles(2_000));
     println!(
-        "ratio: referee move cycle / raw round trip = {:.2}",
-        cycle / raw
+        "ratio: referee move cycle / raw round trip = {:.2} (two cats, reader polls: like for like), {:.2} (one cat, reader polls), {:.2} (one cat, reader sleeps)",
+        cycle / two_polling,
+        cycle / one_polling,
+        cycle / one_sleeping
     );
 }

@@ -5,6 +5,7 @@
 //! other systems (Gomocup, CodinGame, theaigames and riddles.io).
 
 pub mod adapters;
+mod bot_output;
 pub mod cleanup;
 pub mod console;
 pub mod limits;

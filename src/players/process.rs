@@ -2,14 +2,15 @@
 //!
 //! The referee must never hang or be fooled whatever the bot does, so:
 //! - the bot runs in its own process group, killed as a whole when it is done with;
-//! - a reader thread reads the bot's stdout and stamps each line the moment it is read (so a
-//!   busy match loop never charges its own delay to the bot), enforcing the maximum line length
-//!   before the newline arrives;
+//! - the bot's stdout is read without blocking whenever the referee waits on the bot, and each
+//!   line is stamped the moment it is read, the maximum line length enforced before the newline
+//!   arrives (see [`super::bot_output`]);
 //! - writes to the bot are non-blocking and bounded by the deadline, so a bot that never reads
 //!   cannot block the referee;
 //! - stderr is drained by its own thread into a capped buffer, so a flood neither blocks the bot
 //!   nor fills the referee's memory.
 
+use super::bot_output::{ReadEvent, StdoutReader};
 use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
@@ -27,7 +28,6 @@ use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -86,19 +86,6 @@ pub struct SpawnError {
     source: io::Error,
 }
 
-/// What the reader thread reports.
-enum ReadEvent {
-    /// A complete line, stamped when its end was read; `crlf` when it ended with CR LF (or
-    /// with a CR alone, where that ends a line).
-    Line {
-        text: String,
-        at: Instant,
-        crlf: bool,
-    },
-    TooLong,
-    Closed,
-}
-
 /// Stderr kept for the current game, capped.
 #[derive(Default)]
 struct StderrBuffer {
@@ -109,7 +96,7 @@ struct StderrBuffer {
 pub struct BotProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver<ReadEvent>,
+    output: StdoutReader,
     stderr: Arc<Mutex<StderrBuffer>>,
     transcript: Vec<TranscriptLine>,
     options: ProcessOptions,
@@ -187,35 +174,20 @@ impl BotProcess {
         })?;
         let stdin = child.stdin.take().expect("stdin is piped");
         // Writes must never block past a deadline: the bot may not read its input.
-        let flags = fcntl(stdin.as_raw_fd(), FcntlArg::F_GETFL).map_err(|e| SpawnError {
+        set_nonblocking(&stdin).map_err(|source| SpawnError {
             command: display.clone(),
-            source: e.into(),
-        })?;
-        fcntl(
-            stdin.as_raw_fd(),
-            FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
-        )
-        .map_err(|e| SpawnError {
-            command: display.clone(),
-            source: e.into(),
+            source,
         })?;
 
-        // Bounded: a bot flooding its output is blocked in its own write, not buffered here.
-        let (sender, events) = mpsc::sync_channel(256);
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let max_line = options.max_line;
-        let cr_ends_line = options.line_ends == LineEnds::CrLf;
-        thread::Builder::new()
-            .name("bot-stdout".into())
-            .spawn(move || {
-                read_lines(stdout, max_line, cr_ends_line, |event| {
-                    sender.send(event).is_ok()
-                })
-            })
-            .map_err(|source| SpawnError {
-                command: display.clone(),
-                source,
-            })?;
+        let output = StdoutReader::new(
+            child.stdout.take().expect("stdout is piped"),
+            options.max_line,
+            options.line_ends == LineEnds::CrLf,
+        )
+        .map_err(|source| SpawnError {
+            command: display.clone(),
+            source,
+        })?;
 
         let stderr = Arc::new(Mutex::new(StderrBuffer::default()));
         let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
@@ -247,7 +219,7 @@ impl BotProcess {
         Ok(BotProcess {
             child,
             stdin: Some(stdin),
-            events,
+            output,
             stderr,
             transcript: Vec::new(),
             options,
@@ -315,23 +287,23 @@ impl BotProcess {
     /// logged and passed over (Gomocup's `MESSAGE` lines); any other line is a fault.
     pub fn drain_unrequested(&mut self, skip: impl Fn(&str) -> bool) -> Result<(), Fault> {
         loop {
-            match self.events.try_recv() {
-                Ok(ReadEvent::Line { text, at, crlf }) => {
+            match self.output.try_next() {
+                Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
                     if !skip(&text) {
                         return Err(Fault::Unrequested { line: text });
                     }
                 }
-                Ok(ReadEvent::TooLong) => {
+                Some(ReadEvent::TooLong) => {
                     return Err(Fault::LineTooLong {
                         limit: self.options.max_line,
                     })
                 }
-                Ok(ReadEvent::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
+                Some(ReadEvent::Closed) => {
                     self.closed = true;
                     return Err(self.exited());
                 }
-                Err(mpsc::TryRecvError::Empty) => return Ok(()),
+                None => return Ok(()),
             }
         }
     }
@@ -388,9 +360,8 @@ impl BotProcess {
         sent_at: Instant,
         deadline: Instant,
     ) -> Result<(String, Instant), Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(wait) {
-            Ok(ReadEvent::Line { text, at, crlf }) => {
+        match self.output.next_until(deadline) {
+            Some(ReadEvent::Line { text, at, crlf }) => {
                 self.log_received(&text, at, crlf);
                 if at < asked_at {
                     // Read before the request was even begun: written before being asked.
@@ -398,14 +369,14 @@ impl BotProcess {
                 }
                 Ok((text, at))
             }
-            Ok(ReadEvent::TooLong) => Err(Fault::LineTooLong {
+            Some(ReadEvent::TooLong) => Err(Fault::LineTooLong {
                 limit: self.options.max_line,
             }),
-            Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {
+            Some(ReadEvent::Closed) => {
                 self.closed = true;
                 Err(self.exited())
             }
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
+            None => Err(Fault::Timeout {
                 waited: sent_at.elapsed(),
             }),
         }
@@ -534,17 +505,14 @@ impl BotProcess {
         let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
         while !self.closed {
-            match self
-                .events
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
-                Ok(ReadEvent::Line { text, at, crlf }) => {
+            match self.output.next_until(deadline) {
+                Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
                     lines.push(text);
                 }
-                Ok(ReadEvent::TooLong) => {}
-                Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => self.closed = true,
-                Err(RecvTimeoutError::Timeout) => break,
+                Some(ReadEvent::TooLong) => {}
+                Some(ReadEvent::Closed) => self.closed = true,
+                None => break,
             }
         }
         lines
@@ -635,71 +603,14 @@ impl Seat for BotProcess {
     }
 }
 
-/// Splits the byte stream into lines, stamping each with the instant its last chunk was read.
-/// A line reaching `max_line` bytes without a line end is reported at once; the rest of it is
-/// discarded. Lines end with LF, a CR before it removed; with `cr_ends_line` a CR alone ends a
-/// line too (and an LF right after it is part of that line end). Invalid UTF-8 is replaced,
-/// never trusted.
-fn read_lines(
-    mut source: impl Read,
-    max_line: usize,
-    cr_ends_line: bool,
-    mut emit: impl FnMut(ReadEvent) -> bool,
-) {
-    let is_end = |b: &u8| *b == b'\n' || (cr_ends_line && *b == b'\r');
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut line = Vec::new();
-    let mut overlong = false;
-    // The last line ended with a CR (only with `cr_ends_line`): an LF right after it is the
-    // second half of a CR LF, not an empty line.
-    let mut after_cr = false;
-    loop {
-        let n = match source.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        let at = Instant::now();
-        for chunk in buf[..n].split_inclusive(is_end) {
-            let end = chunk.last().copied().filter(is_end);
-            let body = match end {
-                Some(_) => &chunk[..chunk.len() - 1],
-                None => chunk,
-            };
-            if std::mem::take(&mut after_cr) && body.is_empty() && end == Some(b'\n') {
-                continue;
-            }
-            if !overlong {
-                line.extend_from_slice(body);
-                // A CR may be the first half of a CRLF still to come: it never counts.
-                let length = line.len() - usize::from(line.last() == Some(&b'\r'));
-                if length > max_line {
-                    overlong = true;
-                    line.clear();
-                    if !emit(ReadEvent::TooLong) {
-                        return;
-                    }
-                }
-            }
-            if let Some(end) = end {
-                if !overlong {
-                    let crlf = end == b'\r' || line.last() == Some(&b'\r');
-                    if line.last() == Some(&b'\r') {
-                        line.pop();
-                    }
-                    let text = String::from_utf8_lossy(&line).into_owned();
-                    if !emit(ReadEvent::Line { text, at, crlf }) {
-                        return;
-                    }
-                }
-                line.clear();
-                overlong = false;
-                after_cr = end == b'\r';
-            }
-        }
-    }
-    emit(ReadEvent::Closed);
+/// Makes reads and writes on `pipe` return at once instead of waiting.
+pub(super) fn set_nonblocking(pipe: &impl AsRawFd) -> io::Result<()> {
+    let flags = fcntl(pipe.as_raw_fd(), FcntlArg::F_GETFL)?;
+    fcntl(
+        pipe.as_raw_fd(),
+        FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
+    )?;
+    Ok(())
 }
 
 /// Marks every descriptor above stderr close-on-exec, so a bot inherits nothing the referee
@@ -738,179 +649,5 @@ fn describe_exit(status: ExitStatus) -> String {
         format!("killed by signal {signal} ({name}) before the game ended")
     } else {
         format!("ended ({status}) before the game ended")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// A stream that arrives in the given chunks, one `read` each (split if the buffer is small).
-    struct Chunks(Vec<Vec<u8>>);
-
-    impl Read for Chunks {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.0.is_empty() {
-                return Ok(0);
-            }
-            let chunk = self.0.remove(0);
-            let n = chunk.len().min(buf.len());
-            buf[..n].copy_from_slice(&chunk[..n]);
-            if n < chunk.len() {
-                self.0.insert(0, chunk[n..].to_vec());
-            }
-            Ok(n)
-        }
-    }
-
-    fn lines_of(input: &[u8], max: usize) -> Vec<String> {
-        lines_split(input, max, false)
-    }
-
-    fn lines_split(input: &[u8], max: usize, cr_ends_line: bool) -> Vec<String> {
-        let mut out = Vec::new();
-        read_lines(input, max, cr_ends_line, |event| {
-            out.push(match event {
-                ReadEvent::Line {
-                    text, crlf: true, ..
-                } => format!("line:{text}+cr"),
-                ReadEvent::Line { text, .. } => format!("line:{text}"),
-                ReadEvent::TooLong => "too-long".into(),
-                ReadEvent::Closed => "closed".into(),
-            });
-            true
-        });
-        out
-    }
-
-    #[test]
-    fn splits_lines_and_strips_cr() {
-        assert_eq!(
-            lines_of(b"4 4\r\nresign\n", 10),
-            ["line:4 4+cr", "line:resign", "closed"]
-        );
-    }
-
-    #[test]
-    fn a_cr_alone_ends_a_line_where_asked() {
-        assert_eq!(
-            lines_split(b"MESSAGE hi\r7,7\r\n8,8\n\r\r", 20, true),
-            [
-                "line:MESSAGE hi+cr",
-                "line:7,7+cr",
-                "line:8,8",
-                "line:+cr",
-                "line:+cr",
-                "closed"
-            ]
-        );
-        // The LF of a CR LF arriving in the next read is still part of the same line end.
-        let mut events = Vec::new();
-        read_lines(
-            Chunks(vec![b"OK\r".to_vec(), b"\n7,7\r".to_vec(), b"\n".to_vec()]),
-            10,
-            true,
-            |event| {
-                if let ReadEvent::Line { text, .. } = event {
-                    events.push(text);
-                }
-                true
-            },
-        );
-        assert_eq!(events, ["OK", "7,7"]);
-        assert_eq!(
-            lines_of(b"a\rb\n", 10),
-            ["line:a\rb", "closed"],
-            "without the option a CR inside a line stays"
-        );
-    }
-
-    #[test]
-    fn an_unterminated_last_line_is_not_an_answer() {
-        assert_eq!(lines_of(b"4 4", 10), ["closed"]);
-    }
-
-    #[test]
-    fn long_lines_are_reported_before_their_end() {
-        assert_eq!(
-            lines_of(b"0123456789AB", 10),
-            ["too-long", "closed"],
-            "no newline needed"
-        );
-        assert_eq!(
-            lines_of(b"0123456789\n01234567890\nok\n", 10),
-            ["line:0123456789", "too-long", "line:ok", "closed"]
-        );
-        assert_eq!(
-            lines_of(b"0123456789\r\n", 10),
-            ["line:0123456789+cr", "closed"]
-        );
-        // The CR of a maximal line arrives in one read and its LF in the next.
-        let mut events = Vec::new();
-        read_lines(
-            Chunks(vec![b"0123456789\r".to_vec(), b"\n".to_vec()]),
-            10,
-            false,
-            |event| {
-                events.push(match event {
-                    ReadEvent::Line { text, .. } => text,
-                    ReadEvent::TooLong => "too-long".into(),
-                    ReadEvent::Closed => "closed".into(),
-                });
-                true
-            },
-        );
-        assert_eq!(events, ["0123456789", "closed"]);
-    }
-
-    proptest! {
-        /// Whatever bytes a bot writes, in whatever chunks, the reader neither panics nor hands
-        /// on a line longer than the limit or containing a line feed, and it always ends with
-        /// `Closed`.
-        #[test]
-        fn any_byte_stream_splits_into_bounded_lines(
-            chunks in prop::collection::vec(prop::collection::vec(
-                prop_oneof![any::<u8>(), Just(b'\n'), Just(b'\r')],
-                0..40,
-            ), 0..8),
-            max in 1usize..24,
-            cr_ends_line in any::<bool>(),
-        ) {
-            let total_newlines = chunks
-                .iter()
-                .flatten()
-                .filter(|&&b| b == b'\n' || (cr_ends_line && b == b'\r'))
-                .count();
-            let mut events = Vec::new();
-            read_lines(Chunks(chunks), max, cr_ends_line, |event| {
-                events.push(event);
-                true
-            });
-            let mut lines = 0;
-            for event in &events[..events.len() - 1] {
-                match event {
-                    ReadEvent::Line { text, .. } => {
-                        lines += 1;
-                        prop_assert!(!text.contains('\n'));
-                        prop_assert!(!cr_ends_line || !text.contains('\r'));
-                        // Replacement characters may take more bytes than the bytes they replace.
-                        prop_assert!(text.chars().count() <= max, "{text:?}");
-                    }
-                    ReadEvent::TooLong => {}
-                    ReadEvent::Closed => prop_assert!(false, "closed before the end"),
-                }
-            }
-            prop_assert!(matches!(events.last(), Some(ReadEvent::Closed)));
-            prop_assert!(lines <= total_newlines);
-        }
-    }
-
-    #[test]
-    fn invalid_utf8_is_replaced() {
-        assert_eq!(
-            lines_of(b"\xff\xfe\n", 10),
-            ["line:\u{fffd}\u{fffd}", "closed"]
-        );
     }
 }

@@ -1,0 +1,385 @@
+//! A bot's standard output, cut into lines and read by the referee's own thread whenever it
+//! waits on the bot.
+//!
+//! The pipe is non-blocking, so a bot that writes nothing never holds the referee past a
+//! deadline; each line is stamped the moment its end is read, which is while the referee waits
+//! for it (a line the bot wrote unasked is read, and stamped, before the next request is sent);
+//! a line reaching the maximum length is reported without waiting for its end; and nothing is
+//! read ahead of need, so a bot flooding its output blocks in its own `write`, not the referee.
+//! Waiting first polls the pipe for a moment, as an instant bot's answer then costs no wake-up
+//! of the referee.
+
+use nix::errno::Errno;
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::os::fd::AsFd;
+use std::process::ChildStdout;
+use std::time::{Duration, Instant};
+
+/// How long a wait polls the pipe before it sleeps until the bot writes, on a machine with more
+/// than one processor (with one, polling would only keep the bot from running).
+const ANSWER_SPIN: Duration = Duration::from_micros(200);
+
+fn answer_spin() -> Duration {
+    static PROCESSORS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let processors =
+        *PROCESSORS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if processors > 1 {
+        ANSWER_SPIN
+    } else {
+        Duration::ZERO
+    }
+}
+
+/// What the bot's output brings.
+#[derive(Debug)]
+pub enum ReadEvent {
+    /// A complete line, stamped when its end was read; `crlf` when it ended with CR LF (or
+    /// with a CR alone, where that ends a line).
+    Line {
+        text: String,
+        at: Instant,
+        crlf: bool,
+    },
+    /// A line longer than the maximum; the rest of it is discarded.
+    TooLong,
+    /// The bot closed its output (or exited).
+    Closed,
+}
+
+/// Cuts bytes into lines as they arrive, in chunks of any size.
+#[derive(Debug)]
+pub struct LineSplitter {
+    max_line: usize,
+    /// A CR alone also ends a line (Gomocup brains may write so).
+    cr_ends_line: bool,
+    line: Vec<u8>,
+    /// The current line passed the maximum: it is skipped up to its end.
+    overlong: bool,
+    /// The last line ended with a CR (only with `cr_ends_line`): an LF right after it is the
+    /// second half of a CR LF, not an empty line.
+    after_cr: bool,
+}
+
+impl LineSplitter {
+    pub fn new(max_line: usize, cr_ends_line: bool) -> LineSplitter {
+        LineSplitter {
+            max_line,
+            cr_ends_line,
+            line: Vec::new(),
+            overlong: false,
+            after_cr: false,
+        }
+    }
+
+    /// Splits `bytes`, read at `at`, into the events they complete. A CR before LF is removed;
+    /// invalid UTF-8 is replaced, never trusted.
+    pub fn push(&mut self, bytes: &[u8], at: Instant, events: &mut VecDeque<ReadEvent>) {
+        let cr_ends_line = self.cr_ends_line;
+        let is_end = |b: &u8| *b == b'\n' || (cr_ends_line && *b == b'\r');
+        for chunk in bytes.split_inclusive(is_end) {
+            let end = chunk.last().copied().filter(is_end);
+            let body = match end {
+                Some(_) => &chunk[..chunk.len() - 1],
+                None => chunk,
+            };
+            if std::mem::take(&mut self.after_cr) && body.is_empty() && end == Some(b'\n') {
+                continue;
+            }
+            if !self.overlong {
+                self.line.extend_from_slice(body);
+                // A CR may be the first half of a CRLF still to come: it never counts.
+                let length = self.line.len() - usize::from(self.line.last() == Some(&b'\r'));
+                if length > self.max_line {
+                    self.overlong = true;
+                    self.line.clear();
+                    events.push_back(ReadEvent::TooLong);
+                }
+            }
+            if let Some(end) = end {
+                if !self.overlong {
+                    let crlf = end == b'\r' || self.line.last() == Some(&b'\r');
+                    if self.line.last() == Some(&b'\r') {
+                        self.line.pop();
+                    }
+                    let text = String::from_utf8_lossy(&self.line).into_owned();
+                    events.push_back(ReadEvent::Line { text, at, crlf });
+                }
+                self.line.clear();
+                self.overlong = false;
+                self.after_cr = end == b'\r';
+            }
+        }
+    }
+}
+
+/// The bot's standard output pipe, read without blocking.
+pub struct StdoutReader {
+    pipe: ChildStdout,
+    splitter: LineSplitter,
+    /// Events read but not yet taken, at most one read's worth.
+    ready: VecDeque<ReadEvent>,
+    closed: bool,
+    buf: Vec<u8>,
+}
+
+impl StdoutReader {
+    /// Takes over `pipe`, making it non-blocking.
+    pub fn new(pipe: ChildStdout, max_line: usize, cr_ends_line: bool) -> io::Result<Self> {
+        super::process::set_nonblocking(&pipe)?;
+        Ok(StdoutReader {
+            pipe,
+            splitter: LineSplitter::new(max_line, cr_ends_line),
+            ready: VecDeque::new(),
+            closed: false,
+            buf: vec![0; 64 * 1024],
+        })
+    }
+
+    /// The next event if the bot has written one, without waiting.
+    pub fn try_next(&mut self) -> Option<ReadEvent> {
+        while self.ready.is_empty() && !self.closed {
+            if !self.read_once() {
+                break;
+            }
+        }
+        match self.ready.pop_front() {
+            Some(event) => Some(event),
+            None if self.closed => Some(ReadEvent::Closed),
+            None => None,
+        }
+    }
+
+    /// The next event, waiting for it until `deadline`; `None` when the deadline passed first.
+    pub fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {
+        let spin_until = Instant::now() + answer_spin();
+        loop {
+            if let Some(event) = self.try_next() {
+                return Some(event);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            if now < spin_until {
+                std::hint::spin_loop();
+                continue;
+            }
+            // Whole milliseconds, rounded up, so the wait never ends early.
+            let wait = (deadline - now).as_micros().div_ceil(1000);
+            let timeout = PollTimeout::try_from(wait.min(i32::MAX as u128) as i32)
+                .unwrap_or(PollTimeout::MAX);
+            let mut fds = [PollFd::new(self.pipe.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, timeout) {
+                Ok(_) | Err(Errno::EINTR) => {}
+                Err(_) => {
+                    self.closed = true;
+                }
+            }
+        }
+    }
+
+    /// Reads what the pipe holds now, once. False when there was nothing to read.
+    fn read_once(&mut self) -> bool {
+        match self.pipe.read(&mut self.buf) {
+            Ok(0) => {
+                self.closed = true;
+                true
+            }
+            Ok(n) => {
+                let at = Instant::now();
+                self.splitter.push(&self.buf[..n], at, &mut self.ready);
+                true
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => true,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
+            Err(_) => {
+                self.closed = true;
+                true
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A stream that arrives in the given chunks, one `read` each (split if the buffer is small).
+    struct Chunks(Vec<Vec<u8>>);
+
+    impl Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.0.remove(0);
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            if n < chunk.len() {
+                self.0.insert(0, chunk[n..].to_vec());
+            }
+            Ok(n)
+        }
+    }
+
+    /// What the splitter makes of `source`, read to its end, then `Closed`, the way the reader
+    /// reports the end of a bot's output.
+    fn read_lines(mut source: impl Read, max_line: usize, cr_ends_line: bool) -> Vec<ReadEvent> {
+        let mut splitter = LineSplitter::new(max_line, cr_ends_line);
+        let mut events = VecDeque::new();
+        let mut buf = [0u8; 64];
+        loop {
+            let n = source.read(&mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            splitter.push(&buf[..n], Instant::now(), &mut events);
+        }
+        events.push_back(ReadEvent::Closed);
+        events.into()
+    }
+
+    fn lines_of(input: &[u8], max: usize) -> Vec<String> {
+        lines_split(input, max, false)
+    }
+
+    fn lines_split(input: &[u8], max: usize, cr_ends_line: bool) -> Vec<String> {
+        read_lines(input, max, cr_ends_line)
+            .into_iter()
+            .map(|event| match event {
+                ReadEvent::Line {
+                    text, crlf: true, ..
+                } => format!("line:{text}+cr"),
+                ReadEvent::Line { text, .. } => format!("line:{text}"),
+                ReadEvent::TooLong => "too-long".into(),
+                ReadEvent::Closed => "closed".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_lines_and_strips_cr() {
+        assert_eq!(
+            lines_of(b"4 4\r\nresign\n", 10),
+            ["line:4 4+cr", "line:resign", "closed"]
+        );
+    }
+
+    #[test]
+    fn a_cr_alone_ends_a_line_where_asked() {
+        assert_eq!(
+            lines_split(b"MESSAGE hi\r7,7\r\n8,8\n\r\r", 20, true),
+            [
+                "line:MESSAGE hi+cr",
+                "line:7,7+cr",
+                "line:8,8",
+                "line:+cr",
+                "line:+cr",
+                "closed"
+            ]
+        );
+        // The LF of a CR LF arriving in the next read is still part of the same line end.
+        let events: Vec<String> = read_lines(
+            Chunks(vec![b"OK\r".to_vec(), b"\n7,7\r".to_vec(), b"\n".to_vec()]),
+            10,
+            true,
+        )
+        .into_iter()
+        .filter_map(|event| match event {
+            ReadEvent::Line { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect();
+        assert_eq!(events, ["OK", "7,7"]);
+        assert_eq!(
+            lines_of(b"a\rb\n", 10),
+            ["line:a\rb", "closed"],
+            "without the option a CR inside a line stays"
+        );
+    }
+
+    #[test]
+    fn an_unterminated_last_line_is_not_an_answer() {
+        assert_eq!(lines_of(b"4 4", 10), ["closed"]);
+    }
+
+    #[test]
+    fn long_lines_are_reported_before_their_end() {
+        assert_eq!(
+            lines_of(b"0123456789AB", 10),
+            ["too-long", "closed"],
+            "no newline needed"
+        );
+        assert_eq!(
+            lines_of(b"0123456789\n01234567890\nok\n", 10),
+            ["line:0123456789", "too-long", "line:ok", "closed"]
+        );
+        assert_eq!(
+            lines_of(b"0123456789\r\n", 10),
+            ["line:0123456789+cr", "closed"]
+        );
+        // The CR of a maximal line arrives in one read and its LF in the next.
+        let events: Vec<String> = read_lines(
+            Chunks(vec![b"0123456789\r".to_vec(), b"\n".to_vec()]),
+            10,
+            false,
+        )
+        .into_iter()
+        .map(|event| match event {
+            ReadEvent::Line { text, .. } => text,
+            ReadEvent::TooLong => "too-long".into(),
+            ReadEvent::Closed => "closed".into(),
+        })
+        .collect();
+        assert_eq!(events, ["0123456789", "closed"]);
+    }
+
+    proptest! {
+        /// Whatever bytes a bot writes, in whatever chunks, the reader neither panics nor hands
+        /// on a line longer than the limit or containing a line feed, and it always ends with
+        /// `Closed`.
+        #[test]
+        fn any_byte_stream_splits_into_bounded_lines(
+            chunks in prop::collection::vec(prop::collection::vec(
+                prop_oneof![any::<u8>(), Just(b'\n'), Just(b'\r')],
+                0..40,
+            ), 0..8),
+            max in 1usize..24,
+            cr_ends_line in any::<bool>(),
+        ) {
+            let total_newlines = chunks
+                .iter()
+                .flatten()
+                .filter(|&&b| b == b'\n' || (cr_ends_line && b == b'\r'))
+                .count();
+            let events = read_lines(Chunks(chunks), max, cr_ends_line);
+            let mut lines = 0;
+            for event in &events[..events.len() - 1] {
+                match event {
+                    ReadEvent::Line { text, .. } => {
+                        lines += 1;
+                        prop_assert!(!text.contains('\n'));
+                        prop_assert!(!cr_ends_line || !text.contains('\r'));
+                        // Replacement characters may take more bytes than the bytes they replace.
+                        prop_assert!(text.chars().count() <= max, "{text:?}");
+                    }
+                    ReadEvent::TooLong => {}
+                    ReadEvent::Closed => prop_assert!(false, "closed before the end"),
+                }
+            }
+            prop_assert!(matches!(events.last(), Some(ReadEvent::Closed)));
+            prop_assert!(lines <= total_newlines);
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced() {
+        assert_eq!(
+            lines_of(b"\xff\xfe\n", 10),
+            ["line:\u{fffd}\u{fffd}", "closed"]
+        );
+    }
+}
