@@ -6,8 +6,10 @@ use crate::clock::{Clock, TimeControl};
 use crate::games::{AnyGame, GameSpec, MoveError, Side};
 use crate::players::{shorten, Fault, Seat, SeatLog};
 use crate::protocol::{GameResult, Ready, RefereeMessage, Reply, VERSION};
-use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::record::{write_game, GameRecord, MoveRecord, PlayerRecord, RecordFiles, ResultRecord};
 use crate::stall;
+use std::io;
+use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 /// How a game is played; the same for every game of a match or tournament (the sides and the
@@ -43,6 +45,14 @@ pub struct PlayedGame {
     pub started_at: Instant,
     pub faulted: [bool; 2],
     pub ready: [Option<Ready>; 2],
+}
+
+impl PlayedGame {
+    /// Writes the game's record, transcript and stderr files into `dir`, when there is one.
+    pub fn write_files(&self, dir: Option<&Path>) -> io::Result<Option<RecordFiles>> {
+        dir.map(|dir| write_game(dir, &self.record, &self.logs, self.started_at))
+            .transpose()
+    }
 }
 
 /// An opening that cannot be played: the user's mistake, reported before any game.

@@ -11,7 +11,7 @@ use crate::players::console::screen::{Screen, Voice};
 use crate::players::console::{ConsoleOptions, ConsoleSeat};
 use crate::players::process::ProcessOptions;
 use crate::players::{PlayerSpec, PlayerSpecError, Seat};
-use crate::record::{write_game, RecordFiles};
+use crate::record::RecordFiles;
 use crate::table::GameError;
 use std::fmt;
 use std::fs;
@@ -212,15 +212,7 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
             }
         }
     }
-    let files = match &config.record_dir {
-        Some(dir) => Some(write_game(
-            dir,
-            &played.record,
-            &played.logs,
-            played.started_at,
-        )?),
-        None => None,
-    };
+    let files = played.write_files(config.record_dir.as_deref())?;
     show_result(&mut screen, spec, &seating, &played, files.as_ref());
     Ok(ConsoleGame { played, files })
 }

@@ -11,7 +11,7 @@ use crate::players::adapters::UnsupportedGame;
 use crate::players::limits::Limits;
 use crate::players::process::{ProcessOptions, SpawnError};
 use crate::players::{PlayerSpec, Seat};
-use crate::record::{write_game, RecordFiles};
+use crate::record::RecordFiles;
 use std::io;
 use std::path::PathBuf;
 
@@ -204,15 +204,7 @@ impl Table {
                 seat.finish();
             }
         }
-        let files = match &venue.record_dir {
-            Some(dir) => Some(write_game(
-                dir,
-                &played.record,
-                &played.logs,
-                played.started_at,
-            )?),
-            None => None,
-        };
+        let files = played.write_files(venue.record_dir.as_deref())?;
         Ok(FinishedGame {
             played,
             seats: game.seats,

@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::path::Path;
 
 mod common;
-use common::{marker, referee, survivors};
+use common::{marker, referee, run_match, survivors};
 
 fn test_bot(file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -148,21 +148,7 @@ impl Played {
 /// Runs `referee match GAME A B EXTRA... --record DIR`, asserting a clean exit and no
 /// surviving process tagged `marker`, and reads every game.
 fn play(game: &str, a: &str, b: &str, extra: &[&str], marker: &str) -> Vec<Played> {
-    let dir = tempfile::tempdir().unwrap();
-    let output = referee()
-        .args(["match", game, a, b, "--record"])
-        .arg(dir.path())
-        .args(extra)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "referee failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let left = survivors(marker);
-    assert!(left.is_empty(), "bot processes left running: {left:?}");
+    let (stdout, dir) = run_match(game, a, b, extra, marker);
     let read = |name: String| std::fs::read_to_string(dir.path().join(name));
     let mut games = Vec::new();
     for number in 1.. {

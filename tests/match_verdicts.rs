@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bot, marker, referee, survivors};
+use common::{bot, marker, referee, run_match};
 
 struct Outcome {
     stdout: String,
@@ -16,21 +16,7 @@ struct Outcome {
 
 /// Runs a match and returns its output and records, asserting a clean exit and no survivors.
 fn play(game: &str, a: &str, b: &str, extra: &[&str], marker: &str) -> Outcome {
-    let dir = tempfile::tempdir().unwrap();
-    let output = referee()
-        .args(["match", game, a, b, "--record"])
-        .arg(dir.path())
-        .args(extra)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "referee failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let left = survivors(marker);
-    assert!(left.is_empty(), "bot processes left running: {left:?}");
+    let (stdout, dir) = run_match(game, a, b, extra, marker);
     let mut records = Vec::new();
     for number in 1.. {
         let path = dir.path().join(format!("{number:04}.json"));

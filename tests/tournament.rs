@@ -6,27 +6,11 @@
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn referee() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-}
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py")
-}
-
-/// A unique word put on each bot's command line, to find its processes afterwards.
-fn marker() -> String {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!(
-        "tmarker-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    )
-}
+mod common;
+use common::{marker, referee, script, survivors};
 
 /// A `[[players]]` table for a scripted bot.
 fn scripted(name: &str, mode: &str, marker: &str) -> String {
@@ -38,27 +22,6 @@ fn scripted(name: &str, mode: &str, marker: &str) -> String {
 
 fn builtin(name: &str) -> String {
     format!("[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n")
-}
-
-/// Processes whose command line contains `marker`, after giving them a moment to exit.
-fn survivors(marker: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-                continue;
-            };
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if cmdline.contains(marker) {
-                found.push(cmdline);
-            }
-        }
-        if found.is_empty() || Instant::now() > deadline {
-            return found;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn write_config(dir: &Path, text: &str) -> PathBuf {

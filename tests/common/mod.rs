@@ -32,9 +32,9 @@ pub fn bot(mode: &str, marker: &str) -> String {
 }
 
 /// Processes whose command line (or status, for zombies) mentions `marker`, after giving the
-/// kernel a moment to finish killing them.
+/// kernel (and a referee finishing its last games) a moment to end them.
 pub fn survivors(marker: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(2);
+    let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let mut found = Vec::new();
         for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -57,4 +57,31 @@ pub fn survivors(marker: &str) -> Vec<String> {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Runs `referee match GAME A B --record DIR EXTRA...`, asserting a clean exit and that no
+/// process tagged `marker` survives it; returns its standard output and the record directory.
+pub fn run_match(
+    game: &str,
+    a: &str,
+    b: &str,
+    extra: &[&str],
+    marker: &str,
+) -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let output = referee()
+        .args(["match", game, a, b, "--record"])
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "referee failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let left = survivors(marker);
+    assert!(left.is_empty(), "bot processes left running: {left:?}");
+    (stdout, dir)
 }
