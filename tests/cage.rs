@@ -45,6 +45,16 @@ fn reason(record: &Value) -> &str {
 }
 
 #[test]
+fn crashing_at_once_is_an_exit_during_the_setup() {
+    let (record, _, took) = one_game("crash-at-once", &[]);
+    assert_eq!(reason(&record), "exited", "{record:#}");
+    let detail = record["result"]["detail"].as_str().unwrap();
+    assert!(detail.contains("exited with code 1"), "{detail}");
+    assert!(detail.contains("during the setup"), "{detail}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
 fn a_child_escaping_with_setsid_is_still_killed() {
     let (record, _, _) = one_game("setsid-escape", &[]);
     assert_eq!(reason(&record), "line", "{record:#}");

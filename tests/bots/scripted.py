@@ -34,6 +34,8 @@ moves_made = 0
 legal = []
 offered = False
 print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
+if mode == "crash-at-once":
+    sys.exit(1)
 if mode == "fds":
     # Descriptors open at start-up (listdir's own shows up as one more).
     print("fds %s" % sorted(int(fd) for fd in os.listdir("/proc/self/fd")), file=sys.stderr, flush=True)
