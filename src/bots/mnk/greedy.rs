@@ -61,17 +61,9 @@ impl Brain<Mnk> for GreedyBrain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::mnk::tests::position;
     use crate::games::{Game, GameSpec};
     use std::time::{Duration, Instant};
-
-    fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
-        let mut game = Mnk::new(spec.mnk_params().unwrap());
-        for mv in moves {
-            let square = game.parse_move(mv).unwrap();
-            game.play(square).unwrap();
-        }
-        game
-    }
 
     fn choice(game: &Mnk, seed: u64) -> String {
         let budget = Budget::fixed(Instant::now(), Duration::from_secs(1));

@@ -36,3 +36,19 @@ impl BoardSlot {
         self.0 = Some(board);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::mnk::Mnk;
+    use crate::games::{Game, GameSpec};
+
+    /// The game of `spec` after `moves`, for the bots' tests.
+    pub fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        for mv in moves {
+            let square = game.parse_move(mv).unwrap();
+            game.play(square).unwrap();
+        }
+        game
+    }
+}

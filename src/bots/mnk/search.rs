@@ -314,17 +314,9 @@ impl Brain<Mnk> for StrongBrain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::mnk::tests::position;
     use crate::games::{Game, GameSpec, Side};
     use std::time::Duration;
-
-    fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
-        let mut game = Mnk::new(spec.mnk_params().unwrap());
-        for mv in moves {
-            let square = game.parse_move(mv).unwrap();
-            game.play(square).unwrap();
-        }
-        game
-    }
 
     fn think(seconds: f64) -> Budget {
         Budget::fixed(Instant::now(), Duration::from_secs_f64(seconds))
