@@ -36,6 +36,14 @@ impl Console {
         Console::with_env(args, &[])
     }
 
+    /// Plays with `args`, recording the game into a new temporary directory.
+    fn play_recorded(args: &[&str]) -> (Console, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = args.to_vec();
+        args.extend(["--record", dir.path().to_str().unwrap()]);
+        (Console::play(&args), dir)
+    }
+
     fn with_env(args: &[&str], env: &[(&str, &str)]) -> Console {
         let mut command = referee();
         command.arg("play").args(args).env("TERM", "xterm-256color");
@@ -213,20 +221,9 @@ fn has_result(ending: &str) -> bool {
         .any(|headline| ending.contains(headline))
 }
 
-fn record_dir() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
-}
-
 #[test]
 fn tictactoe_against_random_with_help_moves_and_every_wrong_input() {
-    let dir = record_dir();
-    let mut console = Console::play(&[
-        "tictactoe",
-        "--second",
-        "builtin:random",
-        "--record",
-        dir.path().to_str().unwrap(),
-    ]);
+    let (mut console, dir) = Console::play_recorded(&["tictactoe", "--second", "builtin:random"]);
     let start = console.prompt();
     assert!(
         start.contains("X (you) against O (builtin:random)"),
@@ -290,14 +287,7 @@ fn tictactoe_against_random_with_help_moves_and_every_wrong_input() {
 
 #[test]
 fn gomoku_against_random_to_the_end() {
-    let dir = record_dir();
-    let mut console = Console::play(&[
-        "gomoku",
-        "--second",
-        "builtin:random",
-        "--record",
-        dir.path().to_str().unwrap(),
-    ]);
+    let (mut console, _records) = Console::play_recorded(&["gomoku", "--second", "builtin:random"]);
     let start = console.prompt();
     assert!(
         start.contains("    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o\n"),
@@ -316,14 +306,7 @@ fn gomoku_against_random_to_the_end() {
 
 #[test]
 fn uttt_highlights_the_forced_board_in_green_and_refuses_moves_outside_it() {
-    let dir = record_dir();
-    let mut console = Console::play(&[
-        "uttt",
-        "--second",
-        "builtin:random",
-        "--record",
-        dir.path().to_str().unwrap(),
-    ]);
+    let (mut console, _records) = Console::play_recorded(&["uttt", "--second", "builtin:random"]);
     let start = console.prompt();
     assert!(
         start.contains("    a  b  c   d  e  f   g  h  i\n    0  1  2   3  4  5   6  7  8\n"),
@@ -380,14 +363,8 @@ fn uttt_highlights_the_forced_board_in_green_and_refuses_moves_outside_it() {
 
 #[test]
 fn checkers_against_random_with_a_draw_offer_and_piece_destinations() {
-    let dir = record_dir();
-    let mut console = Console::play(&[
-        "checkers",
-        "--second",
-        "builtin:random",
-        "--record",
-        dir.path().to_str().unwrap(),
-    ]);
+    let (mut console, _records) =
+        Console::play_recorded(&["checkers", "--second", "builtin:random"]);
     let start = console.prompt();
     assert!(
         start.contains("Pieces that can move: 9, 10, 11, 12 (type one to see where it can go)."),
@@ -462,16 +439,8 @@ fn checkers_says_a_capture_is_mandatory() {
 
 #[test]
 fn dots_against_random_with_lines_between_dots() {
-    let dir = record_dir();
-    let mut console = Console::play(&[
-        "dots",
-        "-p",
-        "size=2",
-        "--second",
-        "builtin:random",
-        "--record",
-        dir.path().to_str().unwrap(),
-    ]);
+    let (mut console, _records) =
+        Console::play_recorded(&["dots", "-p", "size=2", "--second", "builtin:random"]);
     let start = console.prompt();
     assert!(start.contains("   a   b   c\n   0   1   2\n"), "{start}");
     assert!(
@@ -608,8 +577,7 @@ fn two_people_at_one_keyboard_agree_a_draw() {
 
 #[test]
 fn two_bots_are_shown_move_by_move() {
-    let dir = record_dir();
-    let mut console = Console::play(&[
+    let (mut console, _records) = Console::play_recorded(&[
         "tictactoe",
         "--first",
         "builtin:random",
@@ -617,8 +585,6 @@ fn two_bots_are_shown_move_by_move() {
         "builtin:random",
         "--pause-ms",
         "0",
-        "--record",
-        dir.path().to_str().unwrap(),
     ]);
     let ending = console.finish();
     assert!(
