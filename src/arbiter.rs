@@ -53,6 +53,13 @@ impl PlayedGame {
         dir.map(|dir| write_game(dir, &self.record, &self.logs, self.started_at))
             .transpose()
     }
+
+    /// Ends a seat's program after its last game, keeping in this game's logs what it wrote as
+    /// it exited: the `quit` it was sent, and whatever it printed to stderr on its way out.
+    pub fn finish_seat(&mut self, side: Side, seat: &mut dyn Seat) {
+        seat.finish();
+        self.logs[side.index()].append(seat.take_log());
+    }
 }
 
 /// An opening that cannot be played: the user's mistake, reported before any game.

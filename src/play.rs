@@ -194,7 +194,7 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
             config.bot_time
         },
     };
-    let played = play_game_watched(
+    let mut played = play_game_watched(
         number,
         &rules,
         &config.opening,
@@ -208,7 +208,7 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
         if let Occupant::Bot(mut bot) = occupant {
             // A bot that broke a rule is killed at once (dropping its seat).
             if !played.faulted[side.index()] {
-                bot.finish();
+                played.finish_seat(side, bot.as_mut());
             }
         }
     }

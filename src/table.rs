@@ -181,7 +181,7 @@ impl Table {
         }
         let [mut first, mut second]: [Box<dyn Seat + Send>; 2] =
             seats.try_into().ok().expect("one seat per side");
-        let played = play_game(
+        let mut played = play_game(
             game.number,
             &venue.rules,
             &game.opening,
@@ -201,7 +201,7 @@ impl Table {
             } else if multi && venue.reuse_processes {
                 self.seated.push((game.seats[side.index()], seat));
             } else {
-                seat.finish();
+                played.finish_seat(side, seat.as_mut());
             }
         }
         let files = played.write_files(venue.record_dir.as_deref())?;

@@ -108,6 +108,24 @@ fn a_clean_match_alternates_sides_and_scores_points() {
 }
 
 #[test]
+fn what_a_bot_writes_as_it_quits_is_in_the_games_record() {
+    let marker = marker();
+    let outcome = play(
+        "tictactoe",
+        &bot("farewell", &marker),
+        &bot("good", &marker),
+        &["--games", "1"],
+        &marker,
+    );
+    let stderr = std::fs::read_to_string(outcome.dir.path().join("0001.A.stderr.txt")).unwrap();
+    assert!(stderr.ends_with("farewell after 4 moves\n"), "{stderr}");
+    let transcript =
+        std::fs::read_to_string(outcome.dir.path().join("0001.transcript.txt")).unwrap();
+    let last = transcript.lines().last().unwrap();
+    assert!(last.ends_with("> quit"), "{transcript}");
+}
+
+#[test]
 fn multi_game_bots_are_reused_and_others_restarted() {
     let marker = marker();
     let outcome = play(

@@ -6,6 +6,7 @@
 
 pub mod adapters;
 mod bot_output;
+mod bot_stderr;
 pub mod cleanup;
 pub mod console;
 pub mod limits;
@@ -131,6 +132,15 @@ pub struct SeatLog {
     pub stderr: Vec<u8>,
     /// Bytes of stderr dropped past the cap.
     pub stderr_dropped: u64,
+}
+
+impl SeatLog {
+    /// Adds what the seat logged later (while its program exited, say) to this log.
+    pub fn append(&mut self, later: SeatLog) {
+        self.transcript.extend(later.transcript);
+        self.stderr.extend(later.stderr);
+        self.stderr_dropped += later.stderr_dropped;
+    }
 }
 
 /// A player's seat in a game.

@@ -8,9 +8,10 @@
 //! - writes to the bot are non-blocking and bounded by the deadline, so a bot that never reads
 //!   cannot block the referee;
 //! - stderr is drained by its own thread into a capped buffer, so a flood neither blocks the bot
-//!   nor fills the referee's memory.
+//!   nor fills the referee's memory (see [`super::bot_stderr`]).
 
 use super::bot_output::{ReadEvent, StdoutReader};
+use super::bot_stderr::StderrCollector;
 use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
@@ -22,13 +23,12 @@ use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
@@ -86,18 +86,11 @@ pub struct SpawnError {
     source: io::Error,
 }
 
-/// Stderr kept for the current game, capped.
-#[derive(Default)]
-struct StderrBuffer {
-    kept: Vec<u8>,
-    dropped: u64,
-}
-
 pub struct BotProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     output: StdoutReader,
-    stderr: Arc<Mutex<StderrBuffer>>,
+    stderr: StderrCollector,
     transcript: Vec<TranscriptLine>,
     options: ProcessOptions,
     /// Set once the stdout reader reported the end: nothing more can come.
@@ -189,32 +182,14 @@ impl BotProcess {
             source,
         })?;
 
-        let stderr = Arc::new(Mutex::new(StderrBuffer::default()));
-        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
-        let sink = Arc::clone(&stderr);
-        let cap = options.stderr_cap;
-        thread::Builder::new()
-            .name("bot-stderr".into())
-            .spawn(move || {
-                let mut buf = [0u8; 8192];
-                loop {
-                    match stderr_pipe.read(&mut buf) {
-                        Ok(0) => return,
-                        Ok(n) => {
-                            let mut kept = sink.lock().unwrap_or_else(|e| e.into_inner());
-                            let room = cap.saturating_sub(kept.kept.len()).min(n);
-                            kept.kept.extend_from_slice(&buf[..room]);
-                            kept.dropped += (n - room) as u64;
-                        }
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(_) => return,
-                    }
-                }
-            })
-            .map_err(|source| SpawnError {
-                command: display,
-                source,
-            })?;
+        let stderr = StderrCollector::start(
+            child.stderr.take().expect("stderr is piped"),
+            options.stderr_cap,
+        )
+        .map_err(|source| SpawnError {
+            command: display,
+            source,
+        })?;
 
         Ok(BotProcess {
             child,
@@ -590,11 +565,11 @@ impl Seat for BotProcess {
     }
 
     fn take_log(&mut self) -> SeatLog {
-        let mut stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let stderr = self.stderr.take();
         SeatLog {
             transcript: std::mem::take(&mut self.transcript),
-            stderr: std::mem::take(&mut stderr.kept),
-            stderr_dropped: std::mem::take(&mut stderr.dropped),
+            stderr: stderr.kept,
+            stderr_dropped: stderr.dropped,
         }
     }
 

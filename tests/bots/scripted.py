@@ -155,7 +155,7 @@ for raw in sys.stdin:
         elif mode == "net" and moves_made == 1:
             import socket
             try:
-                socket.create_connection(("127.0.0.1", int(param)), timeout=5).close()
+                socket.create_connection(("127.0.0.1", int(param)), timeout=1).close()
                 print("network: open", file=sys.stderr, flush=True)
             except OSError as error:
                 print("network: blocked (%s)" % error, file=sys.stderr, flush=True)
@@ -217,6 +217,8 @@ for raw in sys.stdin:
         if mode == "fork":
             time.sleep(3600)
     elif words[0] == "quit":
+        if mode == "farewell":
+            print("farewell after %d moves" % moves_made, file=sys.stderr, flush=True)
         if mode == "linger":
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(3600)
