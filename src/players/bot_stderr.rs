@@ -131,10 +131,9 @@ mod tests {
     }
 
     #[test]
-    fn takes_what_was_written_before_the_call_at_once() {
-        let (mut child, collector) = bot_writing("printf 'pid 1\\n' >&2; sleep 5");
-        // The bytes are in the pipe once the write returned, which the child's exit of `printf`
-        // does not tell: wait until they show, which a lost byte would never do.
+    fn each_byte_is_taken_once_while_the_bot_runs() {
+        let (mut child, collector) = bot_writing("printf 'pid 1\\n' >&2; exec sleep 5");
+        // Nothing tells this test when the line is written: take until it has shown up whole.
         let deadline = Instant::now() + Duration::from_secs(5);
         let mut seen = Vec::new();
         while seen != b"pid 1\n" && Instant::now() < deadline {
