@@ -11,6 +11,7 @@
 //! minutes on two cores); `cargo bench --bench ladder -- --games 20 --time 50 uttt dots` plays
 //! fewer games of some rows. Matches run one per two cores.
 
+use referee::verdict::Termination;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -156,8 +157,9 @@ fn tally(dir: &Path, games: u32) -> Tally {
             let a_first = record["players"][0]["label"] == "A";
             tally.losses_as[usize::from(!a_first)] += 1;
         }
-        let reason = record["result"]["reason"].as_str().unwrap();
-        if referee::arbiter::is_forfeit(reason) {
+        let reason: Termination = serde_json::from_value(record["result"]["reason"].clone())
+            .expect("a known reason code");
+        if reason.is_forfeit() {
             tally.forfeits += 1;
             eprintln!(
                 "forfeit in {}: {}",

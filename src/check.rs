@@ -15,6 +15,7 @@ use crate::games::uttt::{BoardStatus, Uttt};
 use crate::games::{Game, GameSpec, Side};
 use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
 use crate::players::{Direction, PlayerSpec, SeatLog};
+use crate::verdict::Termination;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -194,13 +195,13 @@ pub fn run_check(
             }
         }
         let faulted = played.faulted[side.index()];
-        let (severity, text) = judge(&played, side, &config.time, &rules);
+        let (severity, text) = diagnose(&played, side, &config.time, &rules);
         note(severity, format!("{title}: {text}"));
         let process = bot.as_mut().expect("started above");
         if faulted
             && matches!(
-                played.record.result.reason.as_str(),
-                "timeout" | "not-ready"
+                played.record.result.reason,
+                Termination::Timeout | Termination::NotReady
             )
         {
             let late = process.close_input_and_collect(FLUSH_WATCH);
@@ -211,7 +212,7 @@ pub fn run_check(
                         "missing flush: the bot wrote '{}' only when its input was closed, so it \
                          keeps its output in a buffer: flush stdout after every line (protocol.md, \
                          'Flush after every line')",
-                        crate::players::shorten(line, 60)
+                        crate::quote::shorten(line, 60)
                     ),
                 );
             }
@@ -300,7 +301,7 @@ fn ready_time(log: &SeatLog) -> Duration {
 }
 
 /// The finding for one game, from the bot's side.
-fn judge(
+fn diagnose(
     played: &PlayedGame,
     side: Side,
     time: &TimeControl,
@@ -343,35 +344,35 @@ fn judge(
         .iter()
         .rev()
         .find(|line| line.direction == Direction::FromBot)
-        .map(|line| crate::players::shorten(&line.line, 60));
-    let advice = match result.reason.as_str() {
-        "not-a-move" => format!(
+        .map(|line| crate::quote::shorten(&line.line, 60));
+    let advice = match result.reason {
+        Termination::NotAMove => format!(
             "wrong notation: {}. See protocol.md, 'The games'",
             result.detail
         ),
-        "illegal-move" => {
+        Termination::IllegalMove => {
             let mut text = format!("illegal move: {}", result.detail);
             if let Some(hint) = sent.as_deref().and_then(|s| swapped_hint(s, record, rules)) {
                 text.push_str(&format!("; {hint}"));
             }
             text
         }
-        "unrequested-output" => format!(
+        Termination::UnrequestedOutput => format!(
             "extra output: {}. Write exactly one line after 'start' and after each 'turn', \
              nothing else (debug output goes to stderr)",
             result.detail
         ),
-        "timeout" => format!(
+        Termination::Timeout => format!(
             "timeout: {}. Answer every 'turn' within its time, and flush",
             result.detail
         ),
-        "not-ready" => format!(
+        Termination::NotReady => format!(
             "slow or wrong start: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
             result.detail,
             rules.startup.as_millis()
         ),
-        "line-too-long" => format!("line too long: {}", result.detail),
-        "exited" => format!("crash: {} (see its stderr)", result.detail),
+        Termination::LineTooLong => format!("line too long: {}", result.detail),
+        Termination::Exited => format!("crash: {} (see its stderr)", result.detail),
         _ => format!("{}: {}", result.reason, result.detail),
     };
     (Severity::Problem, advice)

@@ -114,6 +114,13 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A move over its time: the limit it had and the margin allowed past it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overtime {
+    pub limit: Duration,
+    pub margin: Duration,
+}
+
 /// One player's clock during one game.
 #[derive(Clone, Debug)]
 pub struct Clock {
@@ -147,8 +154,31 @@ impl Clock {
         self.bank
     }
 
+    /// How long the next answer may take and still count: the time available plus `margin`.
+    pub fn allowed(&self, margin: Duration) -> Duration {
+        self.available() + margin
+    }
+
+    /// Charges a move that took `used`, or finds it late: longer than the time available plus
+    /// `margin`. The one place that decides lateness; an answer exactly at the end still counts.
+    pub fn settle(&mut self, used: Duration, margin: Duration) -> Result<(), Overtime> {
+        if used > self.allowed(margin) {
+            return Err(self.overtime(margin));
+        }
+        self.charge(used);
+        Ok(())
+    }
+
+    /// What the next move's limit was, for a verdict of lateness.
+    pub fn overtime(&self, margin: Duration) -> Overtime {
+        Overtime {
+            limit: self.available(),
+            margin,
+        }
+    }
+
     /// Charges a move that took `used`.
-    pub fn charge(&mut self, used: Duration) {
+    fn charge(&mut self, used: Duration) {
         let first_allowance = self.moves_made == 0 && self.control.first_move_ms > 0;
         self.moves_made += 1;
         if self.control.bank_ms > 0 && !first_allowance {
@@ -162,6 +192,13 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Clock {
+        /// Settles a move that must be in time, with no margin.
+        fn settle_ok(&mut self, used: Duration) {
+            self.settle(used, Duration::ZERO).expect("in time");
+        }
+    }
 
     #[test]
     fn default_is_one_second_per_move() {
@@ -187,7 +224,7 @@ mod tests {
         assert_eq!(tc.to_string(), "move=100 bank=0 increment=0 first=2000");
         let mut clock = Clock::new(tc);
         assert_eq!(clock.available(), Duration::from_millis(2000));
-        clock.charge(Duration::from_millis(1500));
+        clock.settle_ok(Duration::from_millis(1500));
         assert_eq!(clock.available(), Duration::from_millis(100));
     }
 
@@ -215,11 +252,14 @@ mod tests {
             TimeControl::parse_over(TimeControl::default(), "bank=1000,increment=300").unwrap();
         let mut clock = Clock::new(tc);
         assert_eq!(clock.available(), Duration::from_millis(1000));
-        clock.charge(Duration::from_millis(100));
+        clock.settle_ok(Duration::from_millis(100));
         assert_eq!(clock.available(), Duration::from_millis(1000), "capped");
-        clock.charge(Duration::from_millis(900));
+        clock.settle_ok(Duration::from_millis(900));
         assert_eq!(clock.available(), Duration::from_millis(400));
-        clock.charge(Duration::from_millis(5000));
+        // Past the bank but within the margin: charged, the bank never below zero.
+        clock
+            .settle(Duration::from_millis(450), Duration::from_millis(100))
+            .unwrap();
         assert_eq!(
             clock.available(),
             Duration::from_millis(300),
@@ -232,11 +272,11 @@ mod tests {
         let tc = TimeControl::parse_over(TimeControl::default(), "move=100,first=1000").unwrap();
         let mut clock = Clock::new(tc);
         assert_eq!(clock.available(), Duration::from_millis(1000));
-        clock.charge(Duration::from_millis(900));
+        clock.settle_ok(Duration::from_millis(900));
         assert_eq!(clock.available(), Duration::from_millis(100));
         let tc = TimeControl::parse_over(TimeControl::default(), "bank=500,first=2000").unwrap();
         let mut clock = Clock::new(tc);
-        clock.charge(Duration::from_millis(1500));
+        clock.settle_ok(Duration::from_millis(1500));
         assert_eq!(clock.bank(), Duration::from_millis(500));
     }
 }

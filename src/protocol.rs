@@ -5,6 +5,7 @@
 
 use crate::clock::TimeControl;
 use crate::games::{GameSpec, Side, SpecError};
+use crate::verdict::Termination;
 use std::fmt;
 
 /// The protocol version announced in the `referee` line.
@@ -57,7 +58,7 @@ pub enum RefereeMessage {
     /// `result win|loss|draw REASON [DETAIL]`: the game is over.
     Result {
         result: GameResult,
-        reason: String,
+        reason: Termination,
         detail: String,
     },
     /// `quit`: the bot must exit.
@@ -155,7 +156,10 @@ impl RefereeMessage {
                 };
                 RefereeMessage::Result {
                     result,
-                    reason: words.next().ok_or_else(malformed)?.to_string(),
+                    reason: words
+                        .next()
+                        .and_then(|code| code.parse().ok())
+                        .ok_or_else(malformed)?,
                     detail: words.next().unwrap_or("").to_string(),
                 }
             }
@@ -244,6 +248,7 @@ impl Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Ending;
 
     #[test]
     fn every_referee_message_reads_back() {
@@ -261,12 +266,12 @@ mod tests {
             RefereeMessage::Turn { ms: 950 },
             RefereeMessage::Result {
                 result: GameResult::Loss,
-                reason: "timeout".into(),
+                reason: Termination::Timeout,
                 detail: "took 1043 ms, limit 1000 ms".into(),
             },
             RefereeMessage::Result {
                 result: GameResult::Draw,
-                reason: "board-full".into(),
+                reason: Termination::Rules(Ending::BoardFull),
                 detail: String::new(),
             },
             RefereeMessage::Quit,

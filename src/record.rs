@@ -4,12 +4,18 @@
 use crate::clock::TimeControl;
 use crate::games::Side;
 use crate::players::{Direction, SeatLog};
+use crate::verdict::Termination;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// A duration in whole microseconds, as records keep times (saturating: a record never wraps).
+pub fn micros(duration: Duration) -> u64 {
+    u64::try_from(duration.as_micros()).unwrap_or(u64::MAX)
+}
 
 /// Everything about one finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,7 +80,7 @@ pub struct ResultRecord {
     pub winner: Option<Side>,
     /// A stable code: an ending of the rules (`line`, `board-full`, ...) or a forfeit
     /// (`timeout`, `illegal-move`, ...). See protocol.md.
-    pub reason: String,
+    pub reason: Termination,
     /// For `illegal-move`: which rule was broken (`occupied`, `off-board`, ...).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub violation: Option<String>,

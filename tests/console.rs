@@ -482,7 +482,7 @@ fn a_person_who_does_not_answer_loses_on_time() {
     assert!(ending.contains("Time is up."), "{ending}");
     assert!(ending.contains("You lose."), "{ending}");
     assert!(
-        ending.contains("X (first player) no answer after"),
+        ending.contains("X (first player) did not answer move 1 within"),
         "{ending}"
     );
 }

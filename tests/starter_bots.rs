@@ -6,6 +6,7 @@
 //! referee's list and write a warning on stderr when they disagree: no warning may appear.
 
 use referee::games::GameSpec;
+use referee::verdict::Termination;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -96,7 +97,7 @@ fn check_record(record: &Value, name: &str) {
     assert_eq!(record["players"][starter]["name"], name, "{record:#}");
     let reason = record["result"]["reason"].as_str().unwrap();
     assert!(
-        !referee::arbiter::is_forfeit(reason),
+        !reason.parse::<Termination>().unwrap().is_forfeit(),
         "game {} did not end by the rules: {}",
         record["number"],
         record["result"]["detail"]
@@ -123,7 +124,11 @@ fn check_record(record: &Value, name: &str) {
         }
     }
     match game.outcome() {
-        Some(outcome) => assert_eq!(outcome.ending.code(), reason, "{record:#}"),
+        Some(outcome) => assert_eq!(
+            Termination::Rules(outcome.ending).code(),
+            reason,
+            "{record:#}"
+        ),
         None => assert_eq!(reason, "agreement", "{record:#}"),
     }
     match game.scores() {

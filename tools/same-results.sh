@@ -27,15 +27,16 @@ m uttt uttt builtin:random builtin:greedy --games 4 --seed 5
 m checkers checkers builtin:greedy builtin:random --games 2 --seed 2 --opening "9-13,21-17,5-9"
 m dots dots builtin:random builtin:greedy --games 4 --seed 4 -p size=2
 m draw-offer checkers "$scripted offer" "$scripted accept" --games 2 --legal-moves
-for mode in slow silent garbage offboard occupied long-line resign exit segv close-stdout \
+for mode in slow:600 silent garbage offboard occupied long-line resign exit segv close-stdout \
   never-ready bad-ready early unasked crlf swapped accept-unoffered crash-at-once binary huge-line; do
-  m "verdict-$mode" tictactoe "$scripted $mode" "$scripted good" --games 2 \
+  m "verdict-${mode%%:*}" tictactoe "$scripted $mode" "$scripted good" --games 2 \
     --time move=300 --startup-ms 1000
 done
 m memory tictactoe "$scripted memory" "$scripted good" --games 1 --limits memory=200
 m sprt tictactoe builtin:greedy builtin:random --sprt elo0=0,elo1=200 --games 20 --seed 9
 
-cat >"$out/t.toml" <<TOML
+config=$(mktemp --suffix .toml)
+cat >"$config" <<TOML
 name = "same"
 game = "tictactoe"
 games = 4
@@ -62,16 +63,17 @@ command = "$scripted garbage"
 name = "good"
 command = "$scripted good"
 TOML
-"$bin" tournament "$out/t.toml" >"$out/tournament.out" 2>&1 || echo "exit $?" >>"$out/tournament.out"
+"$bin" tournament "$config" >"$out/tournament.out" 2>&1 || echo "exit $?" >>"$out/tournament.out"
 "$bin" standings "$out/tournament/journal.jsonl" --json "$out/standings.json" --csv "$out/standings.csv" \
   >"$out/standings.out" 2>&1 || echo "exit $?" >>"$out/standings.out"
 
 # Blank what differs from run to run: times, dates, process ids and the output path.
-find "$out" -type f ! -name t.toml -print0 | xargs -0 sed -i -E \
+find "$out" -type f -print0 | xargs -0 sed -i -E \
   -e 's/"(us|cpu_us|at_us|elapsed_us|ms)": ?[0-9]+/"\1":T/g' \
   -e 's/"(started|ended|date|time_stamp)": ?"[^"]*"/"\1":"D"/g' \
   -e 's/^\[ *[0-9.]+( ms| s)?\]/[T]/' \
   -e 's/^ *[0-9]+\.[0-9]+ /T /' \
   -e 's/[0-9]+(\.[0-9]+)? ?(ms|µs|us|s)\b/Tms/g' \
   -e 's/pid [0-9]+/pid P/g' \
+  -e 's/[0-9]+(\.[0-9]+)? games\/s/N games\/s/g' \
   -e "s#$out#OUT#g"

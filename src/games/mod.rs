@@ -127,8 +127,7 @@ impl IllegalMove {
 }
 
 /// How a game ended by its own rules (as opposed to a forfeit, which the match loop decides).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// k in a row (m,n,k) or three small boards in a line (ultimate tic-tac-toe).
     Line,
@@ -174,24 +173,10 @@ impl Ending {
         Ending::MoveRule,
         Ending::AllLinesDrawn,
     ];
-
-    /// A short stable identifier for records and the protocol.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Ending::Line => "line",
-            Ending::BoardFull => "board-full",
-            Ending::NoMovesLeft => "no-moves-left",
-            Ending::MoreSmallBoards => "more-small-boards",
-            Ending::NoLegalMove => "no-legal-move",
-            Ending::Repetition => "repetition",
-            Ending::MoveRule => "move-rule",
-            Ending::AllLinesDrawn => "all-lines-drawn",
-        }
-    }
 }
 
 /// The end of a game by its rules: who won (None for a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub winner: Option<Side>,
     pub ending: Ending,

@@ -6,6 +6,7 @@
 //! resident size, because an allocation failure shows up in as many ways as there are
 //! languages (MemoryError, std::bad_alloc, a Rust abort, a segfault).
 
+use crate::verdict::ResourceLimit;
 use nix::sys::resource::{setrlimit, Resource};
 use nix::sys::signal::Signal;
 use serde::{Deserialize, Serialize};
@@ -123,11 +124,11 @@ impl Limits {
         &self,
         signal: Option<Signal>,
         peak_rss_kib: u64,
-    ) -> Option<(&'static str, String)> {
+    ) -> Option<(ResourceLimit, String)> {
         match signal {
             Some(Signal::SIGXCPU) => {
                 return Some((
-                    "cpu-limit",
+                    ResourceLimit::Cpu,
                     format!(
                         "used up its CPU time limit of {} s",
                         self.cpu_seconds.unwrap_or(0)
@@ -136,7 +137,7 @@ impl Limits {
             }
             Some(Signal::SIGXFSZ) => {
                 return Some((
-                    "file-size-limit",
+                    ResourceLimit::FileSize,
                     format!(
                         "wrote a file larger than its limit of {} MiB",
                         self.file_size_mb.unwrap_or(0)
@@ -149,7 +150,7 @@ impl Limits {
         let limit_kib = self.memory_mb? * 1024;
         (peak_rss_kib * 4 >= limit_kib * 3).then(|| {
             (
-                "memory-limit",
+                ResourceLimit::Memory,
                 format!(
                     "ran out of memory: peak {} MiB against a limit of {} MiB",
                     peak_rss_kib / 1024,
@@ -209,15 +210,15 @@ mod tests {
         let limits = Limits::parse_over(Limits::NONE, "memory=100,cpu=2,filesize=1").unwrap();
         assert_eq!(
             limits.exceeded(Some(Signal::SIGXCPU), 0).unwrap().0,
-            "cpu-limit"
+            ResourceLimit::Cpu
         );
         assert_eq!(
             limits.exceeded(Some(Signal::SIGXFSZ), 0).unwrap().0,
-            "file-size-limit"
+            ResourceLimit::FileSize
         );
         assert_eq!(
             limits.exceeded(Some(Signal::SIGABRT), 90 * 1024).unwrap().0,
-            "memory-limit"
+            ResourceLimit::Memory
         );
         assert_eq!(limits.exceeded(Some(Signal::SIGSEGV), 10 * 1024), None);
         assert_eq!(Limits::NONE.exceeded(None, 1 << 30), None);

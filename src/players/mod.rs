@@ -17,71 +17,13 @@ pub mod sandbox;
 use crate::bots::{Level, UnknownLevel};
 use crate::games::GameSpec;
 use crate::protocol::{Ready, RefereeMessage};
+use crate::verdict::Fault;
 use process::{ProcessOptions, SpawnError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
-
-/// Something a seat did wrong, or could not do, that forfeits its game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// No valid `ready` line within the start-up allowance.
-    NotReady { detail: String },
-    /// No answer before the watchdog gave up waiting.
-    Timeout { waited: Duration },
-    /// A line longer than the maximum, newline not yet seen.
-    LineTooLong { limit: usize },
-    /// A line written when no answer was asked for.
-    Unrequested { line: String },
-    /// The bot closed its output, exited or was killed before the game ended.
-    Exited { detail: String },
-    /// The bot died on one of its resource limits; `code` names it (`memory-limit`, ...).
-    Limit { code: &'static str, detail: String },
-    /// A bot of another protocol answered with a line that is not a move in that protocol's
-    /// format; `expected` says what would have been.
-    NotAMove { line: String, expected: String },
-    /// A Gomocup brain refused the board it was asked to play on (`ERROR` to `START`).
-    RefusedBoard { board: String, answer: String },
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::NotReady { detail } => write!(f, "not ready: {detail}"),
-            Fault::Timeout { waited } => {
-                write!(f, "no answer after {} ms", waited.as_millis())
-            }
-            Fault::LineTooLong { limit } => {
-                write!(f, "wrote a line longer than {limit} bytes")
-            }
-            Fault::Unrequested { line } => {
-                write!(f, "wrote when not asked: '{}'", shorten(line, 80))
-            }
-            Fault::Exited { detail } | Fault::Limit { detail, .. } => f.write_str(detail),
-            Fault::NotAMove { line, expected } => write!(
-                f,
-                "sent '{}', which is not a move: {expected}",
-                shorten(line, 60)
-            ),
-            Fault::RefusedBoard { board, answer } => {
-                write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
-            }
-        }
-    }
-}
-
-/// Cuts `text` to at most `max` characters for messages, marking the cut.
-pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut cut: String = text.chars().take(max).collect();
-        cut.push_str("...");
-        cut
-    }
-}
 
 /// A line a seat answered and how long it took: from the moment the request was flushed to
 /// the moment the answer's newline was read.
@@ -425,11 +367,5 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("gomocup"));
-    }
-
-    #[test]
-    fn long_lines_are_shortened_for_messages() {
-        assert_eq!(shorten("abc", 5), "abc");
-        assert_eq!(shorten("abcdef", 3), "abc...");
     }
 }

@@ -16,8 +16,9 @@ use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
 use super::sandbox::{self, Scratch};
-use super::{Answer, Direction, Fault, Reading, Seat, SeatLog, TranscriptLine};
+use super::{Answer, Direction, Reading, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::verdict::{Fault, ResourceLimit};
 use nix::errno::Errno;
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
@@ -373,7 +374,7 @@ impl BotProcess {
             Some((status, peak_rss_kib)) => {
                 let signal = status.signal().and_then(|s| Signal::try_from(s).ok());
                 match self.options.limits.exceeded(signal, peak_rss_kib) {
-                    Some((code, detail)) => Fault::Limit { code, detail },
+                    Some((limit, detail)) => Fault::Limit { limit, detail },
                     None => Fault::Exited {
                         detail: describe_exit(status),
                     },
@@ -394,7 +395,7 @@ impl BotProcess {
         );
         match &self.pids_group {
             Some(group) if caused && group.limit_hit() => Fault::Limit {
-                code: "process-limit",
+                limit: ResourceLimit::Processes,
                 detail: format!(
                     "reached its limit of {} processes and threads ({fault})",
                     self.options.limits.processes.unwrap_or(0)

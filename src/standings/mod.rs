@@ -11,6 +11,7 @@ pub mod render;
 pub mod sprt;
 
 use crate::games::Side;
+use crate::verdict::{ForfeitColumn, Termination};
 use ratings::{Meeting, Ratings, DEFAULT_PRIOR_DRAWS};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -21,32 +22,7 @@ pub struct ScoredGame<'a> {
     pub first: &'a str,
     pub second: &'a str,
     pub winner: Option<Side>,
-    /// The result's reason code (protocol.md, "Results").
-    pub reason: &'a str,
-}
-
-/// The kinds of forfeit counted apart in the standings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Forfeit {
-    Timeout,
-    /// `illegal-move` or `not-a-move`.
-    Illegal,
-    /// Everything else a broken bot does: exited, not ready, line too long, unrequested
-    /// output, a resource limit.
-    Crash,
-}
-
-impl Forfeit {
-    /// The forfeit a loss by `reason` was, or `None` for a loss on the board or a resignation.
-    pub fn of(reason: &str) -> Option<Forfeit> {
-        match reason {
-            "timeout" => Some(Forfeit::Timeout),
-            "illegal-move" | "not-a-move" => Some(Forfeit::Illegal),
-            "exited" | "not-ready" | "line-too-long" | "unrequested-output" => Some(Forfeit::Crash),
-            limit if limit.ends_with("-limit") => Some(Forfeit::Crash),
-            _ => None,
-        }
-    }
+    pub reason: Termination,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -115,7 +91,7 @@ impl Tally {
                 Some(winner) if winner == side => player.wins += 1,
                 Some(_) => {
                     player.losses += 1;
-                    if let Some(forfeit) = Forfeit::of(game.reason) {
+                    if let Some(forfeit) = game.reason.forfeit_column() {
                         player.forfeits[forfeit as usize] += 1;
                     }
                 }
@@ -244,9 +220,9 @@ impl Tally {
                     wins: player.wins,
                     draws: player.draws,
                     losses: player.losses,
-                    timeouts: player.forfeits[Forfeit::Timeout as usize],
-                    illegal: player.forfeits[Forfeit::Illegal as usize],
-                    crashes: player.forfeits[Forfeit::Crash as usize],
+                    timeouts: player.forfeits[ForfeitColumn::Timeout as usize],
+                    illegal: player.forfeits[ForfeitColumn::Illegal as usize],
+                    crashes: player.forfeits[ForfeitColumn::Crash as usize],
                     head_to_head: head_to_head[i],
                     sonneborn_berger: sonneborn_berger[i],
                     elo: ratings.elo[i],
@@ -335,12 +311,14 @@ pub struct Encounter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Ending;
+    use crate::verdict::ResourceLimit;
 
     fn game<'a>(
         first: &'a str,
         second: &'a str,
         winner: Option<Side>,
-        reason: &'a str,
+        reason: Termination,
     ) -> ScoredGame<'a> {
         ScoredGame {
             first,
@@ -350,6 +328,8 @@ mod tests {
         }
     }
 
+    const LINE: Termination = Termination::Rules(Ending::Line);
+    const FULL: Termination = Termination::Rules(Ending::BoardFull);
     const W: Option<Side> = Some(Side::First);
     const L: Option<Side> = Some(Side::Second);
     const D: Option<Side> = None;
@@ -357,12 +337,12 @@ mod tests {
     #[test]
     fn points_games_and_forfeits() {
         let mut tally = Tally::new();
-        tally.add(game("a", "b", W, "line"));
-        tally.add(game("b", "a", D, "board-full"));
-        tally.add(game("a", "c", L, "timeout"));
-        tally.add(game("c", "b", L, "illegal-move"));
-        tally.add(game("b", "c", W, "memory-limit"));
-        tally.add(game("c", "a", W, "resign"));
+        tally.add(game("a", "b", W, Termination::Rules(Ending::Line)));
+        tally.add(game("b", "a", D, Termination::Rules(Ending::BoardFull)));
+        tally.add(game("a", "c", L, Termination::Timeout));
+        tally.add(game("c", "b", L, Termination::IllegalMove));
+        tally.add(game("b", "c", W, Termination::Limit(ResourceLimit::Memory)));
+        tally.add(game("c", "a", W, Termination::Resign));
         let standings = tally.standings();
         assert_eq!(standings.games, 6);
         let row = |name: &str| standings.players.iter().find(|r| r.name == name).unwrap();
@@ -392,12 +372,12 @@ mod tests {
     fn ties_are_broken_by_head_to_head_then_sonneborn_berger() {
         let mut tally = Tally::new();
         // x and y end on 2 points; y beat x, but x beat the strong s (higher Sonneborn-Berger).
-        tally.add(game("y", "x", W, "line"));
-        tally.add(game("x", "s", W, "line"));
-        tally.add(game("s", "x", L, "line"));
-        tally.add(game("y", "t", W, "line"));
+        tally.add(game("y", "x", W, LINE));
+        tally.add(game("x", "s", W, LINE));
+        tally.add(game("s", "x", L, LINE));
+        tally.add(game("y", "t", W, LINE));
         for _ in 0..3 {
-            tally.add(game("s", "t", W, "line"));
+            tally.add(game("s", "t", W, LINE));
         }
         let standings = tally.standings();
         let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
@@ -409,12 +389,12 @@ mod tests {
 
         // Level on points and on head-to-head (a draw): Sonneborn-Berger decides.
         let mut tally = Tally::new();
-        tally.add(game("q", "p", D, "board-full"));
-        tally.add(game("p", "a", W, "line"));
-        tally.add(game("q", "b", W, "line"));
-        tally.add(game("a", "b", W, "line"));
-        tally.add(game("b", "a", L, "line"));
-        tally.add(game("a", "c", W, "line"));
+        tally.add(game("q", "p", D, FULL));
+        tally.add(game("p", "a", W, LINE));
+        tally.add(game("q", "b", W, LINE));
+        tally.add(game("a", "b", W, Termination::Rules(Ending::Line)));
+        tally.add(game("b", "a", L, LINE));
+        tally.add(game("a", "c", W, LINE));
         let standings = tally.standings();
         let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["a", "p", "q", "b", "c"]);
@@ -426,8 +406,8 @@ mod tests {
     fn the_crosstable_and_the_leader() {
         let mut tally = Tally::new();
         tally.enter("idle");
-        tally.add(game("a", "b", W, "line"));
-        tally.add(game("b", "a", D, "board-full"));
+        tally.add(game("a", "b", W, Termination::Rules(Ending::Line)));
+        tally.add(game("b", "a", D, Termination::Rules(Ending::BoardFull)));
         assert_eq!(tally.leader(), Some(("a", 1.5, 2)));
         let standings = tally.standings();
         let a = &standings.crosstable[0];
@@ -449,10 +429,10 @@ mod tests {
     fn ratings_order_and_superiority() {
         let mut tally = Tally::new();
         for _ in 0..30 {
-            tally.add(game("strong", "medium", W, "line"));
-            tally.add(game("medium", "weak", W, "line"));
-            tally.add(game("weak", "strong", L, "line"));
-            tally.add(game("medium", "strong", D, "board-full"));
+            tally.add(game("strong", "medium", W, LINE));
+            tally.add(game("medium", "weak", W, LINE));
+            tally.add(game("weak", "strong", L, LINE));
+            tally.add(game("medium", "strong", D, FULL));
         }
         let standings = tally.standings();
         let by_elo: Vec<(&str, usize)> = standings
@@ -465,15 +445,5 @@ mod tests {
         assert!(strong.elo > 0.0 && strong.elo_error95 > 0.0);
         assert!(strong.superiority_over_next.unwrap() > 0.99);
         assert_eq!(standings.players[2].superiority_over_next, None);
-    }
-
-    #[test]
-    fn forfeit_kinds() {
-        assert_eq!(Forfeit::of("timeout"), Some(Forfeit::Timeout));
-        assert_eq!(Forfeit::of("not-a-move"), Some(Forfeit::Illegal));
-        assert_eq!(Forfeit::of("cpu-limit"), Some(Forfeit::Crash));
-        assert_eq!(Forfeit::of("exited"), Some(Forfeit::Crash));
-        assert_eq!(Forfeit::of("resign"), None);
-        assert_eq!(Forfeit::of("line"), None);
     }
 }

@@ -186,15 +186,21 @@ pub fn write_csv(path: &Path, standings: &Standings) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Side;
+    use crate::games::{Ending, Side};
     use crate::standings::{ScoredGame, Tally};
+    use crate::verdict::Termination;
 
     fn sample() -> Standings {
         let mut tally = Tally::new();
         for (first, second, winner, reason) in [
-            ("alpha", "beta", Some(Side::First), "line"),
-            ("beta", "alpha", None, "board-full"),
-            ("gamma", "alpha", Some(Side::Second), "timeout"),
+            (
+                "alpha",
+                "beta",
+                Some(Side::First),
+                Termination::Rules(Ending::Line),
+            ),
+            ("beta", "alpha", None, Termination::Rules(Ending::BoardFull)),
+            ("gamma", "alpha", Some(Side::Second), Termination::Timeout),
         ] {
             tally.add(ScoredGame {
                 first,

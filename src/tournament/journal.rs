@@ -9,6 +9,7 @@
 
 use crate::games::Side;
 use crate::standings::ScoredGame;
+use crate::verdict::Termination;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -56,7 +57,7 @@ pub struct Entry {
     pub players: [String; 2],
     /// `first`, `second`, or `null` for a draw.
     pub winner: Option<Side>,
-    pub reason: String,
+    pub reason: Termination,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub violation: Option<String>,
     pub opening: Vec<String>,
@@ -76,7 +77,7 @@ impl Entry {
             first: &self.players[0],
             second: &self.players[1],
             winner: self.winner,
-            reason: &self.reason,
+            reason: self.reason,
         }
     }
 }
@@ -336,7 +337,7 @@ mod tests {
             index,
             players: ["a".into(), "b".into()],
             winner: Some(Side::First),
-            reason: "line".into(),
+            reason: Termination::Rules(crate::games::Ending::Line),
             violation: None,
             opening: Vec::new(),
             moves: 5,

@@ -261,7 +261,7 @@ fn work(
                 index: slot.index,
                 players: slot.seats.map(|s| tournament.entrants[s].label.clone()),
                 winner: record.result.winner,
-                reason: record.result.reason.clone(),
+                reason: record.result.reason,
                 violation: record.result.violation.clone(),
                 opening: record.opening.clone(),
                 moves: record.moves.len(),

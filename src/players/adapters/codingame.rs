@@ -10,8 +10,9 @@ use super::{number_pair, play_notation, Setup, Turn};
 use crate::games::uttt::Uttt;
 use crate::games::{Game, GameSpec};
 use crate::players::process::BotProcess;
-use crate::players::{Answer, Fault, Reading, Seat, SeatLog};
+use crate::players::{Answer, Reading, Seat, SeatLog};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::verdict::Fault;
 use std::time::Duration;
 
 pub struct Codingame {

@@ -21,8 +21,9 @@ use crate::clock::TimeControl;
 use crate::games::mnk::Mnk;
 use crate::games::Side;
 use crate::players::process::{BotProcess, LineEnds, ProcessOptions, SpawnError};
-use crate::players::{Answer, Fault, Reading, Seat, SeatLog};
+use crate::players::{Answer, Reading, Seat, SeatLog};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::verdict::Fault;
 use std::time::{Duration, Instant};
 
 pub struct Gomocup {
@@ -182,7 +183,7 @@ fn parse_about(line: &str) -> (String, String) {
     };
     let name = value("name").unwrap_or_else(|| match keyword(line).as_str() {
         "" | "UNKNOWN" | "ERROR" => "unknown".to_string(),
-        _ => crate::players::shorten(line.trim(), 40),
+        _ => crate::quote::shorten(line.trim(), 40),
     });
     (name, value("version").unwrap_or_else(|| "-".into()))
 }
@@ -287,7 +288,7 @@ impl Seat for Gomocup {
                     return Err(Fault::NotReady {
                         detail: format!(
                             "answered '{}' to '{start}', expected 'OK' or 'ERROR message'",
-                            crate::players::shorten(&reply, 60)
+                            crate::quote::shorten(&reply, 60)
                         ),
                     })
                 }

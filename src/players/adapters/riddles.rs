@@ -14,8 +14,9 @@ use crate::clock::TimeControl;
 use crate::games::uttt::{BoardStatus, Uttt};
 use crate::games::{GameSpec, Side};
 use crate::players::process::BotProcess;
-use crate::players::{Answer, Fault, Reading, Seat, SeatLog};
+use crate::players::{Answer, Reading, Seat, SeatLog};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::verdict::Fault;
 use std::time::{Duration, Instant};
 
 /// What tells the two dialects apart.

@@ -13,9 +13,11 @@ pub mod keyboard;
 pub mod notation;
 pub mod screen;
 
-use super::{shorten, Answer, Direction, Fault, Seat, SeatLog, TranscriptLine};
+use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
 use crate::games::{AnyGame, GameSpec, Side};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::quote::shorten;
+use crate::verdict::Fault;
 use board_view::{draw, played_line, side_name, turn_line, Seating};
 use input::{help, hint, Input};
 use keyboard::{Keyboard, Typed};

@@ -1,0 +1,314 @@
+//! The driver of one game: does the I/O the [`Judge`] asks for (the setup, each request, the
+//! results) with the seats, watches for stalls of the referee's own machine, and files the
+//! record.
+
+use super::judge::{Judge, Judged};
+use super::{Contestant, GameRules, OpeningError, PlayedGame};
+use crate::games::{AnyGame, Side};
+use crate::protocol::Ready;
+use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::stall;
+use crate::verdict::Termination;
+use std::time::{Duration, Instant, SystemTime};
+
+/// Extra time the watchdog waits past limit + margin before giving up on a bot, so that the
+/// verdict rests on the reader's timestamp and never on when this loop woke up.
+const WATCHDOG_SLACK: Duration = Duration::from_millis(50);
+
+/// Plays one game from `opening` (moves played before the bots take over). `players` are
+/// indexed by side: `[first, second]`.
+pub fn play_game(
+    number: u32,
+    rules: &GameRules,
+    opening: &[String],
+    players: [Contestant<'_>; 2],
+) -> Result<PlayedGame, OpeningError> {
+    play_game_watched(number, rules, opening, players, &mut |_, _| {})
+}
+
+/// Plays one game like [`play_game`], showing each move to `spectator` as soon as it is played,
+/// with the position after it (for a game shown move by move at the console).
+pub fn play_game_watched(
+    number: u32,
+    rules: &GameRules,
+    opening: &[String],
+    mut players: [Contestant<'_>; 2],
+    spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
+) -> Result<PlayedGame, OpeningError> {
+    let started_at = Instant::now();
+    let started = SystemTime::now();
+    let names = Side::BOTH.map(|side| format!("{} ({side} player)", players[side.index()].label));
+    let mut judge = Judge::new(rules, opening, players.each_ref().map(|p| p.time), names)?;
+    let mut ready: [Option<Ready>; 2] = [None, None];
+    stall::start_watching();
+
+    for side in Side::BOTH {
+        let seat = &mut players[side.index()].seat;
+        match seat.setup(&judge.setup(side), rules.startup) {
+            Ok(answer) => ready[side.index()] = Some(answer),
+            Err(fault) => {
+                judge.setup_failed(side, fault);
+                break;
+            }
+        }
+    }
+    // When the last move was asked for and answered: a timeout is judged against stalls then.
+    let mut last_ask = (started_at, started_at);
+    while let Some(request) = judge.next_request() {
+        let asked_at = Instant::now();
+        let reply = players[request.side.index()]
+            .seat
+            .ask(&request.messages, request.allowed + WATCHDOG_SLACK);
+        last_ask = (asked_at, Instant::now());
+        if judge.answer(request.side, reply, started_at.elapsed()) {
+            let (game, played) = judge.last_move().expect("a move was just played");
+            spectator(game, played);
+        }
+    }
+    for side in Side::BOTH {
+        if ready[side.index()].is_some() {
+            players[side.index()].seat.tell(&judge.closing(side));
+        }
+    }
+    let judged = judge.finish();
+    // A timeout while the referee itself was frozen longer than the margin is not the bot's.
+    let stalled = judged.verdict.termination() == Termination::Timeout
+        && stall::worst_stall_between(last_ask.0, last_ask.1).is_some_and(|s| s > rules.margin);
+    let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
+    let record = record(number, rules, &players, &ready, judged, started, stalled);
+    let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
+    Ok(PlayedGame {
+        record,
+        logs,
+        started_at,
+        faulted,
+        ready,
+    })
+}
+
+/// The record of a judged game.
+fn record(
+    number: u32,
+    rules: &GameRules,
+    players: &[Contestant<'_>; 2],
+    ready: &[Option<Ready>; 2],
+    judged: Judged,
+    started: SystemTime,
+    stalled: bool,
+) -> GameRecord {
+    let verdict = &judged.verdict;
+    let player = |side: Side| {
+        let player = &players[side.index()];
+        let answer = ready[side.index()].as_ref();
+        PlayerRecord {
+            label: player.label.clone(),
+            command: player.command.clone(),
+            name: answer.map(|r| r.name.clone()),
+            version: answer.map(|r| r.version.clone()),
+            time: player.time,
+            points: verdict.points(side),
+        }
+    };
+    GameRecord {
+        referee: env!("CARGO_PKG_VERSION").to_string(),
+        number,
+        game: rules.spec.to_string(),
+        players: Side::BOTH.map(player),
+        opening: judged.opening,
+        moves: judged.moves,
+        result: ResultRecord {
+            winner: verdict.winner(),
+            reason: verdict.termination(),
+            violation: verdict.violation().map(str::to_string),
+            detail: verdict.sentence(&judged.names).to_string(),
+            stalled,
+        },
+        scores: judged.game.scores(),
+        started: humantime::format_rfc3339_millis(started).to_string(),
+        ended: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        final_position: judged.game.render(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::TimeControl;
+    use crate::games::{Ending, GameSpec};
+    use crate::players::{Answer, Seat, SeatLog};
+    use crate::protocol::RefereeMessage;
+    use crate::verdict::Fault;
+    use std::collections::VecDeque;
+
+    /// A seat that answers from a script and remembers every line it was sent.
+    #[derive(Default)]
+    struct ScriptedSeat {
+        replies: VecDeque<&'static str>,
+        received: Vec<String>,
+    }
+
+    impl ScriptedSeat {
+        fn new(replies: &[&'static str]) -> ScriptedSeat {
+            ScriptedSeat {
+                replies: replies.iter().copied().collect(),
+                received: Vec::new(),
+            }
+        }
+    }
+
+    impl Seat for ScriptedSeat {
+        fn setup(&mut self, messages: &[RefereeMessage], _: Duration) -> Result<Ready, Fault> {
+            self.received
+                .extend(messages.iter().map(ToString::to_string));
+            Ok(Ready::parse("ready scripted 1").unwrap())
+        }
+
+        fn ask(&mut self, messages: &[RefereeMessage], _: Duration) -> Result<Answer, Fault> {
+            self.received
+                .extend(messages.iter().map(ToString::to_string));
+            let line = self
+                .replies
+                .pop_front()
+                .expect("a scripted reply")
+                .to_string();
+            Ok(Answer {
+                line,
+                elapsed: Duration::from_millis(1),
+                cpu: None,
+                original: None,
+            })
+        }
+
+        fn tell(&mut self, messages: &[RefereeMessage]) {
+            self.received
+                .extend(messages.iter().map(ToString::to_string));
+        }
+
+        fn take_log(&mut self) -> SeatLog {
+            SeatLog::default()
+        }
+
+        fn finish(&mut self) {}
+    }
+
+    fn play(game: &str, first: &mut ScriptedSeat, second: &mut ScriptedSeat) -> GameRecord {
+        play_watched(game, first, second, &mut |_, _| {})
+    }
+
+    fn play_watched(
+        game: &str,
+        first: &mut ScriptedSeat,
+        second: &mut ScriptedSeat,
+        spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
+    ) -> GameRecord {
+        let rules = GameRules {
+            spec: GameSpec::from_words::<&str>(game, &[]).unwrap(),
+            margin: Duration::from_millis(10),
+            startup: Duration::from_secs(1),
+            send_legal_moves: false,
+        };
+        play_game_watched(
+            1,
+            &rules,
+            &[],
+            [
+                Contestant {
+                    seat: first,
+                    label: "A".into(),
+                    command: "scripted".into(),
+                    time: TimeControl::default(),
+                },
+                Contestant {
+                    seat: second,
+                    label: "B".into(),
+                    command: "scripted".into(),
+                    time: TimeControl::default(),
+                },
+            ],
+            spectator,
+        )
+        .unwrap()
+        .record
+    }
+
+    #[test]
+    fn a_spectator_sees_every_move_with_the_position_after_it() {
+        let mut first = ScriptedSeat::new(&["0 0", "1 0", "2 0"]);
+        let mut second = ScriptedSeat::new(&["0 1", "1 1"]);
+        let mut seen = Vec::new();
+        let record = play_watched("tictactoe", &mut first, &mut second, &mut |game, played| {
+            seen.push((played.side, played.notation.clone(), game.render()));
+        });
+        let moves: Vec<&str> = seen.iter().map(|(_, mv, _)| mv.as_str()).collect();
+        assert_eq!(moves, ["0 0", "0 1", "1 0", "1 1", "2 0"]);
+        assert_eq!(seen[1].0, Side::Second);
+        assert_eq!(
+            seen[1].2,
+            "    0  1  2\n  0 X  .  .\n  1[O] .  .\n  2 .  .  .\n"
+        );
+        assert_eq!(seen[4].2, record.final_position);
+    }
+
+    #[test]
+    fn an_accepted_offer_is_a_draw_by_agreement() {
+        let mut first = ScriptedSeat::new(&["11-15 draw"]);
+        let mut second = ScriptedSeat::new(&["draw"]);
+        let record = play("checkers", &mut first, &mut second);
+        assert_eq!(record.result.reason, Termination::Agreement);
+        assert_eq!(record.result.winner, None);
+        assert!(record.moves[0].offers_draw);
+        let turn = second
+            .received
+            .iter()
+            .position(|l| l == "turn 1000")
+            .unwrap();
+        assert_eq!(
+            second.received[turn - 2..turn],
+            ["opponent 11-15", "offer draw"]
+        );
+        assert!(second
+            .received
+            .last()
+            .unwrap()
+            .starts_with("result draw agreement"));
+    }
+
+    #[test]
+    fn an_offer_lapses_once_the_opponent_has_moved() {
+        let mut first = ScriptedSeat::new(&["11-15 draw", "12-16"]);
+        let mut second = ScriptedSeat::new(&["24-20", "draw"]);
+        let record = play("checkers", &mut first, &mut second);
+        assert_eq!(record.result.reason, Termination::NotAMove);
+        assert_eq!(record.result.winner, Some(Side::First));
+        assert!(
+            record.result.detail.contains("no draw was offered"),
+            "{}",
+            record.result.detail
+        );
+        assert_eq!(
+            second
+                .received
+                .iter()
+                .filter(|l| *l == "offer draw")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_loser_of_a_rules_ending_hears_the_last_move() {
+        let mut first = ScriptedSeat::new(&["0 0", "1 0", "2 0"]);
+        let mut second = ScriptedSeat::new(&["0 1", "1 1"]);
+        let record = play("tictactoe", &mut first, &mut second);
+        assert_eq!(record.result.reason, Termination::Rules(Ending::Line));
+        assert_eq!(record.players[0].points, 1.0);
+        let tail = &second.received[second.received.len() - 2..];
+        assert_eq!(tail[0], "opponent 2 0");
+        assert!(tail[1].starts_with("result loss line"), "{}", tail[1]);
+        assert!(first
+            .received
+            .last()
+            .unwrap()
+            .starts_with("result win line"));
+    }
+}

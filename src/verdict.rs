@@ -1,0 +1,594 @@
+//! How a game ended, as types: the one place that knows every result reason code, which of them
+//! are forfeits, how the standings count them, and the sentence that explains a verdict.
+//!
+//! Records, journals and `result` lines carry [`Termination`] as its code (`timeout`, `line`,
+//! ...); every other module matches on the enum, so a classifier can never disagree with another
+//! about a code.
+
+use crate::games::{Ending, IllegalMove, Side};
+use crate::quote::shorten;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Why a game ended: an ending of the rules, a draw agreed, or a forfeit. Serialised as the
+/// stable code of protocol.md's "Results".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "&'static str", try_from = "String")]
+pub enum Termination {
+    /// The rules decided (a line, a full board, no move left, ...).
+    Rules(Ending),
+    /// The players agreed a draw (checkers).
+    Agreement,
+    Resign,
+    NotReady,
+    Timeout,
+    LineTooLong,
+    UnrequestedOutput,
+    Exited,
+    NotAMove,
+    IllegalMove,
+    /// A Gomocup brain refused the board (`ERROR` to `START`).
+    RefusedBoard,
+    /// The bot died on one of its resource limits.
+    Limit(ResourceLimit),
+}
+
+/// A resource limit a bot died on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceLimit {
+    Memory,
+    Cpu,
+    FileSize,
+    Processes,
+}
+
+impl ResourceLimit {
+    pub const ALL: [ResourceLimit; 4] = [
+        ResourceLimit::Memory,
+        ResourceLimit::Cpu,
+        ResourceLimit::FileSize,
+        ResourceLimit::Processes,
+    ];
+}
+
+/// The column of the standings a forfeit loss is counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitColumn {
+    Timeout,
+    /// `illegal-move` or `not-a-move`.
+    Illegal,
+    /// Everything else a broken bot does: exited, not ready, line too long, unrequested output,
+    /// a resource limit, a refused board.
+    Crash,
+}
+
+impl Termination {
+    /// Every termination, for documentation and round-trip tests.
+    pub fn all() -> impl Iterator<Item = Termination> {
+        let fixed = [
+            Termination::Agreement,
+            Termination::Resign,
+            Termination::NotReady,
+            Termination::Timeout,
+            Termination::LineTooLong,
+            Termination::UnrequestedOutput,
+            Termination::Exited,
+            Termination::NotAMove,
+            Termination::IllegalMove,
+            Termination::RefusedBoard,
+        ];
+        Ending::ALL
+            .into_iter()
+            .map(Termination::Rules)
+            .chain(fixed)
+            .chain(ResourceLimit::ALL.into_iter().map(Termination::Limit))
+    }
+
+    /// The stable code written in records, journals and `result` lines.
+    pub fn code(self) -> &'static str {
+        match self {
+            Termination::Rules(ending) => match ending {
+                Ending::Line => "line",
+                Ending::BoardFull => "board-full",
+                Ending::NoMovesLeft => "no-moves-left",
+                Ending::MoreSmallBoards => "more-small-boards",
+                Ending::NoLegalMove => "no-legal-move",
+                Ending::Repetition => "repetition",
+                Ending::MoveRule => "move-rule",
+                Ending::AllLinesDrawn => "all-lines-drawn",
+            },
+            Termination::Agreement => "agreement",
+            Termination::Resign => "resign",
+            Termination::NotReady => "not-ready",
+            Termination::Timeout => "timeout",
+            Termination::LineTooLong => "line-too-long",
+            Termination::UnrequestedOutput => "unrequested-output",
+            Termination::Exited => "exited",
+            Termination::NotAMove => "not-a-move",
+            Termination::IllegalMove => "illegal-move",
+            Termination::RefusedBoard => "refused-board",
+            Termination::Limit(ResourceLimit::Memory) => "memory-limit",
+            Termination::Limit(ResourceLimit::Cpu) => "cpu-limit",
+            Termination::Limit(ResourceLimit::FileSize) => "file-size-limit",
+            Termination::Limit(ResourceLimit::Processes) => "process-limit",
+        }
+    }
+
+    /// Whether a player lost by breaking a rule of the match (a resignation, a protocol fault, an
+    /// illegal move) rather than by the rules of the game or by agreement.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(self, Termination::Rules(_) | Termination::Agreement)
+    }
+
+    /// Where the standings count a loss by this termination: `None` for a loss on the board or a
+    /// resignation.
+    pub fn forfeit_column(self) -> Option<ForfeitColumn> {
+        match self {
+            Termination::Rules(_) | Termination::Agreement | Termination::Resign => None,
+            Termination::Timeout => Some(ForfeitColumn::Timeout),
+            Termination::NotAMove | Termination::IllegalMove => Some(ForfeitColumn::Illegal),
+            Termination::NotReady
+            | Termination::LineTooLong
+            | Termination::UnrequestedOutput
+            | Termination::Exited
+            | Termination::RefusedBoard
+            | Termination::Limit(_) => Some(ForfeitColumn::Crash),
+        }
+    }
+}
+
+impl From<Termination> for &'static str {
+    fn from(termination: Termination) -> &'static str {
+        termination.code()
+    }
+}
+
+/// A result reason code that protocol.md does not define.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown result reason '{0}'")]
+pub struct UnknownReason(String);
+
+impl FromStr for Termination {
+    type Err = UnknownReason;
+
+    fn from_str(code: &str) -> Result<Termination, UnknownReason> {
+        Termination::all()
+            .find(|termination| termination.code() == code)
+            .ok_or_else(|| UnknownReason(code.to_string()))
+    }
+}
+
+impl TryFrom<String> for Termination {
+    type Error = UnknownReason;
+
+    fn try_from(code: String) -> Result<Termination, UnknownReason> {
+        code.parse()
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Something a seat did wrong, or could not do, that forfeits its game: what a bot process (or
+/// an adapter for another protocol) reports to the match loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No valid `ready` line within the start-up allowance.
+    NotReady { detail: String },
+    /// No answer before the watchdog gave up waiting.
+    Timeout { waited: Duration },
+    /// A line longer than the maximum, newline not yet seen.
+    LineTooLong { limit: usize },
+    /// A line written when no answer was asked for.
+    Unrequested { line: String },
+    /// The bot closed its output, exited or was killed before the game ended.
+    Exited { detail: String },
+    /// The bot died on one of its resource limits.
+    Limit {
+        limit: ResourceLimit,
+        detail: String,
+    },
+    /// A bot of another protocol answered with a line that is not a move in that protocol's
+    /// format; `expected` says what would have been.
+    NotAMove { line: String, expected: String },
+    /// A Gomocup brain refused the board it was asked to play on (`ERROR` to `START`).
+    RefusedBoard { board: String, answer: String },
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::NotReady { detail } => write!(f, "not ready: {detail}"),
+            Fault::Timeout { waited } => {
+                write!(f, "no answer after {} ms", waited.as_millis())
+            }
+            Fault::LineTooLong { limit } => {
+                write!(f, "wrote a line longer than {limit} bytes")
+            }
+            Fault::Unrequested { line } => {
+                write!(f, "wrote when not asked: '{}'", shorten(line, 80))
+            }
+            Fault::Exited { detail } | Fault::Limit { detail, .. } => f.write_str(detail),
+            Fault::NotAMove { line, expected } => write!(
+                f,
+                "sent '{}', which is not a move: {expected}",
+                shorten(line, 60)
+            ),
+            Fault::RefusedBoard { board, answer } => {
+                write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
+            }
+        }
+    }
+}
+
+/// When in the game a forfeit happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    Setup,
+    /// The move asked for, counted from 1 over both sides (the opening not included).
+    Move(u32),
+}
+
+/// What a player did that lost it the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    Resigned,
+    /// Over its time: `answered_after` is `None` when the watchdog gave up before any answer.
+    Late {
+        answered_after: Option<Duration>,
+        limit: Duration,
+        margin: Duration,
+    },
+    /// `draw` when no draw was offered.
+    UnofferedDraw,
+    /// `MOVE draw` in a game without draw offers (named).
+    DrawOfferNotAllowed {
+        game: String,
+    },
+    /// A line the rules (or an adapter) cannot read as a move. `written` is the bot's own line
+    /// when an adapter translated it into `sent`.
+    NotAMove {
+        sent: String,
+        written: Option<String>,
+        expected: String,
+    },
+    IllegalMove {
+        sent: String,
+        written: Option<String>,
+        error: IllegalMove,
+    },
+    /// Any other fault of the seat (see [`Fault`]).
+    Seat(Fault),
+}
+
+/// Why the game ended, with everything its sentence needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The rules ended the game.
+    Rules {
+        winner: Option<Side>,
+        ending: Ending,
+    },
+    /// `accepted_by` answered `draw` to its opponent's offer.
+    Agreement { accepted_by: Side },
+    /// `loser` forfeited at `at`.
+    Forfeit {
+        loser: Side,
+        at: Moment,
+        forfeit: Forfeit,
+    },
+}
+
+impl Verdict {
+    /// The verdict for a seat's fault: a watchdog timeout is lateness, judged like any other.
+    pub fn fault(loser: Side, at: Moment, fault: Fault, limit: Duration, margin: Duration) -> Self {
+        let forfeit = match fault {
+            Fault::Timeout { .. } => Forfeit::Late {
+                answered_after: None,
+                limit,
+                margin,
+            },
+            Fault::NotAMove { line, expected } => Forfeit::NotAMove {
+                sent: line,
+                written: None,
+                expected,
+            },
+            fault => Forfeit::Seat(fault),
+        };
+        Verdict::Forfeit { loser, at, forfeit }
+    }
+
+    pub fn winner(&self) -> Option<Side> {
+        match self {
+            Verdict::Rules { winner, .. } => *winner,
+            Verdict::Agreement { .. } => None,
+            Verdict::Forfeit { loser, .. } => Some(loser.opponent()),
+        }
+    }
+
+    /// The side that broke the rules of the match (its process should not be reused): the
+    /// loser of any forfeit but a resignation.
+    pub fn at_fault(&self) -> Option<Side> {
+        match self {
+            Verdict::Forfeit {
+                forfeit: Forfeit::Resigned,
+                ..
+            } => None,
+            Verdict::Forfeit { loser, .. } => Some(*loser),
+            _ => None,
+        }
+    }
+
+    /// The points `side` scores: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn points(&self, side: Side) -> f64 {
+        match self.winner() {
+            None => 0.5,
+            Some(winner) if winner == side => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+
+    pub fn termination(&self) -> Termination {
+        match self {
+            Verdict::Rules { ending, .. } => Termination::Rules(*ending),
+            Verdict::Agreement { .. } => Termination::Agreement,
+            Verdict::Forfeit { forfeit, .. } => match forfeit {
+                Forfeit::Resigned => Termination::Resign,
+                Forfeit::Late { .. } => Termination::Timeout,
+                Forfeit::UnofferedDraw
+                | Forfeit::DrawOfferNotAllowed { .. }
+                | Forfeit::NotAMove { .. } => Termination::NotAMove,
+                Forfeit::IllegalMove { .. } => Termination::IllegalMove,
+                Forfeit::Seat(fault) => match fault {
+                    Fault::NotReady { .. } => Termination::NotReady,
+                    Fault::Timeout { .. } => Termination::Timeout,
+                    Fault::LineTooLong { .. } => Termination::LineTooLong,
+                    Fault::Unrequested { .. } => Termination::UnrequestedOutput,
+                    Fault::Exited { .. } => Termination::Exited,
+                    Fault::Limit { limit, .. } => Termination::Limit(*limit),
+                    Fault::NotAMove { .. } => Termination::NotAMove,
+                    Fault::RefusedBoard { .. } => Termination::RefusedBoard,
+                },
+            },
+        }
+    }
+
+    /// For an illegal move: which rule it broke (`occupied`, `off-board`, ...).
+    pub fn violation(&self) -> Option<&'static str> {
+        match self {
+            Verdict::Forfeit {
+                forfeit: Forfeit::IllegalMove { error, .. },
+                ..
+            } => Some(error.code()),
+            _ => None,
+        }
+    }
+
+    /// The sentence that explains the verdict, naming the players as `names` (first, second)
+    /// say, e.g. `A (first player) answered move 3 after 212.4 ms; the limit is 200 ms (+10 ms
+    /// margin)`.
+    pub fn sentence<'a>(&'a self, names: &'a [String; 2]) -> Sentence<'a> {
+        Sentence {
+            verdict: self,
+            names,
+        }
+    }
+}
+
+/// A verdict told in words; see [`Verdict::sentence`].
+pub struct Sentence<'a> {
+    verdict: &'a Verdict,
+    names: &'a [String; 2],
+}
+
+/// How much of a bot's line a verdict quotes.
+const QUOTED: usize = 60;
+
+impl fmt::Display for Sentence<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = |side: Side| &self.names[side.index()];
+        let (loser, at, forfeit) = match self.verdict {
+            Verdict::Rules {
+                winner: Some(side),
+                ending,
+            } => return write!(f, "{} wins: {ending}", who(*side)),
+            Verdict::Rules {
+                winner: None,
+                ending,
+            } => return write!(f, "draw: {ending}"),
+            Verdict::Agreement { accepted_by } => {
+                return write!(
+                    f,
+                    "draw: {} accepted the draw offered by {}",
+                    who(*accepted_by),
+                    who(accepted_by.opponent())
+                )
+            }
+            Verdict::Forfeit { loser, at, forfeit } => (who(*loser), *at, forfeit),
+        };
+        let number = match at {
+            Moment::Setup => 0,
+            Moment::Move(number) => number,
+        };
+        let written = |written: &Option<String>| match written {
+            Some(line) => format!(" (written '{}')", shorten(line, QUOTED)),
+            None => String::new(),
+        };
+        match forfeit {
+            Forfeit::Resigned => write!(f, "{loser} resigned at move {number}"),
+            Forfeit::Late {
+                answered_after,
+                limit,
+                margin,
+            } => {
+                match answered_after {
+                    Some(after) => write!(
+                        f,
+                        "{loser} answered move {number} after {:.1} ms",
+                        after.as_secs_f64() * 1000.0
+                    )?,
+                    None => write!(
+                        f,
+                        "{loser} did not answer move {number} within {} ms",
+                        (*limit + *margin).as_millis()
+                    )?,
+                }
+                write!(
+                    f,
+                    "; the limit is {} ms (+{} ms margin)",
+                    limit.as_millis(),
+                    margin.as_millis()
+                )
+            }
+            Forfeit::UnofferedDraw => write!(
+                f,
+                "{loser} answered 'draw' for move {number}, but no draw was offered"
+            ),
+            Forfeit::DrawOfferNotAllowed { game } => write!(
+                f,
+                "{loser} offered a draw with move {number}, but {game} has no draw offers"
+            ),
+            Forfeit::NotAMove {
+                sent,
+                written: original,
+                expected,
+            } => write!(
+                f,
+                "{loser} sent '{}'{} for move {number}, which is not a move: {expected}",
+                shorten(sent, QUOTED),
+                written(original)
+            ),
+            Forfeit::IllegalMove {
+                sent,
+                written: original,
+                error,
+            } => write!(
+                f,
+                "{loser} played the illegal move '{}'{} at move {number}: {error}",
+                shorten(sent, QUOTED),
+                written(original)
+            ),
+            Forfeit::Seat(fault) => match at {
+                Moment::Setup => write!(f, "{loser} {fault} during the setup"),
+                Moment::Move(number) => write!(f, "{loser} {fault} at move {number}"),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_reads_back_as_its_termination() {
+        let all: Vec<Termination> = Termination::all().collect();
+        assert_eq!(all.len(), Ending::ALL.len() + 10 + ResourceLimit::ALL.len());
+        for termination in all {
+            assert_eq!(termination.code().parse(), Ok(termination));
+            let json = serde_json::to_string(&termination).unwrap();
+            assert_eq!(json, format!("\"{}\"", termination.code()));
+            assert_eq!(
+                serde_json::from_str::<Termination>(&json).unwrap(),
+                termination
+            );
+        }
+        assert!("draw".parse::<Termination>().is_err());
+    }
+
+    #[test]
+    fn forfeits_are_told_from_endings() {
+        for code in [
+            "timeout",
+            "illegal-move",
+            "resign",
+            "exited",
+            "memory-limit",
+            "refused-board",
+        ] {
+            assert!(code.parse::<Termination>().unwrap().is_forfeit(), "{code}");
+        }
+        for code in ["line", "all-lines-drawn", "repetition", "agreement"] {
+            assert!(!code.parse::<Termination>().unwrap().is_forfeit(), "{code}");
+        }
+    }
+
+    #[test]
+    fn every_forfeit_but_a_resignation_has_a_standings_column() {
+        for termination in Termination::all() {
+            let counted = termination.forfeit_column().is_some();
+            assert_eq!(
+                counted,
+                termination.is_forfeit() && termination != Termination::Resign,
+                "{termination}"
+            );
+        }
+        assert_eq!(
+            Termination::RefusedBoard.forfeit_column(),
+            Some(ForfeitColumn::Crash)
+        );
+        assert_eq!(
+            Termination::NotAMove.forfeit_column(),
+            Some(ForfeitColumn::Illegal)
+        );
+    }
+
+    fn names() -> [String; 2] {
+        ["A (first player)".into(), "B (second player)".into()]
+    }
+
+    #[test]
+    fn lateness_reads_the_same_with_or_without_an_answer() {
+        let late = |answered_after| Verdict::Forfeit {
+            loser: Side::First,
+            at: Moment::Move(3),
+            forfeit: Forfeit::Late {
+                answered_after,
+                limit: Duration::from_millis(200),
+                margin: Duration::from_millis(10),
+            },
+        };
+        let names = names();
+        assert_eq!(
+            late(Some(Duration::from_micros(212_400)))
+                .sentence(&names)
+                .to_string(),
+            "A (first player) answered move 3 after 212.4 ms; the limit is 200 ms (+10 ms margin)"
+        );
+        assert_eq!(
+            late(None).sentence(&names).to_string(),
+            "A (first player) did not answer move 3 within 210 ms; the limit is 200 ms (+10 ms margin)"
+        );
+    }
+
+    #[test]
+    fn a_seat_fault_names_when_it_happened() {
+        let exited = |at| {
+            Verdict::fault(
+                Side::Second,
+                at,
+                Fault::Exited {
+                    detail: "exited with code 3".into(),
+                },
+                Duration::ZERO,
+                Duration::ZERO,
+            )
+        };
+        let names = names();
+        assert_eq!(
+            exited(Moment::Setup).sentence(&names).to_string(),
+            "B (second player) exited with code 3 during the setup"
+        );
+        assert_eq!(
+            exited(Moment::Move(4)).sentence(&names).to_string(),
+            "B (second player) exited with code 3 at move 4"
+        );
+        assert_eq!(exited(Moment::Move(4)).winner(), Some(Side::First));
+        assert_eq!(exited(Moment::Move(4)).termination(), Termination::Exited);
+    }
+}
