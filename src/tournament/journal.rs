@@ -85,7 +85,7 @@ impl Entry {
 /// A journal that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
-    #[error("cannot use the journal {path}: {source}")]
+    #[error("cannot use the journal {path}")]
     Io {
         path: PathBuf,
         #[source]
