@@ -9,9 +9,9 @@
 use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
 use crate::bots::Level;
 use crate::clock::TimeControl;
-use crate::games::checkers::Position;
-use crate::games::spec::{CheckersParams, MnkParams};
-use crate::games::uttt::{BoardStatus, Uttt};
+use crate::games::checkers::{CheckersParams, Position};
+use crate::games::mnk::MnkParams;
+use crate::games::uttt::{BoardStatus, Uttt, UtttParams};
 use crate::games::{Game, GameSpec, Side};
 use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
 use crate::players::{Direction, PlayerSpec, SeatLog};
@@ -496,7 +496,7 @@ fn rectangular(params: MnkParams) -> MnkParams {
 
 /// A short opening after which the side to move may play in any undecided board because the
 /// board it was sent to is decided. Found by seeded random play, so always the same.
-fn free_choice_opening(params: crate::games::spec::UtttParams) -> Vec<String> {
+fn free_choice_opening(params: UtttParams) -> Vec<String> {
     let mut rng = StdRng::seed_from_u64(1);
     let mut moves = Vec::new();
     loop {

@@ -1,25 +1,30 @@
 //! The rules of every game: pure code, no I/O.
 //!
-//! Each game is one module implementing [`Game`], modelled on chess rules crates such as
+//! Each game is one folder implementing [`Game`], modelled on chess rules crates such as
 //! shakmaty: generate the legal moves, parse a move in the game's notation (telling "not a move"
 //! from "illegal move"), play it, and ask for the outcome. The referee itself works through the
 //! object-safe [`AnyGame`], which every [`Game`] gets for free, so the match loop never needs to
-//! know which game it runs.
+//! know which game it runs. The game's parameters implement [`Variant`], which answers what the
+//! registry ([`GameSpec`]) asks of a game, so it need not know which game it is either.
 
 pub mod checkers;
 pub mod diagram;
 pub mod dots;
 pub mod mnk;
+mod param_reader;
 pub mod perft;
 pub mod spec;
 pub mod uttt;
+mod variant;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use diagram::{Diagram, Tone, View};
+pub use param_reader::ParamError;
 pub use perft::perft;
 pub use spec::{GameSpec, SpecError};
+pub use variant::Variant;
 
 /// The two seats of a game: `First` moves first (X in m,n,k and ultimate tic-tac-toe, Black in
 /// checkers).

@@ -1,0 +1,43 @@
+//! m,n,k games: a `width` x `height` board, two players place marks, `line` in a row wins.
+//! Tic-tac-toe (3,3,3) and gomoku (15,15,5) are presets. With `exact`, only a line of exactly
+//! `line` marks wins (gomoku's exactly-five rule); longer lines ("overlines") do not.
+//!
+//! Notation: `x y`, column then row, both from zero, origin top-left (the Meridius convention).
+
+mod diagram;
+mod game;
+mod params;
+
+pub use game::{Mnk, Square};
+pub use params::{MnkParams, Preset, GOMOKU, GOMOKU_EXACT, TICTACTOE};
+
+use super::{perft, AnyGame, Variant};
+
+impl Variant for MnkParams {
+    fn params(&self) -> Vec<(&'static str, String)> {
+        self.pairs()
+    }
+
+    fn new_game(&self) -> Box<dyn AnyGame> {
+        Box::new(Mnk::new(*self))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(&Mnk::new(*self), depth)
+    }
+}
+
+/// A preset is its board under another name.
+impl Variant for Preset {
+    fn params(&self) -> Vec<(&'static str, String)> {
+        self.params.pairs()
+    }
+
+    fn new_game(&self) -> Box<dyn AnyGame> {
+        self.params.new_game()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        Variant::perft(&self.params, depth)
+    }
+}

@@ -1,0 +1,28 @@
+//! What the registry asks of a game without knowing which one it is. Each game's parameters
+//! implement [`Variant`], so a new game brings its own answers in its folder and the registry
+//! only has to list it.
+
+use super::AnyGame;
+
+/// A game with its parameters: everything code outside the game's folder needs of it.
+pub trait Variant {
+    /// Every parameter with its value, defaults included, in a fixed order: what a bot is told.
+    fn params(&self) -> Vec<(&'static str, String)>;
+
+    /// The starting position.
+    fn new_game(&self) -> Box<dyn AnyGame>;
+
+    /// Counts the leaf positions `depth` moves from the start (see [`perft`](fn@super::perft)).
+    fn perft(&self, depth: u32) -> u64;
+
+    /// Whether every move is written as one word (checkers' `11-15`), so that a line of moves
+    /// can be split on spaces; the other games' moves have spaces inside (`4 4`, `h 0 1`).
+    fn moves_are_single_words(&self) -> bool {
+        false
+    }
+
+    /// Whether a player may offer a draw with its move (checkers, as in tournament play).
+    fn allows_draw_offers(&self) -> bool {
+        false
+    }
+}
