@@ -1,6 +1,6 @@
 //! The registry of games: which game to play and with which parameters, validated before any
-//! bot is started. It is the one place that lists the games; it asks the game itself the rest
-//! through [`Variant`]. A new game brings its folder and is listed here: a variant of
+//! bot is started. It is the one place that lists the games; everything else asks the game
+//! itself through [`Variant`]. A new game brings its folder and is listed here: a variant of
 //! [`GameSpec`], its name in [`GameSpec::NAMES`] and in `from_parts`, and its arm in `variant`.
 //!
 //! A spec is written as a name and `key=value` parameters, the same way on the command line
@@ -11,7 +11,7 @@ use super::dots::DotsParams;
 use super::mnk::{MnkParams, GOMOKU, GOMOKU_EXACT, TICTACTOE};
 use super::param_reader::{ParamError, ParamReader};
 use super::uttt::UtttParams;
-use super::{AnyGame, Variant};
+use super::{AnyGame, Geometry, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -140,6 +140,16 @@ impl GameSpec {
     /// Counts the leaf positions `depth` moves from the start (see [`perft`](fn@super::perft)).
     pub fn perft(&self, depth: u32) -> u64 {
         self.variant().perft(depth)
+    }
+
+    /// How the board's squares are laid out, for naming them at the console.
+    pub fn geometry(&self) -> Geometry {
+        self.variant().geometry()
+    }
+
+    /// What the first and the second player are called, as the game's drawing shows them.
+    pub fn side_names(&self) -> [&'static str; 2] {
+        self.variant().side_names()
     }
 }
 

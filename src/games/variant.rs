@@ -1,8 +1,7 @@
-//! What the registry asks of a game without knowing which one it is. Each game's parameters
-//! implement [`Variant`], so a new game brings its own answers in its folder and the registry
-//! only has to list it.
+//! What the registry and the console ask of a game without knowing which one it is. Each game's parameters implement [`Variant`], so a new game brings its own answers in
+//! its folder and the registry only has to list it.
 
-use super::AnyGame;
+use super::{AnyGame, Geometry};
 
 /// A game with its parameters: everything code outside the game's folder needs of it.
 pub trait Variant {
@@ -14,6 +13,12 @@ pub trait Variant {
 
     /// Counts the leaf positions `depth` moves from the start (see [`perft`](fn@super::perft)).
     fn perft(&self, depth: u32) -> u64;
+
+    /// How the board's squares are laid out, for naming them at the console.
+    fn geometry(&self) -> Geometry;
+
+    /// What the first and the second player are called, as the game's drawing shows them.
+    fn side_names(&self) -> [&'static str; 2];
 
     /// Whether every move is written as one word (checkers' `11-15`), so that a line of moves
     /// can be split on spaces; the other games' moves have spaces inside (`4 4`, `h 0 1`).

@@ -222,6 +222,10 @@ impl Game for Checkers {
     fn diagram(&self, view: &View) -> Diagram {
         self.draw(view)
     }
+
+    fn piece_squares(&self, mv: Move) -> Option<(u8, u8)> {
+        Some((mv.from(), mv.to()))
+    }
 }
 
 #[cfg(test)]
@@ -229,6 +233,7 @@ mod tests {
     use super::*;
     use crate::games::checkers::squares::CROWN_ROW;
     use crate::games::checkers::test_games::*;
+    use crate::games::PieceMove;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -237,6 +242,35 @@ mod tests {
             winner: None,
             ending,
         })
+    }
+
+    /// The console picks pieces by square: each move names where its piece starts and ends.
+    #[test]
+    fn piece_moves_name_the_start_and_end_squares() {
+        let jumping = game("B:W6,15:B1");
+        assert_eq!(
+            crate::games::AnyGame::piece_moves(&jumping),
+            [PieceMove {
+                notation: "1x10x19".into(),
+                from: 1,
+                to: 19
+            }]
+        );
+        let mut ends: Vec<(u8, u8)> = crate::games::AnyGame::piece_moves(&Checkers::default())
+            .iter()
+            .map(|mv| (mv.from, mv.to))
+            .collect();
+        ends.sort_unstable();
+        let plain = [
+            (9, 13),
+            (9, 14),
+            (10, 14),
+            (10, 15),
+            (11, 15),
+            (11, 16),
+            (12, 16),
+        ];
+        assert_eq!(ends, plain);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub use params::CheckersParams;
 pub use position::{Piece, Position};
 pub use squares::{coordinates, neighbours, Diagonal};
 
-use super::{perft, AnyGame, Variant};
+use super::{perft, AnyGame, Geometry, Variant};
 
 impl Variant for CheckersParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -51,6 +51,14 @@ impl Variant for CheckersParams {
 
     fn perft(&self, depth: u32) -> u64 {
         perft(&Checkers::new(*self), depth)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::NumberedSquares
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["Black", "White"]
     }
 
     fn moves_are_single_words(&self) -> bool {

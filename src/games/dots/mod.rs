@@ -18,7 +18,7 @@ mod test_boards;
 pub use game::{Dots, Line, Orientation};
 pub use params::DotsParams;
 
-use super::{perft, AnyGame, Variant};
+use super::{perft, AnyGame, Geometry, Variant};
 
 impl Variant for DotsParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -31,5 +31,16 @@ impl Variant for DotsParams {
 
     fn perft(&self, depth: u32) -> u64 {
         perft(&Dots::new(*self), depth)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Dots {
+            cols: self.cols,
+            rows: self.rows,
+        }
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["A", "B"]
     }
 }

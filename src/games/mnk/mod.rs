@@ -11,7 +11,7 @@ mod params;
 pub use game::{Mnk, Square};
 pub use params::{MnkParams, Preset, GOMOKU, GOMOKU_EXACT, TICTACTOE};
 
-use super::{perft, AnyGame, Variant};
+use super::{perft, AnyGame, Geometry, Variant};
 
 impl Variant for MnkParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -24,6 +24,18 @@ impl Variant for MnkParams {
 
     fn perft(&self, depth: u32) -> u64 {
         perft(&Mnk::new(*self), depth)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Cells {
+            width: self.width,
+            height: self.height,
+            small_boards: false,
+        }
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["X", "O"]
     }
 }
 
@@ -39,5 +51,13 @@ impl Variant for Preset {
 
     fn perft(&self, depth: u32) -> u64 {
         Variant::perft(&self.params, depth)
+    }
+
+    fn geometry(&self) -> Geometry {
+        self.params.geometry()
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        self.params.side_names()
     }
 }

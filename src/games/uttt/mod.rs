@@ -23,7 +23,7 @@ mod transcription;
 pub use game::{BoardStatus, Square, Uttt};
 pub use params::{UtttParams, UtttTiebreak};
 
-use super::{perft, AnyGame, Variant};
+use super::{perft, AnyGame, Geometry, Variant};
 
 impl Variant for UtttParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -36,5 +36,17 @@ impl Variant for UtttParams {
 
     fn perft(&self, depth: u32) -> u64 {
         perft(&Uttt::new(*self), depth)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Cells {
+            width: 9,
+            height: 9,
+            small_boards: true,
+        }
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["X", "O"]
     }
 }
