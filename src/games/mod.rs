@@ -5,8 +5,8 @@
 //! from "illegal move"), play it, and ask for the outcome. The referee itself works through the
 //! object-safe [`AnyGame`], which every [`Game`] gets for free, so the match loop never needs to
 //! know which game it runs. The game's parameters implement [`Variant`], which answers what the
-//! registry ([`GameSpec`]) and the console ask of a game, so neither needs to know which game it
-//! is either.
+//! registry ([`GameSpec`]), the console and `referee check` ask of a game, so none of them needs
+//! to know which game it is either.
 
 pub mod checkers;
 pub mod diagram;
@@ -27,7 +27,7 @@ pub use geometry::Geometry;
 pub use param_reader::ParamError;
 pub use perft::perft;
 pub use spec::{GameSpec, SpecError};
-pub use variant::Variant;
+pub use variant::{Scenario, Variant};
 
 /// The two seats of a game: `First` moves first (X in m,n,k and ultimate tic-tac-toe, Black in
 /// checkers).

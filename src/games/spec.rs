@@ -11,7 +11,7 @@ use super::dots::DotsParams;
 use super::mnk::{MnkParams, GOMOKU, GOMOKU_EXACT, TICTACTOE};
 use super::param_reader::{ParamError, ParamReader};
 use super::uttt::UtttParams;
-use super::{AnyGame, Geometry, Variant};
+use super::{AnyGame, Geometry, Scenario, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -77,6 +77,13 @@ impl GameSpec {
             })
             .collect::<Result<Vec<_>, _>>()?;
         GameSpec::from_parts(name, &pairs)
+    }
+
+    /// The same game with some parameters changed, such as a check scenario's.
+    pub fn with_params(&self, changes: &[(&str, String)]) -> Result<GameSpec, SpecError> {
+        let mut params: Vec<(&str, String)> = self.params();
+        params.extend_from_slice(changes);
+        GameSpec::from_parts(self.name(), &params)
     }
 
     pub fn name(&self) -> &'static str {
@@ -150,6 +157,12 @@ impl GameSpec {
     /// What the first and the second player are called, as the game's drawing shows them.
     pub fn side_names(&self) -> [&'static str; 2] {
         self.variant().side_names()
+    }
+
+    /// The edge cases `referee check` plays besides a game from the start as each side; a
+    /// scenario's parameters apply through [`GameSpec::with_params`].
+    pub fn check_scenarios(&self) -> Vec<Scenario> {
+        self.variant().check_scenarios()
     }
 }
 

@@ -1,4 +1,5 @@
-//! What the registry and the console ask of a game without knowing which one it is. Each game's parameters implement [`Variant`], so a new game brings its own answers in
+//! What the registry, the console and `referee check` ask of a game without knowing which one
+//! it is. Each game's parameters implement [`Variant`], so a new game brings its own answers in
 //! its folder and the registry only has to list it.
 
 use super::{AnyGame, Geometry};
@@ -30,4 +31,19 @@ pub trait Variant {
     fn allows_draw_offers(&self) -> bool {
         false
     }
+
+    /// The edge cases `referee check` plays besides a game from the start as each side.
+    fn check_scenarios(&self) -> Vec<Scenario>;
+}
+
+/// An edge case for `referee check`: a position or a board on which a bot that handles the
+/// usual start may still go wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario {
+    /// What the case checks, for the report: `a forced multi-jump: 1x10x19`.
+    pub title: String,
+    /// Parameters to change, as `key=value` pairs; empty to play the game as given.
+    pub params: Vec<(&'static str, String)>,
+    /// Moves already played when the bot joins, in the game's notation.
+    pub opening: Vec<String>,
 }

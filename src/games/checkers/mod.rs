@@ -26,6 +26,7 @@ mod moves;
 mod notation;
 mod params;
 mod position;
+mod scenarios;
 mod squares;
 #[cfg(test)]
 mod test_games;
@@ -38,7 +39,7 @@ pub use params::CheckersParams;
 pub use position::{Piece, Position};
 pub use squares::{coordinates, neighbours, Diagonal};
 
-use super::{perft, AnyGame, Geometry, Variant};
+use super::{perft, AnyGame, Geometry, Scenario, Variant};
 
 impl Variant for CheckersParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -67,5 +68,9 @@ impl Variant for CheckersParams {
 
     fn allows_draw_offers(&self) -> bool {
         true
+    }
+
+    fn check_scenarios(&self) -> Vec<Scenario> {
+        scenarios::scenarios()
     }
 }

@@ -12,13 +12,14 @@
 mod diagram;
 mod game;
 mod params;
+mod scenarios;
 #[cfg(test)]
 mod test_boards;
 
 pub use game::{Dots, Line, Orientation};
 pub use params::DotsParams;
 
-use super::{perft, AnyGame, Geometry, Variant};
+use super::{perft, AnyGame, Geometry, Scenario, Variant};
 
 impl Variant for DotsParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -42,5 +43,9 @@ impl Variant for DotsParams {
 
     fn side_names(&self) -> [&'static str; 2] {
         ["A", "B"]
+    }
+
+    fn check_scenarios(&self) -> Vec<Scenario> {
+        scenarios::scenarios(self)
     }
 }

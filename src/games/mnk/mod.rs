@@ -7,11 +7,12 @@
 mod diagram;
 mod game;
 mod params;
+mod scenarios;
 
 pub use game::{Mnk, Square};
 pub use params::{MnkParams, Preset, GOMOKU, GOMOKU_EXACT, TICTACTOE};
 
-use super::{perft, AnyGame, Geometry, Variant};
+use super::{perft, AnyGame, Geometry, Scenario, Variant};
 
 impl Variant for MnkParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -37,9 +38,13 @@ impl Variant for MnkParams {
     fn side_names(&self) -> [&'static str; 2] {
         ["X", "O"]
     }
+
+    fn check_scenarios(&self) -> Vec<Scenario> {
+        scenarios::any_board(self)
+    }
 }
 
-/// A preset is its board under another name.
+/// A preset is its board in every way but the edge cases: its board cannot be varied.
 impl Variant for Preset {
     fn params(&self) -> Vec<(&'static str, String)> {
         self.params.pairs()
@@ -59,5 +64,9 @@ impl Variant for Preset {
 
     fn side_names(&self) -> [&'static str; 2] {
         self.params.side_names()
+    }
+
+    fn check_scenarios(&self) -> Vec<Scenario> {
+        scenarios::fixed_board(&self.params)
     }
 }

@@ -14,6 +14,7 @@
 mod diagram;
 mod game;
 mod params;
+mod scenarios;
 mod tables;
 #[cfg(test)]
 mod test_positions;
@@ -23,7 +24,7 @@ mod transcription;
 pub use game::{BoardStatus, Square, Uttt};
 pub use params::{UtttParams, UtttTiebreak};
 
-use super::{perft, AnyGame, Geometry, Variant};
+use super::{perft, AnyGame, Geometry, Scenario, Variant};
 
 impl Variant for UtttParams {
     fn params(&self) -> Vec<(&'static str, String)> {
@@ -48,5 +49,9 @@ impl Variant for UtttParams {
 
     fn side_names(&self) -> [&'static str; 2] {
         ["X", "O"]
+    }
+
+    fn check_scenarios(&self) -> Vec<Scenario> {
+        scenarios::scenarios(self)
     }
 }
