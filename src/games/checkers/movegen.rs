@@ -53,7 +53,8 @@ impl Position {
     }
 
     /// Clears `moves` and fills it with the legal moves of the pieces (the draw rules are
-    /// [`Checkers`](super::Checkers)' business): for searches, which reuse the vector so they do not allocate.
+    /// [`Checkers`](super::Checkers)' business): for searches, which reuse the vector so they do
+    /// not allocate.
     pub fn legal_moves(&self, moves: &mut Vec<Move>) {
         moves.clear();
         self.generate(moves);
