@@ -9,16 +9,10 @@
 use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
 use crate::bots::Level;
 use crate::clock::TimeControl;
-use crate::games::checkers::Position;
-use crate::games::spec::{CheckersParams, MnkParams};
-use crate::games::uttt::{BoardStatus, Uttt};
-use crate::games::{Game, GameSpec, Side};
+use crate::games::{GameSpec, Side};
 use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
 use crate::players::{Direction, PlayerSpec, SeatLog};
 use crate::verdict::Termination;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -412,137 +406,27 @@ fn scenarios(spec: &GameSpec) -> Vec<Scenario> {
         bot_side: side,
     };
     let mut list = vec![plain(Side::First), plain(Side::Second)];
-    let with_opening = |title: &str, spec: &GameSpec, opening: Vec<String>| {
+    for case in spec.check_scenarios() {
+        let spec = spec
+            .with_params(&case.params)
+            .expect("the check's scenarios are valid");
         let mut game = spec.new_game();
-        for mv in &opening {
+        for mv in &case.opening {
             game.play_text(mv).expect("the check's openings are legal");
         }
-        Scenario {
-            title: title.to_string(),
-            spec: spec.clone(),
-            opening,
+        list.push(Scenario {
+            title: case.title,
+            spec,
+            opening: case.opening,
             bot_side: game.side_to_move(),
-        }
-    };
-    match spec {
-        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-            let params = spec.mnk_params().expect("an m,n,k game");
-            let (cx, cy) = (params.width / 2, params.height / 2);
-            list.push(with_opening(
-                "an opening already played: 'played' lines",
-                spec,
-                vec![format!("{cx} {cy}"), "0 0".into()],
-            ));
-            // A square board hides a bot that mixes up columns and rows.
-            if let GameSpec::Mnk(params) = spec {
-                if params.width == params.height {
-                    list.push(with_opening(
-                        "a board wider than it is high",
-                        &GameSpec::Mnk(rectangular(*params)),
-                        Vec::new(),
-                    ));
-                }
-            }
-        }
-        GameSpec::Uttt(params) => {
-            list.push(with_opening(
-                "the forced board: small board 0",
-                spec,
-                vec!["0 0".into()],
-            ));
-            list.push(with_opening(
-                "a free choice: the forced board is decided",
-                spec,
-                free_choice_opening(*params),
-            ));
-        }
-        GameSpec::Checkers(params) => {
-            let start: Position = MULTI_JUMP_FEN.parse().expect("a valid FEN");
-            list.push(with_opening(
-                "a forced multi-jump: 1x10x19",
-                &GameSpec::Checkers(CheckersParams { start, ..*params }),
-                Vec::new(),
-            ));
-        }
-        GameSpec::Dots(params) if params.rows * params.cols > 1 => {
-            list.push(with_opening(
-                "a box to complete, then an extra move",
-                spec,
-                vec!["h 0 0".into(), "v 0 0".into(), "h 0 1".into()],
-            ));
-        }
-        GameSpec::Dots(_) => {}
+        });
     }
     list
-}
-
-/// Black to move must jump 1x10x19 (over 6 and 15): the only legal move, a two-jump capture.
-const MULTI_JUMP_FEN: &str = "B:W6,15,29,30:B1,4";
-
-/// The square board of `params` made two columns wider, or two rows lower when that does not
-/// fit.
-fn rectangular(params: MnkParams) -> MnkParams {
-    if params.width + 2 <= 20 {
-        MnkParams {
-            width: params.width + 2,
-            ..params
-        }
-    } else {
-        MnkParams {
-            height: params.height - 2,
-            ..params
-        }
-    }
-}
-
-/// A short opening after which the side to move may play in any undecided board because the
-/// board it was sent to is decided. Found by seeded random play, so always the same.
-fn free_choice_opening(params: crate::games::spec::UtttParams) -> Vec<String> {
-    let mut rng = StdRng::seed_from_u64(1);
-    let mut moves = Vec::new();
-    loop {
-        let mut game = Uttt::new(params);
-        let mut opening = Vec::new();
-        while game.outcome().is_none() {
-            let decided = (0..9).any(|b| game.board_status(b) != BoardStatus::Undecided);
-            if decided && game.forced_board().is_none() {
-                return opening;
-            }
-            game.generate_moves(&mut moves);
-            let mv = *moves.choose(&mut rng).expect("a game not over has moves");
-            opening.push(game.format_move(mv));
-            game.play_unchecked(mv);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::checkers::Checkers;
-
-    #[test]
-    fn the_multi_jump_position_has_exactly_that_move() {
-        let game = Checkers::from_fen(MULTI_JUMP_FEN).unwrap();
-        let mut moves = Vec::new();
-        game.generate_moves(&mut moves);
-        let moves: Vec<String> = moves.iter().map(|m| game.format_move(*m)).collect();
-        assert_eq!(moves, ["1x10x19"]);
-    }
-
-    #[test]
-    fn the_free_choice_opening_frees_the_choice_with_a_decided_board() {
-        let opening = free_choice_opening(Default::default());
-        let mut game = Uttt::new(Default::default());
-        for mv in &opening {
-            let mv = game.parse_move(mv).unwrap();
-            game.play(mv).unwrap();
-        }
-        assert_eq!(game.forced_board(), None);
-        assert!(game.outcome().is_none());
-        assert!((0..9).any(|b| game.board_status(b) != BoardStatus::Undecided));
-        assert!(opening.len() > 2);
-    }
 
     #[test]
     fn every_game_has_its_edge_cases() {

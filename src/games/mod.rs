@@ -1,25 +1,33 @@
 //! The rules of every game: pure code, no I/O.
 //!
-//! Each game is one module implementing [`Game`], modelled on chess rules crates such as
+//! Each game is one folder implementing [`Game`], modelled on chess rules crates such as
 //! shakmaty: generate the legal moves, parse a move in the game's notation (telling "not a move"
 //! from "illegal move"), play it, and ask for the outcome. The referee itself works through the
 //! object-safe [`AnyGame`], which every [`Game`] gets for free, so the match loop never needs to
-//! know which game it runs.
+//! know which game it runs. The game's parameters implement [`Variant`], which answers what the
+//! registry ([`GameSpec`]), the console and `referee check` ask of a game, so none of them needs
+//! to know which game it is either.
 
 pub mod checkers;
 pub mod diagram;
 pub mod dots;
+mod geometry;
 pub mod mnk;
+mod param_reader;
 pub mod perft;
 pub mod spec;
 pub mod uttt;
+mod variant;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use diagram::{Diagram, Tone, View};
+pub use geometry::Geometry;
+pub use param_reader::ParamError;
 pub use perft::perft;
 pub use spec::{GameSpec, SpecError};
+pub use variant::{Scenario, Variant};
 
 /// The two seats of a game: `First` moves first (X in m,n,k and ultimate tic-tac-toe, Black in
 /// checkers).
@@ -230,6 +238,22 @@ pub trait Game: Clone + Send + 'static {
     fn scores(&self) -> Option<[u32; 2]> {
         None
     }
+
+    /// The squares (as the game numbers them) a move takes a piece from and to, for games whose
+    /// pieces move (checkers); `None` for games that place marks or draw lines.
+    fn piece_squares(&self, _mv: Self::Move) -> Option<(u8, u8)> {
+        None
+    }
+}
+
+/// A legal move that takes a piece from one square to another: the console lets a person pick
+/// a piece by its square and type where it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceMove {
+    /// The move in canonical notation.
+    pub notation: String,
+    pub from: u8,
+    pub to: u8,
 }
 
 /// A game position seen through notation only: what the match loop and the console need.
@@ -244,6 +268,9 @@ pub trait AnyGame: Send {
     fn render(&self) -> String;
     fn diagram(&self, view: &View) -> Diagram;
     fn scores(&self) -> Option<[u32; 2]>;
+    /// Every legal move that takes a piece from one square to another, in the order of
+    /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
+    fn piece_moves(&self) -> Vec<PieceMove>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
 }
 
@@ -279,6 +306,22 @@ impl<G: Game> AnyGame for G {
 
     fn scores(&self) -> Option<[u32; 2]> {
         Game::scores(self)
+    }
+
+    fn piece_moves(&self) -> Vec<PieceMove> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .filter_map(|mv| {
+                let (from, to) = self.piece_squares(mv)?;
+                Some(PieceMove {
+                    notation: self.format_move(mv),
+                    from,
+                    to,
+                })
+            })
+            .collect()
     }
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {

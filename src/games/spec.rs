@@ -1,13 +1,17 @@
-//! Which game to play and with which parameters, validated before any bot is started.
+//! The registry of games: which game to play and with which parameters, validated before any
+//! bot is started. It is the one place that lists the games; everything else asks the game
+//! itself through [`Variant`]. A new game brings its folder and is listed here: a variant of
+//! [`GameSpec`], its name in [`GameSpec::NAMES`] and in `from_parts`, and its arm in `variant`.
 //!
 //! A spec is written as a name and `key=value` parameters, the same way on the command line
 //! (`-p key=value`), in the protocol's `game` line and in records, so one parser serves all.
 
-use super::checkers::{Checkers, Position};
-use super::dots::Dots;
-use super::mnk::Mnk;
-use super::uttt::Uttt;
-use super::AnyGame;
+use super::checkers::CheckersParams;
+use super::dots::DotsParams;
+use super::mnk::{MnkParams, GOMOKU, GOMOKU_EXACT, TICTACTOE};
+use super::param_reader::{ParamError, ParamReader};
+use super::uttt::UtttParams;
+use super::{AnyGame, Geometry, Scenario, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -16,93 +20,10 @@ use std::fmt;
 pub enum SpecError {
     #[error("unknown game '{0}' (known games: {known})", known = GameSpec::NAMES.join(", "))]
     UnknownGame(String),
-    #[error("game '{game}' has no parameter '{key}' (its parameters: {known})")]
-    UnknownParameter {
-        game: String,
-        key: String,
-        known: String,
-    },
-    #[error("parameter '{key}' of game '{game}': {message}")]
-    BadValue {
-        game: String,
-        key: String,
-        message: String,
-    },
+    #[error(transparent)]
+    Param(#[from] ParamError),
     #[error("parameter '{0}' must be written key=value")]
     NotKeyValue(String),
-}
-
-/// Board and line of an m,n,k game (tic-tac-toe and gomoku are presets of it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MnkParams {
-    /// Columns, 3..=20.
-    pub width: u8,
-    /// Rows, 3..=20.
-    pub height: u8,
-    /// Marks in a row needed to win, 3..=10 and at most the longer side... and fitting the board.
-    pub line: u8,
-    /// When true only a line of exactly `line` wins; an overline (longer) does not.
-    pub exact: bool,
-}
-
-/// How ultimate tic-tac-toe is decided when no move is left and nobody has a line of boards.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum UtttTiebreak {
-    /// A draw (theaigames / riddles.io).
-    #[default]
-    None,
-    /// More small boards won wins (CodinGame).
-    Codingame,
-}
-
-impl UtttTiebreak {
-    pub const ALL: [UtttTiebreak; 2] = [UtttTiebreak::None, UtttTiebreak::Codingame];
-
-    /// The value of the `tiebreak` parameter.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            UtttTiebreak::None => "none",
-            UtttTiebreak::Codingame => "codingame",
-        }
-    }
-}
-
-/// The start and draw rules of a checkers game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckersParams {
-    /// The starting position, the standard one unless a FEN was given (serialized as FEN).
-    pub start: Position,
-    /// How many times a position must occur, same player to move, for a draw: 2..=10.
-    pub repetition: u32,
-    /// Moves by each player without a man advancing or a capture that draw: 0..=200, 0 never.
-    pub move_rule: u32,
-}
-
-impl Default for CheckersParams {
-    /// The standard start, threefold repetition and the 40-move rule (as in WCDF play).
-    fn default() -> CheckersParams {
-        CheckersParams {
-            start: Position::standard(),
-            repetition: 3,
-            move_rule: 40,
-        }
-    }
-}
-
-/// The rule variations of ultimate tic-tac-toe (the board itself is fixed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UtttParams {
-    pub tiebreak: UtttTiebreak,
-}
-
-/// Board of a dots-and-boxes game, counted in boxes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DotsParams {
-    /// Rows of boxes, 1..=10.
-    pub rows: u8,
-    /// Columns of boxes, 1..=10.
-    pub cols: u8,
 }
 
 /// A validated game and its parameters.
@@ -117,10 +38,6 @@ pub enum GameSpec {
     Checkers(CheckersParams),
 }
 
-const MNK_SIZE: std::ops::RangeInclusive<i64> = 3..=20;
-const MNK_LINE: std::ops::RangeInclusive<i64> = 3..=10;
-const DOTS_SIZE: std::ops::RangeInclusive<i64> = 1..=10;
-
 impl GameSpec {
     pub const NAMES: [&'static str; 6] = ["tictactoe", "gomoku", "mnk", "uttt", "dots", "checkers"];
 
@@ -132,76 +49,17 @@ impl GameSpec {
     ) -> Result<GameSpec, SpecError> {
         let mut reader = ParamReader::new(name, params);
         let spec = match name {
-            "tictactoe" | "gomoku" | "mnk" => {
-                // The presets accept their own fixed board (so every `game` line reads back)
-                // and nothing else: other boards are what `mnk` is for.
-                let (size, line) = match name {
-                    "tictactoe" => (3..=3, 3..=3),
-                    "gomoku" => (15..=15, 5..=5),
-                    _ => (MNK_SIZE, MNK_LINE),
-                };
-                let default_size = *size.end().min(&15);
-                let side = reader.number("size", size.clone(), default_size)?;
-                let width = reader.number("width", size.clone(), side)?;
-                let height = reader.number("height", size, side)?;
-                let line = reader.number("line", line, 5.min(width.max(height)))?;
-                if line > width.max(height) {
-                    return Err(reader.bad(
-                        "line",
-                        format!("a line of {line} does not fit on a {width}x{height} board"),
-                    ));
-                }
-                let exact = reader.flag("exact", false)?;
-                match name {
-                    "tictactoe" if exact => {
-                        return Err(reader.bad(
-                            "exact",
-                            "tic-tac-toe has no overlines: only exact=no is allowed".into(),
-                        ))
-                    }
-                    "tictactoe" => GameSpec::Tictactoe,
-                    "gomoku" => GameSpec::Gomoku { exact },
-                    _ => GameSpec::Mnk(MnkParams {
-                        width: width as u8,
-                        height: height as u8,
-                        line: line as u8,
-                        exact,
-                    }),
-                }
+            "tictactoe" => {
+                TICTACTOE.read(&mut reader)?;
+                GameSpec::Tictactoe
             }
-            "uttt" => GameSpec::Uttt(UtttParams {
-                tiebreak: reader.choice(
-                    "tiebreak",
-                    &UtttTiebreak::ALL.map(|t| (t.as_str(), t)),
-                    UtttTiebreak::default(),
-                )?,
-            }),
-            "dots" => {
-                // Counted in boxes, as the rules tables count them; `size` sets both.
-                let size = reader.number("size", DOTS_SIZE, 3)?;
-                let rows = reader.number("rows", DOTS_SIZE, size)?;
-                let cols = reader.number("cols", DOTS_SIZE, size)?;
-                GameSpec::Dots(DotsParams {
-                    rows: rows as u8,
-                    cols: cols as u8,
-                })
-            }
-            "checkers" => {
-                let defaults = CheckersParams::default();
-                let start = match reader.take("fen") {
-                    None => defaults.start,
-                    Some(fen) => fen
-                        .parse()
-                        .map_err(|e: super::checkers::FenError| reader.bad("fen", e.to_string()))?,
-                };
-                let repetition = reader.number("repetition", 2..=10, 3)?;
-                let move_rule = reader.number("moverule", 0..=200, 40)?;
-                GameSpec::Checkers(CheckersParams {
-                    start,
-                    repetition: repetition as u32,
-                    move_rule: move_rule as u32,
-                })
-            }
+            "gomoku" => GameSpec::Gomoku {
+                exact: GOMOKU.read(&mut reader)?.exact,
+            },
+            "mnk" => GameSpec::Mnk(MnkParams::read(&mut reader)?),
+            "uttt" => GameSpec::Uttt(UtttParams::read(&mut reader)?),
+            "dots" => GameSpec::Dots(DotsParams::read(&mut reader)?),
+            "checkers" => GameSpec::Checkers(CheckersParams::read(&mut reader)?),
             _ => return Err(SpecError::UnknownGame(name.to_string())),
         };
         reader.finish()?;
@@ -221,6 +79,13 @@ impl GameSpec {
         GameSpec::from_parts(name, &pairs)
     }
 
+    /// The same game with some parameters changed, such as a check scenario's.
+    pub fn with_params(&self, changes: &[(&str, String)]) -> Result<GameSpec, SpecError> {
+        let mut params: Vec<(&str, String)> = self.params();
+        params.extend_from_slice(changes);
+        GameSpec::from_parts(self.name(), &params)
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Tictactoe => "tictactoe",
@@ -232,83 +97,72 @@ impl GameSpec {
         }
     }
 
+    /// The game behind the spec, which answers everything else asked of it.
+    fn variant(&self) -> &dyn Variant {
+        match self {
+            GameSpec::Tictactoe => &TICTACTOE,
+            GameSpec::Gomoku { exact: false } => &GOMOKU,
+            GameSpec::Gomoku { exact: true } => &GOMOKU_EXACT,
+            GameSpec::Mnk(params) => params,
+            GameSpec::Uttt(params) => params,
+            GameSpec::Dots(params) => params,
+            GameSpec::Checkers(params) => params,
+        }
+    }
+
     /// Every parameter with its value, defaults included, in a fixed order: what a bot is told.
     pub fn params(&self) -> Vec<(&'static str, String)> {
-        match self {
-            GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-                let p = self.mnk_params().expect("an m,n,k game");
-                vec![
-                    ("width", p.width.to_string()),
-                    ("height", p.height.to_string()),
-                    ("line", p.line.to_string()),
-                    ("exact", yes_no(p.exact).to_string()),
-                ]
-            }
-            GameSpec::Uttt(p) => vec![("tiebreak", p.tiebreak.as_str().to_string())],
-            GameSpec::Dots(p) => vec![("rows", p.rows.to_string()), ("cols", p.cols.to_string())],
-            GameSpec::Checkers(p) => vec![
-                ("fen", p.start.to_fen()),
-                ("repetition", p.repetition.to_string()),
-                ("moverule", p.move_rule.to_string()),
-            ],
-        }
+        self.variant().params()
     }
 
     /// Whether every move is written as one word (checkers' `11-15`), so that a line of moves
     /// can be split on spaces; the other games' moves have spaces inside (`4 4`, `h 0 1`).
     pub fn moves_are_single_words(&self) -> bool {
-        matches!(self, GameSpec::Checkers(_))
+        self.variant().moves_are_single_words()
     }
 
     /// Whether a player may offer a draw with its move (checkers, as in tournament play).
     pub fn allows_draw_offers(&self) -> bool {
-        matches!(self, GameSpec::Checkers(_))
+        self.variant().allows_draw_offers()
     }
 
     /// The board of an m,n,k game (tic-tac-toe and gomoku included); `None` for other games.
     pub fn mnk_params(&self) -> Option<MnkParams> {
         match *self {
-            GameSpec::Tictactoe => Some(MnkParams {
-                width: 3,
-                height: 3,
-                line: 3,
-                exact: false,
-            }),
+            GameSpec::Tictactoe => Some(TICTACTOE.params),
             GameSpec::Gomoku { exact } => Some(MnkParams {
-                width: 15,
-                height: 15,
-                line: 5,
                 exact,
+                ..GOMOKU.params
             }),
             GameSpec::Mnk(params) => Some(params),
-            GameSpec::Uttt(_) => None,
-            GameSpec::Dots(_) => None,
-            GameSpec::Checkers(_) => None,
+            _ => None,
         }
     }
 
     /// The starting position.
     pub fn new_game(&self) -> Box<dyn AnyGame> {
-        match self {
-            GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-                Box::new(Mnk::new(self.mnk_params().expect("an m,n,k game")))
-            }
-            GameSpec::Uttt(params) => Box::new(Uttt::new(*params)),
-            GameSpec::Dots(params) => Box::new(Dots::new(*params)),
-            GameSpec::Checkers(params) => Box::new(Checkers::new(*params)),
-        }
+        self.variant().new_game()
     }
 
-    /// Counts the leaf positions `depth` moves from the start (see [`super::perft`]).
+    /// Counts the leaf positions `depth` moves from the start (see [`perft`](fn@super::perft)).
     pub fn perft(&self, depth: u32) -> u64 {
-        match self {
-            GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-                super::perft(&Mnk::new(self.mnk_params().expect("an m,n,k game")), depth)
-            }
-            GameSpec::Uttt(params) => super::perft(&Uttt::new(*params), depth),
-            GameSpec::Dots(params) => super::perft(&Dots::new(*params), depth),
-            GameSpec::Checkers(params) => super::perft(&Checkers::new(*params), depth),
-        }
+        self.variant().perft(depth)
+    }
+
+    /// How the board's squares are laid out, for naming them at the console.
+    pub fn geometry(&self) -> Geometry {
+        self.variant().geometry()
+    }
+
+    /// What the first and the second player are called, as the game's drawing shows them.
+    pub fn side_names(&self) -> [&'static str; 2] {
+        self.variant().side_names()
+    }
+
+    /// The edge cases `referee check` plays besides a game from the start as each side; a
+    /// scenario's parameters apply through [`GameSpec::with_params`].
+    pub fn check_scenarios(&self) -> Vec<Scenario> {
+        self.variant().check_scenarios()
     }
 }
 
@@ -323,133 +177,10 @@ impl fmt::Display for GameSpec {
     }
 }
 
-fn yes_no(flag: bool) -> &'static str {
-    if flag {
-        "yes"
-    } else {
-        "no"
-    }
-}
-
-/// Takes parameters one by one so that whatever is left over at the end is an unknown key.
-struct ParamReader<'a> {
-    game: &'a str,
-    remaining: Vec<(String, String)>,
-    known: Vec<&'static str>,
-}
-
-impl<'a> ParamReader<'a> {
-    fn new<K: AsRef<str>, V: AsRef<str>>(game: &'a str, params: &[(K, V)]) -> Self {
-        ParamReader {
-            game,
-            remaining: params
-                .iter()
-                .map(|(k, v)| (k.as_ref().trim().to_string(), v.as_ref().trim().to_string()))
-                .collect(),
-            known: Vec::new(),
-        }
-    }
-
-    /// The last value given for `key`, if any.
-    fn take(&mut self, key: &'static str) -> Option<String> {
-        self.known.push(key);
-        let mut value = None;
-        self.remaining.retain(|(k, v)| {
-            if k == key {
-                value = Some(v.clone());
-                false
-            } else {
-                true
-            }
-        });
-        value
-    }
-
-    fn bad(&self, key: &str, message: String) -> SpecError {
-        SpecError::BadValue {
-            game: self.game.to_string(),
-            key: key.to_string(),
-            message,
-        }
-    }
-
-    fn number(
-        &mut self,
-        key: &'static str,
-        range: std::ops::RangeInclusive<i64>,
-        default: i64,
-    ) -> Result<i64, SpecError> {
-        let Some(text) = self.take(key) else {
-            return Ok(default);
-        };
-        match text.parse::<i64>() {
-            Ok(n) if range.contains(&n) => Ok(n),
-            _ if range.start() == range.end() => Err(self.bad(
-                key,
-                format!(
-                    "'{text}' is not allowed: {} is always {} (the game mnk plays other boards)",
-                    self.game,
-                    range.start()
-                ),
-            )),
-            _ => Err(self.bad(
-                key,
-                format!(
-                    "'{text}' is not a whole number from {} to {}",
-                    range.start(),
-                    range.end()
-                ),
-            )),
-        }
-    }
-
-    fn flag(&mut self, key: &'static str, default: bool) -> Result<bool, SpecError> {
-        match self.take(key).as_deref() {
-            None => Ok(default),
-            Some("yes" | "true" | "1") => Ok(true),
-            Some("no" | "false" | "0") => Ok(false),
-            Some(other) => Err(self.bad(key, format!("'{other}' is not yes or no"))),
-        }
-    }
-
-    /// One of a fixed set of words, each standing for a value of `T`.
-    fn choice<T: Copy>(
-        &mut self,
-        key: &'static str,
-        allowed: &[(&str, T)],
-        default: T,
-    ) -> Result<T, SpecError> {
-        let Some(text) = self.take(key) else {
-            return Ok(default);
-        };
-        match allowed.iter().find(|(word, _)| *word == text) {
-            Some(&(_, value)) => Ok(value),
-            None => {
-                let words: Vec<&str> = allowed.iter().map(|(word, _)| *word).collect();
-                Err(self.bad(key, format!("'{text}' is not one of: {}", words.join(", "))))
-            }
-        }
-    }
-
-    fn finish(self) -> Result<(), SpecError> {
-        match self.remaining.into_iter().next() {
-            None => Ok(()),
-            Some((key, _)) => Err(SpecError::UnknownParameter {
-                game: self.game.to_string(),
-                key,
-                known: if self.known.is_empty() {
-                    "none".to_string()
-                } else {
-                    self.known.join(", ")
-                },
-            }),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::uttt::UtttTiebreak;
 
     #[test]
     fn presets_are_mnk_boards() {

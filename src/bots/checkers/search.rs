@@ -492,7 +492,7 @@ fn from_table(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::bots::checkers::GreedyBrain;
-    use crate::games::spec::CheckersParams;
+    use crate::games::checkers::CheckersParams;
     use rand::Rng;
 
     fn budget(ms: u64) -> Budget {

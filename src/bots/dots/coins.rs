@@ -404,7 +404,7 @@ impl Coins {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::DotsParams;
+    use crate::games::dots::DotsParams;
     use crate::games::Game;
 
     fn after(rows: u8, cols: u8, lines: &[&str]) -> Dots {

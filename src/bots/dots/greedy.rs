@@ -56,7 +56,7 @@ impl Brain<Dots> for DotsGreedy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::DotsParams;
+    use crate::games::dots::DotsParams;
     use crate::games::Game;
     use rand::Rng;
     use std::time::{Duration, Instant};

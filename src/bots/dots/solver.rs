@@ -385,7 +385,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::DotsParams;
+    use crate::games::dots::DotsParams;
     use crate::games::Game;
     use std::time::Duration;
 

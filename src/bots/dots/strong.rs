@@ -268,7 +268,7 @@ impl Brain<Dots> for DotsStrong {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::DotsParams;
+    use crate::games::dots::DotsParams;
     use crate::games::Game;
     use rand::Rng;
     use std::collections::BTreeMap;

@@ -8,8 +8,8 @@
 //! live window one mark short is a square that wins now, and these are exactly the winning
 //! squares of the rules. Moves are played and taken back in place, so a search never clones.
 
+use crate::games::mnk::MnkParams;
 use crate::games::mnk::{Mnk, Square};
-use crate::games::spec::MnkParams;
 use crate::games::{Game, Side};
 
 /// What a live window is worth by how many marks it still needs (index 1: one short, a threat

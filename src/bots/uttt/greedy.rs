@@ -116,7 +116,7 @@ impl Brain<Uttt> for UtttGreedy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::UtttParams;
+    use crate::games::uttt::UtttParams;
     use crate::games::Side;
     use rand::Rng;
     use std::time::{Duration, Instant};

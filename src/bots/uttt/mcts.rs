@@ -246,7 +246,7 @@ impl Brain<Uttt> for UtttMcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::{UtttParams, UtttTiebreak};
+    use crate::games::uttt::{UtttParams, UtttTiebreak};
     use std::time::Duration;
 
     /// The result of `game` for the side to move (1 win, 0 draw, -1 loss) within `depth` more

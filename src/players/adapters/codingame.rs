@@ -125,7 +125,7 @@ impl Seat for Codingame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::UtttParams;
+    use crate::games::uttt::UtttParams;
 
     #[test]
     fn the_first_turn_lists_every_square_row_by_row() {

@@ -365,7 +365,7 @@ impl Seat for Gomocup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::MnkParams;
+    use crate::games::mnk::MnkParams;
 
     fn state(time: &str, opening: &[&str], side: Side) -> GameState {
         let mut state = GameState {

@@ -220,7 +220,7 @@ impl Seat for Riddles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spec::UtttParams;
+    use crate::games::uttt::UtttParams;
 
     /// A position where X (first) won small board 0 and O must play in board 4.
     fn position() -> Uttt {

@@ -2,7 +2,7 @@
 //! letters for the friendly notation, a selected checkers piece's destinations), and the lines
 //! around it: who played what, whose turn it is.
 
-use super::notation::{both, Board};
+use super::notation::both;
 use crate::games::{AnyGame, Diagram, GameSpec, Side, View};
 
 /// Who sits on each side, for what the console says.
@@ -29,14 +29,7 @@ impl Seating {
 
 /// How the game names a side, as its drawing does: X and O, Black and White, A and B.
 pub fn side_name(spec: &GameSpec, side: Side) -> &'static str {
-    match (Board::of(spec), side) {
-        (Board::Cells { .. }, Side::First) => "X",
-        (Board::Cells { .. }, Side::Second) => "O",
-        (Board::Checkers, Side::First) => "Black",
-        (Board::Checkers, Side::Second) => "White",
-        (Board::Dots { .. }, Side::First) => "A",
-        (Board::Dots { .. }, Side::Second) => "B",
-    }
+    spec.side_names()[side.index()]
 }
 
 /// The position drawn for the console; `selected` is a checkers square whose piece's moves are

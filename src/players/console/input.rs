@@ -1,9 +1,9 @@
 //! What a person types at the console: a command or a move (in the protocol's notation or a
 //! friendly form), the help that documents both, and hints added to the rules' refusals.
 
-use super::notation::{translate, Board, Translation};
+use super::notation::{extent, translate, Translation};
 use crate::games::diagram::column_letter;
-use crate::games::{AnyGame, GameSpec, IllegalMove, MoveError};
+use crate::games::{AnyGame, GameSpec, Geometry, IllegalMove, MoveError};
 
 /// What a typed line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub fn read(spec: &GameSpec, game: &dyn AnyGame, line: &str) -> Input {
         Some(text) => (text.trim(), true),
         None => (typed, false),
     };
-    if Board::of(spec) == Board::Checkers && !offers_draw {
+    if spec.geometry() == Geometry::NumberedSquares && !offers_draw {
         if let Ok(square) = text.parse::<u8>() {
             return Input::Select(square);
         }
@@ -66,8 +66,12 @@ pub fn read(spec: &GameSpec, game: &dyn AnyGame, line: &str) -> Input {
 
 /// The commands and the ways to write a move in `spec`'s game.
 pub fn help(spec: &GameSpec) -> String {
-    let moves = match Board::of(spec) {
-        Board::Cells { width, height } => format!(
+    let moves = match spec.geometry() {
+        Geometry::Cells {
+            width,
+            height,
+            small_boards,
+        } => format!(
             "Moves: a square's column letter and row number, as drawn along the edges: b2 is\n\
              column b, row 2. The protocol's notation works too: 'x y', the column x then the\n\
              row y, counted from 0 at the top left (a = 0, b = 1, ...): b2 is '1 2'.\n\
@@ -75,14 +79,14 @@ pub fn help(spec: &GameSpec) -> String {
             column_letter(width - 1),
             width - 1,
             height - 1,
-            if matches!(spec, GameSpec::Uttt(_)) {
+            if small_boards {
                 "\nYou must play in the small board the last move sent you to (highlighted, and\n\
                  named under the board); when that board is decided, in any undecided board."
             } else {
                 ""
             }
         ),
-        Board::Dots { cols, rows } => format!(
+        Geometry::Dots { cols, rows } => format!(
             "Moves: the line between two neighbouring dots, each named by its column letter\n\
              and row number as drawn along the edges: a0-b0 (or a0 b0) joins dots a0 and b0.\n\
              The protocol's notation works too: 'h x y' is the line from dot (x, y) to\n\
@@ -93,7 +97,7 @@ pub fn help(spec: &GameSpec) -> String {
             cols,
             rows
         ),
-        Board::Checkers => "\
+        Geometry::NumberedSquares => "\
             Moves in PDN, with the square numbers of the key beside the board: 11-15 a move,\n\
             22x15 a capture, 9x18x27 a multi-jump with every landing square (or only its\n\
             start and end, 9x27, when one capture fits). '11 15' (with a space) is the move\n\
@@ -120,26 +124,26 @@ pub fn help(spec: &GameSpec) -> String {
 
 /// More help for a refused move, where the rules' message alone may leave a person stuck.
 pub fn hint(spec: &GameSpec, error: &MoveError) -> Option<String> {
-    let board = Board::of(spec);
+    let geometry = spec.geometry();
     match error {
         MoveError::NotAMove(_) => Some(
-            match board {
-                Board::Cells { .. } => {
+            match geometry {
+                Geometry::Cells { .. } => {
                     "Write a square as b2 (column letter, row number) or as '1 2' (x y)."
                 }
-                Board::Dots { .. } => {
+                Geometry::Dots { .. } => {
                     "Write a line as two neighbouring dots, a0-b0, or as 'h 0 0' / 'v 0 0'."
                 }
-                Board::Checkers => {
+                Geometry::NumberedSquares => {
                     "Write a move as 11-15, a capture as 22x15, or either as '11 15'."
                 }
             }
             .to_string()
                 + " Type moves to list the legal moves, help for more.",
         ),
-        MoveError::Illegal(IllegalMove::OffBoard { .. }) => board
-            .extent()
-            .map(|extent| format!("The board has {extent}.")),
+        MoveError::Illegal(IllegalMove::OffBoard { .. }) => {
+            extent(geometry).map(|extent| format!("The board has {extent}."))
+        }
         MoveError::Illegal(IllegalMove::OutsideForcedBoard { board, .. }) => {
             let first = board % 3 * 3;
             Some(format!(

@@ -314,9 +314,10 @@ impl ConsoleSeat {
             Input::Select(square) => {
                 let moves: Vec<String> = table
                     .game
-                    .legal_moves_text()
+                    .piece_moves()
                     .into_iter()
-                    .filter(|mv| starts_on(mv) == Some(square))
+                    .filter(|mv| mv.from == square)
+                    .map(|mv| mv.notation)
                     .collect();
                 if moves.is_empty() {
                     let movable = list(&movable_pieces(table));
@@ -475,22 +476,9 @@ fn list(squares: &[u8]) -> String {
         .join(", ")
 }
 
-/// The square a checkers move starts on.
-fn starts_on(notation: &str) -> Option<u8> {
-    notation.split(['-', 'x']).next()?.parse().ok()
-}
-
-/// Checkers: the squares of the pieces that can move, in order; empty for other games.
+/// The squares of the pieces that can move, in order; empty for games without moving pieces.
 fn movable_pieces(table: &Table) -> Vec<u8> {
-    if !matches!(table.spec, GameSpec::Checkers(_)) {
-        return Vec::new();
-    }
-    let mut squares: Vec<u8> = table
-        .game
-        .legal_moves_text()
-        .iter()
-        .filter_map(|mv| starts_on(mv))
-        .collect();
+    let mut squares: Vec<u8> = table.game.piece_moves().iter().map(|mv| mv.from).collect();
     squares.sort_unstable();
     squares.dedup();
     squares
@@ -553,7 +541,6 @@ mod tests {
     fn checkers_pieces_that_can_move() {
         assert_eq!(movable_pieces(&table("checkers")), [9, 10, 11, 12]);
         assert!(movable_pieces(&table("uttt")).is_empty());
-        assert_eq!(starts_on("9x18x27"), Some(9));
     }
 
     #[test]

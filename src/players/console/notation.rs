@@ -4,55 +4,21 @@
 //! 11 to 15 whatever its kind. The same letters and numbers are drawn along the board's edges.
 
 use crate::games::diagram::{column_letter, column_of_letter};
-use crate::games::{AnyGame, GameSpec};
+use crate::games::{AnyGame, GameSpec, Geometry};
 
-/// The kinds of board the notation knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Board {
-    /// Squares named `x y` (m,n,k games and ultimate tic-tac-toe).
-    Cells { width: u8, height: u8 },
-    /// Dots and boxes: `cols + 1` by `rows + 1` dots.
-    Dots { cols: u8, rows: u8 },
-    /// Checkers: squares numbered 1..32, moves in PDN.
-    Checkers,
-}
-
-impl Board {
-    pub fn of(spec: &GameSpec) -> Board {
-        match spec {
-            GameSpec::Uttt(_) => Board::Cells {
-                width: 9,
-                height: 9,
-            },
-            GameSpec::Dots(params) => Board::Dots {
-                cols: params.cols,
-                rows: params.rows,
-            },
-            GameSpec::Checkers(_) => Board::Checkers,
-            GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-                let params = spec.mnk_params().expect("an m,n,k game");
-                Board::Cells {
-                    width: params.width,
-                    height: params.height,
-                }
-            }
-        }
-    }
-
-    /// The columns and rows as drawn along the edges, e.g. `columns a-c (0-2), rows 0-2`.
-    pub fn extent(self) -> Option<String> {
-        let (columns, rows, what) = match self {
-            Board::Cells { width, height } => (width, height, ""),
-            Board::Dots { cols, rows } => (cols + 1, rows + 1, "dot "),
-            Board::Checkers => return None,
-        };
-        Some(format!(
-            "{what}columns a-{} (0-{}), {what}rows 0-{}",
-            column_letter(columns - 1),
-            columns - 1,
-            rows - 1
-        ))
-    }
+/// The columns and rows as drawn along the edges, e.g. `columns a-c (0-2), rows 0-2`.
+pub fn extent(geometry: Geometry) -> Option<String> {
+    let (columns, rows, what) = match geometry {
+        Geometry::Cells { width, height, .. } => (width, height, ""),
+        Geometry::Dots { cols, rows } => (cols + 1, rows + 1, "dot "),
+        Geometry::NumberedSquares => return None,
+    };
+    Some(format!(
+        "{what}columns a-{} (0-{}), {what}rows 0-{}",
+        column_letter(columns - 1),
+        columns - 1,
+        rows - 1
+    ))
 }
 
 /// A text typed as a move, made ready for the rules.
@@ -69,15 +35,15 @@ pub enum Translation {
 /// Reads `text` in the friendly notation of the game, if it is written so.
 pub fn translate(spec: &GameSpec, game: &dyn AnyGame, text: &str) -> Translation {
     let words: Vec<&str> = text.split_whitespace().collect();
-    match Board::of(spec) {
-        Board::Cells { .. } => match words[..] {
+    match spec.geometry() {
+        Geometry::Cells { .. } => match words[..] {
             [word] => match cell(word) {
                 Some((x, y)) => Translation::Friendly(format!("{x} {y}")),
                 None => Translation::Protocol,
             },
             _ => Translation::Protocol,
         },
-        Board::Dots { .. } => {
+        Geometry::Dots { .. } => {
             let dots: Vec<&str> = text
                 .split(|c: char| c == '-' || c.is_whitespace())
                 .filter(|part| !part.is_empty())
@@ -90,9 +56,9 @@ pub fn translate(spec: &GameSpec, game: &dyn AnyGame, text: &str) -> Translation
                 _ => Translation::Protocol,
             }
         }
-        Board::Checkers => match words[..] {
+        Geometry::NumberedSquares => match words[..] {
             [from, to] => match (from.parse::<u8>(), to.parse::<u8>()) {
-                (Ok(from), Ok(to)) => checkers_move(game, from, to),
+                (Ok(from), Ok(to)) => piece_move(game, from, to),
                 _ => Translation::Protocol,
             },
             _ => Translation::Protocol,
@@ -127,13 +93,13 @@ fn dots_line(a: &str, from: (u8, u64), b: &str, to: (u8, u64)) -> Translation {
 }
 
 /// The legal move from `from` that ends on `to`, a plain move or a capture alike.
-fn checkers_move(game: &dyn AnyGame, from: u8, to: u8) -> Translation {
-    let ends = |notation: &String| {
-        let squares: Vec<&str> = notation.split(['-', 'x']).collect();
-        squares.first() == Some(&from.to_string().as_str())
-            && squares.last() == Some(&to.to_string().as_str())
-    };
-    let candidates: Vec<String> = game.legal_moves_text().into_iter().filter(ends).collect();
+fn piece_move(game: &dyn AnyGame, from: u8, to: u8) -> Translation {
+    let candidates: Vec<String> = game
+        .piece_moves()
+        .into_iter()
+        .filter(|mv| mv.from == from && mv.to == to)
+        .map(|mv| mv.notation)
+        .collect();
     match &candidates[..] {
         [only] => Translation::Friendly(only.clone()),
         [] => Translation::Friendly(format!("{from}-{to}")),
@@ -151,11 +117,11 @@ pub fn friendly(spec: &GameSpec, notation: &str) -> String {
         words.iter().map(|word| word.parse::<u8>().ok()).collect()
     };
     let words: Vec<&str> = notation.split_whitespace().collect();
-    let written = match (Board::of(spec), &words[..]) {
-        (Board::Cells { .. }, [_, _]) => {
+    let written = match (spec.geometry(), &words[..]) {
+        (Geometry::Cells { .. }, [_, _]) => {
             numbers(&words).map(|xy| format!("{}{}", column_letter(xy[0]), xy[1]))
         }
-        (Board::Dots { .. }, [kind, _, _]) => numbers(&words[1..]).and_then(|xy| {
+        (Geometry::Dots { .. }, [kind, _, _]) => numbers(&words[1..]).and_then(|xy| {
             let (x, y) = (xy[0], xy[1]);
             match *kind {
                 "h" => Some(format!(
@@ -280,15 +246,13 @@ mod tests {
     #[test]
     fn the_extent_names_the_edges_as_drawn() {
         assert_eq!(
-            Board::of(&spec("tictactoe", &[])).extent().unwrap(),
+            extent(spec("tictactoe", &[]).geometry()).unwrap(),
             "columns a-c (0-2), rows 0-2"
         );
         assert_eq!(
-            Board::of(&spec("dots", &["rows=2", "cols=4"]))
-                .extent()
-                .unwrap(),
+            extent(spec("dots", &["rows=2", "cols=4"]).geometry()).unwrap(),
             "dot columns a-e (0-4), dot rows 0-2"
         );
-        assert_eq!(Board::of(&spec("checkers", &[])).extent(), None);
+        assert_eq!(extent(spec("checkers", &[]).geometry()), None);
     }
 }

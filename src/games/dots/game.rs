@@ -1,18 +1,9 @@
-//! Dots and boxes: a board of `rows` x `cols` boxes, that is (cols + 1) x (rows + 1) dots. A move
-//! draws one line between two neighbouring dots. Drawing the fourth side of a box (or of two boxes
-//! at once) scores it for the mover, who then moves again. When every line is drawn, more boxes
-//! wins; equal boxes is a draw.
-//!
-//! Notation: `h x y` draws the horizontal line from dot (x, y) to dot (x + 1, y), and `v x y` the
-//! vertical line from dot (x, y) to dot (x, y + 1). Dots are numbered column `x` first (0..=cols),
-//! then row `y` (0..=rows), from zero, origin top-left (the Meridius convention).
-//!
-//! The position is a few bitmasks and counters (no heap), so bots can clone it freely in searches.
+//! The dots-and-boxes position: the lines drawn, the boxes each side owns and whose turn it is,
+//! and the rules that change them.
 
-use super::diagram::letter_row;
-use super::spec::DotsParams;
-use super::{
-    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, Tone, View,
+use super::params::DotsParams;
+use crate::games::{
+    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View,
 };
 
 /// A line, numbered horizontal lines first (row by row, `y * cols + x`), then vertical lines
@@ -62,7 +53,7 @@ pub struct Dots {
 }
 
 impl Dots {
-    /// The empty board. `params` must be within 1..=10 each (as [`super::GameSpec`] checks).
+    /// The empty board. `params` must be within 1..=10 each (as reading them checks).
     pub fn new(params: DotsParams) -> Dots {
         assert!(
             (1..=10).contains(&params.rows) && (1..=10).contains(&params.cols),
@@ -351,75 +342,9 @@ impl Game for Dots {
             ending: Ending::AllLinesDrawn,
         })
     }
-
-    /// Dot columns across the top (letters above them if asked), dot rows down the side; dots
-    /// `+`, lines `---` and `|`, and a completed box shows its owner: `A` for the first player,
-    /// `B` for the second (letters, so they cannot be mistaken for coordinates). Then the score
-    /// and the latest turn, whose lines are toned as the last move.
+    /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
-        let mut out = Diagram::new();
-        let last_turn = self.last_turn();
-        let tone_of = |line: Line| {
-            if last_turn.contains(&line) {
-                Tone::LastMove
-            } else {
-                Tone::Plain
-            }
-        };
-        if view.letters {
-            letter_row(&mut out, "   ", self.cols + 1, None, |c| format!("{c:<4}"));
-        }
-        out.text("   ");
-        for x in 0..=self.cols {
-            out.push(Tone::Label, format!("{x:<4}"));
-        }
-        out.end_line();
-        for y in 0..=self.rows {
-            out.push(Tone::Label, format!("{y:>2} "));
-            for x in 0..=self.cols {
-                out.text("+");
-                if let Some(line) = self.line(Orientation::Horizontal, x, y) {
-                    if self.is_drawn(line) {
-                        out.push(tone_of(line), "---");
-                    } else {
-                        out.text("   ");
-                    }
-                }
-            }
-            out.end_line();
-            if y == self.rows {
-                break;
-            }
-            out.text("   ");
-            for x in 0..=self.cols {
-                let line = self
-                    .line(Orientation::Vertical, x, y)
-                    .expect("on the board");
-                if self.is_drawn(line) {
-                    out.push(tone_of(line), "|");
-                } else {
-                    out.text(" ");
-                }
-                if x < self.cols {
-                    match self.box_owner(x, y) {
-                        Some(Side::First) => out.push(Tone::First, " A "),
-                        Some(Side::Second) => out.push(Tone::Second, " B "),
-                        None => out.text("   "),
-                    }
-                }
-            }
-            out.end_line();
-        }
-        let [first, second] = self.box_counts();
-        out.text(format!("boxes: A (first) {first} - B (second) {second}\n"));
-        if let Some(mover) = self.last_mover() {
-            let lines: Vec<String> = last_turn
-                .into_iter()
-                .map(|line| self.format_move(line))
-                .collect();
-            out.text(format!("last turn: {mover} drew {}\n", lines.join(", ")));
-        }
-        out
+        self.draw(view)
     }
 
     fn scores(&self) -> Option<[u32; 2]> {
@@ -430,20 +355,8 @@ impl Game for Dots {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::dots::test_boards::{board, play_all};
     use crate::games::perft;
-
-    fn board(rows: u8, cols: u8) -> Dots {
-        Dots::new(DotsParams { rows, cols })
-    }
-
-    fn play_all(game: &mut Dots, moves: &[&str]) {
-        for text in moves {
-            let line = game
-                .parse_move(text)
-                .unwrap_or_else(|e| panic!("{text}: {e}"));
-            game.play(line).unwrap();
-        }
-    }
 
     #[test]
     fn a_board_has_2rc_plus_r_plus_c_lines() {
@@ -696,62 +609,5 @@ mod tests {
             [game.line(Orientation::Vertical, 2, 0).unwrap()]
         );
         assert_eq!(game.last_mover(), Some(Side::First));
-    }
-
-    #[test]
-    fn the_console_view_letters_the_dots_and_tones_the_last_turn() {
-        let mut game = board(1, 2);
-        play_all(&mut game, &["h 0 0", "v 0 0", "h 0 1", "v 1 0"]);
-        let drawing = game.diagram(&View {
-            letters: true,
-            ..View::default()
-        });
-        assert!(drawing
-            .to_string()
-            .starts_with("   a   b   c\n   0   1   2\n"));
-        let last: Vec<&str> = drawing
-            .spans()
-            .filter(|(tone, _)| *tone == Tone::LastMove)
-            .map(|(_, text)| text)
-            .collect();
-        // The second player drew v 1 0, completing box (0, 0): only that line is its turn's.
-        assert_eq!(last, ["|"]);
-        let owners: Vec<&str> = drawing
-            .spans()
-            .filter(|(tone, _)| *tone == Tone::Second)
-            .map(|(_, text)| text)
-            .collect();
-        assert_eq!(owners, [" B "]);
-    }
-
-    #[test]
-    fn render_draws_lines_owners_and_the_score() {
-        let mut game = board(2, 2);
-        play_all(
-            &mut game,
-            &[
-                "h 0 0", "h 1 0", "v 0 0", "v 2 1", "h 0 1", "v 1 0", "h 1 2",
-            ],
-        );
-        assert_eq!(
-            game.render(),
-            "   0   1   2\n\
-             \x200 +---+---+\n\
-             \x20  | B |\n\
-             \x201 +---+   +\n\
-             \x20          |\n\
-             \x202 +   +---+\n\
-             boxes: A (first) 0 - B (second) 1\n\
-             last turn: second drew h 1 2, v 1 0\n"
-        );
-        let fresh = board(1, 10).render();
-        assert_eq!(
-            fresh,
-            "   0   1   2   3   4   5   6   7   8   9   10\n\
-             \x200 +   +   +   +   +   +   +   +   +   +   +\n\
-             \n\
-             \x201 +   +   +   +   +   +   +   +   +   +   +\n\
-             boxes: A (first) 0 - B (second) 0\n"
-        );
     }
 }

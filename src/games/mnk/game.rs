@@ -1,13 +1,8 @@
-//! m,n,k games: a `width` x `height` board, two players place marks, `line` in a row wins.
-//! Tic-tac-toe (3,3,3) and gomoku (15,15,5) are presets. With `exact`, only a line of exactly
-//! `line` marks wins (gomoku's exactly-five rule); longer lines ("overlines") do not.
-//!
-//! Notation: `x y`, column then row, both from zero, origin top-left (the Meridius convention).
+//! The m,n,k position: the marks on the board, whose turn it is and whether a line ended it.
 
-use super::diagram::letter_row;
-use super::spec::MnkParams;
-use super::{
-    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, Tone, View,
+use super::params::MnkParams;
+use crate::games::{
+    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View,
 };
 
 /// A square, as `y * width + x`.
@@ -223,48 +218,20 @@ impl Game for Mnk {
         self.outcome
     }
 
-    /// Column numbers across the top (letters above them if asked), row numbers down the side;
-    /// `X`, `O`, `.` for empty; the last move is shown in brackets.
+    /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
-        let (w, h) = (self.params.width, self.params.height);
-        let mut out = Diagram::new();
-        if view.letters {
-            letter_row(&mut out, "   ", w, None, |c| format!("{c:^3}"));
-        }
-        out.text("   ");
-        for x in 0..w {
-            out.push(Tone::Label, format!("{x:^3}"));
-        }
-        out.end_line();
-        for y in 0..h {
-            out.push(Tone::Label, format!("{y:>3}"));
-            for x in 0..w {
-                let (mark, tone) = match self.mark_at(x, y) {
-                    Some(Side::First) => ('X', Tone::First),
-                    Some(Side::Second) => ('O', Tone::Second),
-                    None => ('.', Tone::Plain),
-                };
-                if self.last_move == Some(self.square(x, y)) {
-                    out.push(Tone::LastMove, format!("[{mark}]"));
-                } else {
-                    out.text(" ");
-                    out.push(tone, mark.to_string());
-                    out.text(" ");
-                }
-            }
-            out.end_line();
-        }
-        out
+        self.draw(view)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{perft, AnyGame, GameSpec};
+    use crate::games::mnk::{Preset, GOMOKU, GOMOKU_EXACT, TICTACTOE};
+    use crate::games::{perft, AnyGame};
 
-    fn game(words: &[&str], name: &str) -> Box<dyn AnyGame> {
-        GameSpec::from_words(name, words).unwrap().new_game()
+    fn game(params: MnkParams) -> Box<dyn AnyGame> {
+        Box::new(Mnk::new(params))
     }
 
     fn play_all(game: &mut dyn AnyGame, moves: &[&str]) {
@@ -276,9 +243,14 @@ mod tests {
     #[test]
     fn tictactoe_perft_matches_the_published_table() {
         let expected = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872, 0];
-        let spec = GameSpec::Tictactoe;
+        let start = Mnk::new(TICTACTOE.params);
         for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(spec.perft(depth as u32 + 1), count, "depth {}", depth + 1);
+            assert_eq!(
+                perft(&start, depth as u32 + 1),
+                count,
+                "depth {}",
+                depth + 1
+            );
         }
     }
 
@@ -304,10 +276,7 @@ mod tests {
             }
         }
         let mut tally = [0; 3];
-        walk(
-            &Mnk::new(GameSpec::Tictactoe.mnk_params().unwrap()),
-            &mut tally,
-        );
+        walk(&Mnk::new(TICTACTOE.params), &mut tally);
         assert_eq!(tally, [131_184, 77_904, 46_080]);
         assert_eq!(tally.iter().sum::<u64>(), 255_168);
     }
@@ -327,10 +296,7 @@ mod tests {
             }
         }
         let mut seen = std::collections::HashSet::new();
-        visit(
-            &Mnk::new(GameSpec::Tictactoe.mnk_params().unwrap()),
-            &mut seen,
-        );
+        visit(&Mnk::new(TICTACTOE.params), &mut seen);
         assert_eq!(seen.len(), 5478);
     }
 
@@ -354,9 +320,13 @@ mod tests {
                 assert_eq!(game.mark(mv), None);
             }
         }
-        let rectangle = GameSpec::from_words("mnk", &["width=4", "height=3", "line=3"]).unwrap();
-        for spec in [GameSpec::Tictactoe, rectangle] {
-            let params = spec.mnk_params().unwrap();
+        let rectangle = MnkParams {
+            width: 4,
+            height: 3,
+            line: 3,
+            exact: false,
+        };
+        for params in [TICTACTOE.params, rectangle] {
             let mut game = Mnk::new(params);
             walk(&mut game, if params.width == 3 { 9 } else { 6 });
             assert_eq!(game, Mnk::new(params));
@@ -383,7 +353,7 @@ mod tests {
 
     #[test]
     fn each_wrong_move_gets_its_own_verdict() {
-        let mut g = game(&[], "tictactoe");
+        let mut g = game(TICTACTOE.params);
         for text in ["", "1", "1 2 3", "a b", "1,1", "1.0 2", "one two"] {
             assert!(
                 matches!(g.play_text(text), Err(MoveError::NotAMove(_))),
@@ -412,7 +382,7 @@ mod tests {
 
     #[test]
     fn a_line_wins_and_ends_the_game() {
-        let mut g = game(&[], "tictactoe");
+        let mut g = game(TICTACTOE.params);
         play_all(g.as_mut(), &["0 0", "0 1", "1 0", "1 1", "2 0"]);
         assert_eq!(
             g.outcome(),
@@ -430,17 +400,17 @@ mod tests {
 
     #[test]
     fn both_diagonals_win() {
-        let mut g = game(&[], "tictactoe");
+        let mut g = game(TICTACTOE.params);
         play_all(g.as_mut(), &["2 0", "0 0", "1 1", "1 0", "0 2"]);
         assert_eq!(g.outcome().unwrap().winner, Some(Side::First));
-        let mut g = game(&[], "tictactoe");
+        let mut g = game(TICTACTOE.params);
         play_all(g.as_mut(), &["0 1", "0 0", "2 1", "1 1", "1 0", "2 2"]);
         assert_eq!(g.outcome().unwrap().winner, Some(Side::Second));
     }
 
     #[test]
     fn a_full_board_without_a_line_is_a_draw() {
-        let mut g = game(&[], "tictactoe");
+        let mut g = game(TICTACTOE.params);
         play_all(
             g.as_mut(),
             &[
@@ -457,8 +427,8 @@ mod tests {
     }
 
     /// X plays five stones in a row at the top with a gap, then fills it to make six.
-    fn overline_game(exact: &str) -> Box<dyn AnyGame> {
-        let mut g = game(&[&format!("exact={exact}")], "gomoku");
+    fn overline_game(preset: Preset) -> Box<dyn AnyGame> {
+        let mut g = game(preset.params);
         play_all(
             g.as_mut(),
             &[
@@ -471,17 +441,17 @@ mod tests {
     #[test]
     fn freestyle_gomoku_counts_an_overline() {
         assert_eq!(
-            overline_game("no").outcome().unwrap().winner,
+            overline_game(GOMOKU).outcome().unwrap().winner,
             Some(Side::First)
         );
     }
 
     #[test]
     fn exactly_five_does_not_count_an_overline() {
-        let g = overline_game("yes");
+        let g = overline_game(GOMOKU_EXACT);
         assert_eq!(g.outcome(), None);
         // ... but an exact five still wins.
-        let mut g = game(&["exact=yes"], "gomoku");
+        let mut g = game(GOMOKU_EXACT.params);
         play_all(
             g.as_mut(),
             &[
@@ -493,57 +463,18 @@ mod tests {
 
     #[test]
     fn rectangular_boards_find_lines_near_every_edge() {
-        let mut g = game(&["width=10", "height=4", "line=4"], "mnk");
+        let params = MnkParams {
+            width: 10,
+            height: 4,
+            line: 4,
+            exact: false,
+        };
+        let mut g = game(params);
         play_all(
             g.as_mut(),
             &["9 0", "0 0", "8 1", "0 1", "7 2", "0 2", "6 3"],
         );
         assert_eq!(g.outcome().unwrap().winner, Some(Side::First));
-        assert_eq!(
-            perft(
-                &Mnk::new(
-                    GameSpec::from_words("mnk", &["width=10", "height=4", "line=4"])
-                        .unwrap()
-                        .mnk_params()
-                        .unwrap()
-                ),
-                2
-            ),
-            40 * 39
-        );
-    }
-
-    #[test]
-    fn the_console_view_adds_column_letters_and_tones_the_marks() {
-        let mut g = game(&[], "tictactoe");
-        play_all(g.as_mut(), &["1 1", "2 0"]);
-        let view = View {
-            letters: true,
-            ..View::default()
-        };
-        let drawing = g.diagram(&view);
-        assert_eq!(
-            drawing.to_string(),
-            "    a  b  c\n    0  1  2\n  0 .  . [O]\n  1 .  X  .\n  2 .  .  .\n"
-        );
-        let toned = |tone| -> Vec<&str> {
-            drawing
-                .spans()
-                .filter(|(t, _)| *t == tone)
-                .map(|(_, text)| text)
-                .collect()
-        };
-        assert_eq!(toned(Tone::First), ["X"]);
-        assert_eq!(toned(Tone::LastMove), ["[O]"]);
-    }
-
-    #[test]
-    fn render_marks_the_last_move() {
-        let mut g = game(&[], "tictactoe");
-        play_all(g.as_mut(), &["1 1", "2 0"]);
-        assert_eq!(
-            g.render(),
-            "    0  1  2\n  0 .  . [O]\n  1 .  X  .\n  2 .  .  .\n"
-        );
+        assert_eq!(perft(&Mnk::new(params), 2), 40 * 39);
     }
 }

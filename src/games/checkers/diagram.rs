@@ -1,0 +1,147 @@
+//! The checkers board as text: pieces, the key of square numbers, the last move, and at the
+//! console the pieces that can move or the squares a selected piece can reach.
+
+use super::game::Checkers;
+use super::position::colour_name;
+use super::squares::{index_at, NONE};
+use crate::games::{Diagram, Game, Outcome, Side, Tone, View};
+
+impl Checkers {
+    /// The board as on the usual diagram, Black at the top: `b`/`B` black man/king, `w`/`W`
+    /// white man/king, `.` an empty dark square, light squares blank; the piece that moved last
+    /// is in brackets. Beside it, a key with the PDN number of every dark square in the same
+    /// place. Then the last move and who is to move (or how the game ended). The pieces that can
+    /// move are toned as allowed; with a selected square, its piece is toned as selected and the
+    /// squares it can reach are drawn `*`.
+    pub(super) fn draw(&self, view: &View) -> Diagram {
+        let last_to = self.last_move().map(|mv| mv.end_index());
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        let selected = view.selected.filter(|square| (1..=32).contains(square));
+        let movable = |index: u8| moves.iter().any(|mv| mv.from == index);
+        let reachable = |index: u8| {
+            selected.is_some_and(|square| {
+                moves
+                    .iter()
+                    .any(|mv| mv.from() == square && mv.end_index() == index)
+            })
+        };
+        let mut out = Diagram::new();
+        for row in 0..8 {
+            let mut key = String::new();
+            for col in 0..8 {
+                let index = index_at(row, col);
+                if index == NONE {
+                    out.text("   ");
+                    key.push_str("   ");
+                    continue;
+                }
+                let piece = self.position.piece_at(index + 1);
+                let (mark, tone) = match piece {
+                    None if reachable(index) => ('*', Tone::Allowed),
+                    None => ('.', Tone::Plain),
+                    Some(piece) => (
+                        piece.letter(),
+                        if selected == Some(index + 1) {
+                            Tone::Selected
+                        } else if selected.is_none() && movable(index) {
+                            Tone::Allowed
+                        } else if piece.side == Side::First {
+                            Tone::First
+                        } else {
+                            Tone::Second
+                        },
+                    ),
+                };
+                if last_to == Some(index) {
+                    out.push(Tone::LastMove, format!("[{mark}]"));
+                } else {
+                    out.text(" ");
+                    out.push(tone, mark.to_string());
+                    out.text(" ");
+                }
+                key.push_str(&format!("{:>2} ", index + 1));
+            }
+            out.text("   ");
+            out.push(Tone::Label, key);
+            out.end_line();
+        }
+        if let Some(mv) = self.last_move() {
+            let mover = colour_name(self.position.to_move.opponent());
+            out.text(format!("{mover} played {mv}\n"));
+        }
+        match Game::outcome(self) {
+            None => out.text(format!("{} to move\n", colour_name(self.position.to_move))),
+            Some(Outcome {
+                winner: Some(winner),
+                ending,
+            }) => out.text(format!("{} wins: {ending}\n", colour_name(winner))),
+            Some(Outcome {
+                winner: None,
+                ending,
+            }) => out.text(format!("Draw: {ending}\n")),
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::checkers::test_games::*;
+    use crate::games::{Game, Tone, View};
+
+    #[test]
+    fn a_selected_piece_shows_where_it_can_go_and_movable_pieces_are_allowed() {
+        let g = game(STANDARD_FEN);
+        let toned = |view: &View, tone| -> String {
+            g.diagram(view)
+                .spans()
+                .filter(|(t, _)| *t == tone)
+                .map(|(_, text)| text.trim().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Black's men on 9-12 can move.
+        assert_eq!(toned(&View::default(), Tone::Allowed), "b b b b");
+        let view = View {
+            selected: Some(11),
+            ..View::default()
+        };
+        let drawing = g.diagram(&view).to_string();
+        let row = drawing.lines().nth(3).unwrap();
+        // Row 4 holds squares 13-16: 11 reaches 15 and 16.
+        assert_eq!(row, " .     .     *     *       13    14    15    16");
+        assert_eq!(toned(&view, Tone::Selected), "b");
+        assert_eq!(toned(&view, Tone::Allowed), "* *");
+        // A square without a movable piece selects nothing to reach.
+        let view = View {
+            selected: Some(1),
+            ..View::default()
+        };
+        assert!(!g.diagram(&view).to_string().contains('*'));
+    }
+
+    #[test]
+    fn render_shows_pieces_numbers_and_the_last_move() {
+        let mut g = game("B:W18,K30:B14,K3");
+        play(&mut g, &["14x23"]);
+        assert_eq!(
+            g.render(),
+            concat!(
+                "    .     .     B     .        1     2     3     4\n",
+                " .     .     .     .        5     6     7     8\n",
+                "    .     .     .     .        9    10    11    12\n",
+                " .     .     .     .       13    14    15    16\n",
+                "    .     .     .     .       17    18    19    20\n",
+                " .     .    [b]    .       21    22    23    24\n",
+                "    .     .     .     .       25    26    27    28\n",
+                " .     W     .     .       29    30    31    32\n",
+                "Black played 14x23\n",
+                "White to move\n",
+            )
+        );
+        assert!(game(STANDARD_FEN).render().starts_with(
+            "    b     b     b     b        1     2     3     4\n b     b     b     b        5"
+        ));
+    }
+}

@@ -1,0 +1,88 @@
+//! The m,n,k board as text: marks, coordinates and the last move.
+
+use super::Mnk;
+use crate::games::diagram::letter_row;
+use crate::games::{Diagram, Side, Tone, View};
+
+impl Mnk {
+    /// Column numbers across the top (letters above them if asked), row numbers down the side;
+    /// `X`, `O`, `.` for empty; the last move is shown in brackets.
+    pub(super) fn draw(&self, view: &View) -> Diagram {
+        let params = self.params();
+        let (w, h) = (params.width, params.height);
+        let mut out = Diagram::new();
+        if view.letters {
+            letter_row(&mut out, "   ", w, None, |c| format!("{c:^3}"));
+        }
+        out.text("   ");
+        for x in 0..w {
+            out.push(Tone::Label, format!("{x:^3}"));
+        }
+        out.end_line();
+        for y in 0..h {
+            out.push(Tone::Label, format!("{y:>3}"));
+            for x in 0..w {
+                let (mark, tone) = match self.mark_at(x, y) {
+                    Some(Side::First) => ('X', Tone::First),
+                    Some(Side::Second) => ('O', Tone::Second),
+                    None => ('.', Tone::Plain),
+                };
+                if self.last_move() == Some(self.square(x, y)) {
+                    out.push(Tone::LastMove, format!("[{mark}]"));
+                } else {
+                    out.text(" ");
+                    out.push(tone, mark.to_string());
+                    out.text(" ");
+                }
+            }
+            out.end_line();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::mnk::{Mnk, TICTACTOE};
+    use crate::games::{AnyGame, Tone, View};
+
+    fn tictactoe_after(moves: &[&str]) -> Mnk {
+        let mut game = Mnk::new(TICTACTOE.params);
+        for mv in moves {
+            game.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+        game
+    }
+
+    #[test]
+    fn the_console_view_adds_column_letters_and_tones_the_marks() {
+        let g = tictactoe_after(&["1 1", "2 0"]);
+        let view = View {
+            letters: true,
+            ..View::default()
+        };
+        let drawing = g.diagram(&view);
+        assert_eq!(
+            drawing.to_string(),
+            "    a  b  c\n    0  1  2\n  0 .  . [O]\n  1 .  X  .\n  2 .  .  .\n"
+        );
+        let toned = |tone| -> Vec<&str> {
+            drawing
+                .spans()
+                .filter(|(t, _)| *t == tone)
+                .map(|(_, text)| text)
+                .collect()
+        };
+        assert_eq!(toned(Tone::First), ["X"]);
+        assert_eq!(toned(Tone::LastMove), ["[O]"]);
+    }
+
+    #[test]
+    fn render_marks_the_last_move() {
+        let g = tictactoe_after(&["1 1", "2 0"]);
+        assert_eq!(
+            g.render(),
+            "    0  1  2\n  0 .  . [O]\n  1 .  X  .\n  2 .  .  .\n"
+        );
+    }
+}
