@@ -1,8 +1,7 @@
 //! `referee check` against the scripted bot in its good and bad modes: each fault is reported in
 //! plain words, and the exit code says whether the bot is compliant.
 
-mod common;
-use common::{bot, marker, referee, survivors};
+use crate::common::{bot, marker, referee, survivors};
 
 /// Runs `referee check tictactoe` on the scripted bot in `mode`; returns its exit code and
 /// output.

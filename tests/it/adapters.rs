@@ -12,8 +12,7 @@ use referee::games::{Game, GameSpec, Side};
 use serde_json::Value;
 use std::path::Path;
 
-mod common;
-use common::{marker, referee, run_match, survivors};
+use crate::common::{marker, referee, run_match, survivors};
 
 fn test_bot(file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

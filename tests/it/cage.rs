@@ -5,8 +5,7 @@ use serde_json::Value;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{bot, marker, referee, survivors};
+use crate::common::{bot, marker, referee, survivors};
 
 /// Plays one game of tic-tac-toe with `mode` as the first player; returns the record, the
 /// record directory and how long the referee took.

@@ -5,8 +5,7 @@
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{bot, marker, referee, run_match};
+use crate::common::{bot, marker, referee, run_match};
 
 struct Outcome {
     stdout: String,

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: the referee binary, the scripted test bot
 //! (tests/bots/scripted.py), and the search for bot processes a test left behind.
 
-#![allow(dead_code)] // Each test crate uses its own subset.
+#![allow(dead_code)] // Not every helper is used yet.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{marker, referee, script, survivors};
+use crate::common::{marker, referee, script, survivors};
 
 /// A `[[players]]` table for a scripted bot.
 fn scripted(name: &str, mode: &str, marker: &str) -> String {
