@@ -382,7 +382,7 @@ fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
 fn the_clock_runs_on_over_chatter() {
     let games = play(
         Match::new("gomoku")
-            .a(brain("slow-chatter:150"))
+            .a(brain("slow-chatter:300"))
             .b(RANDOM)
             .games(1),
     );
@@ -391,7 +391,8 @@ fn the_clock_runs_on_over_chatter() {
     assert!(game.written_by_a().contains(&"MESSAGE let me think"));
     let times = times_of(game, game.a_side());
     assert!(!times.is_empty());
-    // The MESSAGE comes at once; the move 150 ms later, and that is the move's time.
+    // The MESSAGE comes at once, the move 300 ms later: the move's time is the whole wait, not
+    // the time to the MESSAGE (less 150 ms for a referee descheduled right after its request).
     assert!(times.iter().all(|&us| us >= 150_000), "{times:?}");
 }
 

@@ -175,25 +175,39 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
 
 #[test]
 fn a_timeout_during_a_referee_stall_is_replayed_not_scored() {
+    let flags = tempfile::tempdir().unwrap();
+    let thinking = flags.path().join("thinking");
+    // A never answers its first move, and plays at once in the game played again.
     let played = Match::new("tictactoe")
-        .a(scripted("slow:150"))
+        .a(scripted(&format!("once-silent:{}", thinking.display())))
         .b(scripted("good"))
         .games(1)
-        .time("move=400");
+        .time("move=3000");
     let referee = played.command().stdout(Stdio::piped()).spawn().unwrap();
     let pid = nix::unistd::Pid::from_raw(referee.id() as i32);
-    // Freeze the referee (all its threads) while the first move is being thought about.
-    std::thread::sleep(Duration::from_millis(60));
+    // Freeze the referee (all its threads) for 500 ms, far more than the 10 ms margin, as soon
+    // as A is asked for its first move; the referee gives up on A 2.5 s after it thaws.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !thinking.exists() {
+        assert!(Instant::now() < deadline, "A was never asked for a move");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).unwrap();
-    std::thread::sleep(Duration::from_millis(900));
+    std::thread::sleep(Duration::from_millis(500));
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGCONT).unwrap();
     let output = referee.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success());
-    // Python's start-up may let the freeze fall elsewhere; when it hits a move it is replayed.
-    if stdout.contains("replaying it") {
-        assert!(stdout.contains("during a stall of the referee"), "{stdout}");
-    }
+    let replayed = stdout
+        .lines()
+        .find(|line| line.ends_with("during a stall of the referee; replaying it"))
+        .unwrap_or_else(|| panic!("no replay: {stdout}"));
+    assert!(
+        replayed.starts_with("game 1: A (first player) no answer after ")
+            && replayed.contains(" at move 1 "),
+        "{stdout}"
+    );
+    // The game played again without a stall: A wins it.
     assert!(stdout.contains("score: A 1 - 0 B"), "{stdout}");
     assert!(survivors(played.marker()).is_empty());
 }
