@@ -9,5 +9,6 @@ mod console;
 mod lazy_schedule;
 mod match_verdicts;
 mod parsers_never_panic;
+mod snapshots;
 mod starter_bots;
 mod tournament;
