@@ -13,7 +13,13 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     started: Instant,
     deadline: Instant,
+    /// The most positions the search may visit: `u64::MAX` (no limit) except in
+    /// [`Budget::nodes`].
+    nodes: u64,
 }
+
+/// How far away the deadline of a [`Budget::nodes`] is: in practice, never.
+const NO_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Kept back from every move for the pipes and the scheduler.
 const RESERVE: Duration = Duration::from_millis(15);
@@ -51,7 +57,27 @@ impl Budget {
         Budget {
             started,
             deadline: started + think,
+            nodes: u64::MAX,
         }
+    }
+
+    /// For tests: a search bounded by the positions it visits (playouts, for Monte Carlo)
+    /// rather than by the clock, so that what it finds does not depend on the speed of the
+    /// machine or how loaded it is. The deadline is a day away. The searches that count
+    /// positions honour it: m,n,k strong, checkers search, uttt Monte Carlo, and the
+    /// exhaustive search of dots strong, whose chain knowledge (timed only) then gets no time.
+    pub fn nodes(nodes: u64) -> Budget {
+        let started = Instant::now();
+        Budget {
+            started,
+            deadline: started + NO_CLOCK,
+            nodes,
+        }
+    }
+
+    /// The most positions the search may visit: `u64::MAX` under a clock.
+    pub fn node_limit(&self) -> u64 {
+        self.nodes
     }
 
     /// When the move must be chosen.
@@ -105,5 +131,19 @@ mod tests {
         // The first-move allowance is a limit of its own, not the bank.
         assert_eq!(think_ms_at(1000, "bank=10000,first=1000", true), 785);
         assert_eq!(think_ms_at(10_000, "bank=10000", true), 385);
+    }
+
+    #[test]
+    fn only_a_node_budget_limits_nodes() {
+        let control = TimeControl::default();
+        let timed = Budget::for_turn(1000, &control, false, Instant::now());
+        assert_eq!(timed.node_limit(), u64::MAX);
+        assert_eq!(
+            Budget::fixed(Instant::now(), Duration::ZERO).node_limit(),
+            u64::MAX
+        );
+        let counted = Budget::nodes(5000);
+        assert_eq!(counted.node_limit(), 5000);
+        assert!(counted.remaining() > Duration::from_secs(23 * 60 * 60));
     }
 }

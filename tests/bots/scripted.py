@@ -75,6 +75,15 @@ for raw in sys.stdin:
         moves_made += 1
         if mode == "slow":
             time.sleep(int(param) / 1000.0)
+        elif mode == "slow-once" and moves_made == 1:
+            # Slow on the first move of each process only.
+            time.sleep(int(param) / 1000.0)
+        elif mode == "once-silent" and not os.path.exists(param):
+            # The first time any process of this bot is asked for a move, it creates the file
+            # named by the parameter (so the test knows it is thinking) and never answers;
+            # afterwards it plays like a good bot.
+            open(param, "w").close()
+            time.sleep(3600)
         elif mode == "silent":
             time.sleep(3600)
         elif mode == "partial":

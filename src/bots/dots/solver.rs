@@ -113,6 +113,10 @@ pub struct Solver {
     table: Table,
     deadline: Option<Instant>,
     nodes: u64,
+    /// The most positions one search may visit ([`Solver::limit_nodes`]), and the count of
+    /// `nodes` at which the current search stops for it.
+    node_limit: u64,
+    stop_at: u64,
     out_of_time: bool,
 }
 
@@ -126,6 +130,8 @@ impl Solver {
             table: Table::new(table_bits),
             deadline: None,
             nodes: 0,
+            node_limit: u64::MAX,
+            stop_at: u64::MAX,
             out_of_time: false,
         }
     }
@@ -136,6 +142,12 @@ impl Solver {
         self.symmetries = view_symmetries(game, &coins);
         self.coins = coins;
         self.table.invalidate();
+    }
+
+    /// Each search from now on stops, as at its deadline, once it has visited `nodes`
+    /// positions (`u64::MAX`, the default: no limit). For [`crate::bots::Budget::nodes`].
+    pub fn limit_nodes(&mut self, nodes: u64) {
+        self.node_limit = nodes;
     }
 
     /// The view this solver works on.
@@ -234,6 +246,7 @@ impl Solver {
 
     fn start(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+        self.stop_at = self.nodes.saturating_add(self.node_limit);
         self.out_of_time = false;
     }
 
@@ -309,6 +322,9 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
+        if self.nodes >= self.stop_at {
+            self.out_of_time = true;
+        }
         if self.nodes % CLOCK_EVERY == 0 {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
@@ -521,6 +537,26 @@ mod tests {
         assert!(Instant::now() < soon + Duration::from_millis(500));
         // Whatever was cut short left nothing wrong behind.
         assert_eq!(solver.value(&game, None), Some(-2));
+    }
+
+    #[test]
+    fn gives_up_at_its_node_limit_and_stays_correct() {
+        let big = board(5, 5);
+        let mut solver = solver_for(&big);
+        solver.limit_nodes(1000);
+        assert_eq!(solver.value(&big, None), None);
+        // A call or two on the way back out count too, returning at once.
+        assert!((1000..1005).contains(&solver.nodes), "{}", solver.nodes);
+        // The limit is per search: the next one may visit as many again.
+        assert_eq!(solver.value(&big, None), None);
+        assert!((2000..2010).contains(&solver.nodes), "{}", solver.nodes);
+        // Whatever was cut short left nothing wrong behind.
+        let game = board(2, 3);
+        let mut small = solver_for(&game);
+        small.limit_nodes(1000);
+        assert_eq!(small.solve(&game, None), None);
+        small.limit_nodes(u64::MAX);
+        assert_eq!(small.value(&game, None), Some(-2));
     }
 
     #[test]

@@ -227,6 +227,7 @@ impl Brain<Dots> for DotsStrong {
         if start.line_count() <= SOLVED_AT_START && self.prepare_solver(start) {
             let deadline = Instant::now() + START_SOLVE_TIME;
             let solver = self.solver.as_mut().expect("a solver");
+            solver.limit_nodes(u64::MAX);
             solver.value(start, Some(deadline));
         }
     }
@@ -244,6 +245,7 @@ impl Brain<Dots> for DotsStrong {
         };
         if exhaustive_share > 0.0 && self.prepare_solver(game) {
             let solver = self.solver.as_mut().expect("a solver");
+            solver.limit_nodes(budget.node_limit());
             let deadline = now + time.mul_f64(exhaustive_share);
             if let Some(solution) = solver.solve(game, Some(deadline)) {
                 let mut best = solution.best;
@@ -261,7 +263,14 @@ impl Brain<Dots> for DotsStrong {
                 return choice.1;
             }
         }
-        self.knowledge(game, now + time.mul_f64(THINKING_SHARE))
+        // The chain knowledge's searches count no positions: under a node budget (a test's)
+        // they get no time, so that the move does not depend on the machine's speed.
+        let thinking = if budget.node_limit() == u64::MAX {
+            time.mul_f64(THINKING_SHARE)
+        } else {
+            Duration::ZERO
+        };
+        self.knowledge(game, now + thinking)
     }
 }
 
@@ -273,8 +282,10 @@ mod tests {
     use rand::Rng;
     use std::collections::BTreeMap;
 
+    /// A million positions for the exhaustive search, whatever the clock: far more than the
+    /// tests' positions need (it stops once it has solved them).
     fn generous() -> Budget {
-        Budget::fixed(Instant::now(), Duration::from_secs(60))
+        Budget::nodes(1_000_000)
     }
 
     /// Plays every reply of the second player against the brain as first player, to the end;

@@ -47,6 +47,8 @@ pub struct StrongBrain {
     plies: Vec<Vec<(i32, Square)>>,
     candidates: Vec<Square>,
     nodes: u64,
+    /// The most positions this search may visit ([`Budget::node_limit`]).
+    node_limit: u64,
     deadline: Instant,
     stopped: bool,
 }
@@ -61,6 +63,7 @@ impl StrongBrain {
             plies: Vec::new(),
             candidates: Vec::new(),
             nodes: 0,
+            node_limit: u64::MAX,
             deadline: Instant::now(),
             stopped: false,
         }
@@ -99,7 +102,9 @@ impl StrongBrain {
 
     fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes % 16 == 0 && Instant::now() >= self.deadline {
+        if self.nodes >= self.node_limit
+            || (self.nodes % 16 == 0 && Instant::now() >= self.deadline)
+        {
             self.stopped = true;
         }
         if self.stopped {
@@ -290,6 +295,7 @@ impl Brain<Mnk> for StrongBrain {
         }
         let me = board.side_to_move();
         self.deadline = budget.deadline();
+        self.node_limit = budget.node_limit();
         self.stopped = false;
         self.nodes = 0;
         let choice = match (board.threats(me), board.threats(me.opponent())) {
@@ -322,6 +328,12 @@ mod tests {
         Budget::fixed(Instant::now(), Duration::from_secs_f64(seconds))
     }
 
+    /// A search of at most 100,000 positions, whatever the clock: far more than the tests'
+    /// positions need (a few thousand at most; the search stops once it has proven a result).
+    fn searched() -> Budget {
+        Budget::nodes(100_000)
+    }
+
     /// Every sequence of opponent moves against the bot, as either side: it never loses.
     #[test]
     fn never_loses_tictactoe() {
@@ -334,8 +346,8 @@ mod tests {
             let previous = game.last_move();
             let mut replies = Vec::new();
             if game.side_to_move() == bot {
-                // The search stops as soon as it has solved the position, long before this.
-                replies.push(brain.choose(game, &think(30.0)));
+                // The search stops as soon as it has solved the position, long before its limit.
+                replies.push(brain.choose(game, &searched()));
             } else {
                 game.generate_moves(&mut replies);
             }
@@ -361,7 +373,7 @@ mod tests {
         let gomoku = GameSpec::Gomoku { exact: false };
         let game = position(gomoku, &["5 7", "0 0", "6 7", "14 14", "7 7", "0 14"]);
         let mut brain = StrongBrain::new(1);
-        let choice = brain.choose(&game, &think(10.0));
+        let choice = brain.choose(&game, &searched());
         assert!(["4 7", "8 7"].contains(&game.format_move(choice).as_str()));
     }
 
@@ -376,18 +388,34 @@ mod tests {
         );
         let mut board = Board::new(game.params());
         board.load(&game);
+        // Bounded by its depth only: the deadline is a day away.
         assert_eq!(
             Vcf::new().find(
                 &mut board,
                 20,
                 u64::MAX,
-                Instant::now() + Duration::from_secs(10)
+                Instant::now() + Duration::from_secs(24 * 60 * 60)
             ),
             None
         );
         let mut brain = StrongBrain::new(1);
-        let choice = brain.choose(&game, &think(20.0));
+        let choice = brain.choose(&game, &searched());
         assert_eq!(game.format_move(choice), "6 7");
+    }
+
+    /// Solving tic-tac-toe's first move takes a few thousand positions; a budget of 100 stops
+    /// the search at the 100th, with a legal move.
+    #[test]
+    fn a_node_budget_stops_the_search_at_its_limit() {
+        let game = position(GameSpec::Tictactoe, &[]);
+        let mut brain = StrongBrain::new(3);
+        let choice = brain.choose(&game, &Budget::nodes(100));
+        // A call or two on the way back out count too, returning at once.
+        assert!((100..105).contains(&brain.nodes), "{}", brain.nodes);
+        assert!(game.check_move(choice).is_ok());
+        let mut unbounded = StrongBrain::new(3);
+        unbounded.choose(&game, &searched());
+        assert!(unbounded.nodes > 1000, "{}", unbounded.nodes);
     }
 
     /// On the largest board, with a deadline too short for even one full depth, the answer is

@@ -222,11 +222,14 @@ impl Brain<Uttt> for UtttMcts {
         }
         self.set_root(game);
         let deadline = budget.deadline();
+        let most = budget.node_limit();
         // At least the root's expansion, so that there is a child to choose.
         self.iterate(game);
         let mut iterations = 1u32;
         loop {
-            if iterations % CLOCK_EVERY == 0 && Instant::now() >= deadline {
+            if u64::from(iterations) >= most
+                || (iterations % CLOCK_EVERY == 0 && Instant::now() >= deadline)
+            {
                 break;
             }
             self.iterate(game);
@@ -328,8 +331,8 @@ mod tests {
     fn plays_the_forced_wins(positions: Vec<Uttt>) {
         for game in positions {
             let mut brain = UtttMcts::new(9);
-            let budget = Budget::fixed(Instant::now(), Duration::from_millis(500));
-            let square = brain.choose(&game, &budget);
+            // 20,000 playouts: ten times what these positions need (fewer than 2,000 lose some).
+            let square = brain.choose(&game, &Budget::nodes(20_000));
             assert!(
                 keeps_the_win(&game, square),
                 "{} loses the win:\n{}",
@@ -358,8 +361,11 @@ mod tests {
     fn keeps_the_subtree_of_the_opponents_reply() {
         let mut brain = UtttMcts::new(3);
         let mut game = Uttt::new(UtttParams::default());
-        let budget = Budget::fixed(Instant::now(), Duration::from_millis(200));
-        let mine = brain.choose(&game, &budget);
+        let mine = brain.choose(&game, &Budget::nodes(5_000));
+        assert_eq!(
+            brain.nodes[0].visits, 5_000,
+            "one visit of the root a playout"
+        );
         game.play_unchecked(mine);
         // The reply the search looked at most.
         let node = brain.child(0, mine).unwrap();

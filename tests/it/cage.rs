@@ -1,43 +1,20 @@
 //! A zoo of misbehaving bots against the real binary: each must end in the right verdict,
 //! quickly, with no process of the bot left behind.
 
+use crate::common::{scripted, survivors, Match, Outcome};
 use serde_json::Value;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{bot, marker, referee, survivors};
-
-/// Plays one game of tic-tac-toe with `mode` as the first player; returns the record, the
-/// record directory and how long the referee took.
-fn one_game(mode: &str, extra: &[&str]) -> (Value, tempfile::TempDir, Duration) {
-    let marker = marker();
-    let dir = tempfile::tempdir().unwrap();
-    let start = Instant::now();
-    let output = referee()
-        .args([
-            "match",
-            "tictactoe",
-            &bot(mode, &marker),
-            &bot("good", &marker),
-        ])
-        .args(["--games", "1", "--record"])
-        .arg(dir.path())
+/// One game of tic-tac-toe with the scripted bot in `mode` as the first player against a good
+/// one (see [`Match::run`]).
+fn one_game(mode: &str, extra: &[&str]) -> Outcome {
+    Match::new("tictactoe")
+        .a(scripted(mode))
+        .b(scripted("good"))
+        .games(1)
         .args(extra)
-        .output()
-        .unwrap();
-    let took = start.elapsed();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let left = survivors(&marker);
-    assert!(left.is_empty(), "{mode}: processes left running: {left:?}");
-    let record =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("0001.json")).unwrap())
-            .unwrap();
-    (record, dir, took)
+        .run()
 }
 
 fn reason(record: &Value) -> &str {
@@ -46,33 +23,37 @@ fn reason(record: &Value) -> &str {
 
 #[test]
 fn crashing_at_once_is_an_exit_during_the_setup() {
-    let (record, _, took) = one_game("crash-at-once", &[]);
-    assert_eq!(reason(&record), "exited", "{record:#}");
+    let game = one_game("crash-at-once", &[]);
+    let record = game.record();
+    assert_eq!(reason(record), "exited", "{record:#}");
     let detail = record["result"]["detail"].as_str().unwrap();
     assert!(detail.contains("exited with code 1"), "{detail}");
     assert!(detail.contains("during the setup"), "{detail}");
-    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(game.took < Duration::from_secs(5), "{:?}", game.took);
 }
 
 #[test]
 fn a_child_escaping_with_setsid_is_still_killed() {
-    let (record, _, _) = one_game("setsid-escape", &[]);
-    assert_eq!(reason(&record), "line", "{record:#}");
+    let game = one_game("setsid-escape", &[]);
+    let record = game.record();
+    assert_eq!(reason(record), "line", "{record:#}");
 }
 
 #[test]
 fn many_children_are_all_killed() {
-    let (record, _, _) = one_game("many-children", &["--time", "move=3000"]);
-    assert_eq!(reason(&record), "line", "{record:#}");
+    let game = one_game("many-children", &["--time", "move=3000"]);
+    let record = game.record();
+    assert_eq!(reason(record), "line", "{record:#}");
 }
 
 #[test]
 fn forking_in_a_loop_is_stopped_at_the_processes_limit() {
-    let (record, dir, took) = one_game(
+    let game = one_game(
         "fork-loop",
         &["--limits", "processes=20", "--time", "move=3000"],
     );
-    assert_eq!(reason(&record), "process-limit", "{record:#}");
+    let record = game.record();
+    assert_eq!(reason(record), "process-limit", "{record:#}");
     assert!(
         record["result"]["detail"]
             .as_str()
@@ -81,7 +62,7 @@ fn forking_in_a_loop_is_stopped_at_the_processes_limit() {
         "{record:#}"
     );
     // The interpreter itself is one of the twenty.
-    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    let stderr = game.file("0001.A.stderr.txt");
     let started: u32 = stderr
         .lines()
         .find_map(|line| line.strip_prefix("fork refused after "))
@@ -89,45 +70,50 @@ fn forking_in_a_loop_is_stopped_at_the_processes_limit() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no refusal reported: {stderr}"));
     assert!(started < 20, "{started} forks allowed");
-    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(game.took < Duration::from_secs(10), "{:?}", game.took);
 }
 
 #[test]
 fn a_bot_ignoring_sigterm_and_quit_is_killed_after_the_grace() {
-    let (record, _, took) = one_game("linger", &[]);
-    assert_eq!(reason(&record), "line");
-    assert!(took < Duration::from_secs(8), "{took:?}");
+    let game = one_game("linger", &[]);
+    let record = game.record();
+    assert_eq!(reason(record), "line");
+    assert!(game.took < Duration::from_secs(8), "{:?}", game.took);
 }
 
 #[test]
 fn endless_allocation_is_a_memory_limit_verdict() {
-    let (record, _, took) = one_game(
+    let game = one_game(
         "memory",
         &["--limits", "memory=200", "--time", "move=20000"],
     );
-    assert_eq!(reason(&record), "memory-limit", "{record:#}");
-    assert!(took < Duration::from_secs(15), "{took:?}");
+    let record = game.record();
+    assert_eq!(reason(record), "memory-limit", "{record:#}");
+    assert!(game.took < Duration::from_secs(15), "{:?}", game.took);
 }
 
 #[test]
 fn spinning_past_the_cpu_limit_is_a_cpu_limit_verdict() {
-    let (record, _, took) = one_game("spin", &["--limits", "cpu=1", "--time", "move=20000"]);
-    assert_eq!(reason(&record), "cpu-limit", "{record:#}");
-    assert!(took < Duration::from_secs(10), "{took:?}");
+    let game = one_game("spin", &["--limits", "cpu=1", "--time", "move=20000"]);
+    let record = game.record();
+    assert_eq!(reason(record), "cpu-limit", "{record:#}");
+    assert!(game.took < Duration::from_secs(10), "{:?}", game.took);
 }
 
 #[test]
 fn a_spinning_bot_times_out_on_the_move_limit() {
-    let (record, _, took) = one_game("spin", &["--time", "move=300"]);
-    assert_eq!(reason(&record), "timeout");
-    assert!(took < Duration::from_secs(5), "{took:?}");
+    let game = one_game("spin", &["--time", "move=300"]);
+    let record = game.record();
+    assert_eq!(reason(record), "timeout");
+    assert!(game.took < Duration::from_secs(5), "{:?}", game.took);
 }
 
 #[test]
 fn a_stderr_flood_is_capped_and_harmless() {
-    let (record, dir, _) = one_game("flood-stderr", &[]);
-    assert_eq!(reason(&record), "line");
-    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    let game = one_game("flood-stderr", &[]);
+    let record = game.record();
+    assert_eq!(reason(record), "line");
+    let stderr = game.file("0001.A.stderr.txt");
     assert!(stderr.len() < 70 * 1024, "{}", stderr.len());
     assert!(
         stderr.contains("more bytes dropped]"),
@@ -137,30 +123,30 @@ fn a_stderr_flood_is_capped_and_harmless() {
 
 #[test]
 fn binary_output_is_not_a_move() {
-    let (record, _, _) = one_game("binary", &[]);
-    assert_eq!(reason(&record), "not-a-move");
+    let game = one_game("binary", &[]);
+    let record = game.record();
+    assert_eq!(reason(record), "not-a-move");
 }
 
 #[test]
 fn a_ten_megabyte_line_is_refused_early() {
-    let (record, _, took) = one_game("huge-line", &[]);
-    assert_eq!(reason(&record), "line-too-long");
-    assert!(took < Duration::from_secs(5), "{took:?}");
+    let game = one_game("huge-line", &[]);
+    let record = game.record();
+    assert_eq!(reason(record), "line-too-long");
+    assert!(game.took < Duration::from_secs(5), "{:?}", game.took);
 }
 
 #[test]
 fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
-    let marker = marker();
     let dir = tempfile::tempdir().unwrap();
-    let mut referee = referee()
-        .args([
-            "match",
-            "tictactoe",
-            &bot("good", &marker),
-            &bot("slow:400", &marker),
-        ])
-        .args(["--games", "20", "--time", "move=5000", "--record"])
-        .arg(dir.path())
+    let played = Match::new("tictactoe")
+        .a(scripted("good"))
+        .b(scripted("slow:400"))
+        .games(20)
+        .time("move=5000")
+        .record(dir.path());
+    let mut referee = played
+        .command()
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -183,46 +169,55 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
     std::io::Read::read_to_string(referee.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("every bot was killed"), "{stderr}");
     assert!(dir.path().join("0001.json").exists());
-    let left = survivors(&marker);
+    let left = survivors(played.marker());
     assert!(left.is_empty(), "processes left running: {left:?}");
 }
 
 #[test]
 fn a_timeout_during_a_referee_stall_is_replayed_not_scored() {
-    let marker = marker();
-    let referee = referee()
-        .args([
-            "match",
-            "tictactoe",
-            &bot("slow:150", &marker),
-            &bot("good", &marker),
-        ])
-        .args(["--games", "1", "--time", "move=400"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let flags = tempfile::tempdir().unwrap();
+    let thinking = flags.path().join("thinking");
+    // A never answers its first move, and plays at once in the game played again.
+    let played = Match::new("tictactoe")
+        .a(scripted(&format!("once-silent:{}", thinking.display())))
+        .b(scripted("good"))
+        .games(1)
+        .time("move=3000");
+    let referee = played.command().stdout(Stdio::piped()).spawn().unwrap();
     let pid = nix::unistd::Pid::from_raw(referee.id() as i32);
-    // Freeze the referee (all its threads) while the first move is being thought about.
-    std::thread::sleep(Duration::from_millis(60));
+    // Freeze the referee (all its threads) for 500 ms, far more than the 10 ms margin, as soon
+    // as A is asked for its first move; the referee gives up on A 2.5 s after it thaws.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !thinking.exists() {
+        assert!(Instant::now() < deadline, "A was never asked for a move");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).unwrap();
-    std::thread::sleep(Duration::from_millis(900));
+    std::thread::sleep(Duration::from_millis(500));
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGCONT).unwrap();
     let output = referee.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success());
-    // Python's start-up may let the freeze fall elsewhere; when it hits a move it is replayed.
-    if stdout.contains("replaying it") {
-        assert!(stdout.contains("during a stall of the referee"), "{stdout}");
-    }
+    let replayed = stdout
+        .lines()
+        .find(|line| line.ends_with("during a stall of the referee; replaying it"))
+        .unwrap_or_else(|| panic!("no replay: {stdout}"));
+    assert!(
+        replayed.starts_with("game 1: A (first player) no answer after ")
+            && replayed.contains(" at move 1 "),
+        "{stdout}"
+    );
+    // The game played again without a stall: A wins it.
     assert!(stdout.contains("score: A 1 - 0 B"), "{stdout}");
-    assert!(survivors(&marker).is_empty());
+    assert!(survivors(played.marker()).is_empty());
 }
 
 /// The bot's stderr in a one-game sandboxed match.
 fn sandboxed_stderr(mode: &str) -> String {
-    let (record, dir, _) = one_game(mode, &["--sandbox"]);
-    assert_eq!(reason(&record), "line", "{mode}: {record:#}");
-    std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap()
+    let game = one_game(mode, &["--sandbox"]);
+    let record = game.record();
+    assert_eq!(reason(record), "line", "{mode}: {record:#}");
+    game.file("0001.A.stderr.txt")
 }
 
 #[test]
@@ -231,9 +226,10 @@ fn sandboxed_bots_have_no_network() {
     let address = listener.local_addr().unwrap();
     let mode = format!("net:{}", address.port());
     // The bot gives up connecting after 1 s, well within its 5 s for the move.
-    let (record, dir, _) = one_game(&mode, &["--sandbox", "--time", "move=5000"]);
-    assert_eq!(reason(&record), "line", "{record:#}");
-    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    let game = one_game(&mode, &["--sandbox", "--time", "move=5000"]);
+    let record = game.record();
+    assert_eq!(reason(record), "line", "{record:#}");
+    let stderr = game.file("0001.A.stderr.txt");
     assert!(stderr.contains("network: blocked"), "{stderr}");
     // The same bot outside the sandbox reaches the listener, so the test can tell a blocked
     // network from a broken bot. Where even this test cannot reach its own listener (a CI
@@ -242,8 +238,9 @@ fn sandboxed_bots_have_no_network() {
         eprintln!("loopback unreachable here: the unsandboxed comparison is skipped");
         return;
     }
-    let (record, dir, _) = one_game(&mode, &["--time", "move=5000"]);
-    let stderr = std::fs::read_to_string(dir.path().join("0001.A.stderr.txt")).unwrap();
+    let game = one_game(&mode, &["--time", "move=5000"]);
+    let record = game.record();
+    let stderr = game.file("0001.A.stderr.txt");
     assert!(stderr.contains("network: open"), "{stderr}\n{record:#}");
 }
 
@@ -265,33 +262,24 @@ fn sandboxed_bots_cannot_see_or_signal_the_referee() {
 
 #[test]
 fn sandboxed_bots_are_cleaned_up_with_their_children() {
-    let (record, _, _) = one_game("setsid-escape", &["--sandbox"]);
-    assert_eq!(reason(&record), "line");
-    let (record, _, _) = one_game("many-children", &["--sandbox", "--time", "move=3000"]);
-    assert_eq!(reason(&record), "line");
+    let game = one_game("setsid-escape", &["--sandbox"]);
+    let record = game.record();
+    assert_eq!(reason(record), "line");
+    let game = one_game("many-children", &["--sandbox", "--time", "move=3000"]);
+    let record = game.record();
+    assert_eq!(reason(record), "line");
 }
 
 #[test]
 fn bots_inherit_no_descriptor_but_their_three_pipes() {
-    let marker = marker();
-    let dir = tempfile::tempdir().unwrap();
     // Two bots at once, so each would see the other's pipes if they leaked.
-    let output = referee()
-        .args([
-            "match",
-            "tictactoe",
-            &bot("fds", &marker),
-            &bot("fds", &marker),
-        ])
-        .args(["--games", "2", "--record"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(output.status.success());
+    let outcome = Match::new("tictactoe")
+        .a(scripted("fds"))
+        .b(scripted("fds"))
+        .games(2)
+        .run();
     for name in ["0001.A", "0001.B", "0002.A", "0002.B"] {
-        let stderr =
-            std::fs::read_to_string(dir.path().join(format!("{name}.stderr.txt"))).unwrap();
+        let stderr = outcome.file(&format!("{name}.stderr.txt"));
         assert!(stderr.contains("fds [0, 1, 2, 3]"), "{name}: {stderr}");
     }
-    assert!(survivors(&marker).is_empty());
 }

@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{marker, referee, script, survivors};
+use crate::common::{marker, referee, script, scripted, survivors, Match};
 
 /// A `[[players]]` table for a scripted bot.
-fn scripted(name: &str, mode: &str, marker: &str) -> String {
+fn scripted_entry(name: &str, mode: &str, marker: &str) -> String {
     format!(
         "[[players]]\nname = \"{name}\"\ncommand = \"python3 {} {mode} {marker}\"\n",
         script().display()
@@ -131,9 +130,9 @@ fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() 
         &format!(
             "game = \"tictactoe\"\ngames = 4\nopenings = {{ file = \"{}\", order = \"file\" }}\n{}{}{}",
             deck.display(),
-            scripted("x", "multi", &marker),
-            scripted("y", "multi", &marker),
-            scripted("z", "good", &marker),
+            scripted_entry("x", "multi", &marker),
+            scripted_entry("y", "multi", &marker),
+            scripted_entry("z", "good", &marker),
         ),
     );
     let out = dir.path().join("out");
@@ -283,10 +282,10 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
         dir.path(),
         &format!(
             "game = \"tictactoe\"\ngames = 4\nopenings = {{ plies = 2 }}\n{}{}{}{}",
-            scripted("slow1", "slow:25", &marker),
-            scripted("slow2", "slow:25", &marker),
-            scripted("multi", "multi", &marker),
-            scripted("garbage", "garbage", &marker),
+            scripted_entry("slow1", "slow:25", &marker),
+            scripted_entry("slow2", "slow:25", &marker),
+            scripted_entry("multi", "multi", &marker),
+            scripted_entry("garbage", "garbage", &marker),
         ),
     );
     let reference = dir.path().join("reference");
@@ -362,7 +361,7 @@ fn four_shards_merged_give_the_standings_of_the_whole_tournament() {
             builtin("r1"),
             builtin("r2"),
             builtin("r3"),
-            scripted("first-free", "good", &marker),
+            scripted_entry("first-free", "good", &marker),
         ),
     );
     let whole = dir.path().join("whole");
@@ -431,17 +430,16 @@ fn four_shards_merged_give_the_standings_of_the_whole_tournament() {
 
 #[test]
 fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
-    let marker = marker();
-    let strong = format!("python3 {} multi {marker}", script().display());
-    let weak = format!("python3 {} garbage {marker}", script().display());
-    let stdout = run_ok(&[
-        "match",
-        "tictactoe",
-        &strong,
-        &weak,
-        "--sprt",
-        "elo0=0,elo1=200",
-    ]);
+    let sprt = |strong_first: bool, test: &str| {
+        let (strong, weak) = (scripted("multi"), scripted("garbage"));
+        let played = Match::new("tictactoe").args(&["--sprt", test]);
+        if strong_first {
+            played.a(strong).b(weak)
+        } else {
+            played.a(weak).b(strong)
+        }
+    };
+    let stdout = sprt(true, "elo0=0,elo1=200").run().stdout;
     let last = stdout.lines().last().unwrap();
     assert!(last.starts_with("sprt: H1 accepted"), "{stdout}");
     let games = stdout.lines().filter(|l| l.starts_with("game ")).count();
@@ -459,16 +457,7 @@ fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
         "{stdout}"
     );
 
-    let stdout = run_ok(&[
-        "match",
-        "tictactoe",
-        &weak,
-        &strong,
-        "--sprt",
-        "elo0=0,elo1=5",
-        "-n",
-        "4",
-    ]);
+    let stdout = sprt(false, "elo0=0,elo1=5").games(4).run().stdout;
     assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 4);
     assert!(
         stdout
@@ -479,17 +468,8 @@ fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
         "{stdout}"
     );
 
-    let output = run(&[
-        "match",
-        "tictactoe",
-        &weak,
-        &strong,
-        "--sprt",
-        "elo0=5,elo1=0",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("elo0 must be less than elo1"));
-    assert!(survivors(&marker).is_empty());
+    let message = sprt(false, "elo0=5,elo1=0").refused();
+    assert!(message.contains("elo0 must be less than elo1"), "{message}");
 }
 
 #[test]

@@ -3,8 +3,7 @@
 //! timeout, a resignation, two people at one keyboard, raw mode, colours and NO_COLOR. The
 //! assertions are on what the screen shows.
 
-mod common;
-use common::referee;
+use crate::common::referee;
 use rexpect::session::{spawn_with_options, Options, PtySession};
 use rexpect::ReadUntil;
 use std::path::Path;

@@ -11,43 +11,10 @@ use referee::games::uttt::{BoardStatus, Uttt};
 use referee::games::{Game, GameSpec, Side};
 use referee::verdict::Termination;
 use serde_json::Value;
-use std::path::Path;
 
-mod common;
-use common::{marker, referee, run_match, survivors};
-
-fn test_bot(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/bots")
-        .join(file);
-    format!("python3 {}", path.display())
-}
-
-fn starter(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("bots/python")
-        .join(file);
-    format!("python3 {}", path.display())
-}
-
-fn brain(mode: &str, marker: &str) -> String {
-    format!("gomocup:{} {mode} {marker}", test_bot("gomocup_brain.py"))
-}
-
-fn codingame(mode: &str, marker: &str) -> String {
-    format!(
-        "codingame:{} {mode} {marker}",
-        test_bot("codingame_uttt.py")
-    )
-}
-
-/// A theaigames or riddles.io bot: `dialect` is the protocol's name.
-fn riddles(dialect: &str, mode: &str, marker: &str) -> String {
-    format!(
-        "{dialect}:{} {dialect} {mode} {marker}",
-        test_bot("riddles_uttt.py")
-    )
-}
+use crate::common::{
+    brain, codingame, marker, referee, riddles, starter, survivors, Bot, Match, RANDOM,
+};
 
 /// One game's record with its transcript and bot A's stderr.
 struct Played {
@@ -149,36 +116,21 @@ impl Played {
     }
 }
 
-/// Runs `referee match GAME A B EXTRA... --record DIR`, asserting a clean exit and no
-/// surviving process tagged `marker`, and reads every game.
-fn play(game: &str, a: &str, b: &str, extra: &[&str], marker: &str) -> Vec<Played> {
-    let (stdout, dir) = run_match(game, a, b, extra, marker);
-    let read = |name: String| std::fs::read_to_string(dir.path().join(name));
-    let mut games = Vec::new();
-    for number in 1.. {
-        let Ok(json) = read(format!("{number:04}.json")) else {
-            break;
-        };
-        games.push(Played {
-            record: serde_json::from_str(&json).unwrap(),
-            transcript: read(format!("{number:04}.transcript.txt")).unwrap(),
-            stderr_a: read(format!("{number:04}.A.stderr.txt")).unwrap_or_default(),
-        });
-    }
-    assert!(!games.is_empty(), "{stdout}");
+/// Runs the match (see [`Match::run`]) and reads every game.
+fn play(played: Match) -> Vec<Played> {
+    let outcome = played.run();
+    let games: Vec<Played> = (1..=outcome.records.len())
+        .map(|number| Played {
+            record: outcome.records[number - 1].clone(),
+            transcript: outcome.file(&format!("{number:04}.transcript.txt")),
+            stderr_a: std::fs::read_to_string(
+                outcome.dir.join(format!("{number:04}.A.stderr.txt")),
+            )
+            .unwrap_or_default(),
+        })
+        .collect();
+    assert!(!games.is_empty(), "{}", outcome.stdout);
     games
-}
-
-/// Runs a match that the referee must refuse before starting any bot; returns its message.
-fn refused(game: &str, a: &str, extra: &[&str], marker: &str) -> String {
-    let output = referee()
-        .args(["match", game, a, "builtin:random"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(survivors(marker).is_empty());
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// The time left in a bank before each of a player's moves, in whole milliseconds, from the
@@ -225,14 +177,7 @@ fn pids(stderr: &str) -> Vec<&str> {
 
 #[test]
 fn gomocup_brains_play_full_games_and_are_reused_with_restart() {
-    let marker = marker();
-    let games = play(
-        "gomoku",
-        &brain("good", &marker),
-        "builtin:random",
-        &["--games", "3"],
-        &marker,
-    );
+    let games = play(Match::new("gomoku").a(brain("good")).b(RANDOM).games(3));
     assert_eq!(games.len(), 3);
     for game in &games {
         game.ended_by_the_rules();
@@ -312,13 +257,12 @@ fn gomocup_brains_play_full_games_and_are_reused_with_restart() {
 
 #[test]
 fn a_brain_that_refuses_restart_is_ended_and_started_again() {
-    let marker = marker();
     let games = play(
-        "gomoku",
-        &brain("no-restart", &marker),
-        "builtin:random",
-        &["--games", "2", "-p", "exact=yes"],
-        &marker,
+        Match::new("gomoku")
+            .a(brain("no-restart"))
+            .b(RANDOM)
+            .games(2)
+            .param("exact=yes"),
     );
     for game in &games {
         game.ended_by_the_rules();
@@ -347,25 +291,16 @@ fn a_brain_that_refuses_restart_is_ended_and_started_again() {
 
 #[test]
 fn a_brain_plays_the_mnk_starter_from_an_opening_on_a_rectangle_with_a_bank() {
-    let marker = marker();
     // The brain ends its lines with CR alone.
     let games = play(
-        "mnk",
-        &brain("cr", &marker),
-        &starter("mnk.py"),
-        &[
-            "-p",
-            "width=12",
-            "-p",
-            "height=9",
-            "--opening",
-            "5 5,6 6,4 4",
-            "--time",
-            "bank=5000,increment=100,first=5000",
-            "--games",
-            "2",
-        ],
-        &marker,
+        Match::new("mnk")
+            .a(brain("cr"))
+            .b(starter("mnk.py"))
+            .param("width=12")
+            .param("height=9")
+            .opening("5 5,6 6,4 4")
+            .time("bank=5000,increment=100,first=5000")
+            .games(2),
     );
     for game in &games {
         game.ended_by_the_rules();
@@ -410,14 +345,12 @@ fn a_brain_plays_the_mnk_starter_from_an_opening_on_a_rectangle_with_a_bank() {
 
 #[test]
 fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
-    let marker = marker();
     for mode in ["noise", "crlf", "suggest"] {
         let games = play(
-            "gomoku",
-            &brain(mode, &marker),
-            &starter("mnk.py"),
-            &["--games", "2"],
-            &marker,
+            Match::new("gomoku")
+                .a(brain(mode))
+                .b(starter("mnk.py"))
+                .games(2),
         );
         for game in &games {
             game.ended_by_the_rules();
@@ -451,32 +384,29 @@ fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
 
 #[test]
 fn the_clock_runs_on_over_chatter() {
-    let marker = marker();
     let games = play(
-        "gomoku",
-        &brain("slow-chatter:150", &marker),
-        "builtin:random",
-        &["--games", "1"],
-        &marker,
+        Match::new("gomoku")
+            .a(brain("slow-chatter:300"))
+            .b(RANDOM)
+            .games(1),
     );
     let game = &games[0];
     game.ended_by_the_rules();
     assert!(game.written_by_a().contains(&"MESSAGE let me think"));
     let times = times_of(game, game.a_side());
     assert!(!times.is_empty());
-    // The MESSAGE comes at once; the move 150 ms later, and that is the move's time.
+    // The MESSAGE comes at once, the move 300 ms later: the move's time is the whole wait, not
+    // the time to the MESSAGE (less 150 ms for a referee descheduled right after its request).
     assert!(times.iter().all(|&us| us >= 150_000), "{times:?}");
 }
 
 #[test]
 fn a_brain_refusing_the_board_loses_with_a_verdict_of_its_own() {
-    let marker = marker();
     let games = play(
-        "gomoku",
-        &brain("refuse-size", &marker),
-        "builtin:random",
-        &["--games", "2"],
-        &marker,
+        Match::new("gomoku")
+            .a(brain("refuse-size"))
+            .b(RANDOM)
+            .games(2),
     );
     for game in &games {
         assert_eq!(game.reason(), "refused-board");
@@ -495,14 +425,7 @@ fn a_brain_refusing_the_board_loses_with_a_verdict_of_its_own() {
 
 #[test]
 fn wrong_replies_and_timeouts_of_brains() {
-    let marker = marker();
-    let games = play(
-        "gomoku",
-        &brain("wrong", &marker),
-        "builtin:random",
-        &["--games", "1"],
-        &marker,
-    );
+    let games = play(Match::new("gomoku").a(brain("wrong")).b(RANDOM).games(1));
     assert_eq!(games[0].reason(), "not-a-move");
     assert!(
         games[0].detail().starts_with("A (first player) sent '")
@@ -513,24 +436,29 @@ fn wrong_replies_and_timeouts_of_brains() {
         games[0].detail()
     );
     let games = play(
-        "gomoku",
-        &brain("slow:400", &marker),
-        "builtin:random",
-        &["--games", "1", "--time", "move=100", "--score-stalled"],
-        &marker,
+        Match::new("gomoku")
+            .a(brain("slow:400"))
+            .b(RANDOM)
+            .games(1)
+            .time("move=100")
+            .args(&["--score-stalled"]),
     );
     assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
 }
 
 #[test]
 fn gomocup_brains_play_only_five_in_a_row() {
-    let marker = marker();
     for (game, params) in [
         ("tictactoe", vec![]),
-        ("mnk", vec!["-p", "line=4"]),
+        ("mnk", vec!["line=4"]),
         ("uttt", vec![]),
     ] {
-        let message = refused(game, &brain("good", &marker), &params, &marker);
+        let message = params
+            .iter()
+            .fold(Match::new(game).a(brain("good")), |refused, param| {
+                refused.param(param)
+            })
+            .refused();
         assert!(
             message.contains("player A: gomocup bots cannot play")
                 && message.contains("five in a row only"),
@@ -575,23 +503,16 @@ fn uttt_positions(game: &Played, side: Side) -> Vec<(Uttt, Option<(u8, u8)>)> {
 
 #[test]
 fn codingame_bots_see_the_referees_legal_moves_row_first() {
-    let marker = marker();
-    for opponent in ["builtin:random".to_string(), starter("uttt.py")] {
+    for opponent in [Bot::from(RANDOM), starter("uttt.py")] {
         let games = play(
-            "uttt",
-            &codingame("good", &marker),
-            &opponent,
-            // A bot without a handshake starts up during its first move: a generous allowance
-            // keeps a loaded machine from deciding the game.
-            &[
-                "--games",
-                "2",
-                "--time",
-                "first=5000",
-                "-p",
-                "tiebreak=codingame",
-            ],
-            &marker,
+            Match::new("uttt")
+                .a(codingame("good"))
+                .b(opponent)
+                .games(2)
+                // A bot without a handshake starts up during its first move: a generous
+                // allowance keeps a loaded machine from deciding the game.
+                .time("first=5000")
+                .param("tiebreak=codingame"),
         );
         for game in &games {
             game.ended_by_the_rules();
@@ -624,24 +545,23 @@ fn codingame_bots_see_the_referees_legal_moves_row_first() {
 
 #[test]
 fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
-    let marker = marker();
     for mode in ["message", "crlf"] {
         for game in play(
-            "uttt",
-            &codingame(mode, &marker),
-            "builtin:random",
-            &["--games", "2", "--time", "first=5000"],
-            &marker,
+            Match::new("uttt")
+                .a(codingame(mode))
+                .b(RANDOM)
+                .games(2)
+                .time("first=5000"),
         ) {
             game.ended_by_the_rules();
         }
     }
     let games = play(
-        "uttt",
-        &codingame("wrong", &marker),
-        "builtin:random",
-        &["--games", "1", "--time", "first=5000"],
-        &marker,
+        Match::new("uttt")
+            .a(codingame("wrong"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
     );
     assert_eq!(games[0].reason(), "not-a-move");
     assert!(
@@ -655,17 +575,12 @@ fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
     // 300 ms is inside the first move's allowance (5000 ms here rather than CodinGame's 1000,
     // for the interpreter's start-up on a loaded machine) and past the 100 ms of the next.
     let games = play(
-        "uttt",
-        &codingame("slow:300", &marker),
-        "builtin:random",
-        &[
-            "--games",
-            "1",
-            "--time",
-            "codingame,first=5000",
-            "--score-stalled",
-        ],
-        &marker,
+        Match::new("uttt")
+            .a(codingame("slow:300"))
+            .b(RANDOM)
+            .games(1)
+            .time("codingame,first=5000")
+            .args(&["--score-stalled"]),
     );
     assert_eq!(games[0].reason(), "timeout");
     assert!(
@@ -681,13 +596,12 @@ fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
 
 #[test]
 fn an_illegal_move_quotes_what_the_bot_wrote() {
-    let marker = marker();
     let games = play(
-        "uttt",
-        &codingame("illegal", &marker),
-        "builtin:random",
-        &["--games", "1", "--time", "first=5000"],
-        &marker,
+        Match::new("uttt")
+            .a(codingame("illegal"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
     );
     let game = &games[0];
     assert_eq!(game.reason(), "illegal-move");
@@ -707,25 +621,23 @@ fn an_illegal_move_quotes_what_the_bot_wrote() {
 
 #[test]
 fn codingame_bots_cannot_start_from_an_opening_nor_play_other_games() {
-    let marker = marker();
-    let message = refused(
-        "uttt",
-        &codingame("good", &marker),
-        &["--opening", "4 4"],
-        &marker,
-    );
+    let message = Match::new("uttt")
+        .a(codingame("good"))
+        .opening("4 4")
+        .refused();
     assert!(
         message.contains("cannot start from an opening"),
         "{message}"
     );
-    let message = refused("gomoku", &codingame("good", &marker), &[], &marker);
+    let message = Match::new("gomoku").a(codingame("good")).refused();
     assert!(
         message.contains("ultimate tic-tac-toe (uttt) only"),
         "{message}"
     );
     // `referee check` is for bots of the referee's own protocol.
+    let marker = marker();
     let output = referee()
-        .args(["check", "uttt", &codingame("good", &marker)])
+        .args(["check", "uttt", &codingame("good").command(&marker)])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -763,15 +675,15 @@ fn riddles_board(dialect: &str, position: &Uttt) -> (String, String) {
 
 #[test]
 fn theaigames_and_riddles_bots_see_the_whole_board() {
-    let marker = marker();
     for dialect in ["theaigames", "riddles"] {
-        for opponent in ["builtin:random".to_string(), starter("uttt.py")] {
+        for opponent in [Bot::from(RANDOM), starter("uttt.py")] {
             let games = play(
-                "uttt",
-                &riddles(dialect, "good", &marker),
-                &opponent,
-                &["--games", "2", "--opening", "4 4", "--time", "first=5000"],
-                &marker,
+                Match::new("uttt")
+                    .a(riddles(dialect, "good"))
+                    .b(opponent.clone())
+                    .games(2)
+                    .opening("4 4")
+                    .time("first=5000"),
             );
             for game in &games {
                 game.ended_by_the_rules();
@@ -824,19 +736,13 @@ fn theaigames_and_riddles_bots_see_the_whole_board() {
 
 #[test]
 fn the_riddles_time_bank_drains_and_refills() {
-    let marker = marker();
     for dialect in ["theaigames", "riddles"] {
         let games = play(
-            "uttt",
-            &riddles(dialect, "bank", &marker),
-            &starter("uttt.py"),
-            &[
-                "--games",
-                "2",
-                "--time",
-                "bank=1000,increment=100,first=5000",
-            ],
-            &marker,
+            Match::new("uttt")
+                .a(riddles(dialect, "bank"))
+                .b(starter("uttt.py"))
+                .games(2)
+                .time("bank=1000,increment=100,first=5000"),
         );
         for game in &games {
             game.ended_by_the_rules();
@@ -866,24 +772,23 @@ fn the_riddles_time_bank_drains_and_refills() {
 
 #[test]
 fn riddles_wrong_replies_timeouts_and_crlf() {
-    let marker = marker();
     for dialect in ["theaigames", "riddles"] {
         let games = play(
-            "uttt",
-            &riddles(dialect, "crlf", &marker),
-            "builtin:random",
-            &["--games", "2", "--time", "first=5000"],
-            &marker,
+            Match::new("uttt")
+                .a(riddles(dialect, "crlf"))
+                .b(RANDOM)
+                .games(2)
+                .time("first=5000"),
         );
         for game in &games {
             game.ended_by_the_rules();
         }
         let games = play(
-            "uttt",
-            &riddles(dialect, "wrong", &marker),
-            "builtin:random",
-            &["--games", "1", "--time", "first=5000"],
-            &marker,
+            Match::new("uttt")
+                .a(riddles(dialect, "wrong"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000"),
         );
         assert_eq!(games[0].reason(), "not-a-move");
         assert!(
@@ -894,26 +799,18 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             games[0].detail()
         );
         let games = play(
-            "uttt",
-            &riddles(dialect, "slow:400", &marker),
-            "builtin:random",
-            &[
-                "--games",
-                "1",
-                "--time",
-                "bank=1000,increment=100,first=5000",
-                "--score-stalled",
-            ],
-            &marker,
+            Match::new("uttt")
+                .a(riddles(dialect, "slow:400"))
+                .b(RANDOM)
+                .games(1)
+                .time("bank=1000,increment=100,first=5000")
+                .args(&["--score-stalled"]),
         );
         assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
     }
-    let message = refused(
-        "checkers",
-        &riddles("riddles", "good", &marker),
-        &[],
-        &marker,
-    );
+    let message = Match::new("checkers")
+        .a(riddles("riddles", "good"))
+        .refused();
     assert!(
         message.contains("player A: riddles bots cannot play checkers"),
         "{message}"

@@ -5,81 +5,23 @@
 //! With `--legal-moves`, the starter bots also compare their own move generation with the
 //! referee's list and write a warning on stderr when they disagree: no warning may appear.
 
+use crate::common::{repo_file, starter, Bot, Match, Outcome, RANDOM};
 use referee::games::GameSpec;
 use referee::verdict::Termination;
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
 
-fn starter(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("bots/python")
-        .join(file);
-    format!("python3 {}", path.display())
-}
-
-/// A finished match: the records of its games, in order, and the directory holding them.
-struct Match {
-    records: Vec<Value>,
-    dir: tempfile::TempDir,
-}
-
-impl Match {
-    /// Every file of the record directory whose name ends with `suffix`, with its text.
-    fn files_ending(&self, suffix: &str) -> Vec<(String, String)> {
-        let mut files: Vec<(String, String)> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .flatten()
-            .map(|entry| entry.file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(suffix))
-            .map(|name| {
-                let text = std::fs::read_to_string(self.dir.path().join(&name)).unwrap();
-                (name, text)
-            })
-            .collect();
-        files.sort();
-        files
-    }
-}
-
-/// Runs `referee match GAME A B --games N --record DIR EXTRA...` and reads the records.
-fn play(game: &str, a: &str, b: &str, games: u32, extra: &[&str]) -> Match {
-    let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args([
-            "match",
-            game,
-            a,
-            b,
-            "--games",
-            &games.to_string(),
-            "--record",
-        ])
-        .arg(dir.path())
-        .args(extra)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "referee failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let records: Vec<Value> = (1..=games)
-        .map(|number| {
-            let path = dir.path().join(format!("{number:04}.json"));
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}\n{stdout}", path.display()));
-            serde_json::from_str(&text).unwrap()
-        })
-        .collect();
-    Match { records, dir }
+/// Plays `games` games of `game` between `a` and `b` with the options `extra` (see
+/// [`Match::run`]).
+fn play(game: &str, a: Bot, b: Bot, games: u32, extra: &[&str]) -> Outcome {
+    let outcome = Match::new(game).a(a).b(b).games(games).args(extra).run();
+    assert_eq!(outcome.records.len(), games as usize, "{}", outcome.stdout);
+    outcome
 }
 
 /// Plays `file` as player A against `builtin:random` and checks every game (see
 /// [`check_record`]) and that the bot never disagreed with a `legal` line.
-fn play_starter(file: &str, name: &str, game: &str, games: u32, extra: &[&str]) -> Match {
-    let played = play(game, &starter(file), "builtin:random", games, extra);
+fn play_starter(file: &str, name: &str, game: &str, games: u32, extra: &[&str]) -> Outcome {
+    let played = play(game, starter(file), RANDOM.into(), games, extra);
     for record in &played.records {
         check_record(record, name);
     }
@@ -198,8 +140,7 @@ fn the_checkers_starter_makes_a_forced_multi_jump() {
 
 #[test]
 fn the_checkers_starter_plays_after_ballot_openings() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/checkers-3move.txt");
-    let deck = std::fs::read_to_string(path).unwrap();
+    let deck = std::fs::read_to_string(repo_file("openings/checkers-3move.txt")).unwrap();
     let ballots: Vec<Vec<&str>> = deck
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
@@ -230,7 +171,7 @@ fn the_checkers_starter_plays_after_ballot_openings() {
 #[test]
 fn two_checkers_starters_agree_a_draw_with_level_kings() {
     let bot = starter("checkers.py");
-    let played = play("checkers", &bot, &bot, 2, &["-p", "fen=B:WK32:BK1"]);
+    let played = play("checkers", bot.clone(), bot, 2, &["-p", "fen=B:WK32:BK1"]);
     for record in &played.records {
         check_record(record, "checkers-starter");
         assert_eq!(record["result"]["reason"], "agreement", "{record:#}");
