@@ -145,7 +145,9 @@ fn a_late_answer_is_a_timeout_even_when_it_arrives() {
     assert_forfeit(&record, "first", "timeout");
     let detail = record["result"]["detail"].as_str().unwrap();
     assert!(
-        detail.starts_with("A (first player) ") && detail.contains("move 1"),
+        detail.starts_with("A (first player) ")
+            && detail.contains(" move 1 ")
+            && detail.ends_with("; the limit is 200 ms (+10 ms margin)"),
         "{detail}"
     );
 }

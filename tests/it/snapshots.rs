@@ -85,7 +85,7 @@ fn the_standings_as_printed() {
             first,
             second,
             winner,
-            reason,
+            reason: reason.parse().expect("a reason code"),
         });
     }
     // A player entered without a game still has a row.
