@@ -94,20 +94,20 @@ pub trait Brain<G: Game>: Send {
 
 /// A game in progress together with the brain playing it, behind notation only, so the protocol
 /// loop does not need to know which game it plays.
-trait Table {
+trait Session {
     fn new_game(&mut self, game: &GameSpec, side: Side);
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
     /// Chooses a move, plays it and returns it in notation.
     fn choose(&mut self, budget: &Budget) -> String;
 }
 
-struct Seated<G: Game> {
+struct BrainSession<G: Game> {
     start: fn(&GameSpec) -> G,
     game: G,
     brain: Box<dyn Brain<G>>,
 }
 
-impl<G: Game> Table for Seated<G> {
+impl<G: Game> Session for BrainSession<G> {
     fn new_game(&mut self, spec: &GameSpec, side: Side) {
         self.game = (self.start)(spec);
         self.brain.new_game(&self.game, side);
@@ -138,14 +138,14 @@ pub enum BotError {
     Protocol { line: String, problem: String },
 }
 
-/// The brain of `level` for the game of `spec`, seated at its starting position.
-fn seat(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Table> {
-    fn seated<G: Game>(
+/// The brain of `level` for the game of `spec`, at its starting position.
+fn start_session(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Session> {
+    fn session<G: Game>(
         spec: &GameSpec,
         start: fn(&GameSpec) -> G,
         brain: Box<dyn Brain<G>>,
-    ) -> Box<dyn Table> {
-        Box::new(Seated {
+    ) -> Box<dyn Session> {
+        Box::new(BrainSession {
             start,
             game: start(spec),
             brain,
@@ -153,11 +153,11 @@ fn seat(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Table> {
     }
     match spec {
         GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
-            seated(spec, start_mnk, mnk_brain(level, seed))
+            session(spec, start_mnk, mnk_brain(level, seed))
         }
-        GameSpec::Uttt(_) => seated(spec, start_uttt, uttt_brain(level, seed)),
-        GameSpec::Dots(_) => seated(spec, start_dots, dots_brain(level, seed)),
-        GameSpec::Checkers(_) => seated(spec, start_checkers, checkers_brain(level, seed)),
+        GameSpec::Uttt(_) => session(spec, start_uttt, uttt_brain(level, seed)),
+        GameSpec::Dots(_) => session(spec, start_dots, dots_brain(level, seed)),
+        GameSpec::Checkers(_) => session(spec, start_checkers, checkers_brain(level, seed)),
     }
 }
 
@@ -229,8 +229,8 @@ pub fn run(
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<(), BotError> {
-    // One table per game kind, kept across the games of a match so brains keep what they learnt.
-    let mut tables: Vec<(&'static str, Box<dyn Table>)> = Vec::new();
+    // One session per game kind, kept across the games of a match so brains keep what they learnt.
+    let mut sessions: Vec<(&'static str, Box<dyn Session>)> = Vec::new();
     let mut current: Option<usize> = None;
     let mut spec: Option<GameSpec> = None;
     let mut control = TimeControl::default();
@@ -254,21 +254,24 @@ pub fn run(
                 let game = spec
                     .as_ref()
                     .ok_or_else(|| problem("no game line came first".into()))?;
-                let index = match tables.iter().position(|(name, _)| *name == game.name()) {
+                let index = match sessions.iter().position(|(name, _)| *name == game.name()) {
                     Some(index) => index,
                     None => {
                         games += 1;
-                        tables.push((game.name(), seat(game, level, seed.wrapping_add(games))));
-                        tables.len() - 1
+                        sessions.push((
+                            game.name(),
+                            start_session(game, level, seed.wrapping_add(games)),
+                        ));
+                        sessions.len() - 1
                     }
                 };
-                tables[index].1.new_game(game, side);
+                sessions[index].1.new_game(game, side);
                 current = Some(index);
                 moved = false;
             }
             RefereeMessage::Played(mv) | RefereeMessage::Opponent(mv) => {
                 let index = current.ok_or_else(no_game)?;
-                tables[index]
+                sessions[index]
                     .1
                     .play(&mv)
                     .map_err(|e| problem(e.to_string()))?;
@@ -286,7 +289,7 @@ pub fn run(
                 let budget = Budget::for_turn(ms, &control, !moved, received);
                 moved = true;
                 let index = current.ok_or_else(no_game)?;
-                let choice = tables[index].1.choose(&budget);
+                let choice = sessions[index].1.choose(&budget);
                 writeln!(output, "{choice}")?;
                 output.flush()?;
             }

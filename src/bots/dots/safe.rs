@@ -9,7 +9,7 @@
 
 use super::coins::{Coins, Component, LineBits, WideBits};
 use super::control::loony_value;
-use super::table::{wide_key, Bounds, Table};
+use super::table::{wide_key, Bounds, TranspositionTable};
 use rand::Rng;
 use std::time::Instant;
 
@@ -21,14 +21,14 @@ const TABLE_BITS: u32 = 18;
 /// Values of positions of the safe-line game, kept while the board stays the same (a value
 /// depends only on the lines drawn).
 pub struct SafeLines {
-    values: Table,
+    values: TranspositionTable,
     nodes: u64,
 }
 
 impl Default for SafeLines {
     fn default() -> SafeLines {
         SafeLines {
-            values: Table::new(TABLE_BITS),
+            values: TranspositionTable::new(TABLE_BITS),
             nodes: 0,
         }
     }

@@ -9,7 +9,7 @@
 //! [`Coins::capture_is_forced`]), which collapses the long runs of captures of an endgame.
 
 use super::coins::{Coins, LineBits, GROUND};
-use super::table::{Bounds, Table};
+use super::table::{Bounds, TranspositionTable};
 use crate::games::dots::{Dots, Line, Orientation};
 use std::time::Instant;
 
@@ -110,7 +110,7 @@ pub struct Solution {
 pub struct Solver {
     coins: Coins,
     symmetries: Vec<Symmetry>,
-    table: Table,
+    table: TranspositionTable,
     deadline: Option<Instant>,
     nodes: u64,
     /// The most positions one search may visit ([`Solver::limit_nodes`]), and the count of
@@ -127,7 +127,7 @@ impl Solver {
         Solver {
             coins: Coins::default(),
             symmetries: Vec::new(),
-            table: Table::new(table_bits),
+            table: TranspositionTable::new(table_bits),
             deadline: None,
             nodes: 0,
             node_limit: u64::MAX,

@@ -26,16 +26,16 @@ struct Entry {
 
 /// One entry per slot, the newest result replacing the old. Entries of an earlier generation
 /// are ignored rather than cleared, so forgetting everything costs nothing.
-pub struct Table {
+pub struct TranspositionTable {
     entries: Vec<Entry>,
     shift: u32,
     generation: u32,
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table of 2^`bits` slots of 16 bytes.
-    pub fn new(bits: u32) -> Table {
-        Table {
+    pub fn new(bits: u32) -> TranspositionTable {
+        TranspositionTable {
             entries: vec![Entry::default(); 1 << bits],
             shift: 64 - bits,
             generation: 1,
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn keeps_bounds_until_invalidated_or_replaced() {
-        let mut table = Table::new(4);
+        let mut table = TranspositionTable::new(4);
         let bounds = Bounds {
             lower: -2,
             upper: 3,

@@ -10,7 +10,7 @@
 //! Before the search, a victory-by-fours check looks much deeper for a forced win.
 
 use super::board::{Board, Threats};
-use super::table::{Bound, Table};
+use super::table::{Bound, TranspositionTable};
 use super::vcf::Vcf;
 use super::BoardSlot;
 use crate::bots::{Brain, Budget};
@@ -41,7 +41,7 @@ const VCF_SHARE: f64 = 0.25;
 pub struct StrongBrain {
     rng: StdRng,
     board: BoardSlot,
-    table: Table,
+    table: TranspositionTable,
     vcf: Vcf,
     /// Each ply's moves with their ordering scores, kept so the search does not allocate.
     plies: Vec<Vec<(i32, Square)>>,
@@ -58,7 +58,7 @@ impl StrongBrain {
         StrongBrain {
             rng: StdRng::seed_from_u64(seed),
             board: BoardSlot::default(),
-            table: Table::new(TABLE_BITS),
+            table: TranspositionTable::new(TABLE_BITS),
             vcf: Vcf::new(),
             plies: Vec::new(),
             candidates: Vec::new(),

@@ -25,7 +25,7 @@ pub struct Entry {
     pub depth: i16,
     best: Square,
     pub bound: Bound,
-    /// Which board the entry belongs to (see [`Table::forget`]); 0 marks an empty slot.
+    /// Which board the entry belongs to (see [`TranspositionTable::forget`]); 0 marks an empty slot.
     generation: u8,
 }
 
@@ -40,16 +40,16 @@ impl Entry {
 
 /// A fixed-size table indexed by the low bits of the position hash; a new entry replaces the
 /// old one in its slot.
-pub struct Table {
+pub struct TranspositionTable {
     entries: Vec<Entry>,
     mask: usize,
     generation: u8,
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table of `2^bits` entries (16 bytes each).
-    pub fn new(bits: u32) -> Table {
-        Table {
+    pub fn new(bits: u32) -> TranspositionTable {
+        TranspositionTable {
             entries: vec![Entry::default(); 1 << bits],
             mask: (1 << bits) - 1,
             generation: 1,
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_by_hash_and_forgets_for_good() {
-        let mut table = Table::new(4);
+        let mut table = TranspositionTable::new(4);
         let hash = 0x1234_5678_0000_0003;
         assert!(table.probe(hash).is_none());
         table.store(hash, 3, -7, Bound::Upper, Some(9));

@@ -47,11 +47,11 @@ pub struct ConsoleSeat {
     screen: Screen,
     options: ConsoleOptions,
     transcript: Vec<TranscriptLine>,
-    table: Option<Table>,
+    followed: Option<FollowedGame>,
 }
 
 /// The game as the seat follows it.
-struct Table {
+struct FollowedGame {
     spec: GameSpec,
     game: Box<dyn AnyGame>,
     side: Side,
@@ -69,7 +69,7 @@ impl ConsoleSeat {
             screen: Screen::stdout(),
             options,
             transcript: Vec::new(),
-            table: None,
+            followed: None,
         }
     }
 
@@ -135,7 +135,7 @@ impl ConsoleSeat {
             game.play_text(mv)
                 .map_err(|e| format!("opening move '{mv}': {e}"))?;
         }
-        self.table = Some(Table {
+        self.followed = Some(FollowedGame {
             spec,
             game,
             side,
@@ -148,29 +148,29 @@ impl ConsoleSeat {
     /// Asks the person for a move until they give a legal one, a command that ends their turn,
     /// or the time is up.
     fn turn(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
-        let Some(mut table) = self.table.take() else {
+        let Some(mut followed) = self.followed.take() else {
             return Err(Fault::Exited {
                 detail: "was asked for a move before the setup".into(),
             });
         };
-        let answer = self.take_turn(&mut table, messages, watchdog);
-        self.table = Some(table);
+        let answer = self.take_turn(&mut followed, messages, watchdog);
+        self.followed = Some(followed);
         answer
     }
 
     fn take_turn(
         &mut self,
-        table: &mut Table,
+        followed: &mut FollowedGame,
         messages: &[RefereeMessage],
         watchdog: Duration,
     ) -> Result<Answer, Fault> {
-        let (limit, offered) = self.begin_turn(table, messages);
+        let (limit, offered) = self.begin_turn(followed, messages);
         let limit = limit.unwrap_or(watchdog);
         let shown_at = Instant::now();
         let deadline = shown_at + watchdog;
         let out_of_time = shown_at + limit;
         let mut warned = !self.options.clock || limit <= WARNING;
-        let me = side_name(&table.spec, table.side);
+        let me = side_name(&followed.spec, followed.side);
         loop {
             let left = out_of_time.saturating_duration_since(Instant::now());
             self.screen.prompt(&if self.options.clock {
@@ -185,7 +185,7 @@ impl ConsoleSeat {
             };
             match self.keyboard.next_line(wake) {
                 Typed::Line { text, at } => {
-                    if let Some(line) = self.respond(table, &text, offered) {
+                    if let Some(line) = self.respond(followed, &text, offered) {
                         self.log_answer(&line, at);
                         return Ok(Answer {
                             line,
@@ -219,20 +219,20 @@ impl ConsoleSeat {
     /// is. Returns the time limit of the turn and whether a draw is offered.
     fn begin_turn(
         &mut self,
-        table: &mut Table,
+        followed: &mut FollowedGame,
         messages: &[RefereeMessage],
     ) -> (Option<Duration>, bool) {
         let seating = &self.options.seating;
         let screen = &mut self.screen;
-        let spec = &table.spec;
+        let spec = &followed.spec;
         let (mut limit, mut offered) = (None, false);
         for message in messages {
             match message {
                 RefereeMessage::Opponent(mv) => {
-                    let opponent = table.side.opponent();
+                    let opponent = followed.side.opponent();
                     screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
-                    table.plies += 1;
-                    if let Err(error) = table.game.play_text(mv) {
+                    followed.plies += 1;
+                    if let Err(error) = followed.game.play_text(mv) {
                         let lost = format!("(the console lost track of the game: {error})");
                         screen.say(Voice::Warning, &lost);
                     }
@@ -252,17 +252,17 @@ impl ConsoleSeat {
         if offered {
             let offer = format!(
                 "{} offers a draw: type draw to accept it, or play a move to decline it.",
-                seating.who(spec, table.side.opponent())
+                seating.who(spec, followed.side.opponent())
             );
             screen.say(Voice::Warning, &offer);
         }
-        let movable = movable_pieces(table);
+        let movable = movable_pieces(followed);
         let only_piece = match movable[..] {
             [only] => Some(only),
             _ => None,
         };
-        screen.show(&draw(table.game.as_ref(), only_piece));
-        let turn = turn_line(spec, seating, table.game.as_ref(), table.plies + 1);
+        screen.show(&draw(followed.game.as_ref(), only_piece));
+        let turn = turn_line(spec, seating, followed.game.as_ref(), followed.plies + 1);
         screen.say(Voice::Plain, &turn);
         if !movable.is_empty() {
             screen.say(
@@ -277,14 +277,19 @@ impl ConsoleSeat {
     }
 
     /// Answers a line typed during the turn; returns the reply to send when it ends the turn.
-    fn respond(&mut self, table: &mut Table, text: &str, offered: bool) -> Option<String> {
+    fn respond(
+        &mut self,
+        followed: &mut FollowedGame,
+        text: &str,
+        offered: bool,
+    ) -> Option<String> {
         let seating = &self.options.seating;
         let screen = &mut self.screen;
-        let spec = &table.spec;
-        match input::read(spec, table.game.as_ref(), text) {
+        let spec = &followed.spec;
+        match input::read(spec, followed.game.as_ref(), text) {
             Input::Nothing => {}
             Input::Help => screen.say(Voice::Plain, &help(spec)),
-            Input::Moves => screen.say(Voice::Plain, &move_list(table)),
+            Input::Moves => screen.say(Voice::Plain, &move_list(followed)),
             Input::Resign => {
                 screen.say(Voice::Plain, "You resign.");
                 return Some("resign".into());
@@ -298,7 +303,7 @@ impl ConsoleSeat {
                 return Some("draw".into());
             }
             Input::Draw if spec.allows_draw_offers() => {
-                table.offering = true;
+                followed.offering = true;
                 screen.say(
                     Voice::Plain,
                     "Your draw offer goes with your next move: type it.",
@@ -312,7 +317,7 @@ impl ConsoleSeat {
                 screen.say(Voice::Warning, &none);
             }
             Input::Select(square) => {
-                let moves: Vec<String> = table
+                let moves: Vec<String> = followed
                     .game
                     .piece_moves()
                     .into_iter()
@@ -320,12 +325,12 @@ impl ConsoleSeat {
                     .map(|mv| mv.notation)
                     .collect();
                 if moves.is_empty() {
-                    let movable = list(&movable_pieces(table));
+                    let movable = list(&movable_pieces(followed));
                     let none =
                         format!("No move starts on {square}. Pieces that can move: {movable}.");
                     screen.say(Voice::Warning, &none);
                 } else {
-                    screen.show(&draw(table.game.as_ref(), Some(square)));
+                    screen.show(&draw(followed.game.as_ref(), Some(square)));
                     screen.say(
                         Voice::Plain,
                         &format!("Moves of {square}: {}", moves.join(", ")),
@@ -338,17 +343,17 @@ impl ConsoleSeat {
                 notation,
                 offers_draw,
             } => {
-                let mut trial = table.game.boxed_clone();
+                let mut trial = followed.game.boxed_clone();
                 match trial.play_text(&notation) {
                     Ok(_) if offers_draw && !spec.allows_draw_offers() => {
                         let none = format!("There are no draw offers in {}.", spec.name());
                         screen.say(Voice::Warning, &none);
                     }
                     Ok(canonical) => {
-                        let offers = offers_draw || table.offering;
-                        table.game = trial;
-                        table.plies += 1;
-                        table.offering = false;
+                        let offers = offers_draw || followed.offering;
+                        followed.game = trial;
+                        followed.plies += 1;
+                        followed.offering = false;
                         screen.say(
                             Voice::Plain,
                             &format!(
@@ -357,8 +362,8 @@ impl ConsoleSeat {
                                 if offers { " and offer a draw" } else { "" }
                             ),
                         );
-                        let opponent = table.side.opponent();
-                        if !seating.humans[opponent.index()] && table.game.outcome().is_none() {
+                        let opponent = followed.side.opponent();
+                        if !seating.humans[opponent.index()] && followed.game.outcome().is_none() {
                             let thinking =
                                 format!("{} is thinking...", seating.who(spec, opponent));
                             screen.say(Voice::Aside, &thinking);
@@ -431,11 +436,11 @@ impl Seat for ConsoleSeat {
 
     fn tell(&mut self, messages: &[RefereeMessage]) {
         self.log_sent(messages);
-        if let Some(table) = self.table.as_mut() {
+        if let Some(followed) = self.followed.as_mut() {
             for message in messages {
                 if let RefereeMessage::Opponent(mv) = message {
-                    let _ = table.game.play_text(mv);
-                    table.plies += 1;
+                    let _ = followed.game.play_text(mv);
+                    followed.plies += 1;
                 }
             }
         }
@@ -477,23 +482,28 @@ fn list(squares: &[u8]) -> String {
 }
 
 /// The squares of the pieces that can move, in order; empty for games without moving pieces.
-fn movable_pieces(table: &Table) -> Vec<u8> {
-    let mut squares: Vec<u8> = table.game.piece_moves().iter().map(|mv| mv.from).collect();
+fn movable_pieces(followed: &FollowedGame) -> Vec<u8> {
+    let mut squares: Vec<u8> = followed
+        .game
+        .piece_moves()
+        .iter()
+        .map(|mv| mv.from)
+        .collect();
     squares.sort_unstable();
     squares.dedup();
     squares
 }
 
 /// `N legal moves: a, b, ...`, in the friendly notation, wrapped.
-fn move_list(table: &Table) -> String {
-    let moves = table.game.legal_moves_text();
+fn move_list(followed: &FollowedGame) -> String {
+    let moves = followed.game.legal_moves_text();
     let mut out = match moves.len() {
         1 => "1 legal move:".to_string(),
         count => format!("{count} legal moves:"),
     };
     let mut width = out.len();
     for (index, mv) in moves.iter().enumerate() {
-        let item = friendly(&table.spec, mv);
+        let item = friendly(&followed.spec, mv);
         let separator = if index + 1 < moves.len() { "," } else { "" };
         if width + 1 + item.len() + separator.len() > LIST_WIDTH {
             out.push_str("\n ");
@@ -511,9 +521,9 @@ fn move_list(table: &Table) -> String {
 mod tests {
     use super::*;
 
-    fn table(game: &str) -> Table {
+    fn followed(game: &str) -> FollowedGame {
         let spec = GameSpec::from_words::<&str>(game, &[]).unwrap();
-        Table {
+        FollowedGame {
             game: spec.new_game(),
             spec,
             side: Side::First,
@@ -525,22 +535,22 @@ mod tests {
     #[test]
     fn the_move_list_is_friendly_and_wrapped() {
         assert_eq!(
-            move_list(&table("tictactoe")),
+            move_list(&followed("tictactoe")),
             "9 legal moves: a0, b0, c0, a1, b1, c1, a2, b2, c2"
         );
-        let list = move_list(&table("gomoku"));
+        let list = move_list(&followed("gomoku"));
         assert!(list.starts_with("225 legal moves: a0, b0,"), "{list}");
         assert!(list.lines().all(|line| line.len() <= LIST_WIDTH), "{list}");
         assert_eq!(list.matches(',').count(), 224, "{list}");
-        let list = move_list(&table("checkers"));
+        let list = move_list(&followed("checkers"));
         assert!(list.starts_with("7 legal moves: "), "{list}");
         assert!(list.contains("9-13") && list.contains("12-16"), "{list}");
     }
 
     #[test]
     fn checkers_pieces_that_can_move() {
-        assert_eq!(movable_pieces(&table("checkers")), [9, 10, 11, 12]);
-        assert!(movable_pieces(&table("uttt")).is_empty());
+        assert_eq!(movable_pieces(&followed("checkers")), [9, 10, 11, 12]);
+        assert!(movable_pieces(&followed("uttt")).is_empty());
     }
 
     #[test]
