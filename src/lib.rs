@@ -2,7 +2,8 @@
 //!
 //! The layout follows the architecture: [`games`] holds the rules (pure, no I/O), [`protocol`]
 //! the messages exchanged with bots (pure), [`players`] the processes and the console, [`arbiter`]
-//! the match loop that joins them, [`record`] the game records, and [`cli`] the command line.
+//! the match loop that joins them, [`record`] the game records, and [`cli`] the command line,
+//! whose commands share the [`settings`] of how bots are refereed with tournament files.
 
 pub mod arbiter;
 pub mod bots;
@@ -16,6 +17,7 @@ pub mod players;
 pub mod protocol;
 pub mod record;
 pub mod report;
+pub mod settings;
 pub mod stall;
 pub mod standings;
 pub mod table;
