@@ -11,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod clock;
 pub mod games;
+pub mod host;
 pub mod matches;
 pub mod play;
 pub mod players;
