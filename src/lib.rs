@@ -2,7 +2,8 @@
 //!
 //! The layout follows the architecture: [`games`] holds the rules (pure, no I/O), [`protocol`]
 //! the messages exchanged with bots (pure), [`players`] the processes and the console, [`arbiter`]
-//! the match loop that joins them, [`record`] the game records, and [`cli`] the command line.
+//! the match loop that joins them, [`record`] the game records, and [`cli`] the command line,
+//! whose commands share the [`settings`] of how bots are refereed with tournament files.
 
 pub mod arbiter;
 pub mod bots;
@@ -10,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod clock;
 pub mod games;
+pub mod host;
 pub mod matches;
 pub mod play;
 pub mod players;
@@ -17,6 +19,7 @@ pub mod protocol;
 pub mod quote;
 pub mod record;
 pub mod report;
+pub mod settings;
 pub mod stall;
 pub mod standings;
 pub mod table;

@@ -1,7 +1,9 @@
 //! A match: games between two players with the sides alternating, played one after another at
 //! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
-//! cleaned up exactly as in a tournament).
+//! cleaned up exactly as in a tournament), for a number of games or until an SPRT decides.
 
+use crate::report::Tally;
+use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
 use crate::table::{check_entrants, Entrant, FinishedGame, GameError, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;
 
@@ -29,25 +31,181 @@ pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
 /// `on_replay` after each game that will be played again.
 pub fn run_match(
     config: &MatchConfig,
-    mut on_game: impl FnMut(&FinishedGame) -> ControlFlow<()>,
+    on_game: impl FnMut(&FinishedGame) -> ControlFlow<()>,
     mut on_replay: impl FnMut(&FinishedGame),
 ) -> Result<(), GameError> {
     check_match(config)?;
     let mut table = Table::new();
+    each_game(
+        config.games,
+        |number| {
+            let first = ((number - 1) % 2) as usize;
+            let game = ScheduledGame {
+                number,
+                seats: [first, 1 - first],
+                opening: config.opening.clone(),
+            };
+            table.play(&config.venue, &config.entrants, &game, &mut on_replay)
+        },
+        on_game,
+    )
+}
+
+/// Plays the match, under an SPRT when `sprt` is given: game pairs (sides swapped) until the
+/// test decides, `config.games` capping them. `on_game` hears of each game that counts, with
+/// the test when the game completed one of its pairs; `on_replay` of each game played again.
+pub fn play_match(
+    config: &MatchConfig,
+    sprt: Option<SprtSpec>,
+    mut on_game: impl FnMut(&FinishedGame, Option<&MatchTest>),
+    on_replay: impl FnMut(&FinishedGame),
+) -> Result<MatchScore, GameError> {
+    let mut score = MatchScore::new(sprt);
+    run_match(
+        config,
+        |game| {
+            on_game(game, score.count(game.winner()));
+            score.flow()
+        },
+        on_replay,
+    )?;
+    Ok(score)
+}
+
+/// Plays games numbered from 1 until `games` were played or `on_game` breaks; apart from how a
+/// game is played, so that tests can feed the match made-up results.
+fn each_game<G, E>(
+    games: Option<u32>,
+    mut play: impl FnMut(u32) -> Result<G, E>,
+    mut on_game: impl FnMut(&G) -> ControlFlow<()>,
+) -> Result<(), E> {
     for number in 1u32.. {
-        if config.games.is_some_and(|games| number > games) {
+        if games.is_some_and(|games| number > games) {
             break;
         }
-        let first = ((number - 1) % 2) as usize;
-        let game = ScheduledGame {
-            number,
-            seats: [first, 1 - first],
-            opening: config.opening.clone(),
-        };
-        let finished = table.play(&config.venue, &config.entrants, &game, &mut on_replay)?;
-        if on_game(&finished).is_break() {
+        if on_game(&play(number)?).is_break() {
             break;
         }
     }
     Ok(())
+}
+
+/// The SPRT of a match, A being the player under test.
+#[derive(Clone, Debug)]
+pub struct MatchTest {
+    pub test: PairedTest,
+    /// The log-likelihood ratio after the last complete pair (0 before the first).
+    pub llr: f64,
+    pub decision: Decision,
+}
+
+/// A match's score as its games come in, and its SPRT if it has one.
+#[derive(Clone, Debug)]
+pub struct MatchScore {
+    pub tally: Tally,
+    pub sprt: Option<MatchTest>,
+}
+
+impl MatchScore {
+    pub fn new(sprt: Option<SprtSpec>) -> MatchScore {
+        MatchScore {
+            tally: Tally::default(),
+            sprt: sprt.map(|spec| MatchTest {
+                test: PairedTest::new(spec),
+                llr: 0.0,
+                decision: Decision::Continue,
+            }),
+        }
+    }
+
+    /// Counts a game by the entrant who won it (`None`: a draw); returns the test when the
+    /// game completed one of its pairs.
+    pub fn count(&mut self, winner: Option<usize>) -> Option<&MatchTest> {
+        self.tally.add(winner);
+        let sprt = self.sprt.as_mut()?;
+        let points_a = match winner {
+            None => 0.5,
+            Some(player) => f64::from(u8::from(player == 0)),
+        };
+        (sprt.llr, sprt.decision) = sprt.test.add_game(points_a)?;
+        Some(sprt)
+    }
+
+    /// Whether the match goes on: until its SPRT, if it has one, decides.
+    pub fn flow(&self) -> ControlFlow<()> {
+        match &self.sprt {
+            Some(sprt) if sprt.decision != Decision::Continue => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::convert::Infallible;
+
+    /// Plays a match of made-up results (each game's winner from `winner`, by game number)
+    /// as `play_match` does; returns the score and the number of pairs reported.
+    fn fake_match(
+        games: Option<u32>,
+        sprt: &str,
+        winner: impl Fn(u32) -> Option<usize>,
+    ) -> (MatchScore, u32) {
+        let mut score = MatchScore::new(Some(sprt.parse().unwrap()));
+        let mut pairs = 0;
+        each_game(
+            games,
+            |number| Ok::<_, Infallible>(winner(number)),
+            |&winner| {
+                pairs += u32::from(score.count(winner).is_some());
+                score.flow()
+            },
+        )
+        .unwrap();
+        (score, pairs)
+    }
+
+    #[test]
+    fn the_match_stops_when_the_sprt_decides() {
+        // A wins every game: a clear H1 for 200 Elo over 0 after a handful of pairs.
+        let (score, pairs) = fake_match(Some(1000), "elo0=0,elo1=200", |_| Some(0));
+        let sprt = score.sprt.unwrap();
+        assert_eq!(sprt.decision, Decision::H1);
+        assert_eq!(
+            score.tally.wins,
+            [2 * pairs, 0],
+            "stopped on a complete pair"
+        );
+        assert!((2..20).contains(&pairs), "{pairs} pairs");
+        assert_eq!(sprt.test.pairs.pairs(), u64::from(pairs));
+        assert_eq!(sprt.llr, sprt.test.spec.llr(&sprt.test.pairs));
+
+        // The first player always wins: every pair is even, not the 200 Elo of H1.
+        let (score, _) = fake_match(None, "elo0=0,elo1=200", |n| Some(((n - 1) % 2) as usize));
+        assert_eq!(score.sprt.unwrap().decision, Decision::H0);
+    }
+
+    #[test]
+    fn the_games_cap_an_undecided_sprt() {
+        let (score, pairs) = fake_match(Some(7), "elo0=0,elo1=5", |_| None);
+        assert_eq!(score.tally.draws, 7);
+        assert_eq!(pairs, 3, "the seventh game is half a pair");
+        let sprt = score.sprt.unwrap();
+        assert_eq!(sprt.decision, Decision::Continue);
+        assert_eq!(sprt.llr, sprt.test.spec.llr(&sprt.test.pairs));
+    }
+
+    #[test]
+    fn without_an_sprt_every_game_is_played() {
+        let mut score = MatchScore::new(None);
+        let mut played = 0;
+        each_game(Some(5), Ok::<_, Infallible>, |&number| {
+            played = number;
+            assert!(score.count(Some(0)).is_none());
+            score.flow()
+        })
+        .unwrap();
+        assert_eq!((played, score.tally.wins), (5, [5, 0]));
+    }
 }

@@ -1,6 +1,8 @@
-//! What `referee match` prints: one line per game and the final score.
+//! What `referee match` prints: one line per game, the SPRT's progress and the final score.
 
 use crate::games::Side;
+use crate::matches::MatchTest;
+use crate::standings::sprt::{Decision, SprtSpec};
 use crate::table::FinishedGame;
 use std::io::{self, Write};
 
@@ -35,6 +37,57 @@ pub fn game_line(game: &FinishedGame) -> String {
     line
 }
 
+/// `game 3: timeout during a stall of the referee; replaying it`
+pub fn replay_line(game: &FinishedGame) -> String {
+    format!(
+        "game {}: {} during a stall of the referee; replaying it",
+        game.played.record.number, game.played.record.result.detail
+    )
+}
+
+/// `sprt: elo0=0 elo1=5 alpha=0.05 beta=0.05 (logistic Elo of A over B); LLR bounds (-2.94, 2.94)`
+pub fn sprt_header(spec: &SprtSpec) -> String {
+    let (lower, upper) = spec.bounds();
+    format!("sprt: {spec} (logistic Elo of A over B); LLR bounds ({lower:.2}, {upper:.2})")
+}
+
+/// `sprt: 12 pairs [0, 2, 5, 4, 1]  LLR 1.23 (-2.94, 2.94)  elo +35 +/- 20`
+pub fn sprt_line(sprt: &MatchTest) -> String {
+    let test = &sprt.test;
+    let (lower, upper) = test.spec.bounds();
+    let mut line = format!(
+        "sprt: {} pairs {}  LLR {:.2} ({lower:.2}, {upper:.2})",
+        test.pairs.pairs(),
+        test.pairs,
+        sprt.llr
+    );
+    if let Some((elo, error)) = test.pairs.elo_estimate() {
+        line.push_str(&format!("  elo {elo:+.1} +/- {error:.1}"));
+    }
+    line
+}
+
+/// What the SPRT decided, or that the games ran out first.
+pub fn sprt_verdict(sprt: &MatchTest) -> String {
+    let spec = &sprt.test.spec;
+    let (lower, upper) = spec.bounds();
+    let llr = sprt.llr;
+    match sprt.decision {
+        Decision::H1 => format!(
+            "sprt: H1 accepted (LLR {llr:.2} >= {upper:.2}): A is stronger than B by {} Elo rather than {}",
+            spec.elo1, spec.elo0
+        ),
+        Decision::H0 => format!(
+            "sprt: H0 accepted (LLR {llr:.2} <= {lower:.2}): A is not stronger than B by {} Elo",
+            spec.elo1
+        ),
+        Decision::Continue => format!(
+            "sprt: no decision after {} pairs (LLR {llr:.2}, bounds {lower:.2}, {upper:.2}): the --games cap was reached",
+            sprt.test.pairs.pairs()
+        ),
+    }
+}
+
 /// Wins, draws and points of A and B over a match.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
@@ -43,8 +96,9 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn add(&mut self, game: &FinishedGame) {
-        match game.winner() {
+    /// Counts a game by the entrant who won it (`None`: a draw).
+    pub fn add(&mut self, winner: Option<usize>) {
+        match winner {
             None => self.draws += 1,
             Some(player) => self.wins[player] += 1,
         }

@@ -1,18 +1,18 @@
 //! `referee play`: the command line of a game at the console.
 
-use crate::arbiter::GameRules;
 use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
+use crate::host;
 use crate::play::{play_at_console, PlayConfig, Sitter};
-use crate::players::cleanup;
-use crate::players::process::ProcessOptions;
 use crate::players::PlayerSpec;
+use crate::settings::Settings;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// A game at the console takes four of the [`Settings`], in its own words and order.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The game (see below).
@@ -31,7 +31,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SEAT")]
     second: Option<String>,
     /// The bots' time control, as for `referee match --time`.
-    #[arg(long, value_name = "SPEC", default_value = "move=1000")]
+    #[arg(long, value_name = "SPEC", default_value_t = Settings::default().time)]
     time: String,
     /// The people's time control, the same way, or 'off' for no clock. A person who runs out
     /// of time loses on time, like a bot.
@@ -55,10 +55,10 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 500)]
     pause_ms: u64,
     /// Time a bot has to answer `start` with `ready`, not charged to its clock.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = Settings::default().startup_ms)]
     startup_ms: u64,
     /// Seed handed to built-in bots.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = Settings::default().seed)]
     seed: u64,
     /// Moves played before anyone takes over, separated by commas, e.g. "4 4,3 3" or
     /// "9-13,21-17,5-9".
@@ -69,37 +69,34 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
     let sitters = sitters(args.first.as_deref(), args.second.as_deref())?;
-    let bot_time = TimeControl::parse_over(TimeControl::default(), &args.time)?;
+    let settings = Settings {
+        time: args.time,
+        startup_ms: args.startup_ms,
+        legal_moves: args.legal_moves,
+        seed: args.seed,
+        ..Settings::default()
+    };
+    let bot_time = settings.time_control()?;
     let human_time = match args.human_time.trim() {
         "off" => None,
         text => {
             Some(TimeControl::parse_over(TimeControl::default(), text).context("--human-time")?)
         }
     };
+    let process = settings.process();
     let config = PlayConfig {
-        rules: GameRules {
-            spec,
-            margin: Duration::from_millis(10),
-            startup: Duration::from_millis(args.startup_ms),
-            send_legal_moves: args.legal_moves,
-        },
-        opening: args
-            .opening
-            .as_deref()
-            .map(|text| text.split(',').map(|m| m.trim().to_string()).collect())
-            .unwrap_or_default(),
+        rules: settings.rules(spec),
+        opening: super::moves(args.opening.as_deref()),
         sitters,
         bot_time,
         human_time,
         raw: args.raw,
         record_dir: (!args.no_record).then_some(args.record),
-        process: ProcessOptions::default(),
-        referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
-        seed: args.seed,
+        referee_exe: host::prepare(&process)?,
+        process,
+        seed: settings.seed,
         pause: Duration::from_millis(args.pause_ms),
     };
-    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
-    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
     play_at_console(&config)?;
     Ok(())
 }

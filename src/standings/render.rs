@@ -5,7 +5,7 @@ use super::Standings;
 use comfy_table::{presets, CellAlignment, Table};
 use serde::Serialize;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Largest field shown as a crosstable on the terminal (the JSON always has it).
 pub const CROSSTABLE_MAX_PLAYERS: usize = 16;
@@ -126,11 +126,30 @@ pub fn full_report(standings: &Standings) -> String {
     out
 }
 
+/// A standings file that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}", path.display())]
+pub struct WriteError {
+    path: PathBuf,
+    #[source]
+    source: io::Error,
+}
+
+/// Runs `write`, naming `path` if it fails.
+fn write_to(path: &Path, write: impl FnOnce() -> io::Result<()>) -> Result<(), WriteError> {
+    write().map_err(|source| WriteError {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// The whole standings, crosstable included, as pretty JSON.
-pub fn write_json(path: &Path, standings: &Standings) -> io::Result<()> {
-    let mut json = serde_json::to_string_pretty(standings).map_err(io::Error::other)?;
-    json.push('\n');
-    std::fs::write(path, json)
+pub fn write_json(path: &Path, standings: &Standings) -> Result<(), WriteError> {
+    write_to(path, || {
+        let mut json = serde_json::to_string_pretty(standings).map_err(io::Error::other)?;
+        json.push('\n');
+        std::fs::write(path, json)
+    })
 }
 
 /// One CSV row per player, in rank order.
@@ -155,7 +174,11 @@ struct CsvRow<'a> {
     superiority_over_next: Option<f64>,
 }
 
-pub fn write_csv(path: &Path, standings: &Standings) -> io::Result<()> {
+pub fn write_csv(path: &Path, standings: &Standings) -> Result<(), WriteError> {
+    write_to(path, || write_csv_rows(path, standings))
+}
+
+fn write_csv_rows(path: &Path, standings: &Standings) -> io::Result<()> {
     let mut writer = csv::Writer::from_path(path)?;
     for row in &standings.players {
         writer

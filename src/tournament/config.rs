@@ -9,15 +9,20 @@ use crate::games::{GameSpec, SpecError};
 use crate::players::limits::{Limits, LimitsError};
 use crate::players::process::ProcessOptions;
 use crate::players::{PlayerSpec, PlayerSpecError, Protocol};
+use crate::settings::Settings;
 use crate::table::Entrant;
-use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use std::cell::Cell;
 use std::collections::HashSet;
+use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::OnceLock;
 
-/// The file as written. Every table refuses keys it does not know.
+/// The file as written, but for the [`Settings`], which are read from the same top-level
+/// table. Its own tables refuse keys they do not know; the top level's are checked by
+/// [`refuse_unknown_keys`].
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawConfig {
     /// Defaults to the file's name without its extension.
     name: Option<String>,
@@ -32,54 +37,91 @@ struct RawConfig {
     /// Games per pairing.
     #[serde(default = "default_games")]
     games: u32,
-    /// Every player's time control, as `--time` takes it.
-    #[serde(default)]
-    time: Option<String>,
-    /// Every player's resource limits, as `--limits` takes them.
-    #[serde(default)]
-    limits: Option<String>,
-    #[serde(default = "default_margin_ms")]
-    margin_ms: u64,
-    #[serde(default = "default_startup_ms")]
-    startup_ms: u64,
-    #[serde(default)]
-    legal_moves: bool,
-    #[serde(default = "default_max_line")]
-    max_line: usize,
-    #[serde(default)]
-    sandbox: bool,
     openings: Option<RawOpenings>,
     /// Games played at once (`-j` overrides it).
     concurrency: Option<usize>,
     /// Output directory (`--out` overrides it).
     output: Option<PathBuf>,
-    #[serde(default = "default_seed")]
-    seed: u64,
     #[serde(default = "default_true")]
     reuse_processes: bool,
     #[serde(default = "default_true")]
     records: bool,
-    #[serde(default)]
-    score_stalled: bool,
 }
 
 fn default_games() -> u32 {
     2
 }
-fn default_margin_ms() -> u64 {
-    10
-}
-fn default_startup_ms() -> u64 {
-    5000
-}
-fn default_max_line() -> usize {
-    crate::protocol::DEFAULT_MAX_LINE
-}
-fn default_seed() -> u64 {
-    1
-}
 fn default_true() -> bool {
     true
+}
+
+/// Refuses a top-level key that neither [`RawConfig`] nor [`Settings`] reads, at its line, as
+/// `deny_unknown_fields` does for one struct. (With the settings a `#[serde(flatten)]` field,
+/// serde would read them from a copy of the values without their places in the file, and a
+/// bad value would be reported at the file's first line.)
+fn refuse_unknown_keys(text: &str) -> Result<(), toml::de::Error> {
+    struct TopLevel;
+    impl<'de> Visitor<'de> for TopLevel {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a table")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_key_seed(KnownKey)?.is_some() {
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    /// Fails on reading a key not known: the deserializer then places the error at the key.
+    struct KnownKey;
+    impl<'de> DeserializeSeed<'de> for KnownKey {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, key: D) -> Result<(), D::Error> {
+            let key = String::deserialize(key)?;
+            if known_keys().contains(&key.as_str()) {
+                Ok(())
+            } else {
+                Err(de::Error::unknown_field(&key, known_keys()))
+            }
+        }
+    }
+    toml::Deserializer::new(text).deserialize_map(TopLevel)
+}
+
+fn known_keys() -> &'static [&'static str] {
+    static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    KEYS.get_or_init(|| [keys_of::<RawConfig>(), keys_of::<Settings>()].concat())
+}
+
+/// The keys serde's derive reads for `T`, a struct without flattened fields: it names them to
+/// the deserializer, and this one keeps them and reads nothing.
+fn keys_of<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Probe<'a>(&'a Cell<&'static [&'static str]>);
+    impl<'de> Deserializer<'de> for Probe<'_> {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0.set(fields);
+            Err(de::Error::custom("keys taken"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let keys = Cell::new(&[][..]);
+    // Always an error: the probe has no values to give.
+    let _ = T::deserialize(Probe(&keys));
+    keys.get()
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -178,7 +220,10 @@ impl Tournament {
     }
 
     fn parse(text: &str, default_name: &str) -> Result<Tournament, Problem> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| Problem::Syntax(e.to_string()))?;
+        let syntax = |e: toml::de::Error| Problem::Syntax(e.to_string());
+        refuse_unknown_keys(text).map_err(syntax)?;
+        let raw: RawConfig = toml::from_str(text).map_err(syntax)?;
+        let settings: Settings = toml::from_str(text).map_err(syntax)?;
         let name = raw.name.unwrap_or_else(|| default_name.to_string());
         check_name("name", &name)?;
 
@@ -202,12 +247,12 @@ impl Tournament {
             .collect::<Result<_, _>>()?;
         let spec = GameSpec::from_parts(&raw.game, &params).map_err(Problem::from)?;
 
-        let base_time =
-            TimeControl::parse_over(TimeControl::default(), raw.time.as_deref().unwrap_or(""))
-                .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
-        let base_limits =
-            Limits::parse_over(Limits::default(), raw.limits.as_deref().unwrap_or(""))
-                .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
+        let base_time = settings
+            .time_control()
+            .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
+        let base_limits = settings
+            .limits()
+            .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
 
         if raw.players.len() < 2 {
             return Err(Problem::Invalid(format!(
@@ -314,12 +359,14 @@ impl Tournament {
                 file: Some(file),
                 order,
                 plies: None,
-            }) => Openings::from_file(&file, &spec, order, raw.seed).map_err(Problem::from)?,
+            }) => Openings::from_file(&file, &spec, order, settings.seed).map_err(Problem::from)?,
             Some(RawOpenings {
                 file: None,
                 order: DeckOrder::Random,
                 plies: Some(plies),
-            }) if plies > 0 => Openings::random(plies, raw.seed, &spec).map_err(Problem::from)?,
+            }) if plies > 0 => {
+                Openings::random(plies, settings.seed, &spec).map_err(Problem::from)?
+            }
             Some(_) => {
                 return Err(Problem::Invalid(
                     "openings: give either file = \"PATH\" (with an optional order = \"random\" or \"file\") or plies = N (N >= 1, random openings)".into(),
@@ -338,8 +385,11 @@ impl Tournament {
                 .map_err(|e| Problem::Invalid(format!("players ({}): {e}", entrant.label)))?;
         }
 
-        if raw.max_line < 16 {
-            return Err(Problem::Invalid("max_line: at least 16 bytes".into()));
+        if settings.max_line < Settings::MIN_MAX_LINE {
+            return Err(Problem::Invalid(format!(
+                "max_line: at least {} bytes",
+                Settings::MIN_MAX_LINE
+            )));
         }
         if raw.concurrency == Some(0) {
             return Err(Problem::Invalid("concurrency: at least 1".into()));
@@ -354,22 +404,13 @@ impl Tournament {
             games_per_pairing: raw.games,
             schedule,
             openings,
-            rules: GameRules {
-                spec,
-                margin: Duration::from_millis(raw.margin_ms),
-                startup: Duration::from_millis(raw.startup_ms),
-                send_legal_moves: raw.legal_moves,
-            },
-            process: ProcessOptions {
-                max_line: raw.max_line,
-                sandbox: raw.sandbox,
-                ..ProcessOptions::default()
-            },
-            seed: raw.seed,
+            rules: settings.rules(spec),
+            process: settings.process(),
+            seed: settings.seed,
             concurrency: raw.concurrency,
             reuse_processes: raw.reuse_processes,
             records: raw.records,
-            replay_stalled: !raw.score_stalled,
+            replay_stalled: settings.replay_stalled(),
         })
     }
 
@@ -418,6 +459,7 @@ fn check_name(key: &str, name: &str) -> Result<(), Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     const MINIMAL: &str = r#"
 game = "tictactoe"
@@ -521,6 +563,37 @@ builtin = "random"
         assert!(message.contains("unknown field `depth`"), "{message}");
         let message = error(&format!("format = \"swiss\"\n{MINIMAL}"));
         assert!(message.contains("unknown variant `swiss`"), "{message}");
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_at_their_line_with_the_keys_known() {
+        let message = error(&format!("{MINIMAL}\n[extra]\n").replacen(
+            "game = ",
+            "margin_ms = 10\nmargn_ms = 20\ngame = ",
+            1,
+        ));
+        assert!(
+            message.starts_with("TOML parse error at line 3, column 1"),
+            "{message}"
+        );
+        assert!(message.contains("3 | margn_ms = 20"), "{message}");
+        assert!(message.contains("unknown field `margn_ms`, expected one of `name`, `game`"));
+        for key in ["players", "records", "time", "margin_ms", "score_stalled"] {
+            assert!(message.contains(&format!("`{key}`")), "{key}: {message}");
+        }
+        let message = error(&format!("{MINIMAL}\n[extra]\n"));
+        assert!(message.contains("unknown field `extra`"), "{message}");
+    }
+
+    #[test]
+    fn a_bad_setting_is_reported_at_its_line() {
+        let message =
+            error(&MINIMAL.replacen("game = ", "seed = 3\nmargin_ms = \"ten\"\ngame = ", 1));
+        assert!(
+            message.starts_with("TOML parse error at line 3, column 13"),
+            "{message}"
+        );
+        assert!(message.contains("invalid type: string \"ten\", expected u64"));
     }
 
     #[test]

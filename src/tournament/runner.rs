@@ -5,9 +5,12 @@
 
 use super::config::Tournament;
 use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
+use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::schedule::{Format, Shard, Slot};
+use crate::standings::render::{self, WriteError};
+use crate::standings::Standings;
 use crate::table::{GameError, ScheduledGame, Table, Venue};
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -59,6 +62,36 @@ pub fn journal_path(out: &Path, shard: Shard) -> PathBuf {
         out.join("journal.jsonl")
     } else {
         out.join(format!("journal-{}-of-{}.jsonl", shard.index, shard.count))
+    }
+}
+
+/// The journals of `shard` and its siblings, as a shell pattern: what to hand `referee
+/// standings` once every shard is done.
+pub fn shard_journals(out: &Path, shard: Shard) -> PathBuf {
+    out.join(format!("journal-*-of-{}.jsonl", shard.count))
+}
+
+impl RunSummary {
+    /// The standings of this run's journal (only this shard's games, for a shard).
+    pub fn standings(&self) -> Result<Standings, JournalError> {
+        Ok(merge(std::slice::from_ref(&self.journal))?
+            .tally
+            .standings())
+    }
+
+    /// Writes `standings` as JSON and CSV next to the journal, named after it
+    /// (`standings.json`, or `standings-K-of-N.json` for a shard); returns the two files.
+    pub fn save_standings(&self, standings: &Standings) -> Result<[PathBuf; 2], WriteError> {
+        let stem = self
+            .journal
+            .file_stem()
+            .map(|s| s.to_string_lossy().replacen("journal", "standings", 1))
+            .unwrap_or_else(|| "standings".into());
+        let [json, csv] =
+            ["json", "csv"].map(|ext| self.journal.with_file_name(format!("{stem}.{ext}")));
+        render::write_json(&json, standings)?;
+        render::write_csv(&csv, standings)?;
+        Ok([json, csv])
     }
 }
 

@@ -1,0 +1,193 @@
+//! `referee match`: games between two bots, sides alternating, each game's line as it ends,
+//! then the score (and an SPRT's progress and verdict).
+
+use crate::clock::TimeControl;
+use crate::games::GameSpec;
+use crate::host;
+use crate::matches::{check_match, play_match, MatchConfig, LABELS};
+use crate::players::limits::Limits;
+use crate::players::PlayerSpec;
+use crate::report::{game_line, replay_line, say, sprt_header, sprt_line, sprt_verdict};
+use crate::settings::Settings;
+use crate::standings::sprt::SprtSpec;
+use crate::table::{Entrant, Venue};
+use anyhow::{bail, Context, Result};
+use clap::{Arg, Args};
+use std::path::PathBuf;
+
+/// The order `--help` lists the options in: each player's own options next to the setting
+/// they override (clap would list the flattened settings as one block).
+const HELP_ORDER: &[&str] = &[
+    "games",
+    "params",
+    "time",
+    "time_a",
+    "time_b",
+    "margin_ms",
+    "startup_ms",
+    "legal_moves",
+    "opening",
+    "record",
+    "limits",
+    "limits_a",
+    "limits_b",
+    "sandbox",
+    "max_line",
+    "seed",
+    "score_stalled",
+    "sprt",
+];
+
+#[derive(Args, Debug)]
+#[command(mut_args(in_help_order))]
+pub struct MatchArgs {
+    /// The game (see below).
+    game: String,
+    /// Player A: a command line such as "python3 bots/python/mnk.py", or a built-in bot:
+    /// builtin:random, builtin:greedy or builtin:strong (also builtin:1, 2, 3). A bot written
+    /// for another system runs unchanged with its protocol as a prefix: gomocup:./pbrain-foo
+    /// (gomoku and mnk with line=5), codingame:CMD, theaigames:CMD, riddles:CMD (uttt).
+    player_a: String,
+    /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
+    player_b: String,
+    /// Number of games (default 2; with --sprt, as many as the test needs).
+    #[arg(short = 'n', long)]
+    games: Option<u32>,
+    /// Game parameter, key=value (repeatable), e.g. -p size=10 -p line=4.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// Time control of player A only, overriding --time where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    time_a: Option<String>,
+    /// Time control of player B only, overriding --time where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    time_b: Option<String>,
+    /// Moves played before the bots take over, separated by commas, e.g. "4 4,3 3".
+    #[arg(long, value_name = "MOVES")]
+    opening: Option<String>,
+    /// Write a JSON record, a transcript and the bots' stderr for every game into DIR.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Resource limits of player A only, overriding --limits where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    limits_a: Option<String>,
+    /// Resource limits of player B only, overriding --limits where it names a key.
+    #[arg(long, value_name = "SPEC")]
+    limits_b: Option<String>,
+    /// Play game pairs (sides swapped) until a sequential probability ratio test decides
+    /// whether A is stronger than B by elo1 rather than elo0 (logistic Elo): elo0=N,elo1=N
+    /// and optionally alpha=P,beta=P (default 0.05 each), e.g. elo0=0,elo1=5. --games caps it.
+    #[arg(long, value_name = "SPEC")]
+    sprt: Option<SprtSpec>,
+    #[command(flatten)]
+    settings: Settings,
+}
+
+fn in_help_order(arg: Arg) -> Arg {
+    match HELP_ORDER.iter().position(|id| arg.get_id() == *id) {
+        Some(at) => arg.display_order(at),
+        None => arg,
+    }
+}
+
+pub fn run(args: MatchArgs) -> Result<()> {
+    let settings = &args.settings;
+    let spec = GameSpec::from_words(&args.game, &args.params)?;
+    let [player_a, player_b] = [
+        PlayerSpec::parse(&args.player_a).context("player A")?,
+        PlayerSpec::parse(&args.player_b).context("player B")?,
+    ];
+    let games = match (args.games, args.sprt) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(games), _) => Some(games),
+        (None, Some(_)) => None,
+        (None, None) => Some(2),
+    };
+    if settings.max_line < Settings::MIN_MAX_LINE {
+        bail!(
+            "--max-line must be at least {} bytes",
+            Settings::MIN_MAX_LINE
+        );
+    }
+    let base = settings.time_control()?;
+    let time = [
+        TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
+        TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
+    ];
+    let process = settings.process();
+    let referee_exe = host::prepare(&process)?;
+    let base = settings.limits()?;
+    let limits = [
+        Limits::parse_over(base, args.limits_a.as_deref().unwrap_or(""))?,
+        Limits::parse_over(base, args.limits_b.as_deref().unwrap_or(""))?,
+    ];
+    if let Some(warning) = host::processes_limit_warning(&limits) {
+        eprintln!("referee: warning: {warning}");
+    }
+    let entrant = |at: usize, player| Entrant {
+        label: LABELS[at].to_string(),
+        player,
+        time: time[at],
+        limits: limits[at],
+    };
+    let config = MatchConfig {
+        venue: Venue {
+            rules: settings.rules(spec),
+            process,
+            referee_exe,
+            seed: settings.seed,
+            record_dir: args.record,
+            replay_stalled: settings.replay_stalled(),
+            reuse_processes: true,
+        },
+        entrants: [entrant(0, player_a), entrant(1, player_b)],
+        opening: super::moves(args.opening.as_deref()),
+        games,
+    };
+    check_match(&config)?;
+    say(&format!("game: {}", config.venue.rules.spec));
+    for entrant in &config.entrants {
+        say(&format!("player {}: {}", entrant.label, entrant.player));
+    }
+    if let Some(sprt) = &args.sprt {
+        say(&sprt_header(sprt));
+    }
+    let score = play_match(
+        &config,
+        args.sprt,
+        |game, completed_pair| {
+            say(&game_line(game));
+            if let Some(files) = &game.files {
+                say(&format!("  record: {}", files.record.display()));
+            }
+            if let Some(sprt) = completed_pair {
+                say(&sprt_line(sprt));
+            }
+        },
+        |game| say(&replay_line(game)),
+    )?;
+    say(&score.tally.score_line());
+    if let Some(sprt) = &score.sprt {
+        say(&sprt_verdict(sprt));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn help_lists_every_option_in_order() {
+        let command = super::super::Cli::command();
+        let command = command.find_subcommand("match").unwrap();
+        let mut options: Vec<(usize, &str)> = command
+            .get_opts()
+            .map(|arg| (arg.get_display_order(), arg.get_id().as_str()))
+            .collect();
+        options.sort_unstable();
+        let listed: Vec<&str> = options.into_iter().map(|(_, id)| id).collect();
+        assert_eq!(listed, HELP_ORDER);
+    }
+}

@@ -1,0 +1,113 @@
+//! The command line: parses arguments, runs the library, prints, and maps the referee's own
+//! errors to a message and a non-zero exit (a bot's failure is a game result, exit 0). One
+//! module per command.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod bot;
+mod check;
+mod r#match;
+mod perft;
+mod play;
+mod standings;
+mod tournament;
+
+const GAMES_HELP: &str = "\
+Games and their parameters (-p key=value):
+  tictactoe   3x3, three in a row
+  gomoku      15x15, five in a row; exact=yes: only exactly five wins (default no: five or more)
+  mnk         width, height (3..20; size=N sets both; default 15), line (3..10, default 5,
+              at most the longer side), exact (yes|no)
+  uttt        ultimate tic-tac-toe; tiebreak=none (a draw when no move is left, default)
+              or tiebreak=codingame (more small boards won wins)
+  checkers    English checkers (Black is the first player); fen=the start position in PDN
+              FEN, e.g. fen=W:W18,K30:B14,K3 (default: the standard start),
+              repetition=N (a draw when a position occurs N times; 2..10, default 3),
+              moverule=N (a draw after N moves each without a man move or a capture;
+              0..200, default 40, 0 = off)
+  dots        dots and boxes; rows, cols: boxes (1..10, default 3; size=N sets both); a player
+              who completes a box moves again
+
+Moves: 'x y' (column, row, from 0 at the top left) for tictactoe, gomoku, mnk, uttt;
+PDN '11-15', '22x15', '9x18x27' (every landing square) for checkers, where 'MOVE draw' offers
+a draw and 'draw' accepts one; 'h x y' / 'v x y' for dots: the line from dot x y (column, row)
+to the right / downwards. See protocol.md.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "referee",
+    version,
+    about = "Referee and bot harness for turn-based board games",
+    long_about = "Referee and bot harness for turn-based board games.\n\n\
+        Bots are programs in any language that speak the line protocol of protocol.md over \
+        stdin/stdout. The referee starts them, enforces the time limits, checks every move \
+        against the rules and records the games.",
+    after_help = GAMES_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play games between two bots, alternating sides, and print the score.
+    #[command(after_help = GAMES_HELP)]
+    Match(Box<r#match::MatchArgs>),
+    /// Check that a bot follows the protocol: plays it against the built-in random bot (a game
+    /// as each side, then the game's edge cases) and says in plain words what it does wrong.
+    /// Exits 0 when it found no problem, 1 when it did.
+    #[command(after_help = GAMES_HELP)]
+    Check(check::CheckArgs),
+    /// Play a tournament described in a TOML file: a round robin or a gauntlet, openings played
+    /// with both colours, several games at once, every result journaled (see README.md,
+    /// "Tournaments").
+    Tournament(tournament::TournamentArgs),
+    /// Print the standings, ratings and crosstable of tournament journals: one run's, or the
+    /// journals of every shard of a tournament, merged.
+    Standings(standings::StandingsArgs),
+    /// Play a game at the console: you against a bot (by default the strongest built-in bot,
+    /// you moving first), two people at one keyboard, or two bots shown move by move. Type help
+    /// at your turn for the commands and how to write moves.
+    #[command(after_help = GAMES_HELP)]
+    Play(play::PlayArgs),
+    /// Count the move sequences of a given length from the start (checks a move generator).
+    #[command(after_help = GAMES_HELP)]
+    Perft(perft::PerftArgs),
+    /// Run a built-in bot on stdin/stdout, speaking protocol.md (what `builtin:LEVEL` players
+    /// run). It plays whichever game the referee's `game` line names.
+    Bot(bot::BotArgs),
+}
+
+/// Runs the command line; errors are printed as `referee: ...` with exit code 2.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("referee: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Match(args) => r#match::run(*args),
+        Command::Check(args) => return check::run(args),
+        Command::Tournament(args) => tournament::run(args),
+        Command::Standings(args) => standings::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Bot(args) => bot::run(args),
+    }
+    .map(|()| ExitCode::SUCCESS)
+}
+
+/// Moves given as one argument, separated by commas ("4 4,3 3"); none when not given.
+fn moves(list: Option<&str>) -> Vec<String> {
+    list.map(|text| text.split(',').map(|m| m.trim().to_string()).collect())
+        .unwrap_or_default()
+}

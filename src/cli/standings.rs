@@ -1,0 +1,37 @@
+//! `referee standings`: the standings of tournament journals, merged.
+
+use crate::report::say;
+use crate::standings::render;
+use crate::tournament::merge::merge;
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct StandingsArgs {
+    /// Journal files (journal.jsonl, or every shard's journal-K-of-N.jsonl).
+    #[arg(required = true, value_name = "JOURNAL")]
+    journals: Vec<PathBuf>,
+    /// Also write the standings, ratings and crosstable as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write one CSV row per player (standings and ratings) to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+pub fn run(args: StandingsArgs) -> Result<()> {
+    let merged = merge(&args.journals)?;
+    for note in &merged.notes {
+        eprintln!("referee: note: {note}");
+    }
+    let standings = merged.tally.standings();
+    say(&render::full_report(&standings));
+    if let Some(path) = &args.json {
+        render::write_json(path, &standings)?;
+    }
+    if let Some(path) = &args.csv {
+        render::write_csv(path, &standings)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! `referee tournament`: plays a tournament file's games, then prints and saves its standings.
+
+use crate::host;
+use crate::report::say;
+use crate::standings::render;
+use crate::tournament::config::Tournament;
+use crate::tournament::progress::Progress;
+use crate::tournament::runner::{self, RunOptions};
+use crate::tournament::schedule::Shard;
+use anyhow::{bail, Result};
+use clap::Args;
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The tournament's configuration file (TOML).
+    config: PathBuf,
+    /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
+    /// at least 1: a game runs two bots].
+    #[arg(short = 'j', long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Continue the tournament whose journal is in the output directory: finished games are
+    /// not played again.
+    #[arg(long)]
+    resume: bool,
+    /// Play only shard K of N: the game pairs whose number is K-1 modulo N. Every shard writes
+    /// its own journal (journal-K-of-N.jsonl); `referee standings` merges them.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Output directory for the journal, records and standings [default: the configuration's
+    /// output, else results/NAME].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: TournamentArgs) -> Result<()> {
+    let tournament = Tournament::load(&args.config)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args
+        .jobs
+        .or(tournament.concurrency)
+        .unwrap_or((cores / 2).max(1));
+    if jobs == 0 {
+        bail!("-j must be at least 1");
+    }
+    if jobs > cores {
+        eprintln!(
+            "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
+        );
+    }
+    let referee_exe = host::prepare(&tournament.process)?;
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let out = args.out.unwrap_or_else(|| tournament.output.clone());
+    let options = RunOptions {
+        jobs,
+        shard,
+        resume: args.resume,
+        out: out.clone(),
+        referee_exe,
+    };
+    let schedule = &tournament.schedule;
+    let games = schedule.games_in(shard);
+    say(&format!(
+        "tournament {}: {}, {} players, {}, {} games per pairing, openings: {}",
+        tournament.name,
+        tournament.rules.spec,
+        tournament.entrants.len(),
+        runner::identity(&tournament).format,
+        tournament.games_per_pairing,
+        tournament.openings.description()
+    ));
+    say(&format!(
+        "{} games{}, {jobs} at a time, into {}",
+        games,
+        if shard.is_whole() {
+            String::new()
+        } else {
+            format!(
+                " (shard {shard} of the {} in the schedule)",
+                schedule.total_games()
+            )
+        },
+        out.display()
+    ));
+    let mut progress = Progress::new(games, io::stderr().is_terminal());
+    let summary = runner::run(&tournament, &options, &mut progress)?;
+    let seconds = summary.elapsed.as_secs_f64();
+    say(&format!(
+        "played {} games in {:.1} s ({:.2} games/s); journal: {}",
+        summary.played,
+        seconds,
+        summary.played as f64 / seconds.max(1e-9),
+        summary.journal.display()
+    ));
+    let standings = summary.standings()?;
+    say("");
+    say(&render::full_report(&standings));
+    let [json, csv] = summary.save_standings(&standings)?;
+    say(&format!(
+        "standings: {} and {}",
+        json.display(),
+        csv.display()
+    ));
+    if !shard.is_whole() {
+        say(&format!(
+            "when every shard is done: referee standings {}",
+            runner::shard_journals(&out, shard).display()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,55 @@
+//! The referee process as the host of bots: what every command that runs bots sets up before
+//! the first one starts, so that none outlives the referee and a sandbox that cannot work is
+//! refused before any game.
+
+use crate::players::cleanup;
+use crate::players::limits::Limits;
+use crate::players::pids_cgroup;
+use crate::players::process::ProcessOptions;
+use crate::players::sandbox::{self, SandboxError};
+use std::io;
+use std::path::PathBuf;
+
+/// A host that cannot be set up: the referee's error, before any bot starts.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    #[error("cannot locate the referee executable")]
+    Executable(#[source] io::Error),
+    #[error("cannot become the reaper of the bots' orphans")]
+    Reaper(#[source] io::Error),
+    #[error("cannot install the interrupt handler")]
+    Interrupt(#[source] io::Error),
+}
+
+/// Checks that bots can be started as `process` asks (the sandbox works), makes this process
+/// the reaper of the bots' orphans and stops every bot on Ctrl-C or SIGTERM. Returns the
+/// referee executable, which built-in bots run as.
+pub fn prepare(process: &ProcessOptions) -> Result<PathBuf, HostError> {
+    if process.sandbox {
+        sandbox::check_available()?;
+    }
+    let referee_exe = std::env::current_exe().map_err(HostError::Executable)?;
+    cleanup::enable_orphan_reaping().map_err(HostError::Reaper)?;
+    cleanup::stop_bots_on_interrupt().map_err(HostError::Interrupt)?;
+    Ok(referee_exe)
+}
+
+/// Why a processes limit among `limits` will not hold as well as asked, when the referee cannot
+/// make pids cgroups here (it then falls back to RLIMIT_NPROC).
+pub fn processes_limit_warning(limits: &[Limits]) -> Option<String> {
+    if limits.iter().all(|l| l.processes.is_none()) {
+        return None;
+    }
+    let why = pids_cgroup::available().err()?;
+    Some(format!(
+        "{why}, so the processes limit falls back to RLIMIT_NPROC, which counts every process of \
+         the user{}",
+        if nix::unistd::geteuid().is_root() {
+            " and is not enforced for root: it will not hold"
+        } else {
+            ""
+        }
+    ))
+}
