@@ -26,7 +26,7 @@ use referee::matches::{run_match, MatchConfig};
 use referee::players::limits::Limits;
 use referee::players::process::ProcessOptions;
 use referee::players::{Direction, PlayerSpec};
-use referee::table::{Entrant, Venue};
+use referee::table::{Player, Venue};
 use std::io::{ErrorKind, Read, Write};
 use std::ops::ControlFlow;
 use std::os::fd::AsRawFd;
@@ -109,9 +109,9 @@ fn raw_round_trips(count: usize, echoes: usize, wait: Wait) -> Vec<f64> {
 
 /// Move cycles and the referee's own work per move, in microseconds, over `games` games.
 fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
-    let random = |label: &str| Entrant {
+    let random = |label: &str| Player {
         label: label.to_string(),
-        player: PlayerSpec::Builtin(Level::Random),
+        spec: PlayerSpec::Builtin(Level::Random),
         time: TimeControl::default(),
         limits: Limits::default(),
     };
@@ -130,7 +130,7 @@ fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
             replay_stalled: true,
             reuse_processes: true,
         },
-        entrants: [random("A"), random("B")],
+        players: [random("A"), random("B")],
         opening: Vec::new(),
         games: Some(games),
     };

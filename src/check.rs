@@ -6,7 +6,7 @@
 //! dots and boxes), and then says in plain words what the bot does wrong: missing flush, slow
 //! start, extra output, wrong notation, CRLF line ends, a stderr flood, not exiting on `quit`.
 
-use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
+use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::{GameSpec, Side};
@@ -127,15 +127,15 @@ pub fn run_check(
             startup: config.startup,
             send_legal_moves: false,
         };
-        let contestant = |seat, label: &str, command: String| Contestant {
+        let seated_player = |seat, label: &str, command: String| SeatedPlayer {
             seat,
             label: label.to_string(),
             command,
             time: config.time,
         };
         let (bot_seat, rival_seat) = (
-            contestant(seat, "bot", config.player.to_string()),
-            contestant(rival, "random", opponent_spec.to_string()),
+            seated_player(seat, "bot", config.player.to_string()),
+            seated_player(rival, "random", opponent_spec.to_string()),
         );
         let players = match scenario.bot_side {
             Side::First => [bot_seat, rival_seat],

@@ -2,9 +2,9 @@
 //! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
 //! cleaned up exactly as in a tournament), for a number of games or until an SPRT decides.
 
-use crate::report::Tally;
+use crate::report::MatchTally;
 use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
-use crate::table::{check_entrants, Entrant, FinishedGame, GameError, ScheduledGame, Table, Venue};
+use crate::table::{check_players, FinishedGame, GameError, Player, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;
 
 /// Everything `referee match` needs.
@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 pub struct MatchConfig {
     pub venue: Venue,
     /// Player A, player B (A moves first in odd-numbered games).
-    pub entrants: [Entrant; 2],
+    pub players: [Player; 2],
     /// Moves played before the bots take over, in every game.
     pub opening: Vec<String>,
     /// Number of games; `None` plays until `on_game` breaks.
@@ -24,7 +24,7 @@ pub const LABELS: [&str; 2] = ["A", "B"];
 /// Refuses a bad opening, or a game a player's protocol cannot express, before any bot is
 /// started.
 pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
-    check_entrants(&config.venue.rules, &config.entrants, &config.opening)
+    check_players(&config.venue.rules, &config.players, &config.opening)
 }
 
 /// Plays the match, calling `on_game` after each game that counts (it may stop the match) and
@@ -45,7 +45,7 @@ pub fn run_match(
                 seats: [first, 1 - first],
                 opening: config.opening.clone(),
             };
-            table.play(&config.venue, &config.entrants, &game, &mut on_replay)
+            table.play(&config.venue, &config.players, &game, &mut on_replay)
         },
         on_game,
     )
@@ -102,14 +102,14 @@ pub struct MatchTest {
 /// A match's score as its games come in, and its SPRT if it has one.
 #[derive(Clone, Debug)]
 pub struct MatchScore {
-    pub tally: Tally,
+    pub tally: MatchTally,
     pub sprt: Option<MatchTest>,
 }
 
 impl MatchScore {
     pub fn new(sprt: Option<SprtSpec>) -> MatchScore {
         MatchScore {
-            tally: Tally::default(),
+            tally: MatchTally::default(),
             sprt: sprt.map(|spec| MatchTest {
                 test: PairedTest::new(spec),
                 llr: 0.0,
@@ -118,7 +118,7 @@ impl MatchScore {
         }
     }
 
-    /// Counts a game by the entrant who won it (`None`: a draw); returns the test when the
+    /// Counts a game by the player who won it (`None`: a draw); returns the test when the
     /// game completed one of its pairs.
     pub fn count(&mut self, winner: Option<usize>) -> Option<&MatchTest> {
         self.tally.add(winner);

@@ -90,13 +90,13 @@ pub fn sprt_verdict(sprt: &MatchTest) -> String {
 
 /// Wins, draws and points of A and B over a match.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Tally {
+pub struct MatchTally {
     pub wins: [u32; 2],
     pub draws: u32,
 }
 
-impl Tally {
-    /// Counts a game by the entrant who won it (`None`: a draw).
+impl MatchTally {
+    /// Counts a game by the player who won it (`None`: a draw).
     pub fn add(&mut self, winner: Option<usize>) {
         match winner {
             None => self.draws += 1,

@@ -4,7 +4,7 @@
 //! nothing wrong, tells it to quit (or kills it after a fault) otherwise, writes the game's
 //! record files, and replays a game whose timeout coincided with a stall of the referee.
 
-use crate::arbiter::{play_game, Contestant, GameRules, OpeningError, PlayedGame};
+use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::clock::TimeControl;
 use crate::games::Side;
 use crate::players::adapters::UnsupportedGame;
@@ -21,9 +21,9 @@ pub const MAX_REPLAYS: u32 = 3;
 /// A player as the referee knows it: the label written in records and file names, how to start
 /// it, its clock and its resource limits.
 #[derive(Clone, Debug)]
-pub struct Entrant {
+pub struct Player {
     pub label: String,
-    pub player: PlayerSpec,
+    pub spec: PlayerSpec,
     pub time: TimeControl,
     pub limits: Limits,
 }
@@ -47,7 +47,7 @@ pub struct Venue {
 }
 
 /// One game to play: its number (records are named after it), who sits first and second (as
-/// indices into the entrants, which must differ), and the opening.
+/// indices into the players, which must differ), and the opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduledGame {
     pub number: u32,
@@ -74,13 +74,13 @@ pub enum GameError {
 /// One played game.
 pub struct FinishedGame {
     pub played: PlayedGame,
-    /// Entrant indices of the first and second player.
+    /// Player indices of the first and second player.
     pub seats: [usize; 2],
     pub files: Option<RecordFiles>,
 }
 
 impl FinishedGame {
-    /// The entrant who won, or `None` for a draw.
+    /// The player who won, or `None` for a draw.
     pub fn winner(&self) -> Option<usize> {
         self.played
             .record
@@ -91,26 +91,26 @@ impl FinishedGame {
 }
 
 /// Refuses, before any bot is started, an opening that cannot be played or a game that an
-/// entrant's protocol cannot express (a Gomocup brain at ultimate tic-tac-toe, ...).
-pub fn check_entrants(
+/// player's protocol cannot express (a Gomocup brain at ultimate tic-tac-toe, ...).
+pub fn check_players(
     rules: &GameRules,
-    entrants: &[Entrant],
+    players: &[Player],
     opening: &[String],
 ) -> Result<(), GameError> {
     crate::arbiter::play_opening(&rules.spec, opening)?;
-    for entrant in entrants {
-        entrant
-            .player
+    for player in players {
+        player
+            .spec
             .check_game(&rules.spec, opening)
             .map_err(|reason| GameError::Unsupported {
-                label: entrant.label.clone(),
+                label: player.label.clone(),
                 reason,
             })?;
     }
     Ok(())
 }
 
-/// The bots kept between games, by entrant index; told to quit when the table is dropped.
+/// The bots kept between games, by player index; told to quit when the table is dropped.
 #[derive(Default)]
 pub struct Table {
     seated: Vec<(usize, Box<dyn Seat + Send>)>,
@@ -121,9 +121,9 @@ impl Table {
         Table::default()
     }
 
-    /// The entrants whose processes are kept for their next game here.
+    /// The players whose processes are kept for their next game here.
     pub fn seated(&self) -> Vec<usize> {
-        self.seated.iter().map(|(entrant, _)| *entrant).collect()
+        self.seated.iter().map(|(player, _)| *player).collect()
     }
 
     /// Plays `game` and returns it once it counts. A game whose timeout coincided with a stall
@@ -131,14 +131,14 @@ impl Table {
     pub fn play(
         &mut self,
         venue: &Venue,
-        entrants: &[Entrant],
+        players: &[Player],
         game: &ScheduledGame,
         mut on_replay: impl FnMut(&FinishedGame),
     ) -> Result<FinishedGame, GameError> {
         debug_assert_ne!(game.seats[0], game.seats[1], "a bot cannot play itself");
         let mut replays = 0;
         loop {
-            let finished = self.play_once(venue, entrants, game)?;
+            let finished = self.play_once(venue, players, game)?;
             if finished.played.record.result.stalled
                 && venue.replay_stalled
                 && replays < MAX_REPLAYS
@@ -154,25 +154,25 @@ impl Table {
     fn play_once(
         &mut self,
         venue: &Venue,
-        entrants: &[Entrant],
+        players: &[Player],
         game: &ScheduledGame,
     ) -> Result<FinishedGame, GameError> {
         // Processes of players not in this game will not be needed next: let them go.
         let (mut kept, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.seated)
             .into_iter()
-            .partition(|(entrant, _)| game.seats.contains(entrant));
+            .partition(|(player, _)| game.seats.contains(player));
         for (_, mut seat) in others {
             seat.finish();
         }
         let mut seats = Vec::with_capacity(2);
-        for &entrant in &game.seats {
-            let seat = match kept.iter().position(|(e, _)| *e == entrant) {
+        for &player in &game.seats {
+            let seat = match kept.iter().position(|(e, _)| *e == player) {
                 Some(at) => kept.swap_remove(at).1,
-                None => entrants[entrant].player.start(
+                None => players[player].spec.start(
                     &venue.referee_exe,
-                    seed(venue, entrants, entrant, game.number),
+                    seed(venue, players, player, game.number),
                     ProcessOptions {
-                        limits: entrants[entrant].limits,
+                        limits: players[player].limits,
                         ..venue.process.clone()
                     },
                 )?,
@@ -186,8 +186,8 @@ impl Table {
             &venue.rules,
             &game.opening,
             [
-                contestant(&entrants[game.seats[0]], first.as_mut()),
-                contestant(&entrants[game.seats[1]], second.as_mut()),
+                seated_player(&players[game.seats[0]], first.as_mut()),
+                seated_player(&players[game.seats[1]], second.as_mut()),
             ],
         )?;
         for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
@@ -222,19 +222,19 @@ impl Drop for Table {
     }
 }
 
-fn contestant<'a>(entrant: &Entrant, seat: &'a mut (dyn Seat + Send)) -> Contestant<'a> {
-    Contestant {
+fn seated_player<'a>(player: &Player, seat: &'a mut (dyn Seat + Send)) -> SeatedPlayer<'a> {
+    SeatedPlayer {
         seat,
-        label: entrant.label.clone(),
-        command: entrant.player.to_string(),
-        time: entrant.time,
+        label: player.label.clone(),
+        command: player.spec.to_string(),
+        time: player.time,
     }
 }
 
-/// The seed of `entrant`'s built-in bot for game `number`: one of its own for every game and
-/// entrant.
-fn seed(venue: &Venue, entrants: &[Entrant], entrant: usize, number: u32) -> u64 {
+/// The seed of `player`'s built-in bot for game `number`: one of its own for every game and
+/// player.
+fn seed(venue: &Venue, players: &[Player], player: usize, number: u32) -> u64 {
     venue
         .seed
-        .wrapping_add(number as u64 * entrants.len() as u64 + entrant as u64)
+        .wrapping_add(number as u64 * players.len() as u64 + player as u64)
 }

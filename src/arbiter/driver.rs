@@ -3,7 +3,7 @@
 //! record.
 
 use super::judge::{Judge, Judged};
-use super::{Contestant, GameRules, OpeningError, PlayedGame};
+use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
 use crate::protocol::Ready;
 use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
@@ -21,7 +21,7 @@ pub fn play_game(
     number: u32,
     rules: &GameRules,
     opening: &[String],
-    players: [Contestant<'_>; 2],
+    players: [SeatedPlayer<'_>; 2],
 ) -> Result<PlayedGame, OpeningError> {
     play_game_watched(number, rules, opening, players, &mut |_, _| {})
 }
@@ -32,7 +32,7 @@ pub fn play_game_watched(
     number: u32,
     rules: &GameRules,
     opening: &[String],
-    mut players: [Contestant<'_>; 2],
+    mut players: [SeatedPlayer<'_>; 2],
     spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
 ) -> Result<PlayedGame, OpeningError> {
     let started_at = Instant::now();
@@ -90,7 +90,7 @@ pub fn play_game_watched(
 fn record(
     number: u32,
     rules: &GameRules,
-    players: &[Contestant<'_>; 2],
+    players: &[SeatedPlayer<'_>; 2],
     ready: &[Option<Ready>; 2],
     judged: Judged,
     started: SystemTime,
@@ -212,13 +212,13 @@ mod tests {
             &rules,
             &[],
             [
-                Contestant {
+                SeatedPlayer {
                     seat: first,
                     label: "A".into(),
                     command: "scripted".into(),
                     time: TimeControl::default(),
                 },
-                Contestant {
+                SeatedPlayer {
                     seat: second,
                     label: "B".into(),
                     command: "scripted".into(),

@@ -31,7 +31,7 @@ pub struct GameRules {
 }
 
 /// A player in one game: its seat, what to call it, and its time control.
-pub struct Contestant<'a> {
+pub struct SeatedPlayer<'a> {
     pub seat: &'a mut dyn Seat,
     pub label: String,
     pub command: String,

@@ -1,6 +1,6 @@
 //! The referee's own bots. They run as separate processes (`referee bot LEVEL`), speaking the
 //! same protocol over stdin/stdout as any contestant's bot, so they exercise exactly the path a
-//! contestant's bot takes, and other harnesses can run them too.
+//! seated_player's bot takes, and other harnesses can run them too.
 //!
 //! A bot is a [`Brain`] for one game type, working on that game's own rules engine (the same
 //! code the referee judges with, never a second copy of the rules). Every game has three

@@ -10,7 +10,7 @@ use crate::players::PlayerSpec;
 use crate::report::{game_line, replay_line, say, sprt_header, sprt_line, sprt_verdict};
 use crate::settings::Settings;
 use crate::standings::sprt::SprtSpec;
-use crate::table::{Entrant, Venue};
+use crate::table::{Player, Venue};
 use anyhow::{bail, Context, Result};
 use clap::{Arg, Args};
 use std::path::PathBuf;
@@ -124,9 +124,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(warning) = host::processes_limit_warning(&limits) {
         eprintln!("referee: warning: {warning}");
     }
-    let entrant = |at: usize, player| Entrant {
+    let player = |at: usize, spec| Player {
         label: LABELS[at].to_string(),
-        player,
+        spec,
         time: time[at],
         limits: limits[at],
     };
@@ -140,14 +140,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
             replay_stalled: settings.replay_stalled(),
             reuse_processes: true,
         },
-        entrants: [entrant(0, player_a), entrant(1, player_b)],
+        players: [player(0, player_a), player(1, player_b)],
         opening: super::moves(args.opening.as_deref()),
         games,
     };
     check_match(&config)?;
     say(&format!("game: {}", config.venue.rules.spec));
-    for entrant in &config.entrants {
-        say(&format!("player {}: {}", entrant.label, entrant.player));
+    for player in &config.players {
+        say(&format!("player {}: {}", player.label, player.spec));
     }
     if let Some(sprt) = &args.sprt {
         say(&sprt_header(sprt));

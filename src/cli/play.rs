@@ -2,9 +2,9 @@
 
 use crate::bots::Level;
 use crate::clock::TimeControl;
+use crate::console_game::{play_at_console, PlayConfig, SideSpec};
 use crate::games::GameSpec;
 use crate::host;
-use crate::play::{play_at_console, PlayConfig, Sitter};
 use crate::players::PlayerSpec;
 use crate::settings::Settings;
 use anyhow::{Context, Result};
@@ -68,7 +68,7 @@ pub struct PlayArgs {
 
 pub fn run(args: PlayArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
-    let sitters = sitters(args.first.as_deref(), args.second.as_deref())?;
+    let sides = side_specs(args.first.as_deref(), args.second.as_deref())?;
     let settings = Settings {
         time: args.time,
         startup_ms: args.startup_ms,
@@ -87,7 +87,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let config = PlayConfig {
         rules: settings.rules(spec),
         opening: super::moves(args.opening.as_deref()),
-        sitters,
+        sides,
         bot_time,
         human_time,
         raw: args.raw,
@@ -103,16 +103,17 @@ pub fn run(args: PlayArgs) -> Result<()> {
 
 /// The two sides: a side not given is a person, unless the other side is one; then it is the
 /// strongest built-in bot.
-fn sitters(first: Option<&str>, second: Option<&str>) -> Result<[Sitter; 2]> {
-    let parse = |text: &str, which: &str| Sitter::parse(text).with_context(|| format!("--{which}"));
+fn side_specs(first: Option<&str>, second: Option<&str>) -> Result<[SideSpec; 2]> {
+    let parse =
+        |text: &str, which: &str| SideSpec::parse(text).with_context(|| format!("--{which}"));
     let first = first.map(|text| parse(text, "first")).transpose()?;
     let second = second.map(|text| parse(text, "second")).transpose()?;
-    let opponent = |given: &Option<Sitter>| match given {
-        Some(Sitter::Bot(_)) => Sitter::Human,
-        _ => Sitter::Bot(PlayerSpec::Builtin(Level::Strong)),
+    let opponent = |given: &Option<SideSpec>| match given {
+        Some(SideSpec::Bot(_)) => SideSpec::Human,
+        _ => SideSpec::Bot(PlayerSpec::Builtin(Level::Strong)),
     };
     Ok(match (first, second) {
-        (None, None) => [Sitter::Human, opponent(&Some(Sitter::Human))],
+        (None, None) => [SideSpec::Human, opponent(&Some(SideSpec::Human))],
         (Some(first), None) => {
             let second = opponent(&Some(first.clone()));
             [first, second]
@@ -128,25 +129,25 @@ mod tests {
 
     #[test]
     fn a_side_not_given_faces_the_other() {
-        let strongest = Sitter::Bot(PlayerSpec::Builtin(Level::Strong));
-        let random = Sitter::parse("builtin:random").unwrap();
+        let strongest = SideSpec::Bot(PlayerSpec::Builtin(Level::Strong));
+        let random = SideSpec::parse("builtin:random").unwrap();
         assert_eq!(
-            sitters(None, None).unwrap(),
-            [Sitter::Human, strongest.clone()]
+            side_specs(None, None).unwrap(),
+            [SideSpec::Human, strongest.clone()]
         );
         assert_eq!(
-            sitters(Some("builtin:random"), None).unwrap(),
-            [random.clone(), Sitter::Human]
+            side_specs(Some("builtin:random"), None).unwrap(),
+            [random.clone(), SideSpec::Human]
         );
         assert_eq!(
-            sitters(None, Some("human")).unwrap(),
-            [strongest, Sitter::Human]
+            side_specs(None, Some("human")).unwrap(),
+            [strongest, SideSpec::Human]
         );
         assert_eq!(
-            sitters(Some("human"), Some("builtin:random")).unwrap(),
-            [Sitter::Human, random]
+            side_specs(Some("human"), Some("builtin:random")).unwrap(),
+            [SideSpec::Human, random]
         );
-        let err = sitters(Some("builtin:x"), None).unwrap_err();
+        let err = side_specs(Some("builtin:x"), None).unwrap_err();
         assert!(
             format!("{err:#}").starts_with("--first: unknown built-in bot"),
             "{err:#}"

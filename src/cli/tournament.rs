@@ -65,7 +65,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         "tournament {}: {}, {} players, {}, {} games per pairing, openings: {}",
         tournament.name,
         tournament.rules.spec,
-        tournament.entrants.len(),
+        tournament.players.len(),
         runner::identity(&tournament).format,
         tournament.games_per_pairing,
         tournament.openings.description()

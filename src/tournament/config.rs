@@ -10,7 +10,7 @@ use crate::players::limits::{Limits, LimitsError};
 use crate::players::process::ProcessOptions;
 use crate::players::{PlayerSpec, PlayerSpecError, Protocol};
 use crate::settings::Settings;
-use crate::table::Entrant;
+use crate::table::Player;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::cell::Cell;
@@ -159,7 +159,7 @@ struct RawOpenings {
 #[derive(Debug)]
 pub struct Tournament {
     pub name: String,
-    pub entrants: Vec<Entrant>,
+    pub players: Vec<Player>,
     pub format: Format,
     pub games_per_pairing: u32,
     pub schedule: Schedule,
@@ -261,7 +261,7 @@ impl Tournament {
             )));
         }
         let mut seen = HashSet::new();
-        let mut entrants = Vec::with_capacity(raw.players.len());
+        let mut players = Vec::with_capacity(raw.players.len());
         for (at, player) in raw.players.into_iter().enumerate() {
             let key = format!("players[{at}] ({})", player.name);
             check_name(&format!("players[{at}].name"), &player.name)?;
@@ -289,9 +289,9 @@ impl Tournament {
                 .map_err(|e: TimeSpecError| Problem::Invalid(format!("{key}.time: {e}")))?;
             let limits = Limits::parse_over(base_limits, player.limits.as_deref().unwrap_or(""))
                 .map_err(|e: LimitsError| Problem::Invalid(format!("{key}.limits: {e}")))?;
-            entrants.push(Entrant {
+            players.push(Player {
                 label: player.name,
-                player: spec,
+                spec,
                 time,
                 limits,
             });
@@ -309,13 +309,12 @@ impl Tournament {
             FormatName::Gauntlet => {
                 let mut challengers = Vec::new();
                 for name in &raw.gauntlet {
-                    let index =
-                        entrants
-                            .iter()
-                            .position(|e| &e.label == name)
-                            .ok_or_else(|| {
-                                Problem::Invalid(format!("gauntlet: no player is named '{name}'"))
-                            })?;
+                    let index = players
+                        .iter()
+                        .position(|e| &e.label == name)
+                        .ok_or_else(|| {
+                            Problem::Invalid(format!("gauntlet: no player is named '{name}'"))
+                        })?;
                     if challengers.contains(&index) {
                         return Err(Problem::Invalid(format!(
                             "gauntlet: '{name}' is listed twice"
@@ -329,7 +328,7 @@ impl Tournament {
                             .into(),
                     ));
                 }
-                if challengers.len() == entrants.len() {
+                if challengers.len() == players.len() {
                     return Err(Problem::Invalid(
                         "gauntlet: every player is a challenger, which leaves no field to face"
                             .into(),
@@ -345,7 +344,7 @@ impl Tournament {
                 raw.games
             )));
         }
-        let schedule = Schedule::new(entrants.len(), format.clone(), raw.games);
+        let schedule = Schedule::new(players.len(), format.clone(), raw.games);
         if schedule.total_games() > MAX_GAMES {
             return Err(Problem::Invalid(format!(
                 "the schedule holds {} games, more than the {MAX_GAMES} a tournament may have",
@@ -378,11 +377,11 @@ impl Tournament {
         let sample_opening = openings
             .for_cycle(&spec, 0)
             .map_err(|e| Problem::Invalid(format!("openings: {e}")))?;
-        for entrant in &entrants {
-            entrant
-                .player
+        for player in &players {
+            player
+                .spec
                 .check_game(&spec, &sample_opening)
-                .map_err(|e| Problem::Invalid(format!("players ({}): {e}", entrant.label)))?;
+                .map_err(|e| Problem::Invalid(format!("players ({}): {e}", player.label)))?;
         }
 
         if settings.max_line < Settings::MIN_MAX_LINE {
@@ -399,7 +398,7 @@ impl Tournament {
                 .output
                 .unwrap_or_else(|| Path::new("results").join(&name)),
             name,
-            entrants,
+            players,
             format,
             games_per_pairing: raw.games,
             schedule,
@@ -416,7 +415,7 @@ impl Tournament {
 
     /// Players' names, by index.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.entrants.iter().map(|e| e.label.as_str())
+        self.players.iter().map(|e| e.label.as_str())
     }
 }
 
@@ -488,9 +487,9 @@ time = "move=200"
         assert_eq!(t.schedule.total_games(), 2);
         assert_eq!(t.format, Format::RoundRobin);
         assert_eq!(t.openings, Openings::None);
-        assert_eq!(t.entrants[0].time.move_ms, 1000);
-        assert_eq!(t.entrants[1].time.move_ms, 200);
-        assert_eq!(t.entrants[1].player.to_string(), "python3 bot.py");
+        assert_eq!(t.players[0].time.move_ms, 1000);
+        assert_eq!(t.players[1].time.move_ms, 200);
+        assert_eq!(t.players[1].spec.to_string(), "python3 bot.py");
         assert!(t.reuse_processes && t.records && t.replay_stalled);
         assert_eq!(t.seed, 1);
     }
@@ -541,9 +540,9 @@ builtin = "random"
             }
         );
         assert_eq!(t.schedule.total_games(), 8);
-        assert_eq!(t.entrants[0].time.first_move_ms, 500);
-        assert_eq!(t.entrants[0].limits.memory_mb, None);
-        assert_eq!(t.entrants[1].limits.memory_mb, Some(512));
+        assert_eq!(t.players[0].time.first_move_ms, 500);
+        assert_eq!(t.players[0].limits.memory_mb, None);
+        assert_eq!(t.players[1].limits.memory_mb, Some(512));
         assert_eq!(t.rules.margin, Duration::from_millis(20));
         assert!(t.rules.send_legal_moves);
         assert_eq!(t.process.max_line, 100);
@@ -696,7 +695,7 @@ builtin = "random"
             "command = \"./pbrain\"\nprotocol = \"gomocup\"",
         );
         let t = Tournament::parse(&gomoku, "t").unwrap();
-        assert_eq!(t.entrants[1].player.to_string(), "gomocup:./pbrain");
+        assert_eq!(t.players[1].spec.to_string(), "gomocup:./pbrain");
         let message = error(&gomoku.replace("gomoku", "uttt"));
         assert!(message.contains("players (b)"), "{message}");
         assert!(message.contains("gomocup"), "{message}");

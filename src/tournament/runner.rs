@@ -283,7 +283,7 @@ fn work(
                 seats: slot.seats,
                 opening,
             };
-            let finished = table.play(venue, &tournament.entrants, &game, |replay| {
+            let finished = table.play(venue, &tournament.players, &game, |replay| {
                 let _ = events.send(Event::Replayed {
                     number: game.number,
                     detail: replay.played.record.result.detail.clone(),
@@ -292,7 +292,7 @@ fn work(
             let record = &finished.played.record;
             let entry = Entry {
                 index: slot.index,
-                players: slot.seats.map(|s| tournament.entrants[s].label.clone()),
+                players: slot.seats.map(|s| tournament.players[s].label.clone()),
                 winner: record.result.winner,
                 reason: record.result.reason,
                 violation: record.result.violation.clone(),

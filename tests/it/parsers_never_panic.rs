@@ -7,8 +7,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use referee::clock::TimeControl;
+use referee::console_game::SideSpec;
 use referee::games::{AnyGame, GameSpec};
-use referee::play::Sitter;
 use referee::players::console::input::{self, Input};
 use referee::players::limits::Limits;
 use referee::players::PlayerSpec;
@@ -159,7 +159,7 @@ proptest! {
         let _ = TimeControl::parse_over(TimeControl::default(), &text);
         let _ = Limits::parse_over(Limits::default(), &text);
         let _ = PlayerSpec::parse(&text);
-        let _ = Sitter::parse(&text);
+        let _ = SideSpec::parse(&text);
     }
 
     #[test]

@@ -478,10 +478,10 @@ fn the_bundled_tournament_is_valid() {
     let tournament =
         referee::tournament::config::Tournament::load(&root.join("tournaments/bundled.toml"))
             .unwrap();
-    assert_eq!(tournament.entrants.len(), 4);
+    assert_eq!(tournament.players.len(), 4);
     assert_eq!(tournament.schedule.total_games(), 36);
-    for entrant in &tournament.entrants {
-        if let referee::players::PlayerSpec::Command { words, .. } = &entrant.player {
+    for player in &tournament.players {
+        if let referee::players::PlayerSpec::Command { words, .. } = &player.spec {
             assert!(root.join(&words[1]).is_file(), "{words:?}");
         }
     }

@@ -2,7 +2,7 @@
 //! console seats, bots in processes, and the game is played by the same match loop as a match
 //! and recorded the same way. When no person plays, each move is shown as it is played.
 
-use crate::arbiter::{play_game_watched, play_opening, Contestant, GameRules, PlayedGame};
+use crate::arbiter::{play_game_watched, play_opening, GameRules, PlayedGame, SeatedPlayer};
 use crate::clock::{Clock, TimeControl, MAX_MS};
 use crate::games::{AnyGame, GameSpec, Side};
 use crate::players::console::board_view::{draw, played_line, side_name, Seating};
@@ -21,31 +21,31 @@ use std::time::Duration;
 
 /// Who sits on a side: a person at this keyboard, or a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sitter {
+pub enum SideSpec {
     Human,
     Bot(PlayerSpec),
 }
 
-impl Sitter {
+impl SideSpec {
     /// `human`, or a player as `referee match` takes it (`builtin:LEVEL` or a command line).
-    pub fn parse(text: &str) -> Result<Sitter, PlayerSpecError> {
+    pub fn parse(text: &str) -> Result<SideSpec, PlayerSpecError> {
         if text.trim() == "human" {
-            Ok(Sitter::Human)
+            Ok(SideSpec::Human)
         } else {
-            PlayerSpec::parse(text).map(Sitter::Bot)
+            PlayerSpec::parse(text).map(SideSpec::Bot)
         }
     }
 
     pub fn is_human(&self) -> bool {
-        matches!(self, Sitter::Human)
+        matches!(self, SideSpec::Human)
     }
 }
 
-impl fmt::Display for Sitter {
+impl fmt::Display for SideSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Sitter::Human => f.write_str("human"),
-            Sitter::Bot(player) => player.fmt(f),
+            SideSpec::Human => f.write_str("human"),
+            SideSpec::Bot(player) => player.fmt(f),
         }
     }
 }
@@ -57,7 +57,7 @@ pub struct PlayConfig {
     /// Moves played before anyone takes over.
     pub opening: Vec<String>,
     /// Who sits on each side, first then second.
-    pub sitters: [Sitter; 2],
+    pub sides: [SideSpec; 2],
     pub bot_time: TimeControl,
     /// The people's time control; `None` when they play without a clock.
     pub human_time: Option<TimeControl>,
@@ -78,17 +78,17 @@ pub struct ConsoleGame {
     pub files: Option<RecordFiles>,
 }
 
-/// A seat's occupant for the game.
-enum Occupant {
+/// What sits on a side for the game: a person at the console, or a bot.
+enum SideSeat {
     Person(ConsoleSeat),
     Bot(Box<dyn Seat + Send>),
 }
 
-impl Occupant {
+impl SideSeat {
     fn seat(&mut self) -> &mut dyn Seat {
         match self {
-            Occupant::Person(seat) => seat,
-            Occupant::Bot(bot) => bot.as_mut(),
+            SideSeat::Person(seat) => seat,
+            SideSeat::Bot(bot) => bot.as_mut(),
         }
     }
 }
@@ -97,8 +97,8 @@ impl Occupant {
 pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
     let spec = &config.rules.spec;
     let (start, _) = play_opening(spec, &config.opening)?;
-    for (side, sitter) in Side::BOTH.into_iter().zip(&config.sitters) {
-        if let Sitter::Bot(player) = sitter {
+    for (side, side_spec) in Side::BOTH.into_iter().zip(&config.sides) {
+        if let SideSpec::Bot(player) = side_spec {
             player
                 .check_game(spec, &config.opening)
                 .map_err(|reason| GameError::Unsupported {
@@ -107,8 +107,8 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
                 })?;
         }
     }
-    let humans = config.sitters.clone().map(|sitter| sitter.is_human());
-    let seating = seating(&config.sitters);
+    let humans = config.sides.clone().map(|side_spec| side_spec.is_human());
+    let seating = seating(&config.sides);
     let human_time = config.human_time.unwrap_or(TimeControl {
         move_ms: MAX_MS,
         ..TimeControl::default()
@@ -141,9 +141,9 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
     }
 
     let keyboard = humans.contains(&true).then(|| Rc::new(Keyboard::stdin()));
-    let occupant = |side: Side| -> Result<Occupant, GameError> {
-        Ok(match &config.sitters[side.index()] {
-            Sitter::Human => Occupant::Person(ConsoleSeat::new(
+    let side_seat = |side: Side| -> Result<SideSeat, GameError> {
+        Ok(match &config.sides[side.index()] {
+            SideSpec::Human => SideSeat::Person(ConsoleSeat::new(
                 Rc::clone(keyboard.as_ref().expect("a person plays")),
                 ConsoleOptions {
                     raw: config.raw,
@@ -151,13 +151,13 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
                     seating: seating.clone(),
                 },
             )),
-            Sitter::Bot(player) => {
+            SideSpec::Bot(player) => {
                 let seed = config.seed.wrapping_add(side.index() as u64);
-                Occupant::Bot(player.start(&config.referee_exe, seed, config.process.clone())?)
+                SideSeat::Bot(player.start(&config.referee_exe, seed, config.process.clone())?)
             }
         })
     };
-    let (mut first, mut second) = (occupant(Side::First)?, occupant(Side::Second)?);
+    let (mut first, mut second) = (side_seat(Side::First)?, side_seat(Side::Second)?);
 
     let number = match &config.record_dir {
         Some(dir) => next_record_number(dir),
@@ -184,10 +184,10 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
             std::thread::sleep(config.pause);
         }
     };
-    let contestant = |side: Side, seat| Contestant {
+    let seated_player = |side: Side, seat| SeatedPlayer {
         seat,
         label: side_name(spec, side).to_string(),
-        command: config.sitters[side.index()].to_string(),
+        command: config.sides[side.index()].to_string(),
         time: if humans[side.index()] {
             human_time
         } else {
@@ -199,13 +199,13 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
         &rules,
         &config.opening,
         [
-            contestant(Side::First, first.seat()),
-            contestant(Side::Second, second.seat()),
+            seated_player(Side::First, first.seat()),
+            seated_player(Side::Second, second.seat()),
         ],
         &mut spectator,
     )?;
-    for (side, occupant) in Side::BOTH.into_iter().zip([first, second]) {
-        if let Occupant::Bot(mut bot) = occupant {
+    for (side, side_seat) in Side::BOTH.into_iter().zip([first, second]) {
+        if let SideSeat::Bot(mut bot) = side_seat {
             // A bot that broke a rule is killed at once (dropping its seat).
             if !played.faulted[side.index()] {
                 played.finish_seat(side, bot.as_mut());
@@ -219,14 +219,14 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
 
 /// What the console calls each side's player: "you" when one person plays, nothing more than
 /// the side's name when two share the keyboard, the bot's command otherwise.
-fn seating(sitters: &[Sitter; 2]) -> Seating {
-    let humans = sitters.clone().map(|sitter| sitter.is_human());
+fn seating(sides: &[SideSpec; 2]) -> Seating {
+    let humans = sides.clone().map(|side_spec| side_spec.is_human());
     let people = humans.iter().filter(|&&human| human).count();
     Seating {
-        names: sitters.clone().map(|sitter| match sitter {
-            Sitter::Human if people == 1 => "you".to_string(),
-            Sitter::Human => String::new(),
-            Sitter::Bot(player) => player.to_string(),
+        names: sides.clone().map(|side_spec| match side_spec {
+            SideSpec::Human if people == 1 => "you".to_string(),
+            SideSpec::Human => String::new(),
+            SideSpec::Bot(player) => player.to_string(),
         }),
         humans,
     }
@@ -306,15 +306,15 @@ mod tests {
 
     #[test]
     fn sitters_are_people_or_bots() {
-        assert_eq!(Sitter::parse("human").unwrap(), Sitter::Human);
+        assert_eq!(SideSpec::parse("human").unwrap(), SideSpec::Human);
         assert_eq!(
-            Sitter::parse("builtin:random").unwrap().to_string(),
+            SideSpec::parse("builtin:random").unwrap().to_string(),
             "builtin:random"
         );
-        assert!(Sitter::parse("builtin:nobody").is_err());
-        let one = seating(&[Sitter::Human, Sitter::parse("./bot -v").unwrap()]);
+        assert!(SideSpec::parse("builtin:nobody").is_err());
+        let one = seating(&[SideSpec::Human, SideSpec::parse("./bot -v").unwrap()]);
         assert_eq!(one.names, ["you".to_string(), "./bot -v".to_string()]);
-        let two = seating(&[Sitter::Human, Sitter::Human]);
+        let two = seating(&[SideSpec::Human, SideSpec::Human]);
         assert_eq!(two.names, [String::new(), String::new()]);
         assert_eq!(two.humans, [true, true]);
     }
