@@ -67,7 +67,7 @@ pub enum GameError {
         label: String,
         reason: UnsupportedGame,
     },
-    #[error("cannot write the game record: {0}")]
+    #[error("cannot write the game record")]
     Record(#[from] io::Error),
 }
 

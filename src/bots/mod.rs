@@ -132,7 +132,7 @@ impl<G: Game> Session for BrainSession<G> {
 pub enum BotError {
     #[error(transparent)]
     Unknown(#[from] UnknownLevel),
-    #[error("i/o with the referee failed: {0}")]
+    #[error("i/o with the referee failed")]
     Io(#[from] io::Error),
     #[error("the referee sent '{line}' but {problem}")]
     Protocol { line: String, problem: String },

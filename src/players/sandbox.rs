@@ -16,7 +16,7 @@ pub enum SandboxError {
     Missing,
     #[error("bubblewrap cannot create a sandbox here: {0}")]
     Unusable(String),
-    #[error("cannot create a scratch directory for a sandboxed bot: {0}")]
+    #[error("cannot create a scratch directory for a sandboxed bot")]
     Scratch(#[from] io::Error),
 }
 

@@ -177,7 +177,7 @@ pub struct Tournament {
 /// A configuration that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Unreadable {
         path: PathBuf,
         #[source]
