@@ -11,6 +11,7 @@ pub mod cleanup;
 pub mod console;
 pub mod limits;
 pub mod pids_cgroup;
+mod pipes;
 pub mod process;
 pub mod sandbox;
 

@@ -15,18 +15,17 @@ use super::bot_stderr::StderrCollector;
 use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
+use super::pipes::set_nonblocking;
 use super::sandbox::{self, Scratch};
 use super::{Answer, Direction, Reading, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::{Fault, ResourceLimit};
 use nix::errno::Errno;
-use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -577,16 +576,6 @@ impl Seat for BotProcess {
     fn finish(&mut self) {
         self.end(&[RefereeMessage::Quit.to_string()]);
     }
-}
-
-/// Makes reads and writes on `pipe` return at once instead of waiting.
-pub(super) fn set_nonblocking(pipe: &impl AsRawFd) -> io::Result<()> {
-    let flags = fcntl(pipe.as_raw_fd(), FcntlArg::F_GETFL)?;
-    fcntl(
-        pipe.as_raw_fd(),
-        FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
-    )?;
-    Ok(())
 }
 
 /// Marks every descriptor above stderr close-on-exec, so a bot inherits nothing the referee
