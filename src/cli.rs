@@ -7,11 +7,11 @@ use crate::check::{run_check, CheckConfig, Severity};
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::matches::{check_match, run_match, MatchConfig, LABELS};
-use crate::players::cleanup;
 use crate::players::limits::Limits;
 use crate::players::pids_cgroup;
 use crate::players::process::ProcessOptions;
 use crate::players::sandbox;
+use crate::players::supervisor::Supervisor;
 use crate::players::{PlayerSpec, Protocol};
 use crate::report::{game_line, say, Tally};
 use crate::standings::render;
@@ -299,10 +299,9 @@ fn run_check_command(args: CheckArgs) -> Result<ExitCode> {
         process: ProcessOptions::default(),
         referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
     };
-    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
-    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
+    let supervisor = Supervisor::for_command()?;
     say(&format!("checking {} at {}", config.player, config.spec));
-    let findings = run_check(&config, |finding| say(&format!("  {finding}")))?;
+    let findings = run_check(&config, &supervisor, |finding| say(&format!("  {finding}")))?;
     let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
     let (problems, warnings) = (count(Severity::Problem), count(Severity::Warning));
     say(&format!(
@@ -402,8 +401,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
         games,
     };
     check_match(&config)?;
-    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
-    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
+    let supervisor = Supervisor::for_command()?;
     say(&format!("game: {}", config.venue.rules.spec));
     for entrant in &config.entrants {
         say(&format!("player {}: {}", entrant.label, entrant.player));
@@ -419,6 +417,7 @@ fn run_match_command(args: MatchArgs) -> Result<()> {
     let mut decision = Decision::Continue;
     run_match(
         &config,
+        &supervisor,
         |game| {
             tally.add(game);
             say(&game_line(game));
@@ -512,8 +511,7 @@ fn run_tournament_command(args: TournamentArgs) -> Result<()> {
         out: out.clone(),
         referee_exe: std::env::current_exe().context("cannot locate the referee executable")?,
     };
-    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
-    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
+    let supervisor = Supervisor::for_command()?;
     let schedule = &tournament.schedule;
     let games = schedule.games_in(shard);
     say(&format!(
@@ -539,7 +537,7 @@ fn run_tournament_command(args: TournamentArgs) -> Result<()> {
         out.display()
     ));
     let mut progress = Progress::new(games, io::stderr().is_terminal());
-    let summary = runner::run(&tournament, &options, &mut progress)?;
+    let summary = runner::run(&tournament, &options, &supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();
     say(&format!(
         "played {} games in {:.1} s ({:.2} games/s); journal: {}",

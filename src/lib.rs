@@ -17,7 +17,7 @@ pub mod protocol;
 pub mod quote;
 pub mod record;
 pub mod report;
-pub mod stall;
+mod stall;
 pub mod standings;
 pub mod table;
 pub mod tournament;

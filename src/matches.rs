@@ -2,6 +2,7 @@
 //! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
 //! cleaned up exactly as in a tournament).
 
+use crate::players::supervisor::Supervisor;
 use crate::table::{check_entrants, Entrant, FinishedGame, GameError, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;
 
@@ -25,15 +26,16 @@ pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
     check_entrants(&config.venue.rules, &config.entrants, &config.opening)
 }
 
-/// Plays the match, calling `on_game` after each game that counts (it may stop the match) and
-/// `on_replay` after each game that will be played again.
+/// Plays the match with bots started by `supervisor`, calling `on_game` after each game that
+/// counts (it may stop the match) and `on_replay` after each game that will be played again.
 pub fn run_match(
     config: &MatchConfig,
+    supervisor: &Supervisor,
     mut on_game: impl FnMut(&FinishedGame) -> ControlFlow<()>,
     mut on_replay: impl FnMut(&FinishedGame),
 ) -> Result<(), GameError> {
     check_match(config)?;
-    let mut table = Table::new();
+    let mut table = Table::new(supervisor);
     for number in 1u32.. {
         if config.games.is_some_and(|games| number > games) {
             break;

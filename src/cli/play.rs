@@ -5,8 +5,8 @@ use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::play::{play_at_console, PlayConfig, Sitter};
-use crate::players::cleanup;
 use crate::players::process::ProcessOptions;
+use crate::players::supervisor::Supervisor;
 use crate::players::PlayerSpec;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -98,9 +98,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
         seed: args.seed,
         pause: Duration::from_millis(args.pause_ms),
     };
-    cleanup::enable_orphan_reaping().context("cannot become the reaper of the bots' orphans")?;
-    cleanup::stop_bots_on_interrupt().context("cannot install the interrupt handler")?;
-    play_at_console(&config)?;
+    let supervisor = Supervisor::for_command()?;
+    play_at_console(&config, &supervisor)?;
     Ok(())
 }
 

@@ -12,11 +12,11 @@
 
 use super::bot_output::{ReadEvent, StdoutReader};
 use super::bot_stderr::StderrCollector;
-use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
 use super::pipes::set_nonblocking;
 use super::sandbox::{self, Scratch};
+use super::supervisor::Supervisor;
 use super::{Answer, Direction, Reading, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::{Fault, ResourceLimit};
@@ -88,6 +88,8 @@ pub struct SpawnError {
 
 pub struct BotProcess {
     child: Child,
+    /// Knows the bot is alive until it is reaped, and sweeps up after it.
+    supervisor: Supervisor,
     stdin: Option<ChildStdin>,
     output: StdoutReader,
     stderr: StderrCollector,
@@ -102,11 +104,18 @@ pub struct BotProcess {
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
+    /// Set once the group was killed and the orphans swept: there is nothing left to do.
+    killed: bool,
 }
 
 impl BotProcess {
-    /// Starts `command` (program and arguments, no shell) in a new process group.
-    pub fn spawn(command: &[String], options: ProcessOptions) -> Result<BotProcess, SpawnError> {
+    /// Starts `command` (program and arguments, no shell) in a new process group, as a bot of
+    /// `supervisor`.
+    pub fn spawn(
+        supervisor: &Supervisor,
+        command: &[String],
+        options: ProcessOptions,
+    ) -> Result<BotProcess, SpawnError> {
         let display = command.join(" ");
         let scratch = if options.sandbox {
             Some(Scratch::new().map_err(|e| SpawnError {
@@ -161,7 +170,7 @@ impl BotProcess {
         if let Some(dir) = &options.working_dir {
             cmd.current_dir(dir);
         }
-        let mut child = cleanup::spawn_registered(&mut cmd).map_err(|source| SpawnError {
+        let mut child = supervisor.spawn(&mut cmd).map_err(|source| SpawnError {
             command: display.clone(),
             source,
         })?;
@@ -193,6 +202,7 @@ impl BotProcess {
 
         Ok(BotProcess {
             child,
+            supervisor: supervisor.clone(),
             stdin: Some(stdin),
             output,
             stderr,
@@ -200,6 +210,7 @@ impl BotProcess {
             options,
             closed: false,
             reaped: false,
+            killed: false,
             _scratch: scratch,
             pids_group,
             crlf_lines: 0,
@@ -419,8 +430,7 @@ impl BotProcess {
             // SAFETY: waits for our own child with valid pointers to `status` and `usage`.
             let found = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
             if found == pid {
-                self.reaped = true;
-                cleanup::unregister(self.child.id());
+                self.note_reaped();
                 return Some((ExitStatus::from_raw(status), usage.ru_maxrss as u64));
             }
             if found < 0 && Errno::last() != Errno::EINTR {
@@ -464,9 +474,8 @@ impl BotProcess {
         if !self.reaped {
             let left = deadline.saturating_duration_since(Instant::now());
             if let Ok(Some(_)) = self.child.wait_timeout(left) {
-                self.reaped = true;
+                self.note_reaped();
                 took = Some(asked.elapsed());
-                cleanup::unregister(self.child.id());
             }
         }
         self.kill();
@@ -498,9 +507,19 @@ impl BotProcess {
         self.crlf_lines
     }
 
-    /// Kills the whole process group at once, reaps the bot, and sweeps up any descendant
-    /// that escaped the group.
+    /// Notes that the bot was reaped: its pid is no longer its own.
+    fn note_reaped(&mut self) {
+        self.reaped = true;
+        self.supervisor.reaped(self.child.id());
+    }
+
+    /// Kills the whole process group at once, reaps the bot, and has the supervisor sweep up
+    /// any descendant that escaped the group. Only the first call does anything.
     pub fn kill(&mut self) {
+        if self.killed {
+            return;
+        }
+        self.killed = true;
         self.stdin = None;
         // The group may still hold children even when the bot itself has exited.
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
@@ -511,10 +530,9 @@ impl BotProcess {
             // Should the group be gone already, the bot itself still must not outlive us.
             let _ = self.child.kill();
             let _ = self.child.wait();
-            self.reaped = true;
-            cleanup::unregister(self.child.id());
+            self.note_reaped();
         }
-        cleanup::sweep_orphans();
+        self.supervisor.sweep_orphans();
     }
 }
 

@@ -8,6 +8,7 @@ use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
 use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::schedule::{Format, Shard, Slot};
+use crate::players::supervisor::Supervisor;
 use crate::table::{GameError, ScheduledGame, Table, Venue};
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -150,10 +151,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Plays every game of `options.shard` not yet in the journal.
+/// Plays every game of `options.shard` not yet in the journal, with bots started by
+/// `supervisor` (one for every worker).
 pub fn run(
     tournament: &Tournament,
     options: &RunOptions,
+    supervisor: &Supervisor,
     progress: &mut Progress,
 ) -> Result<RunSummary, TournamentError> {
     let header = Header {
@@ -192,7 +195,8 @@ pub fn run(
                 let (venue, dispatcher, journal) = (&venue, &dispatcher, &journal);
                 let out = options.out.as_path();
                 scope.spawn(move || {
-                    let result = work(tournament, venue, out, dispatcher, journal, &sender);
+                    let table = Table::new(supervisor);
+                    let result = work(tournament, venue, table, out, dispatcher, journal, &sender);
                     if result.is_err() {
                         lock(dispatcher).stopped = true;
                     }
@@ -229,12 +233,12 @@ pub fn run(
 fn work(
     tournament: &Tournament,
     venue: &Venue,
+    mut table: Table,
     out: &Path,
     dispatcher: &Mutex<Dispatcher<'_>>,
     journal: &Mutex<Journal>,
     events: &Sender<Event>,
 ) -> Result<(), TournamentError> {
-    let mut table = Table::new();
     loop {
         let seated = table.seated();
         let Some(slots) = lock(dispatcher).next(&seated) else {
