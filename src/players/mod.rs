@@ -4,15 +4,15 @@
 //! bot process speaks the referee's own protocol; the adapters translate for bots written for
 //! other systems (Gomocup, CodinGame, theaigames and riddles.io).
 
-pub mod adapters;
+pub(crate) mod adapters;
 mod bot_output;
 mod bot_stderr;
 pub mod console;
 pub mod limits;
-pub mod pids_cgroup;
+pub(crate) mod pids_cgroup;
 mod pipes;
 pub mod process;
-pub mod sandbox;
+pub(crate) mod sandbox;
 pub mod supervisor;
 
 use crate::bots::{Level, UnknownLevel};

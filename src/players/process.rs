@@ -217,11 +217,6 @@ impl BotProcess {
         })
     }
 
-    /// The bot's process id (also its process group id).
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     /// Writes `lines`, each followed by the line end, before `deadline`. Returns the instant
     /// the last byte was handed to the pipe.
     pub fn send_lines(&mut self, lines: &[String], deadline: Instant) -> Result<Instant, Fault> {
