@@ -14,11 +14,13 @@ static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATED.fetch_add(layout.size(), Ordering::SeqCst);
-        System.alloc(layout)
+        // SAFETY: the caller's contract for `layout` is passed on unchanged.
+        unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
+        // SAFETY: `ptr` was allocated by `System` with `layout`, as the caller guarantees.
+        unsafe { System.dealloc(ptr, layout) }
     }
 }
 

@@ -153,8 +153,11 @@ impl BotProcess {
         if pids_group.is_some() {
             limits.processes = None;
         }
-        // SAFETY: between fork and exec the closure only makes async-signal-safe system calls
-        // (setsid, open, write, setrlimit) and allocates nothing.
+        // SAFETY: the closure runs in the forked child of a possibly multi-threaded process,
+        // where only async-signal-safe calls are sound. It only makes system calls (setsid,
+        // close_range or fcntl, getrlimit, open, write and close of the cgroup file, setrlimit),
+        // its errors are built from errno without allocating, and it takes no lock; everything
+        // it reads (the joiner's path, the limits) was prepared before the fork.
         unsafe {
             cmd.pre_exec(move || {
                 // Its own session, hence its own process group: killed as a whole, and out of
@@ -420,9 +423,10 @@ impl BotProcess {
         let deadline = Instant::now() + timeout;
         loop {
             let mut status = 0;
-            // SAFETY: `rusage` is plain data, written by the kernel.
+            // SAFETY: `rusage` is a C struct of integers, for which all zero bits are valid.
             let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-            // SAFETY: waits for our own child with valid pointers to `status` and `usage`.
+            // SAFETY: `status` and `usage` are live, writable locals of the types wait4 writes.
+            // (`pid` is still this bot's: nobody reaped it, as `self.reaped` is false.)
             let found = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
             if found == pid {
                 self.note_reaped();
@@ -596,7 +600,8 @@ impl Seat for BotProcess {
 /// and exec: system calls only. Marking rather than closing keeps std's own exec-error pipe
 /// working.
 fn close_inherited_descriptors() {
-    // SAFETY: close_range only changes descriptor flags of this (child) process.
+    // SAFETY: close_range takes no pointers; it only sets the close-on-exec flag of this
+    // (forked child) process's descriptors, which no Rust object here still uses after exec.
     let marked = unsafe {
         libc::syscall(
             libc::SYS_close_range,
@@ -610,7 +615,8 @@ fn close_inherited_descriptors() {
         let highest = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
             .map_or(1024, |(soft, _)| soft.min(65_536)) as i32;
         for fd in 3..highest {
-            // SAFETY: F_SETFD on a descriptor that may not exist only fails with EBADF.
+            // SAFETY: F_SETFD takes no pointer and only sets a descriptor flag; on a descriptor
+            // that does not exist it fails with EBADF.
             unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
         }
     }
