@@ -4,8 +4,8 @@
 //! A monitor thread sleeps in short ticks and notes every wake-up that came late. A timeout
 //! verdict is then checked against the stalls noted during that move: a stall longer than the
 //! time margin means the referee itself could not have timed the move fairly. The monitor
-//! belongs to the [`Supervisor`](crate::players::supervisor::Supervisor) of a command run; its
-//! thread stops when the monitor is dropped.
+//! belongs to the supervisor of a command run (which owns it, so this module knows nothing of
+//! it); its thread stops when the monitor is dropped.
 
 use std::collections::VecDeque;
 use std::io;
