@@ -3,7 +3,7 @@
 //! A [`Supervisor`] is made once per command run and handed to whatever starts bots and to the
 //! match loop. It knows the bots alive now, sweeps up what they leave behind, stops them all
 //! when the referee is interrupted, and owns the monitor of the referee's own stalls (see
-//! [`crate::stall`]).
+//! the crate-internal `stall` module).
 //!
 //! Every bot runs in its own session and process group, which the referee kills as a whole.
 //! A bot can still escape its group by calling `setsid` in a child. To catch those too, the
