@@ -25,6 +25,7 @@ use referee::games::GameSpec;
 use referee::matches::{run_match, MatchConfig};
 use referee::players::limits::Limits;
 use referee::players::process::ProcessOptions;
+use referee::players::supervisor::Supervisor;
 use referee::players::{Direction, PlayerSpec};
 use referee::table::{Player, Venue};
 use std::io::{ErrorKind, Read, Write};
@@ -138,6 +139,7 @@ fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
     let mut own_work = Vec::new();
     run_match(
         &config,
+        &Supervisor::new(),
         |game| {
             let moves = &game.played.record.moves;
             for pair in moves.windows(2) {

@@ -11,6 +11,7 @@ use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::{GameSpec, Side};
 use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
+use crate::players::supervisor::Supervisor;
 use crate::players::{Direction, PlayerSpec, SeatLog};
 use crate::verdict::Termination;
 use std::fmt;
@@ -87,9 +88,11 @@ const SLOW_START: Duration = Duration::from_millis(1000);
 /// How long a timed-out bot is watched after its input is closed, for answers it never flushed.
 const FLUSH_WATCH: Duration = Duration::from_millis(1500);
 
-/// Runs the check, reporting each finding as it is made; returns them all.
+/// Runs the check with bots started by `supervisor`, reporting each finding as it is made;
+/// returns them all.
 pub fn run_check(
     config: &CheckConfig,
+    supervisor: &Supervisor,
     mut report: impl FnMut(&Finding),
 ) -> Result<Vec<Finding>, CheckError> {
     let mut findings = Vec::new();
@@ -110,6 +113,7 @@ pub fn run_check(
         let seat = match &mut bot {
             Some(process) => process,
             None => bot.insert(BotProcess::spawn(
+                supervisor,
                 &config.player.command_line(&config.referee_exe, 0),
                 config.process.clone(),
             )?),
@@ -117,6 +121,7 @@ pub fn run_check(
         let rival = match &mut opponent {
             Some(process) => process,
             None => opponent.insert(BotProcess::spawn(
+                supervisor,
                 &opponent_spec.command_line(&config.referee_exe, number as u64),
                 ProcessOptions::default(),
             )?),
@@ -141,7 +146,7 @@ pub fn run_check(
             Side::First => [bot_seat, rival_seat],
             Side::Second => [rival_seat, bot_seat],
         };
-        let played = play_game(number, &rules, &scenario.opening, players)?;
+        let played = play_game(supervisor, number, &rules, &scenario.opening, players)?;
         let side = scenario.bot_side;
         let log = &played.logs[side.index()];
         stderr_dropped += log.stderr_dropped;

@@ -10,6 +10,7 @@ use crate::players::console::keyboard::Keyboard;
 use crate::players::console::screen::{Screen, Voice};
 use crate::players::console::{ConsoleOptions, ConsoleSeat};
 use crate::players::process::ProcessOptions;
+use crate::players::supervisor::Supervisor;
 use crate::players::{PlayerSpec, PlayerSpecError, Seat};
 use crate::record::RecordFiles;
 use crate::table::GameError;
@@ -94,7 +95,10 @@ impl SideSeat {
 }
 
 /// Plays the game, showing it at the console, and writes its record.
-pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
+pub fn play_at_console(
+    config: &PlayConfig,
+    supervisor: &Supervisor,
+) -> Result<ConsoleGame, GameError> {
     let spec = &config.rules.spec;
     let (start, _) = play_opening(spec, &config.opening)?;
     for (side, side_spec) in Side::BOTH.into_iter().zip(&config.sides) {
@@ -153,7 +157,12 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
             )),
             SideSpec::Bot(player) => {
                 let seed = config.seed.wrapping_add(side.index() as u64);
-                SideSeat::Bot(player.start(&config.referee_exe, seed, config.process.clone())?)
+                SideSeat::Bot(player.start(
+                    supervisor,
+                    &config.referee_exe,
+                    seed,
+                    config.process.clone(),
+                )?)
             }
         })
     };
@@ -195,6 +204,7 @@ pub fn play_at_console(config: &PlayConfig) -> Result<ConsoleGame, GameError> {
         },
     };
     let mut played = play_game_watched(
+        supervisor,
         number,
         &rules,
         &config.opening,

@@ -2,11 +2,11 @@
 //! the first one starts, so that none outlives the referee and a sandbox that cannot work is
 //! refused before any game.
 
-use crate::players::cleanup;
 use crate::players::limits::Limits;
 use crate::players::pids_cgroup;
 use crate::players::process::ProcessOptions;
 use crate::players::sandbox::{self, SandboxError};
+use crate::players::supervisor::{Supervisor, SupervisorError};
 use std::io;
 use std::path::PathBuf;
 
@@ -17,23 +17,30 @@ pub enum HostError {
     Sandbox(#[from] SandboxError),
     #[error("cannot locate the referee executable")]
     Executable(#[source] io::Error),
-    #[error("cannot become the reaper of the bots' orphans")]
-    Reaper(#[source] io::Error),
-    #[error("cannot install the interrupt handler")]
-    Interrupt(#[source] io::Error),
+    #[error(transparent)]
+    Supervisor(#[from] SupervisorError),
 }
 
-/// Checks that bots can be started as `process` asks (the sandbox works), makes this process
-/// the reaper of the bots' orphans and stops every bot on Ctrl-C or SIGTERM. Returns the
-/// referee executable, which built-in bots run as.
-pub fn prepare(process: &ProcessOptions) -> Result<PathBuf, HostError> {
+/// What a command that runs bots has set up.
+pub struct Host {
+    /// The referee executable, which built-in bots run as.
+    pub referee_exe: PathBuf,
+    /// Watches every bot this process starts (see [`Supervisor::for_command`]).
+    pub supervisor: Supervisor,
+}
+
+/// Checks that bots can be started as `process` asks (the sandbox works) and creates the
+/// command's supervisor: this process becomes the reaper of the bots' orphans and stops every
+/// bot on Ctrl-C or SIGTERM.
+pub fn prepare(process: &ProcessOptions) -> Result<Host, HostError> {
     if process.sandbox {
         sandbox::check_available()?;
     }
     let referee_exe = std::env::current_exe().map_err(HostError::Executable)?;
-    cleanup::enable_orphan_reaping().map_err(HostError::Reaper)?;
-    cleanup::stop_bots_on_interrupt().map_err(HostError::Interrupt)?;
-    Ok(referee_exe)
+    Ok(Host {
+        referee_exe,
+        supervisor: Supervisor::for_command()?,
+    })
 }
 
 /// Why a processes limit among `limits` will not hold as well as asked, when the referee cannot

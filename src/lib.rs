@@ -20,7 +20,7 @@ pub mod quote;
 pub mod record;
 pub mod report;
 pub mod settings;
-pub mod stall;
+mod stall;
 pub mod standings;
 pub mod table;
 pub mod tournament;

@@ -2,7 +2,7 @@
 //! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
 //! cleaned up exactly as in a tournament), for a number of games or until an SPRT decides.
 
-use crate::report::MatchTally;
+use crate::players::supervisor::Supervisor;
 use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
 use crate::table::{check_players, FinishedGame, GameError, Player, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;
@@ -27,15 +27,16 @@ pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
     check_players(&config.venue.rules, &config.players, &config.opening)
 }
 
-/// Plays the match, calling `on_game` after each game that counts (it may stop the match) and
-/// `on_replay` after each game that will be played again.
+/// Plays the match with bots started by `supervisor`, calling `on_game` after each game that
+/// counts (it may stop the match) and `on_replay` after each game that will be played again.
 pub fn run_match(
     config: &MatchConfig,
+    supervisor: &Supervisor,
     on_game: impl FnMut(&FinishedGame) -> ControlFlow<()>,
     mut on_replay: impl FnMut(&FinishedGame),
 ) -> Result<(), GameError> {
     check_match(config)?;
-    let mut table = Table::new();
+    let mut table = Table::new(supervisor);
     each_game(
         config.games,
         |number| {
@@ -56,6 +57,7 @@ pub fn run_match(
 /// the test when the game completed one of its pairs; `on_replay` of each game played again.
 pub fn play_match(
     config: &MatchConfig,
+    supervisor: &Supervisor,
     sprt: Option<SprtSpec>,
     mut on_game: impl FnMut(&FinishedGame, Option<&MatchTest>),
     on_replay: impl FnMut(&FinishedGame),
@@ -63,6 +65,7 @@ pub fn play_match(
     let mut score = MatchScore::new(sprt);
     run_match(
         config,
+        supervisor,
         |game| {
             on_game(game, score.count(game.winner()));
             score.flow()
@@ -88,6 +91,28 @@ fn each_game<G, E>(
         }
     }
     Ok(())
+}
+
+/// Wins, draws and points of A and B over a match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchTally {
+    pub wins: [u32; 2],
+    pub draws: u32,
+}
+
+impl MatchTally {
+    /// Counts a game by the player who won it (`None`: a draw).
+    pub fn add(&mut self, winner: Option<usize>) {
+        match winner {
+            None => self.draws += 1,
+            Some(player) => self.wins[player] += 1,
+        }
+    }
+
+    pub fn points(&self) -> [f64; 2] {
+        let half = self.draws as f64 / 2.0;
+        [self.wins[0] as f64 + half, self.wins[1] as f64 + half]
+    }
 }
 
 /// The SPRT of a match, A being the player under test.

@@ -1,7 +1,7 @@
 //! What `referee match` prints: one line per game, the SPRT's progress and the final score.
 
 use crate::games::Side;
-use crate::matches::MatchTest;
+use crate::matches::{MatchTally, MatchTest};
 use crate::standings::sprt::{Decision, SprtSpec};
 use crate::table::FinishedGame;
 use std::io::{self, Write};
@@ -88,40 +88,18 @@ pub fn sprt_verdict(sprt: &MatchTest) -> String {
     }
 }
 
-/// Wins, draws and points of A and B over a match.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MatchTally {
-    pub wins: [u32; 2],
-    pub draws: u32,
-}
-
-impl MatchTally {
-    /// Counts a game by the player who won it (`None`: a draw).
-    pub fn add(&mut self, winner: Option<usize>) {
-        match winner {
-            None => self.draws += 1,
-            Some(player) => self.wins[player] += 1,
-        }
-    }
-
-    pub fn points(&self) -> [f64; 2] {
-        let half = self.draws as f64 / 2.0;
-        [self.wins[0] as f64 + half, self.wins[1] as f64 + half]
-    }
-
-    /// `score: A 1.5 - 0.5 B  (2 games: A won 1, drew 1, lost 0)`
-    pub fn score_line(&self) -> String {
-        let [a, b] = self.points();
-        format!(
-            "score: A {} - {} B  ({} games: A won {}, drew {}, lost {})",
-            format_points(a),
-            format_points(b),
-            self.wins[0] + self.wins[1] + self.draws,
-            self.wins[0],
-            self.draws,
-            self.wins[1]
-        )
-    }
+/// `score: A 1.5 - 0.5 B  (2 games: A won 1, drew 1, lost 0)`
+pub fn score_line(tally: &MatchTally) -> String {
+    let [a, b] = tally.points();
+    format!(
+        "score: A {} - {} B  ({} games: A won {}, drew {}, lost {})",
+        format_points(a),
+        format_points(b),
+        tally.wins[0] + tally.wins[1] + tally.draws,
+        tally.wins[0],
+        tally.draws,
+        tally.wins[1]
+    )
 }
 
 /// `1`, `0.5`, `12.5`: points without a useless `.0`.

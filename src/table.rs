@@ -10,6 +10,7 @@ use crate::games::Side;
 use crate::players::adapters::UnsupportedGame;
 use crate::players::limits::Limits;
 use crate::players::process::{ProcessOptions, SpawnError};
+use crate::players::supervisor::Supervisor;
 use crate::players::{PlayerSpec, Seat};
 use crate::record::RecordFiles;
 use std::io;
@@ -111,14 +112,19 @@ pub fn check_players(
 }
 
 /// The bots kept between games, by player index; told to quit when the table is dropped.
-#[derive(Default)]
 pub struct Table {
+    /// Starts the table's bots and watches its games.
+    supervisor: Supervisor,
     seated: Vec<(usize, Box<dyn Seat + Send>)>,
 }
 
 impl Table {
-    pub fn new() -> Table {
-        Table::default()
+    /// A table whose bots are started by `supervisor`.
+    pub fn new(supervisor: &Supervisor) -> Table {
+        Table {
+            supervisor: supervisor.clone(),
+            seated: Vec::new(),
+        }
     }
 
     /// The players whose processes are kept for their next game here.
@@ -169,6 +175,7 @@ impl Table {
             let seat = match kept.iter().position(|(e, _)| *e == player) {
                 Some(at) => kept.swap_remove(at).1,
                 None => players[player].spec.start(
+                    &self.supervisor,
                     &venue.referee_exe,
                     seed(venue, players, player, game.number),
                     ProcessOptions {
@@ -182,6 +189,7 @@ impl Table {
         let [mut first, mut second]: [Box<dyn Seat + Send>; 2] =
             seats.try_into().ok().expect("one seat per side");
         let mut played = play_game(
+            &self.supervisor,
             game.number,
             &venue.rules,
             &game.opening,

@@ -1,13 +1,13 @@
 //! The driver of one game: does the I/O the [`Judge`] asks for (the setup, each request, the
-//! results) with the seats, watches for stalls of the referee's own machine, and files the
-//! record.
+//! results) with the seats, checks a timeout against the stalls of the referee's own machine
+//! that the [`Supervisor`]'s monitor noted, and files the record.
 
 use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
+use crate::players::supervisor::Supervisor;
 use crate::protocol::Ready;
 use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
-use crate::stall;
 use crate::verdict::Termination;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -16,19 +16,22 @@ use std::time::{Duration, Instant, SystemTime};
 const WATCHDOG_SLACK: Duration = Duration::from_millis(50);
 
 /// Plays one game from `opening` (moves played before the bots take over). `players` are
-/// indexed by side: `[first, second]`.
+/// indexed by side: `[first, second]`; `supervisor` is the one their bots were started by (its
+/// stall monitor tells a bot's timeout from the referee's own freeze).
 pub fn play_game(
+    supervisor: &Supervisor,
     number: u32,
     rules: &GameRules,
     opening: &[String],
     players: [SeatedPlayer<'_>; 2],
 ) -> Result<PlayedGame, OpeningError> {
-    play_game_watched(number, rules, opening, players, &mut |_, _| {})
+    play_game_watched(supervisor, number, rules, opening, players, &mut |_, _| {})
 }
 
 /// Plays one game like [`play_game`], showing each move to `spectator` as soon as it is played,
 /// with the position after it (for a game shown move by move at the console).
 pub fn play_game_watched(
+    supervisor: &Supervisor,
     number: u32,
     rules: &GameRules,
     opening: &[String],
@@ -40,7 +43,6 @@ pub fn play_game_watched(
     let names = Side::BOTH.map(|side| format!("{} ({side} player)", players[side.index()].label));
     let mut judge = Judge::new(rules, opening, players.each_ref().map(|p| p.time), names)?;
     let mut ready: [Option<Ready>; 2] = [None, None];
-    stall::start_watching();
 
     for side in Side::BOTH {
         let seat = &mut players[side.index()].seat;
@@ -73,7 +75,9 @@ pub fn play_game_watched(
     let judged = judge.finish();
     // A timeout while the referee itself was frozen longer than the margin is not the bot's.
     let stalled = judged.verdict.termination() == Termination::Timeout
-        && stall::worst_stall_between(last_ask.0, last_ask.1).is_some_and(|s| s > rules.margin);
+        && supervisor
+            .worst_stall_between(last_ask.0, last_ask.1)
+            .is_some_and(|s| s > rules.margin);
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
     let record = record(number, rules, &players, &ready, judged, started, stalled);
     let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
@@ -208,6 +212,7 @@ mod tests {
             send_legal_moves: false,
         };
         play_game_watched(
+            &Supervisor::new(),
             1,
             &rules,
             &[],

@@ -45,8 +45,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let rules = settings.rules(GameSpec::from_words(&args.game, &args.params)?);
     let time = settings.time_control()?;
     let process = settings.process();
+    let host = host::prepare(&process)?;
     let config = CheckConfig {
-        referee_exe: host::prepare(&process)?,
+        referee_exe: host.referee_exe,
         spec: rules.spec,
         player,
         time,
@@ -55,7 +56,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         process,
     };
     say(&format!("checking {} at {}", config.player, config.spec));
-    let findings = run_check(&config, |finding| say(&format!("  {finding}")))?;
+    let findings = run_check(&config, &host.supervisor, |finding| {
+        say(&format!("  {finding}"))
+    })?;
     let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
     let (problems, warnings) = (count(Severity::Problem), count(Severity::Warning));
     say(&format!(

@@ -7,7 +7,9 @@ use crate::host;
 use crate::matches::{check_match, play_match, MatchConfig, LABELS};
 use crate::players::limits::Limits;
 use crate::players::PlayerSpec;
-use crate::report::{game_line, replay_line, say, sprt_header, sprt_line, sprt_verdict};
+use crate::report::{
+    game_line, replay_line, say, score_line, sprt_header, sprt_line, sprt_verdict,
+};
 use crate::settings::Settings;
 use crate::standings::sprt::SprtSpec;
 use crate::table::{Player, Venue};
@@ -115,7 +117,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
     ];
     let process = settings.process();
-    let referee_exe = host::prepare(&process)?;
+    let host = host::prepare(&process)?;
     let base = settings.limits()?;
     let limits = [
         Limits::parse_over(base, args.limits_a.as_deref().unwrap_or(""))?,
@@ -134,7 +136,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         venue: Venue {
             rules: settings.rules(spec),
             process,
-            referee_exe,
+            referee_exe: host.referee_exe,
             seed: settings.seed,
             record_dir: args.record,
             replay_stalled: settings.replay_stalled(),
@@ -154,6 +156,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
     let score = play_match(
         &config,
+        &host.supervisor,
         args.sprt,
         |game, completed_pair| {
             say(&game_line(game));
@@ -166,7 +169,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         },
         |game| say(&replay_line(game)),
     )?;
-    say(&score.tally.score_line());
+    say(&score_line(&score.tally));
     if let Some(sprt) = &score.sprt {
         say(&sprt_verdict(sprt));
     }

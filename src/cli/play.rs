@@ -84,6 +84,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         }
     };
     let process = settings.process();
+    let host = host::prepare(&process)?;
     let config = PlayConfig {
         rules: settings.rules(spec),
         opening: super::moves(args.opening.as_deref()),
@@ -92,12 +93,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
         human_time,
         raw: args.raw,
         record_dir: (!args.no_record).then_some(args.record),
-        referee_exe: host::prepare(&process)?,
+        referee_exe: host.referee_exe,
         process,
         seed: settings.seed,
         pause: Duration::from_millis(args.pause_ms),
     };
-    play_at_console(&config)?;
+    play_at_console(&config, &host.supervisor)?;
     Ok(())
 }
 

@@ -49,7 +49,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
         );
     }
-    let referee_exe = host::prepare(&tournament.process)?;
+    let host = host::prepare(&tournament.process)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let out = args.out.unwrap_or_else(|| tournament.output.clone());
     let options = RunOptions {
@@ -57,7 +57,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         shard,
         resume: args.resume,
         out: out.clone(),
-        referee_exe,
+        referee_exe: host.referee_exe,
     };
     let schedule = &tournament.schedule;
     let games = schedule.games_in(shard);
@@ -84,7 +84,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         out.display()
     ));
     let mut progress = Progress::new(games, io::stderr().is_terminal());
-    let summary = runner::run(&tournament, &options, &mut progress)?;
+    let summary = runner::run(&tournament, &options, &host.supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();
     say(&format!(
         "played {} games in {:.1} s ({:.2} games/s); journal: {}",

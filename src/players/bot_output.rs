@@ -127,7 +127,7 @@ pub struct StdoutReader {
 impl StdoutReader {
     /// Takes over `pipe`, making it non-blocking.
     pub fn new(pipe: ChildStdout, max_line: usize, cr_ends_line: bool) -> io::Result<Self> {
-        super::process::set_nonblocking(&pipe)?;
+        super::pipes::set_nonblocking(&pipe)?;
         Ok(StdoutReader {
             pipe,
             splitter: LineSplitter::new(max_line, cr_ends_line),

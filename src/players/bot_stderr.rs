@@ -65,7 +65,7 @@ impl StderrCollector {
     /// Starts draining `pipe`, keeping at most `cap` bytes per game.
     pub fn start(pipe: ChildStderr, cap: usize) -> io::Result<StderrCollector> {
         let pipe = File::from(OwnedFd::from(pipe));
-        super::process::set_nonblocking(&pipe)?;
+        super::pipes::set_nonblocking(&pipe)?;
         let shared = Arc::new(Shared {
             pipe,
             state: Mutex::new(State {

@@ -52,15 +52,6 @@ pub struct LimitsError {
 }
 
 impl Limits {
-    /// No limits at all.
-    pub const NONE: Limits = Limits {
-        memory_mb: None,
-        cpu_seconds: None,
-        processes: None,
-        file_size_mb: None,
-        open_files: None,
-    };
-
     /// Reads `memory=512,cpu=60,processes=64,filesize=16,files=256` over `base`.
     pub fn parse_over(base: Limits, spec: &str) -> Result<Limits, LimitsError> {
         let error = |reason: String| LimitsError {
@@ -180,6 +171,15 @@ impl fmt::Display for Limits {
 mod tests {
     use super::*;
 
+    /// No limits at all.
+    const NONE: Limits = Limits {
+        memory_mb: None,
+        cpu_seconds: None,
+        processes: None,
+        file_size_mb: None,
+        open_files: None,
+    };
+
     #[test]
     fn specs_override_only_what_they_name() {
         let limits =
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn verdicts_name_the_limit() {
-        let limits = Limits::parse_over(Limits::NONE, "memory=100,cpu=2,filesize=1").unwrap();
+        let limits = Limits::parse_over(NONE, "memory=100,cpu=2,filesize=1").unwrap();
         assert_eq!(
             limits.exceeded(Some(Signal::SIGXCPU), 0).unwrap().0,
             ResourceLimit::Cpu
@@ -221,6 +221,6 @@ mod tests {
             ResourceLimit::Memory
         );
         assert_eq!(limits.exceeded(Some(Signal::SIGSEGV), 10 * 1024), None);
-        assert_eq!(Limits::NONE.exceeded(None, 1 << 30), None);
+        assert_eq!(NONE.exceeded(None, 1 << 30), None);
     }
 }

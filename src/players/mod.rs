@@ -4,15 +4,16 @@
 //! bot process speaks the referee's own protocol; the adapters translate for bots written for
 //! other systems (Gomocup, CodinGame, theaigames and riddles.io).
 
-pub mod adapters;
+pub(crate) mod adapters;
 mod bot_output;
 mod bot_stderr;
-pub mod cleanup;
 pub mod console;
 pub mod limits;
-pub mod pids_cgroup;
+pub(crate) mod pids_cgroup;
+mod pipes;
 pub mod process;
-pub mod sandbox;
+pub(crate) mod sandbox;
+pub mod supervisor;
 
 use crate::bots::{Level, UnknownLevel};
 use crate::games::GameSpec;
@@ -24,6 +25,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
+use supervisor::Supervisor;
 
 /// A line a seat answered and how long it took: from the moment the request was flushed to
 /// the moment the answer's newline was read.
@@ -256,16 +258,18 @@ impl PlayerSpec {
         adapters::check_game(self.protocol(), spec, opening)
     }
 
-    /// Starts the player's program for one game or more, as a seat speaking its protocol; its
-    /// games must have passed [`PlayerSpec::check_game`]. `referee_exe` and `seed` serve
-    /// built-in bots (see [`PlayerSpec::command_line`]).
+    /// Starts the player's program for one game or more, as a seat speaking its protocol and a
+    /// bot of `supervisor`; its games must have passed [`PlayerSpec::check_game`].
+    /// `referee_exe` and `seed` serve built-in bots (see [`PlayerSpec::command_line`]).
     pub fn start(
         &self,
+        supervisor: &Supervisor,
         referee_exe: &Path,
         seed: u64,
         options: ProcessOptions,
     ) -> Result<Box<dyn Seat + Send>, SpawnError> {
         adapters::start(
+            supervisor,
             self.protocol(),
             &self.command_line(referee_exe, seed),
             options,

@@ -45,20 +45,21 @@ impl Joiner {
     /// Moves the calling process into the group. Runs in the forked child before `exec`, so it
     /// only makes system calls (open, write, close) on the path prepared beforehand.
     pub fn join(&self) -> io::Result<()> {
-        // SAFETY: the path is a valid NUL-terminated string; the descriptor is closed below.
+        // SAFETY: `self.0` is a CString: a valid NUL-terminated path that outlives the call.
         let fd = unsafe { libc::open(self.0.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
         if fd < 0 {
             return Err(io::Error::last_os_error());
         }
         // "0" names the writing process, in both cgroup versions.
-        // SAFETY: writes one byte from a static buffer to the descriptor opened above.
+        // SAFETY: the buffer is a static byte string at least 1 byte long, the length written;
+        // `fd` is the descriptor opened above and still open.
         let written = unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) };
         let result = if written == 1 {
             Ok(())
         } else {
             Err(io::Error::last_os_error())
         };
-        // SAFETY: closes the descriptor opened above, once.
+        // SAFETY: `fd` was opened above, is owned by nothing else, and is closed only here.
         unsafe { libc::close(fd) };
         result
     }

@@ -12,21 +12,20 @@
 
 use super::bot_output::{ReadEvent, StdoutReader};
 use super::bot_stderr::StderrCollector;
-use super::cleanup;
 use super::limits::Limits;
 use super::pids_cgroup::PidsCgroup;
+use super::pipes::set_nonblocking;
 use super::sandbox::{self, Scratch};
+use super::supervisor::Supervisor;
 use super::{Answer, Direction, Reading, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::{Fault, ResourceLimit};
 use nix::errno::Errno;
-use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -47,7 +46,7 @@ pub struct ProcessOptions {
     pub working_dir: Option<PathBuf>,
     /// Resource limits set in the bot before it starts.
     pub limits: Limits,
-    /// Run the bot under bubblewrap (see [`super::sandbox`]).
+    /// Run the bot under bubblewrap (see the crate-internal `players::sandbox`).
     pub sandbox: bool,
     /// How lines end on the bot's pipes.
     pub line_ends: LineEnds,
@@ -89,6 +88,8 @@ pub struct SpawnError {
 
 pub struct BotProcess {
     child: Child,
+    /// Knows the bot is alive until it is reaped, and sweeps up after it.
+    supervisor: Supervisor,
     stdin: Option<ChildStdin>,
     output: StdoutReader,
     stderr: StderrCollector,
@@ -103,11 +104,18 @@ pub struct BotProcess {
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
+    /// Set once the group was killed and the orphans swept: there is nothing left to do.
+    killed: bool,
 }
 
 impl BotProcess {
-    /// Starts `command` (program and arguments, no shell) in a new process group.
-    pub fn spawn(command: &[String], options: ProcessOptions) -> Result<BotProcess, SpawnError> {
+    /// Starts `command` (program and arguments, no shell) in a new process group, as a bot of
+    /// `supervisor`.
+    pub fn spawn(
+        supervisor: &Supervisor,
+        command: &[String],
+        options: ProcessOptions,
+    ) -> Result<BotProcess, SpawnError> {
         let display = command.join(" ");
         let scratch = if options.sandbox {
             Some(Scratch::new().map_err(|e| SpawnError {
@@ -145,8 +153,11 @@ impl BotProcess {
         if pids_group.is_some() {
             limits.processes = None;
         }
-        // SAFETY: between fork and exec the closure only makes async-signal-safe system calls
-        // (setsid, open, write, setrlimit) and allocates nothing.
+        // SAFETY: the closure runs in the forked child of a possibly multi-threaded process,
+        // where only async-signal-safe calls are sound. It only makes system calls (setsid,
+        // close_range or fcntl, getrlimit, open, write and close of the cgroup file, setrlimit),
+        // its errors are built from errno without allocating, and it takes no lock; everything
+        // it reads (the joiner's path, the limits) was prepared before the fork.
         unsafe {
             cmd.pre_exec(move || {
                 // Its own session, hence its own process group: killed as a whole, and out of
@@ -162,7 +173,7 @@ impl BotProcess {
         if let Some(dir) = &options.working_dir {
             cmd.current_dir(dir);
         }
-        let mut child = cleanup::spawn_registered(&mut cmd).map_err(|source| SpawnError {
+        let mut child = supervisor.spawn(&mut cmd).map_err(|source| SpawnError {
             command: display.clone(),
             source,
         })?;
@@ -194,6 +205,7 @@ impl BotProcess {
 
         Ok(BotProcess {
             child,
+            supervisor: supervisor.clone(),
             stdin: Some(stdin),
             output,
             stderr,
@@ -201,15 +213,11 @@ impl BotProcess {
             options,
             closed: false,
             reaped: false,
+            killed: false,
             _scratch: scratch,
             pids_group,
             crlf_lines: 0,
         })
-    }
-
-    /// The bot's process id (also its process group id).
-    pub fn pid(&self) -> u32 {
-        self.child.id()
     }
 
     /// Writes `lines`, each followed by the line end, before `deadline`. Returns the instant
@@ -415,13 +423,13 @@ impl BotProcess {
         let deadline = Instant::now() + timeout;
         loop {
             let mut status = 0;
-            // SAFETY: `rusage` is plain data, written by the kernel.
+            // SAFETY: `rusage` is a C struct of integers, for which all zero bits are valid.
             let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-            // SAFETY: waits for our own child with valid pointers to `status` and `usage`.
+            // SAFETY: `status` and `usage` are live, writable locals of the types wait4 writes.
+            // (`pid` is still this bot's: nobody reaped it, as `self.reaped` is false.)
             let found = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
             if found == pid {
-                self.reaped = true;
-                cleanup::unregister(self.child.id());
+                self.note_reaped();
                 return Some((ExitStatus::from_raw(status), usage.ru_maxrss as u64));
             }
             if found < 0 && Errno::last() != Errno::EINTR {
@@ -465,9 +473,8 @@ impl BotProcess {
         if !self.reaped {
             let left = deadline.saturating_duration_since(Instant::now());
             if let Ok(Some(_)) = self.child.wait_timeout(left) {
-                self.reaped = true;
+                self.note_reaped();
                 took = Some(asked.elapsed());
-                cleanup::unregister(self.child.id());
             }
         }
         self.kill();
@@ -499,9 +506,19 @@ impl BotProcess {
         self.crlf_lines
     }
 
-    /// Kills the whole process group at once, reaps the bot, and sweeps up any descendant
-    /// that escaped the group.
+    /// Notes that the bot was reaped: its pid is no longer its own.
+    fn note_reaped(&mut self) {
+        self.reaped = true;
+        self.supervisor.reaped(self.child.id());
+    }
+
+    /// Kills the whole process group at once, reaps the bot, and has the supervisor sweep up
+    /// any descendant that escaped the group. Only the first call does anything.
     pub fn kill(&mut self) {
+        if self.killed {
+            return;
+        }
+        self.killed = true;
         self.stdin = None;
         // The group may still hold children even when the bot itself has exited.
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
@@ -512,10 +529,9 @@ impl BotProcess {
             // Should the group be gone already, the bot itself still must not outlive us.
             let _ = self.child.kill();
             let _ = self.child.wait();
-            self.reaped = true;
-            cleanup::unregister(self.child.id());
+            self.note_reaped();
         }
-        cleanup::sweep_orphans();
+        self.supervisor.sweep_orphans();
     }
 }
 
@@ -579,22 +595,13 @@ impl Seat for BotProcess {
     }
 }
 
-/// Makes reads and writes on `pipe` return at once instead of waiting.
-pub(super) fn set_nonblocking(pipe: &impl AsRawFd) -> io::Result<()> {
-    let flags = fcntl(pipe.as_raw_fd(), FcntlArg::F_GETFL)?;
-    fcntl(
-        pipe.as_raw_fd(),
-        FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
-    )?;
-    Ok(())
-}
-
 /// Marks every descriptor above stderr close-on-exec, so a bot inherits nothing the referee
 /// itself inherited or opened (another bot's pipes, a jobserver, a log file). Runs between fork
 /// and exec: system calls only. Marking rather than closing keeps std's own exec-error pipe
 /// working.
 fn close_inherited_descriptors() {
-    // SAFETY: close_range only changes descriptor flags of this (child) process.
+    // SAFETY: close_range takes no pointers; it only sets the close-on-exec flag of this
+    // (forked child) process's descriptors, which no Rust object here still uses after exec.
     let marked = unsafe {
         libc::syscall(
             libc::SYS_close_range,
@@ -608,7 +615,8 @@ fn close_inherited_descriptors() {
         let highest = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
             .map_or(1024, |(soft, _)| soft.min(65_536)) as i32;
         for fd in 3..highest {
-            // SAFETY: F_SETFD on a descriptor that may not exist only fails with EBADF.
+            // SAFETY: F_SETFD takes no pointer and only sets a descriptor flag; on a descriptor
+            // that does not exist it fails with EBADF.
             unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
         }
     }

@@ -9,6 +9,7 @@ use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::schedule::{Format, Shard, Slot};
+use crate::players::supervisor::Supervisor;
 use crate::standings::render::{self, WriteError};
 use crate::standings::Standings;
 use crate::table::{GameError, ScheduledGame, Table, Venue};
@@ -183,10 +184,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Plays every game of `options.shard` not yet in the journal.
+/// Plays every game of `options.shard` not yet in the journal, with bots started by
+/// `supervisor` (one for every worker).
 pub fn run(
     tournament: &Tournament,
     options: &RunOptions,
+    supervisor: &Supervisor,
     progress: &mut Progress,
 ) -> Result<RunSummary, TournamentError> {
     let header = Header {
@@ -225,7 +228,8 @@ pub fn run(
                 let (venue, dispatcher, journal) = (&venue, &dispatcher, &journal);
                 let out = options.out.as_path();
                 scope.spawn(move || {
-                    let result = work(tournament, venue, out, dispatcher, journal, &sender);
+                    let table = Table::new(supervisor);
+                    let result = work(tournament, venue, table, out, dispatcher, journal, &sender);
                     if result.is_err() {
                         lock(dispatcher).stopped = true;
                     }
@@ -262,12 +266,12 @@ pub fn run(
 fn work(
     tournament: &Tournament,
     venue: &Venue,
+    mut table: Table,
     out: &Path,
     dispatcher: &Mutex<Dispatcher<'_>>,
     journal: &Mutex<Journal>,
     events: &Sender<Event>,
 ) -> Result<(), TournamentError> {
-    let mut table = Table::new();
     loop {
         let seated = table.seated();
         let Some(slots) = lock(dispatcher).next(&seated) else {

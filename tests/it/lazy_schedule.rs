@@ -25,11 +25,13 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // `try_with`: a thread being torn down has no counter left, and is not counted.
         let _ = ALLOCATED.try_with(|bytes| bytes.set(bytes.get() + layout.size()));
-        System.alloc(layout)
+        // SAFETY: the caller's contract for `layout` is passed on unchanged.
+        unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
+        // SAFETY: `ptr` was allocated by `System` with `layout`, as the caller guarantees.
+        unsafe { System.dealloc(ptr, layout) }
     }
 }
 

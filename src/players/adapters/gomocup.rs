@@ -21,6 +21,7 @@ use crate::clock::TimeControl;
 use crate::games::mnk::Mnk;
 use crate::games::Side;
 use crate::players::process::{BotProcess, LineEnds, ProcessOptions, SpawnError};
+use crate::players::supervisor::Supervisor;
 use crate::players::{Answer, Reading, Seat, SeatLog};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::Fault;
@@ -30,6 +31,7 @@ pub struct Gomocup {
     /// How to start the brain again when it refuses `RESTART`.
     command: Vec<String>,
     options: ProcessOptions,
+    supervisor: Supervisor,
     process: BotProcess,
     /// The board the brain was started on, (width, height): a next game on it may `RESTART`.
     board: Option<(u8, u8)>,
@@ -189,14 +191,19 @@ fn parse_about(line: &str) -> (String, String) {
 }
 
 impl Gomocup {
-    /// Starts the brain (with Gomocup's line ends).
-    pub fn start(command: &[String], options: ProcessOptions) -> Result<Gomocup, SpawnError> {
+    /// Starts the brain (with Gomocup's line ends), a bot of `supervisor`.
+    pub fn start(
+        supervisor: &Supervisor,
+        command: &[String],
+        options: ProcessOptions,
+    ) -> Result<Gomocup, SpawnError> {
         let options = ProcessOptions {
             line_ends: LineEnds::CrLf,
             ..options
         };
         Ok(Gomocup {
-            process: BotProcess::spawn(command, options.clone())?,
+            process: BotProcess::spawn(supervisor, command, options.clone())?,
+            supervisor: supervisor.clone(),
             command: command.to_vec(),
             options,
             board: None,
@@ -226,8 +233,8 @@ impl Gomocup {
         self.replaced_log.transcript.extend(log.transcript);
         self.replaced_log.stderr.extend(log.stderr);
         self.replaced_log.stderr_dropped += log.stderr_dropped;
-        self.process =
-            BotProcess::spawn(&self.command, self.options.clone()).map_err(|e| Fault::Exited {
+        self.process = BotProcess::spawn(&self.supervisor, &self.command, self.options.clone())
+            .map_err(|e| Fault::Exited {
                 detail: format!("could not be started again after refusing RESTART ({e})"),
             })?;
         self.board = None;

@@ -13,6 +13,7 @@ mod gomocup;
 mod riddles;
 
 use super::process::{BotProcess, ProcessOptions, SpawnError};
+use super::supervisor::Supervisor;
 use super::{Protocol, Seat};
 use crate::clock::TimeControl;
 use crate::games::{Game, GameSpec, Side};
@@ -22,25 +23,22 @@ pub use codingame::Codingame;
 pub use gomocup::Gomocup;
 pub use riddles::{Dialect, Riddles};
 
-/// Starts `command` as a seat speaking `protocol`. The games it is then given must have passed
-/// [`check_game`] (as `run_match` makes sure): an adapter cannot express any other.
+/// Starts `command` as a seat speaking `protocol`, a bot of `supervisor`. The games it is then
+/// given must have passed [`check_game`] (as `run_match` makes sure): an adapter cannot express
+/// any other.
 pub fn start(
+    supervisor: &Supervisor,
     protocol: Protocol,
     command: &[String],
     options: ProcessOptions,
 ) -> Result<Box<dyn Seat + Send>, SpawnError> {
+    let spawn = |options| BotProcess::spawn(supervisor, command, options);
     Ok(match protocol {
-        Protocol::Native => Box::new(BotProcess::spawn(command, options)?),
-        Protocol::Gomocup => Box::new(Gomocup::start(command, options)?),
-        Protocol::Codingame => Box::new(Codingame::new(BotProcess::spawn(command, options)?)),
-        Protocol::Theaigames => Box::new(Riddles::new(
-            BotProcess::spawn(command, options)?,
-            Dialect::THEAIGAMES,
-        )),
-        Protocol::Riddles => Box::new(Riddles::new(
-            BotProcess::spawn(command, options)?,
-            Dialect::RIDDLES,
-        )),
+        Protocol::Native => Box::new(spawn(options)?),
+        Protocol::Gomocup => Box::new(Gomocup::start(supervisor, command, options)?),
+        Protocol::Codingame => Box::new(Codingame::new(spawn(options)?)),
+        Protocol::Theaigames => Box::new(Riddles::new(spawn(options)?, Dialect::THEAIGAMES)),
+        Protocol::Riddles => Box::new(Riddles::new(spawn(options)?, Dialect::RIDDLES)),
     })
 }
 
