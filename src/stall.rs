@@ -29,10 +29,33 @@ struct Stall {
 }
 
 /// What the monitor thread and its owner share.
-#[derive(Default)]
 struct Noted {
-    stalls: Mutex<VecDeque<Stall>>,
+    log: Mutex<Log>,
     stop: AtomicBool,
+}
+
+/// The stalls noted, and when the monitor last woke: a stall still under way when a timeout is
+/// judged (the referee was frozen, and the judging thread ran before the monitor's) shows as a
+/// monitor that has not woken for too long.
+struct Log {
+    stalls: VecDeque<Stall>,
+    last_wake: Instant,
+}
+
+impl Noted {
+    fn new(last_wake: Instant) -> Noted {
+        Noted {
+            log: Mutex::new(Log {
+                stalls: VecDeque::new(),
+                last_wake,
+            }),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn log(&self) -> std::sync::MutexGuard<'_, Log> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// A running stall monitor.
@@ -44,7 +67,7 @@ pub(crate) struct StallMonitor {
 impl StallMonitor {
     /// Starts the monitor's thread: stalls are noted from now on.
     pub(crate) fn start() -> io::Result<StallMonitor> {
-        let noted = Arc::new(Noted::default());
+        let noted = Arc::new(Noted::new(Instant::now()));
         let watched = Arc::clone(&noted);
         let thread = thread::Builder::new()
             .name("stall-monitor".into())
@@ -52,13 +75,15 @@ impl StallMonitor {
                 while !watched.stop.load(Ordering::Relaxed) {
                     let due = Instant::now() + TICK;
                     thread::sleep(TICK);
-                    let late = Instant::now().saturating_duration_since(due);
+                    let woke = Instant::now();
+                    let late = woke.saturating_duration_since(due);
+                    let mut log = watched.log();
+                    log.last_wake = woke;
                     if late >= NOTABLE {
-                        let mut stalls = watched.stalls.lock().unwrap_or_else(|e| e.into_inner());
-                        if stalls.len() == REMEMBERED {
-                            stalls.pop_front();
+                        if log.stalls.len() == REMEMBERED {
+                            log.stalls.pop_front();
                         }
-                        stalls.push_back(Stall { due, late });
+                        log.stalls.push_back(Stall { due, late });
                     }
                 }
             })?;
@@ -68,11 +93,18 @@ impl StallMonitor {
         })
     }
 
-    /// The longest stall that overlapped the interval `from..to`, if any was noted.
+    /// The longest stall that overlapped the interval `from..to`, if any was noted, counting
+    /// one still under way (the monitor has not woken since it was due).
     pub(crate) fn worst_stall_between(&self, from: Instant, to: Instant) -> Option<Duration> {
-        let stalls = self.noted.stalls.lock().unwrap_or_else(|e| e.into_inner());
-        stalls
+        let log = self.noted.log();
+        let due = log.last_wake + TICK;
+        let under_way = Stall {
+            due,
+            late: Instant::now().saturating_duration_since(due),
+        };
+        log.stalls
             .iter()
+            .chain((under_way.late >= NOTABLE).then_some(&under_way))
             .filter(|stall| stall.due <= to && stall.due + stall.late >= from)
             .map(|stall| stall.late)
             .max()
@@ -103,6 +135,27 @@ mod tests {
             .worst_stall_between(from, Instant::now())
             .unwrap_or_default();
         assert!(worst < Duration::from_millis(500), "{worst:?}");
+    }
+
+    #[test]
+    fn a_stall_still_under_way_counts() {
+        // A monitor whose thread has not woken for 100 ms, as after the whole referee was
+        // frozen and the judging thread runs first.
+        let start = Instant::now();
+        let frozen = StallMonitor {
+            noted: Arc::new(Noted::new(start)),
+            thread: None,
+        };
+        thread::sleep(Duration::from_millis(100));
+        let worst = frozen
+            .worst_stall_between(start, Instant::now())
+            .expect("the stall under way");
+        assert!(worst >= Duration::from_millis(90), "{worst:?}");
+        // Not before the monitor was due.
+        assert_eq!(
+            frozen.worst_stall_between(start - Duration::from_secs(2), start),
+            None
+        );
     }
 
     #[test]
