@@ -49,7 +49,13 @@ pub fn processes_limit_warning(limits: &[Limits]) -> Option<String> {
     if limits.iter().all(|l| l.processes.is_none()) {
         return None;
     }
-    let why = pids_cgroup::available().err()?;
+    let error = pids_cgroup::available().err()?;
+    // The error and its causes, as the command line prints an error.
+    let why: Vec<String> =
+        std::iter::successors(Some(&error as &dyn std::error::Error), |e| e.source())
+            .map(ToString::to_string)
+            .collect();
+    let why = why.join(": ");
     Some(format!(
         "{why}, so the processes limit falls back to RLIMIT_NPROC, which counts every process of \
          the user{}",

@@ -25,7 +25,7 @@ pub enum CgroupError {
     NoController,
     #[error("the pids controller is not enabled for the referee's cgroup {0}")]
     NotDelegated(PathBuf),
-    #[error("cannot set up the pids cgroup {path}: {source}")]
+    #[error("cannot set up the pids cgroup {path}")]
     Io { path: PathBuf, source: io::Error },
 }
 
