@@ -147,15 +147,29 @@ mod tests {
     /// A seat that answers from a script and remembers every line it was sent.
     #[derive(Default)]
     struct ScriptedSeat {
-        replies: VecDeque<&'static str>,
+        /// Each answer: a line and how long it took, or a fault.
+        replies: VecDeque<Result<(&'static str, Duration), Fault>>,
         received: Vec<String>,
+        /// How long the driver let each request wait.
+        watchdogs: Vec<Duration>,
     }
 
     impl ScriptedSeat {
+        /// Answers each request with the next line, after 1 ms.
         fn new(replies: &[&'static str]) -> ScriptedSeat {
+            ScriptedSeat::timed(
+                replies
+                    .iter()
+                    .map(|line| Ok((*line, Duration::from_millis(1))))
+                    .collect(),
+            )
+        }
+
+        fn timed(replies: Vec<Result<(&'static str, Duration), Fault>>) -> ScriptedSeat {
             ScriptedSeat {
-                replies: replies.iter().copied().collect(),
+                replies: replies.into(),
                 received: Vec::new(),
+                watchdogs: Vec::new(),
             }
         }
     }
@@ -167,17 +181,18 @@ mod tests {
             Ok(Ready::parse("ready scripted 1").unwrap())
         }
 
-        fn ask(&mut self, messages: &[RefereeMessage], _: Duration) -> Result<Answer, Fault> {
+        fn ask(
+            &mut self,
+            messages: &[RefereeMessage],
+            watchdog: Duration,
+        ) -> Result<Answer, Fault> {
             self.received
                 .extend(messages.iter().map(ToString::to_string));
-            let line = self
-                .replies
-                .pop_front()
-                .expect("a scripted reply")
-                .to_string();
+            self.watchdogs.push(watchdog);
+            let (line, elapsed) = self.replies.pop_front().expect("a scripted reply")?;
             Ok(Answer {
-                line,
-                elapsed: Duration::from_millis(1),
+                line: line.to_string(),
+                elapsed,
                 cpu: None,
                 original: None,
             })
@@ -315,5 +330,47 @@ mod tests {
             .last()
             .unwrap()
             .starts_with("result win line"));
+    }
+
+    #[test]
+    fn the_driver_waits_the_limit_plus_margin_and_slack_then_tells_both_sides() {
+        let late = Duration::from_millis(1011);
+        let mut first = ScriptedSeat::timed(vec![Ok(("0 0", late))]);
+        let mut second = ScriptedSeat::new(&[]);
+        let record = play("tictactoe", &mut first, &mut second);
+        assert_eq!(
+            first.watchdogs,
+            [Duration::from_millis(1010) + WATCHDOG_SLACK]
+        );
+        assert_eq!(record.result.reason, Termination::Timeout);
+        assert_eq!(record.players[1].points, 1.0);
+        assert!(record.moves.is_empty());
+        let sentence =
+            "A (first player) answered move 1 after 1011.0 ms; the limit is 1000 ms (+10 ms margin)";
+        assert_eq!(record.result.detail, sentence);
+        assert_eq!(
+            first.received.last().unwrap(),
+            &format!("result loss timeout {sentence}")
+        );
+        assert_eq!(
+            second.received.last().unwrap(),
+            &format!("result win timeout {sentence}")
+        );
+    }
+
+    #[test]
+    fn a_seat_fault_is_the_faulty_sides_loss() {
+        let mut first = ScriptedSeat::new(&["0 0"]);
+        let mut second = ScriptedSeat::timed(vec![Err(Fault::Exited {
+            detail: "exited with code 3 before the game ended".into(),
+        })]);
+        let record = play("tictactoe", &mut first, &mut second);
+        assert_eq!(record.result.reason, Termination::Exited);
+        assert_eq!(record.result.winner, Some(Side::First));
+        assert_eq!(
+            record.result.detail,
+            "B (second player) exited with code 3 before the game ended at move 2"
+        );
+        assert_eq!(record.moves.len(), 1);
     }
 }
