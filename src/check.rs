@@ -10,9 +10,9 @@ use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlaye
 use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::games::{GameSpec, Side};
-use crate::players::process::{BotProcess, ProcessOptions, SpawnError};
-use crate::players::supervisor::Supervisor;
-use crate::players::{Direction, PlayerSpec, SeatLog};
+use crate::seats::process::{BotProcess, ProcessOptions, SpawnError};
+use crate::seats::supervisor::Supervisor;
+use crate::seats::{Direction, PlayerSpec, SeatLog};
 use crate::verdict::Termination;
 use std::fmt;
 use std::path::PathBuf;

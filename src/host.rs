@@ -2,11 +2,11 @@
 //! the first one starts, so that none outlives the referee and a sandbox that cannot work is
 //! refused before any game.
 
-use crate::players::limits::Limits;
-use crate::players::pids_cgroup;
-use crate::players::process::ProcessOptions;
-use crate::players::sandbox::{self, SandboxError};
-use crate::players::supervisor::{Supervisor, SupervisorError};
+use crate::seats::limits::Limits;
+use crate::seats::pids_cgroup;
+use crate::seats::process::ProcessOptions;
+use crate::seats::sandbox::{self, SandboxError};
+use crate::seats::supervisor::{Supervisor, SupervisorError};
 use std::io;
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! referee: a text-protocol referee and bot harness for turn-based board games.
 //!
 //! The layout follows the architecture: [`games`] holds the rules (pure, no I/O), [`protocol`]
-//! the messages exchanged with bots (pure), [`players`] the processes and the console, [`arbiter`]
+//! the messages exchanged with bots (pure), [`seats`] the processes and the console, [`arbiter`]
 //! the match loop that joins them, [`record`] the game records, and [`cli`] the command line,
 //! whose commands share the [`settings`] of how bots are refereed with tournament files.
 
@@ -14,11 +14,11 @@ pub mod console_game;
 pub mod games;
 pub mod host;
 pub mod matches;
-pub mod players;
 pub mod protocol;
 pub mod quote;
 pub mod record;
 pub mod report;
+pub mod seats;
 pub mod settings;
 mod stall;
 pub mod standings;

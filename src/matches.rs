@@ -2,7 +2,7 @@
 //! one [`Table`] (so the bots' processes are started, reused when they declared `multi`, and
 //! cleaned up exactly as in a tournament), for a number of games or until an SPRT decides.
 
-use crate::players::supervisor::Supervisor;
+use crate::seats::supervisor::Supervisor;
 use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
 use crate::table::{check_players, FinishedGame, GameError, Player, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;

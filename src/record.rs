@@ -3,7 +3,7 @@
 
 use crate::clock::TimeControl;
 use crate::games::Side;
-use crate::players::{Direction, SeatLog};
+use crate::seats::{Direction, SeatLog};
 use crate::verdict::Termination;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;

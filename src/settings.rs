@@ -8,8 +8,8 @@
 use crate::arbiter::GameRules;
 use crate::clock::{TimeControl, TimeSpecError};
 use crate::games::GameSpec;
-use crate::players::limits::{Limits, LimitsError};
-use crate::players::process::ProcessOptions;
+use crate::seats::limits::{Limits, LimitsError};
+use crate::seats::process::ProcessOptions;
 use clap::Args;
 use serde::Deserialize;
 use std::time::Duration;

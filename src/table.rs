@@ -7,12 +7,12 @@
 use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::clock::TimeControl;
 use crate::games::Side;
-use crate::players::adapters::UnsupportedGame;
-use crate::players::limits::Limits;
-use crate::players::process::{ProcessOptions, SpawnError};
-use crate::players::supervisor::Supervisor;
-use crate::players::{PlayerSpec, Seat};
 use crate::record::RecordFiles;
+use crate::seats::adapters::UnsupportedGame;
+use crate::seats::limits::Limits;
+use crate::seats::process::{ProcessOptions, SpawnError};
+use crate::seats::supervisor::Supervisor;
+use crate::seats::{PlayerSpec, Seat};
 use std::io;
 use std::path::PathBuf;
 

@@ -5,9 +5,9 @@
 use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
-use crate::players::supervisor::Supervisor;
 use crate::protocol::Ready;
 use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::seats::supervisor::Supervisor;
 use crate::verdict::Termination;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -139,8 +139,8 @@ mod tests {
     use super::*;
     use crate::clock::TimeControl;
     use crate::games::{Ending, GameSpec};
-    use crate::players::{Answer, Seat, SeatLog};
     use crate::protocol::RefereeMessage;
+    use crate::seats::{Answer, Seat, SeatLog};
     use crate::verdict::Fault;
     use std::collections::VecDeque;
 

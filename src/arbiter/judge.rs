@@ -6,9 +6,9 @@
 use super::{play_opening, GameRules, OpeningError};
 use crate::clock::{Clock, TimeControl};
 use crate::games::{AnyGame, GameSpec, MoveError, Side};
-use crate::players::Answer;
 use crate::protocol::{GameResult, RefereeMessage, Reply, VERSION};
 use crate::record::{micros, MoveRecord};
+use crate::seats::Answer;
 use crate::verdict::{Fault, Forfeit, Moment, Verdict};
 use std::time::Duration;
 

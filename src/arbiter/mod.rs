@@ -10,9 +10,9 @@ pub use driver::{play_game, play_game_watched};
 
 use crate::clock::TimeControl;
 use crate::games::{AnyGame, GameSpec, MoveError, Side};
-use crate::players::{Seat, SeatLog};
 use crate::protocol::Ready;
 use crate::record::{write_game, GameRecord, RecordFiles};
+use crate::seats::{Seat, SeatLog};
 use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};

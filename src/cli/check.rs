@@ -3,8 +3,8 @@
 use crate::check::{run_check, CheckConfig, Severity};
 use crate::games::GameSpec;
 use crate::host;
-use crate::players::{PlayerSpec, Protocol};
 use crate::report::say;
+use crate::seats::{PlayerSpec, Protocol};
 use crate::settings::Settings;
 use anyhow::{bail, Context, Result};
 use clap::Args;

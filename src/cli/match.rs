@@ -5,11 +5,11 @@ use crate::clock::TimeControl;
 use crate::games::GameSpec;
 use crate::host;
 use crate::matches::{check_match, play_match, MatchConfig, LABELS};
-use crate::players::limits::Limits;
-use crate::players::PlayerSpec;
 use crate::report::{
     game_line, replay_line, say, score_line, sprt_header, sprt_line, sprt_verdict,
 };
+use crate::seats::limits::Limits;
+use crate::seats::PlayerSpec;
 use crate::settings::Settings;
 use crate::standings::sprt::SprtSpec;
 use crate::table::{Player, Venue};

@@ -5,7 +5,7 @@ use crate::clock::TimeControl;
 use crate::console_game::{play_at_console, PlayConfig, SideSpec};
 use crate::games::GameSpec;
 use crate::host;
-use crate::players::PlayerSpec;
+use crate::seats::PlayerSpec;
 use crate::settings::Settings;
 use anyhow::{Context, Result};
 use clap::Args;

@@ -9,7 +9,7 @@ use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::schedule::{Format, Shard, Slot};
-use crate::players::supervisor::Supervisor;
+use crate::seats::supervisor::Supervisor;
 use crate::standings::render::{self, WriteError};
 use crate::standings::Standings;
 use crate::table::{GameError, ScheduledGame, Table, Venue};

@@ -9,10 +9,10 @@ use rand::SeedableRng;
 use referee::clock::TimeControl;
 use referee::console_game::SideSpec;
 use referee::games::{AnyGame, GameSpec};
-use referee::players::console::input::{self, Input};
-use referee::players::limits::Limits;
-use referee::players::PlayerSpec;
 use referee::protocol::{Ready, RefereeMessage, Reply};
+use referee::seats::console::input::{self, Input};
+use referee::seats::limits::Limits;
+use referee::seats::PlayerSpec;
 
 /// Any text, including invalid UTF-8 turned into replacement characters as the reader does.
 fn any_text() -> impl Strategy<Value = String> {

@@ -6,8 +6,8 @@
 use crate::common::{Match, RANDOM};
 use referee::clock::TimeControl;
 use referee::games::{GameSpec, Side};
-use referee::players::limits::Limits;
-use referee::players::PlayerSpec;
+use referee::seats::limits::Limits;
+use referee::seats::PlayerSpec;
 use referee::standings::render::{crosstable, standings_table};
 use referee::standings::{ScoredGame, Tally};
 use serde_json::Value;

@@ -481,7 +481,7 @@ fn the_bundled_tournament_is_valid() {
     assert_eq!(tournament.players.len(), 4);
     assert_eq!(tournament.schedule.total_games(), 36);
     for player in &tournament.players {
-        if let referee::players::PlayerSpec::Command { words, .. } = &player.spec {
+        if let referee::seats::PlayerSpec::Command { words, .. } = &player.spec {
             assert!(root.join(&words[1]).is_file(), "{words:?}");
         }
     }

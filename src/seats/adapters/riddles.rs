@@ -13,9 +13,9 @@ use super::{number_pair, play_notation, Setup, Turn};
 use crate::clock::TimeControl;
 use crate::games::uttt::{BoardStatus, Uttt};
 use crate::games::{GameSpec, Side};
-use crate::players::process::BotProcess;
-use crate::players::{Answer, Reading, Seat, SeatLog};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::seats::process::BotProcess;
+use crate::seats::{Answer, Reading, Seat, SeatLog};
 use crate::verdict::Fault;
 use std::time::{Duration, Instant};
 

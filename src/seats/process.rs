@@ -46,7 +46,7 @@ pub struct ProcessOptions {
     pub working_dir: Option<PathBuf>,
     /// Resource limits set in the bot before it starts.
     pub limits: Limits,
-    /// Run the bot under bubblewrap (see the crate-internal `players::sandbox`).
+    /// Run the bot under bubblewrap (see the crate-internal `seats::sandbox`).
     pub sandbox: bool,
     /// How lines end on the bot's pipes.
     pub line_ends: LineEnds,

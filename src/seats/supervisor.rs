@@ -411,7 +411,7 @@ mod tests {
         let output = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "players::supervisor::tests::sweeps_never_kill_a_bot_being_started_and_catch_every_escapee",
+                "seats::supervisor::tests::sweeps_never_kill_a_bot_being_started_and_catch_every_escapee",
                 "--nocapture",
                 "--test-threads=1",
             ])

@@ -20,10 +20,10 @@ use super::{number_pair, play_notation, Setup, Turn};
 use crate::clock::TimeControl;
 use crate::games::mnk::Mnk;
 use crate::games::Side;
-use crate::players::process::{BotProcess, LineEnds, ProcessOptions, SpawnError};
-use crate::players::supervisor::Supervisor;
-use crate::players::{Answer, Reading, Seat, SeatLog};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::seats::process::{BotProcess, LineEnds, ProcessOptions, SpawnError};
+use crate::seats::supervisor::Supervisor;
+use crate::seats::{Answer, Reading, Seat, SeatLog};
 use crate::verdict::Fault;
 use std::time::{Duration, Instant};
 
