@@ -7,19 +7,19 @@
 
 pub mod arbiter;
 pub mod bots;
-pub mod check;
+pub(crate) mod check;
 pub mod cli;
 pub mod clock;
 pub mod console_game;
 pub mod games;
-pub mod host;
+pub(crate) mod host;
 pub mod matches;
 pub mod protocol;
-pub mod quote;
-pub mod record;
-pub mod report;
+pub(crate) mod quote;
+pub(crate) mod record;
+pub(crate) mod report;
 pub mod seats;
-pub mod settings;
+pub(crate) mod settings;
 mod stall;
 pub mod standings;
 pub mod table;

@@ -9,13 +9,13 @@
 //! to know which game it is either.
 
 pub mod checkers;
-pub mod diagram;
+pub(crate) mod diagram;
 pub mod dots;
 mod geometry;
-pub mod mnk;
+pub(crate) mod mnk;
 mod param_reader;
-pub mod perft;
-pub mod spec;
+pub(crate) mod perft;
+pub(crate) mod spec;
 pub mod uttt;
 mod variant;
 

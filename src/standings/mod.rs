@@ -6,9 +6,9 @@
 //! scored against each other (head-to-head), then by Sonneborn-Berger (the points of every
 //! opponent, weighted by the points scored against it), then by wins, then by name.
 
-pub mod ratings;
+pub(crate) mod ratings;
 pub mod render;
-pub mod sprt;
+pub(crate) mod sprt;
 
 use crate::games::Side;
 use crate::verdict::{ForfeitColumn, Termination};

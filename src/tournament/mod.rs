@@ -8,9 +8,9 @@
 //! journals (a run's, or every shard's) back into standings.
 
 pub mod config;
-pub mod journal;
-pub mod merge;
-pub mod openings;
-pub mod progress;
-pub mod runner;
+pub(crate) mod journal;
+pub(crate) mod merge;
+pub(crate) mod openings;
+pub(crate) mod progress;
+pub(crate) mod runner;
 pub mod schedule;

@@ -7,11 +7,11 @@
 //! In raw mode the person sees the protocol's lines exactly and what they type is sent as it
 //! is: they are the bot, with a bot's verdicts (protocol.md).
 
-pub mod board_view;
+pub(crate) mod board_view;
 pub mod input;
-pub mod keyboard;
-pub mod notation;
-pub mod screen;
+pub(crate) mod keyboard;
+pub(crate) mod notation;
+pub(crate) mod screen;
 
 use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
 use crate::games::{AnyGame, GameSpec, Side};
