@@ -19,6 +19,7 @@ pub(crate) mod quote;
 pub(crate) mod record;
 pub(crate) mod report;
 pub mod seats;
+pub(crate) mod seeded;
 pub(crate) mod settings;
 mod stall;
 pub mod standings;

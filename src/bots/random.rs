@@ -2,18 +2,18 @@
 
 use super::{Brain, Budget};
 use crate::games::Game;
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::{Rng, SeedableRng};
 
 pub struct RandomBrain<G: Game> {
-    rng: StdRng,
+    rng: SeededRng,
     moves: Vec<G::Move>,
 }
 
 impl<G: Game> RandomBrain<G> {
     pub fn new(seed: u64) -> RandomBrain<G> {
         RandomBrain {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             moves: Vec::new(),
         }
     }

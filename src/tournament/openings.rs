@@ -12,7 +12,7 @@
 
 use crate::arbiter::play_opening;
 use crate::games::GameSpec;
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -92,7 +92,7 @@ impl Openings {
             return Err(OpeningsError::Empty(shown));
         }
         if order == DeckOrder::Random {
-            openings.shuffle(&mut StdRng::seed_from_u64(seed));
+            openings.shuffle(&mut SeededRng::seed_from_u64(seed));
         }
         let description = format!(
             "{shown} ({} openings, {} order)",
@@ -164,7 +164,7 @@ fn random_opening(
     cycle: u64,
 ) -> Result<Vec<String>, OpeningsError> {
     let mut rng =
-        StdRng::seed_from_u64(seed.wrapping_add(cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+        SeededRng::seed_from_u64(seed.wrapping_add(cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
     'attempt: for _ in 0..RANDOM_ATTEMPTS {
         let mut game = spec.new_game();
         let mut moves = Vec::with_capacity(plies as usize);

@@ -9,12 +9,12 @@ use super::eval::{evaluate, WIN};
 use crate::bots::{Brain, Budget};
 use crate::games::checkers::{Checkers, Move, Position};
 use crate::games::Game;
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::{Rng, SeedableRng};
 
 /// The greedy checkers bot: deterministic given its seed, and instant.
 pub struct GreedyBrain {
-    rng: StdRng,
+    rng: SeededRng,
     moves: Vec<Move>,
     replies: Vec<Move>,
     best: Vec<Move>,
@@ -25,7 +25,7 @@ pub struct GreedyBrain {
 impl GreedyBrain {
     pub fn new(seed: u64) -> GreedyBrain {
         GreedyBrain {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             moves: Vec::new(),
             replies: Vec::new(),
             best: Vec::new(),

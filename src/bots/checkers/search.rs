@@ -20,7 +20,7 @@ use super::table::{Bound, Hit, TranspositionTable};
 use crate::bots::{Brain, Budget};
 use crate::games::checkers::{Checkers, Move, Position};
 use crate::games::{Game, Side};
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
@@ -59,7 +59,7 @@ pub struct SearchReport {
 /// The strong checkers bot. Its tables (transposition, history) live as long as the bot
 /// process, so what one search learnt helps the next.
 pub struct SearchBrain {
-    rng: StdRng,
+    rng: SeededRng,
     table: TranspositionTable,
     root: Vec<Move>,
     /// Move lists and their ordering keys by ply, reused from search to search.
@@ -84,7 +84,7 @@ pub struct SearchBrain {
 impl SearchBrain {
     pub fn new(seed: u64) -> SearchBrain {
         SearchBrain {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             table: TranspositionTable::new(TABLE_BITS),
             root: Vec::new(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -607,7 +607,7 @@ mod tests {
 
     #[test]
     fn answers_with_a_legal_move_under_a_tiny_budget() {
-        let mut rng = StdRng::seed_from_u64(3);
+        let mut rng = SeededRng::seed_from_u64(3);
         let mut brain = SearchBrain::new(4);
         let mut moves = Vec::new();
         let mut tried = 0;

@@ -4,12 +4,12 @@
 use super::coins::{Coins, LineBits, WideBits};
 use crate::bots::{Brain, Budget};
 use crate::games::dots::{Dots, Line};
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 pub struct DotsGreedy {
-    rng: StdRng,
+    rng: SeededRng,
     /// The whole board's view, built for the board being played.
     coins: Option<Coins>,
     candidates: Vec<u8>,
@@ -18,7 +18,7 @@ pub struct DotsGreedy {
 impl DotsGreedy {
     pub fn new(seed: u64) -> DotsGreedy {
         DotsGreedy {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             coins: None,
             candidates: Vec::new(),
         }
@@ -94,7 +94,7 @@ mod tests {
     fn takes_boxes_then_safe_lines_then_the_smallest_gift() {
         let budget = Budget::fixed(Instant::now(), Duration::from_secs(60));
         let mut brain = DotsGreedy::new(1);
-        let mut rng = StdRng::seed_from_u64(2);
+        let mut rng = SeededRng::seed_from_u64(2);
         let mut moves = Vec::new();
         let mut seen = [0; 3];
         for size in [2, 3, 4, 5] {

@@ -17,7 +17,7 @@ use super::solver::{Solver, MAX_LINES};
 use crate::bots::{Brain, Budget};
 use crate::games::dots::{Dots, Line};
 use crate::games::Side;
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
@@ -44,7 +44,7 @@ const THINKING_SHARE: f64 = 0.9;
 const EXHAUSTIVE_SHARE_WITH_SAFE_LINES: f64 = 0.45;
 
 pub struct DotsStrong {
-    rng: StdRng,
+    rng: SeededRng,
     /// The size of the solver's table, chosen for the board of the game.
     table_bits: u32,
     /// The whole board's view, for the chain knowledge.
@@ -56,7 +56,7 @@ pub struct DotsStrong {
 impl DotsStrong {
     pub fn new(seed: u64) -> DotsStrong {
         DotsStrong {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             table_bits: 0,
             board: None,
             solver: None,
@@ -324,7 +324,7 @@ mod tests {
     }
 
     /// Draws random safe lines until none is left.
-    fn random_safe_lines(game: &mut Dots, rng: &mut StdRng) {
+    fn random_safe_lines(game: &mut Dots, rng: &mut SeededRng) {
         loop {
             let coins = Coins::whole_board(game);
             let drawn: WideBits = coins.drawn_in(game);
@@ -356,7 +356,7 @@ mod tests {
     /// last boxes, which chain or loop to open, and how.
     #[test]
     fn chain_knowledge_plays_plain_endgames_perfectly() {
-        let mut rng = StdRng::seed_from_u64(3);
+        let mut rng = SeededRng::seed_from_u64(3);
         let mut checked = [0; 2];
         for (rows, cols) in [(3, 3), (2, 4), (3, 4)] {
             let params = DotsParams { rows, cols };
@@ -407,7 +407,7 @@ mod tests {
         let params = DotsParams { rows: 6, cols: 6 };
         let mut brain = DotsStrong::new(5);
         brain.new_game(&Dots::new(params), Side::First);
-        let mut rng = StdRng::seed_from_u64(6);
+        let mut rng = SeededRng::seed_from_u64(6);
         let mut checked = 0;
         for _ in 0..3 {
             let mut game = Dots::new(params);
@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn answers_within_a_short_budget_on_any_board() {
-        let mut rng = StdRng::seed_from_u64(7);
+        let mut rng = SeededRng::seed_from_u64(7);
         for size in [3, 5, 10] {
             let params = DotsParams {
                 rows: size,

@@ -6,12 +6,12 @@ use super::board::Threats;
 use super::BoardSlot;
 use crate::bots::{Brain, Budget};
 use crate::games::mnk::{Mnk, Square};
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 pub struct GreedyBrain {
-    rng: StdRng,
+    rng: SeededRng,
     board: BoardSlot,
     candidates: Vec<Square>,
     best: Vec<Square>,
@@ -20,7 +20,7 @@ pub struct GreedyBrain {
 impl GreedyBrain {
     pub fn new(seed: u64) -> GreedyBrain {
         GreedyBrain {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             board: BoardSlot::default(),
             candidates: Vec::new(),
             best: Vec::new(),

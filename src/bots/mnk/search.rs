@@ -15,7 +15,7 @@ use super::vcf::Vcf;
 use super::BoardSlot;
 use crate::bots::{Brain, Budget};
 use crate::games::mnk::{Mnk, Square};
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::cmp::Reverse;
@@ -39,7 +39,7 @@ const VCF_NODES: u64 = 50_000;
 const VCF_SHARE: f64 = 0.25;
 
 pub struct StrongBrain {
-    rng: StdRng,
+    rng: SeededRng,
     board: BoardSlot,
     table: TranspositionTable,
     vcf: Vcf,
@@ -56,7 +56,7 @@ pub struct StrongBrain {
 impl StrongBrain {
     pub fn new(seed: u64) -> StrongBrain {
         StrongBrain {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             board: BoardSlot::default(),
             table: TranspositionTable::new(TABLE_BITS),
             vcf: Vcf::new(),
@@ -424,7 +424,7 @@ mod tests {
     fn answers_in_time_on_a_crowded_large_board() {
         let spec = GameSpec::from_words("mnk", &["size=20", "line=6", "exact=yes"]).unwrap();
         let mut game = Mnk::new(spec.mnk_params().unwrap());
-        let mut rng = StdRng::seed_from_u64(4);
+        let mut rng = SeededRng::seed_from_u64(4);
         let mut moves = Vec::new();
         for _ in 0..150 {
             game.generate_moves(&mut moves);

@@ -8,7 +8,7 @@
 use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::Game;
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
@@ -24,7 +24,7 @@ const OPPONENT_TAKES_A_BOARD: i32 = -60;
 const FREES_THE_OPPONENT: i32 = -20;
 
 pub struct UtttGreedy {
-    rng: StdRng,
+    rng: SeededRng,
     moves: Vec<Square>,
     replies: Vec<Square>,
     best: Vec<Square>,
@@ -33,7 +33,7 @@ pub struct UtttGreedy {
 impl UtttGreedy {
     pub fn new(seed: u64) -> UtttGreedy {
         UtttGreedy {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             moves: Vec::new(),
             replies: Vec::new(),
             best: Vec::new(),
@@ -143,7 +143,7 @@ mod tests {
     fn positions_and_choices(games: u64, mut check: impl FnMut(&Uttt, Square)) {
         let budget = Budget::fixed(Instant::now(), Duration::from_secs(60));
         let mut brain = UtttGreedy::new(1);
-        let mut rng = StdRng::seed_from_u64(2);
+        let mut rng = SeededRng::seed_from_u64(2);
         let mut moves = Vec::new();
         for _ in 0..games {
             let mut game = Uttt::new(UtttParams::default());

@@ -10,7 +10,7 @@
 use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::{Game, Side};
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -39,7 +39,7 @@ struct Node {
 }
 
 pub struct UtttMcts {
-    rng: StdRng,
+    rng: SeededRng,
     nodes: Vec<Node>,
     /// The other arena, that the kept subtree is copied into between moves.
     spare: Vec<Node>,
@@ -51,7 +51,7 @@ pub struct UtttMcts {
 impl UtttMcts {
     pub fn new(seed: u64) -> UtttMcts {
         UtttMcts {
-            rng: StdRng::seed_from_u64(seed),
+            rng: SeededRng::seed_from_u64(seed),
             nodes: Vec::with_capacity(ARENA_NODES),
             spare: Vec::with_capacity(ARENA_NODES),
             root: None,
@@ -298,7 +298,7 @@ mod tests {
                 UtttTiebreak::Codingame => UtttTiebreak::None,
             },
         };
-        let mut rng = StdRng::seed_from_u64(5);
+        let mut rng = SeededRng::seed_from_u64(5);
         let mut found = Vec::new();
         let mut moves = Vec::new();
         while found.len() < wanted {

@@ -234,7 +234,7 @@ mod tests {
     use crate::games::checkers::squares::CROWN_ROW;
     use crate::games::checkers::test_games::*;
     use crate::games::PieceMove;
-    use rand::rngs::StdRng;
+    use crate::seeded::SeededRng;
     use rand::{Rng, SeedableRng};
 
     fn draw(ending: Ending) -> Option<Outcome> {
@@ -453,7 +453,7 @@ mod tests {
     /// and the game has no move exactly when it is over.
     #[test]
     fn random_games_keep_every_invariant() {
-        let mut rng = StdRng::seed_from_u64(7);
+        let mut rng = SeededRng::seed_from_u64(7);
         let starts = [STANDARD_FEN, DIAMOND, "W:WK1,K3,20,21:BK30,K32,9,12", TOURS];
         let mut moves = Vec::new();
         for game_number in 0..60 {

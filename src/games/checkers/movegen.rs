@@ -150,7 +150,7 @@ mod tests {
     use crate::games::checkers::test_games::*;
     use crate::games::checkers::{Checkers, Piece};
     use crate::games::{perft, Game, IllegalMove};
-    use rand::rngs::StdRng;
+    use crate::seeded::SeededRng;
     use rand::{Rng, SeedableRng};
 
     #[test]
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn the_position_level_operations_agree_with_the_game() {
-        let mut rng = StdRng::seed_from_u64(11);
+        let mut rng = SeededRng::seed_from_u64(11);
         let (mut from_game, mut from_position) = (Vec::new(), Vec::new());
         for start in [STANDARD_FEN, DIAMOND, "W:WK1,K3,20,21:BK30,K32,9,12"] {
             let mut g = game(start);

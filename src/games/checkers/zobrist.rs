@@ -63,12 +63,12 @@ mod tests {
     use super::*;
     use crate::games::checkers::test_games::*;
     use crate::games::Game;
-    use rand::rngs::StdRng;
+    use crate::seeded::SeededRng;
     use rand::{Rng, SeedableRng};
 
     #[test]
     fn zobrist_hashes_tell_positions_apart() {
-        let mut rng = StdRng::seed_from_u64(5);
+        let mut rng = SeededRng::seed_from_u64(5);
         let mut seen: std::collections::HashMap<u64, Position> = Default::default();
         let mut moves = Vec::new();
         for start in [STANDARD_FEN, DIAMOND, TOURS, "W:WK1,K3,20,21:BK30,K32,9,12"] {

@@ -3,7 +3,7 @@
 
 use super::{BoardStatus, Uttt, UtttParams};
 use crate::games::{Game, Scenario};
-use rand::rngs::StdRng;
+use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
@@ -25,7 +25,7 @@ pub(super) fn scenarios(params: &UtttParams) -> Vec<Scenario> {
 /// A short opening after which the side to move may play in any undecided board because the
 /// board it was sent to is decided. Found by seeded random play, so always the same.
 fn free_choice_opening(params: UtttParams) -> Vec<String> {
-    let mut rng = StdRng::seed_from_u64(1);
+    let mut rng = SeededRng::seed_from_u64(1);
     let mut moves = Vec::new();
     loop {
         let mut game = Uttt::new(params);
