@@ -18,7 +18,6 @@
 //!
 //! `cargo bench --bench overhead` prints every batch, the medians and the ratios.
 
-use referee::arbiter::GameRules;
 use referee::bots::Level;
 use referee::clock::TimeControl;
 use referee::games::GameSpec;
@@ -27,12 +26,13 @@ use referee::seats::limits::Limits;
 use referee::seats::process::ProcessOptions;
 use referee::seats::supervisor::Supervisor;
 use referee::seats::{Direction, PlayerSpec};
+use referee::settings::Settings;
 use referee::table::{Player, Venue};
 use std::io::{ErrorKind, Read, Write};
 use std::ops::ControlFlow;
 use std::os::fd::AsRawFd;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
@@ -118,12 +118,7 @@ fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
     };
     let config = MatchConfig {
         venue: Venue {
-            rules: GameRules {
-                spec: GameSpec::Tictactoe,
-                margin: Duration::from_millis(10),
-                startup: Duration::from_secs(5),
-                send_legal_moves: false,
-            },
+            rules: Settings::default().rules(GameSpec::Tictactoe),
             process: ProcessOptions::default(),
             referee_exe: env!("CARGO_BIN_EXE_referee").into(),
             seed: 1,

@@ -20,7 +20,7 @@ pub(crate) mod record;
 pub(crate) mod report;
 pub mod seats;
 pub(crate) mod seeded;
-pub(crate) mod settings;
+pub mod settings;
 mod stall;
 pub mod standings;
 pub mod table;
