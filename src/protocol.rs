@@ -179,27 +179,78 @@ pub struct Ready {
     pub multi_game: bool,
 }
 
-/// Why a `ready` line was refused.
+/// The blanks that separate the words of a bot's line, and that surround it: spaces and tabs,
+/// and no other kind of space.
+const BLANKS: [char; 2] = [' ', '\t'];
+
+/// The words of a bot's line, as protocol.md reads them: separated by runs of spaces and tabs.
+pub fn words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(BLANKS).filter(|word| !word.is_empty())
+}
+
+/// `text` without the spaces and tabs at both ends.
+pub fn trim_blanks(text: &str) -> &str {
+    text.trim_matches(BLANKS)
+}
+
+/// A bot's line holding a character no line of the protocol may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "'{}' is not allowed: a line is printable ASCII, its words separated by spaces or tabs",
+    crate::quote::escape(&.character.to_string())
+)]
+pub struct Unprintable {
+    pub character: char,
+}
+
+impl Unprintable {
+    /// Refuses `line` if it holds a character other than printable ASCII (space to `~`) and
+    /// tabs. Every notation and keyword is printable ASCII, so anything else (a control
+    /// character, a CR left by a doubled line end, a no-break space) can only be a mistake or
+    /// an attack.
+    pub fn check(line: &str) -> Result<(), Unprintable> {
+        match line
+            .chars()
+            .find(|&c| c != '\t' && !(' '..='~').contains(&c))
+        {
+            Some(character) => Err(Unprintable { character }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why a `ready` line was refused; the line is quoted escaped (it goes to the opponent).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("expected 'ready NAME VERSION' or 'ready NAME VERSION multi', got '{0}'")]
-pub struct ReadyError(pub String);
+#[error(
+    "expected 'ready NAME VERSION' or 'ready NAME VERSION multi', got '{}'{}",
+    crate::quote::shorten(.line, 60),
+    .unprintable.map(|u| format!(" ({u})")).unwrap_or_default()
+)]
+pub struct ReadyError {
+    pub line: String,
+    pub unprintable: Option<Unprintable>,
+}
 
 impl Ready {
+    /// Reads `ready NAME VERSION [multi]`: three or four words of printable ASCII separated by
+    /// spaces or tabs.
     pub fn parse(line: &str) -> Result<Ready, ReadyError> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["ready", name, version] => Ok(Ready {
-                name: name.to_string(),
-                version: version.to_string(),
-                multi_game: false,
-            }),
-            ["ready", name, version, "multi"] => Ok(Ready {
-                name: name.to_string(),
-                version: version.to_string(),
-                multi_game: true,
-            }),
-            _ => Err(ReadyError(line.to_string())),
-        }
+        let refuse = |unprintable| ReadyError {
+            line: line.to_string(),
+            unprintable,
+        };
+        Unprintable::check(line).map_err(|u| refuse(Some(u)))?;
+        let words: Vec<&str> = words(line).collect();
+        let multi_game = match words.as_slice() {
+            ["ready", _, _] => false,
+            ["ready", _, _, "multi"] => true,
+            _ => return Err(refuse(None)),
+        };
+        Ok(Ready {
+            name: words[1].to_string(),
+            version: words[2].to_string(),
+            multi_game,
+        })
     }
 }
 
@@ -226,22 +277,24 @@ pub enum Reply {
 }
 
 impl Reply {
-    pub fn parse(line: &str) -> Reply {
-        let line = line.trim();
-        match line {
-            "resign" => Reply::Resign,
-            "draw" => Reply::AcceptDraw,
-            _ => match line.strip_suffix(" draw") {
-                Some(text) => Reply::Move {
-                    text: text.trim().to_string(),
-                    offers_draw: true,
-                },
-                None => Reply::Move {
-                    text: line.to_string(),
-                    offers_draw: false,
-                },
+    /// Reads an answer to `turn`: its words separated by spaces or tabs (so `  4 \t 4 ` is the
+    /// move `4 4`), the move's words joined by single spaces. A line holding anything but
+    /// printable ASCII and tabs is no reply at all, whatever its words.
+    pub fn parse(line: &str) -> Result<Reply, Unprintable> {
+        Unprintable::check(line)?;
+        let words: Vec<&str> = words(line).collect();
+        Ok(match words.as_slice() {
+            ["resign"] => Reply::Resign,
+            ["draw"] => Reply::AcceptDraw,
+            [mv @ .., "draw"] if !mv.is_empty() => Reply::Move {
+                text: mv.join(" "),
+                offers_draw: true,
             },
-        }
+            mv => Reply::Move {
+                text: mv.join(" "),
+                offers_draw: false,
+            },
+        })
     }
 }
 
@@ -249,6 +302,7 @@ impl Reply {
 mod tests {
     use super::*;
     use crate::games::Ending;
+    use proptest::prelude::*;
 
     #[test]
     fn every_referee_message_reads_back() {
@@ -329,21 +383,263 @@ mod tests {
 
     #[test]
     fn replies() {
-        assert_eq!(Reply::parse("resign"), Reply::Resign);
-        assert_eq!(Reply::parse(" draw "), Reply::AcceptDraw);
+        assert_eq!(Reply::parse("resign"), Ok(Reply::Resign));
+        assert_eq!(Reply::parse(" draw\t"), Ok(Reply::AcceptDraw));
         assert_eq!(
-            Reply::parse("4 4"),
-            Reply::Move {
+            Reply::parse("\t4   4 "),
+            Ok(Reply::Move {
                 text: "4 4".into(),
                 offers_draw: false
-            }
+            })
         );
         assert_eq!(
-            Reply::parse("9x18x27  draw"),
-            Reply::Move {
+            Reply::parse("9x18x27 \t draw"),
+            Ok(Reply::Move {
                 text: "9x18x27".into(),
                 offers_draw: true
-            }
+            })
         );
+    }
+
+    #[test]
+    fn only_spaces_and_tabs_are_blanks() {
+        for (line, character) in [
+            ("0\u{a0}0", '\u{a0}'),
+            ("1 1\u{3000}", '\u{3000}'),
+            ("\u{b}1 1", '\u{b}'),
+            ("1 1\u{c}", '\u{c}'),
+            ("1 1\r", '\r'),
+            ("x\rturn 1000", '\r'),
+        ] {
+            assert_eq!(
+                Reply::parse(line),
+                Err(Unprintable { character }),
+                "{line:?}"
+            );
+        }
+        assert_eq!(
+            Unprintable { character: '\r' }.to_string(),
+            "'\\r' is not allowed: a line is printable ASCII, its words separated by spaces or tabs"
+        );
+        let error = Ready::parse("ready me\u{3000}1 0").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "expected 'ready NAME VERSION' or 'ready NAME VERSION multi', got \
+             'ready me\\u{3000}1 0' ('\\u{3000}' is not allowed: a line is printable ASCII, \
+             its words separated by spaces or tabs)"
+        );
+        assert_eq!(
+            Ready::parse("ready x\rturn 1000").unwrap_err().to_string(),
+            "expected 'ready NAME VERSION' or 'ready NAME VERSION multi', got \
+             'ready x\\rturn 1000' ('\\r' is not allowed: a line is printable ASCII, its \
+             words separated by spaces or tabs)",
+            "quoted escaped: the sentence goes to the opponent"
+        );
+        assert!(Ready::parse("ready\tme  1.0\tmulti").unwrap().multi_game);
+    }
+
+    /// protocol.md's grammar of an answer to `turn`, written out on its own (section 1,
+    /// "Lines", and the notation of each game in section 8), so that the parser is held to it.
+    mod documented {
+        /// How protocol.md reads an answer.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Reading {
+            Resign,
+            AcceptDraw,
+            /// A move in the notation (legal or not), offering a draw or not.
+            Move {
+                offers_draw: bool,
+            },
+            NotAMove,
+        }
+
+        /// The notations of section 8.
+        #[derive(Clone, Copy, Debug)]
+        pub enum Notation {
+            /// `x y`: two numbers with an optional sign (tictactoe, gomoku, mnk, uttt).
+            Square,
+            /// Squares of 1 to 32 joined by `-` (exactly two) or by `x`/`X` (two or more).
+            Checkers,
+            /// `h` or `v` (either case) and two numbers with an optional sign.
+            Line,
+        }
+
+        struct Cursor<'a>(&'a [u8]);
+
+        impl Cursor<'_> {
+            /// Skips spaces and tabs; how many.
+            fn blanks(&mut self) -> usize {
+                let n = self
+                    .0
+                    .iter()
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count();
+                self.0 = &self.0[n..];
+                n
+            }
+
+            fn any_of(&mut self, bytes: &[u8]) -> bool {
+                match self.0.first() {
+                    Some(b) if bytes.contains(b) => {
+                        self.0 = &self.0[1..];
+                        true
+                    }
+                    _ => false,
+                }
+            }
+
+            fn word(&mut self, word: &str) -> bool {
+                match self.0.strip_prefix(word.as_bytes()) {
+                    Some(rest) => {
+                        self.0 = rest;
+                        true
+                    }
+                    None => false,
+                }
+            }
+
+            fn number(&mut self, signed: bool) -> bool {
+                if signed {
+                    self.any_of(b"+-");
+                }
+                let n = self.0.iter().take_while(|b| b.is_ascii_digit()).count();
+                self.0 = &self.0[n..];
+                n > 0
+            }
+
+            fn notation(&mut self, notation: Notation) -> bool {
+                match notation {
+                    Notation::Square => self.number(true) && self.blanks() > 0 && self.number(true),
+                    Notation::Line => {
+                        self.any_of(b"hHvV")
+                            && self.blanks() > 0
+                            && self.number(true)
+                            && self.blanks() > 0
+                            && self.number(true)
+                    }
+                    Notation::Checkers => {
+                        if !self.number(false) {
+                            return false;
+                        }
+                        if self.any_of(b"-") {
+                            return self.number(false);
+                        }
+                        let mut jumps = 0;
+                        while self.any_of(b"xX") {
+                            if !self.number(false) {
+                                return false;
+                            }
+                            jumps += 1;
+                        }
+                        jumps > 0
+                    }
+                }
+            }
+        }
+
+        /// Whether the whole of `line` is blanks, what `body` reads, and blanks.
+        fn whole(line: &str, body: impl Fn(&mut Cursor) -> bool) -> bool {
+            let mut cursor = Cursor(line.as_bytes());
+            cursor.blanks();
+            body(&mut cursor) && {
+                cursor.blanks();
+                cursor.0.is_empty()
+            }
+        }
+
+        pub fn read(line: &str, notation: Notation) -> Reading {
+            if whole(line, |c| c.word("resign")) {
+                Reading::Resign
+            } else if whole(line, |c| c.word("draw")) {
+                Reading::AcceptDraw
+            } else if whole(line, |c| {
+                c.notation(notation) && c.blanks() > 0 && c.word("draw")
+            }) {
+                Reading::Move { offers_draw: true }
+            } else if whole(line, |c| c.notation(notation)) {
+                Reading::Move { offers_draw: false }
+            } else {
+                Reading::NotAMove
+            }
+        }
+    }
+
+    /// How the referee reads `line` as an answer to `turn` in a new game of `spec`: the
+    /// protocol's reply, then the game's notation.
+    fn referee_reads(spec: &GameSpec, line: &str) -> documented::Reading {
+        use documented::Reading;
+        match Reply::parse(line) {
+            Err(_) => Reading::NotAMove,
+            Ok(Reply::Resign) => Reading::Resign,
+            Ok(Reply::AcceptDraw) => Reading::AcceptDraw,
+            Ok(Reply::Move { text, offers_draw }) => match spec.new_game().play_text(&text) {
+                Err(crate::games::MoveError::NotAMove(_)) => Reading::NotAMove,
+                Ok(_) | Err(crate::games::MoveError::Illegal(_)) => Reading::Move { offers_draw },
+            },
+        }
+    }
+
+    /// Pieces of answers: the notations' own, and characters that look like blanks or line
+    /// ends but are neither.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "0",
+            "7",
+            "11",
+            "15",
+            "32",
+            "99999999999999999999",
+            "+",
+            "-",
+            "x",
+            "X",
+            "h",
+            "V",
+            "draw",
+            "resign",
+            " ",
+            " ",
+            " ",
+            "\t",
+            "  ",
+            "\r",
+            "\u{b}",
+            "\u{c}",
+            "\u{a0}",
+            "\u{3000}",
+            "\u{2003}",
+            "\u{85}",
+            "\0",
+            "\u{1b}",
+            "\n",
+            ",",
+            ".",
+            "a",
+        ])
+    }
+
+    proptest! {
+        /// Whatever a bot answers, the referee reads it as protocol.md says: a move exactly
+        /// when the documented grammar says so, and anything that looks like a blank but is
+        /// not a space or a tab makes it no move.
+        #[test]
+        fn the_parser_reads_what_protocol_md_documents(
+            pieces in prop::collection::vec(piece(), 0..8),
+        ) {
+            use documented::Notation;
+            let line = pieces.concat();
+            for (game, notation) in [
+                ("gomoku", Notation::Square),
+                ("checkers", Notation::Checkers),
+                ("dots", Notation::Line),
+            ] {
+                let spec = GameSpec::from_words::<&str>(game, &[]).unwrap();
+                prop_assert_eq!(
+                    referee_reads(&spec, &line),
+                    documented::read(&line, notation),
+                    "{} {:?}", game, line
+                );
+            }
+        }
     }
 }

@@ -172,7 +172,18 @@ impl Judge {
             }));
             return false;
         }
-        let (text, offers_draw) = match Reply::parse(&answer.line) {
+        let reply = match Reply::parse(&answer.line) {
+            Ok(reply) => reply,
+            Err(unprintable) => {
+                self.verdict = Some(forfeit(Forfeit::NotAMove {
+                    sent: answer.line,
+                    written: answer.original,
+                    expected: unprintable.to_string(),
+                }));
+                return false;
+            }
+        };
+        let (text, offers_draw) = match reply {
             Reply::Resign => {
                 self.verdict = Some(forfeit(Forfeit::Resigned));
                 return false;

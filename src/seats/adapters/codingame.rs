@@ -51,7 +51,7 @@ fn turn_input(game: &Uttt, last_opponent: Option<(u8, u8)>) -> Vec<String> {
 
 /// The bot's answer `row col [message]` as the referee's `x y`.
 fn read_answer(line: &str) -> Reading {
-    let mut words = line.split_whitespace();
+    let mut words = crate::protocol::words(line);
     match (words.next(), words.next()) {
         (Some(row), Some(col)) => match number_pair(row, col) {
             Some((row, col)) => Reading::Answer(format!("{col} {row}")),

@@ -17,7 +17,7 @@ use super::supervisor::Supervisor;
 use super::{Protocol, Seat};
 use crate::clock::TimeControl;
 use crate::games::{Game, GameSpec, Side};
-use crate::protocol::RefereeMessage;
+use crate::protocol::{trim_blanks, RefereeMessage};
 
 pub use codingame::Codingame;
 pub use gomocup::Gomocup;
@@ -164,11 +164,12 @@ fn play_notation<G: Game>(game: &mut G, notation: &str) -> Option<(G::Move, Side
     Some((mv, side))
 }
 
-/// A square as foreign protocols write it, two whole numbers (spaces around them allowed).
+/// A square as foreign protocols write it, two whole numbers (spaces and tabs around them
+/// allowed, as around the words of a native bot's line).
 fn number_pair(a: &str, b: &str) -> Option<(i64, i64)> {
     Some((
-        crate::games::parse_coordinate(a.trim())?,
-        crate::games::parse_coordinate(b.trim())?,
+        crate::games::parse_coordinate(trim_blanks(a))?,
+        crate::games::parse_coordinate(trim_blanks(b))?,
     ))
 }
 

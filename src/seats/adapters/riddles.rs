@@ -142,7 +142,7 @@ fn macroboard(dialect: &Dialect, game: &Uttt) -> String {
 
 /// The bot's answer `place_move X Y` as the referee's `x y`.
 fn read_answer(line: &str) -> Reading {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words: Vec<&str> = crate::protocol::words(line).collect();
     if let ["place_move", x, y] = words[..] {
         if let Some((x, y)) = number_pair(x, y) {
             return Reading::Answer(format!("{x} {y}"));
