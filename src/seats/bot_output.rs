@@ -7,13 +7,17 @@
 //! a line reaching the maximum length is reported without waiting for its end; and nothing is
 //! read ahead of need, so a bot flooding its output blocks in its own `write`, not the referee.
 //! Waiting first polls the pipe for a moment, as an instant bot's answer then costs no wake-up
-//! of the referee.
+//! of the referee. While waiting, the reader also watches the bot process itself: a descendant
+//! may hold the output open long after the bot exited, and the bot must be judged at once, not
+//! when its time runs out.
 
 use nix::errno::Errno;
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
 use std::collections::VecDeque;
 use std::io::{self, Read};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, FromRawFd, OwnedFd};
 use std::process::ChildStdout;
 use std::time::{Duration, Instant};
 
@@ -32,6 +36,40 @@ fn answer_spin() -> Duration {
     }
 }
 
+/// How often a wait looks at the bot process where the system has no pidfd (Linux before 5.3).
+const EXIT_TICK: Duration = Duration::from_millis(10);
+
+/// Tells when the bot process itself has exited, whatever became of its output.
+struct ExitWatch {
+    pid: Pid,
+    /// Readable once the process has exited; where the system has none, waits are cut into
+    /// [`EXIT_TICK`]s and the process is looked at after each.
+    pidfd: Option<OwnedFd>,
+}
+
+impl ExitWatch {
+    fn new(pid: u32) -> ExitWatch {
+        let pid = Pid::from_raw(pid as i32);
+        // SAFETY: pidfd_open takes a pid and flags, no pointer. The pid is the bot's, not yet
+        // reaped (its `BotProcess` is being made), so it names no other process.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid.as_raw(), 0) };
+        // SAFETY: a descriptor pidfd_open returned is new, open, and owned by nothing else.
+        let pidfd = (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) });
+        ExitWatch { pid, pidfd }
+    }
+
+    /// Whether the process has exited, leaving its exit status for whoever reaps it.
+    fn exited(&self) -> bool {
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        let id = match &self.pidfd {
+            Some(pidfd) => Id::PIDFd(pidfd.as_fd()),
+            None => Id::Pid(self.pid),
+        };
+        // An error means it was reaped already.
+        !matches!(waitid(id, flags), Ok(WaitStatus::StillAlive))
+    }
+}
+
 /// What the bot's output brings.
 #[derive(Debug)]
 pub enum ReadEvent {
@@ -44,7 +82,7 @@ pub enum ReadEvent {
     },
     /// A line longer than the maximum; the rest of it is discarded.
     TooLong,
-    /// The bot closed its output (or exited).
+    /// The bot closed its output, or exited (whoever else holds its output open).
     Closed,
 }
 
@@ -117,6 +155,7 @@ impl LineSplitter {
 /// The bot's standard output pipe, read without blocking.
 pub struct StdoutReader {
     pipe: ChildStdout,
+    exit: ExitWatch,
     splitter: LineSplitter,
     /// Events read but not yet taken, at most one read's worth.
     ready: VecDeque<ReadEvent>,
@@ -125,11 +164,18 @@ pub struct StdoutReader {
 }
 
 impl StdoutReader {
-    /// Takes over `pipe`, making it non-blocking.
-    pub fn new(pipe: ChildStdout, max_line: usize, cr_ends_line: bool) -> io::Result<Self> {
+    /// Takes over `pipe`, the output of process `pid` (a child of this process, not yet
+    /// reaped), making it non-blocking.
+    pub fn new(
+        pipe: ChildStdout,
+        pid: u32,
+        max_line: usize,
+        cr_ends_line: bool,
+    ) -> io::Result<Self> {
         super::pipes::set_nonblocking(&pipe)?;
         Ok(StdoutReader {
             pipe,
+            exit: ExitWatch::new(pid),
             splitter: LineSplitter::new(max_line, cr_ends_line),
             ready: VecDeque::new(),
             closed: false,
@@ -152,11 +198,18 @@ impl StdoutReader {
     }
 
     /// The next event, waiting for it until `deadline`; `None` when the deadline passed first.
+    /// Once the bot process has exited, what it wrote before is read, then `Closed` comes.
     pub fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {
         let spin_until = Instant::now() + answer_spin();
+        let mut exited = false;
         loop {
             if let Some(event) = self.try_next() {
                 return Some(event);
+            }
+            if exited {
+                // Everything the bot wrote was in the pipe before it exited, and is read.
+                self.closed = true;
+                return Some(ReadEvent::Closed);
             }
             let now = Instant::now();
             if now >= deadline {
@@ -166,17 +219,27 @@ impl StdoutReader {
                 std::hint::spin_loop();
                 continue;
             }
+            let pidfd = self.exit.pidfd.as_ref().map(AsFd::as_fd);
+            let wait = match pidfd {
+                Some(_) => deadline - now,
+                None => (deadline - now).min(EXIT_TICK),
+            };
             // Whole milliseconds, rounded up, so the wait never ends early.
-            let wait = (deadline - now).as_micros().div_ceil(1000);
-            let timeout = PollTimeout::try_from(wait.min(i32::MAX as u128) as i32)
-                .unwrap_or(PollTimeout::MAX);
-            let mut fds = [PollFd::new(self.pipe.as_fd(), PollFlags::POLLIN)];
-            match poll(&mut fds, timeout) {
+            let millis = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let timeout = PollTimeout::try_from(millis).unwrap_or(PollTimeout::MAX);
+            let mut fds = [
+                PollFd::new(self.pipe.as_fd(), PollFlags::POLLIN),
+                PollFd::new(pidfd.unwrap_or(self.pipe.as_fd()), PollFlags::POLLIN),
+            ];
+            let watched = if pidfd.is_some() { 2 } else { 1 };
+            match poll(&mut fds[..watched], timeout) {
                 Ok(_) | Err(Errno::EINTR) => {}
                 Err(_) => {
                     self.closed = true;
                 }
             }
+            let woken_by_exit = pidfd.is_some() && fds[1].any().unwrap_or(false);
+            exited = (woken_by_exit || pidfd.is_none()) && self.exit.exited();
         }
     }
 
@@ -373,6 +436,55 @@ mod tests {
             prop_assert!(matches!(events.last(), Some(ReadEvent::Closed)));
             prop_assert!(lines <= total_newlines);
         }
+    }
+
+    /// A process that writes a line and exits at once, leaving a child that holds its output
+    /// open for a minute; the reader's wait is told of the exit by a pidfd or, without one, by
+    /// its ticks.
+    fn exits_leaving_a_child_holding_the_output(with_pidfd: bool) {
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 60 & echo done"])
+            .stdout(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let group = Pid::from_raw(child.id() as i32);
+        let pipe = child.stdout.take().unwrap();
+        let mut reader = StdoutReader::new(pipe, child.id(), 100, false).unwrap();
+        if !with_pidfd {
+            reader.exit.pidfd = None;
+        }
+        let started = Instant::now();
+        let deadline = started + Duration::from_secs(20);
+        let first = reader.next_until(deadline);
+        assert!(
+            matches!(&first, Some(ReadEvent::Line { text, .. }) if text == "done"),
+            "{first:?}"
+        );
+        let then = reader.next_until(deadline);
+        assert!(matches!(then, Some(ReadEvent::Closed)), "{then:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(
+            matches!(reader.try_next(), Some(ReadEvent::Closed)),
+            "and stays closed"
+        );
+        nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL).unwrap();
+        child.wait().unwrap();
+    }
+
+    #[test]
+    fn an_exit_is_seen_at_once_whoever_holds_the_output() {
+        exits_leaving_a_child_holding_the_output(true);
+    }
+
+    #[test]
+    fn an_exit_is_seen_at_once_without_a_pidfd() {
+        exits_leaving_a_child_holding_the_output(false);
     }
 
     #[test]

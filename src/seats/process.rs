@@ -186,6 +186,7 @@ impl BotProcess {
 
         let output = StdoutReader::new(
             child.stdout.take().expect("stdout is piped"),
+            child.id(),
             options.max_line,
             options.line_ends == LineEnds::CrLf,
         )
