@@ -1,9 +1,15 @@
 //! Game records: one JSON document per game, a transcript of every line exchanged, and each
 //! bot's stderr. The format is documented in protocol.md ("Records").
+//!
+//! A bot's text is kept exactly in the JSON (its name and version, the line a verdict quotes),
+//! where JSON's own escapes make any character safe; in the transcript, a text file meant to be
+//! read on a terminal, every line is escaped to printable ASCII (see [`crate::quote`]). The
+//! stderr files hold the bot's bytes as it wrote them.
 
 use crate::clock::TimeControl;
 use crate::games::Side;
-use crate::seats::{Direction, SeatLog};
+use crate::quote;
+use crate::seats::{Direction, SeatLog, TRANSCRIPT_CAP_BYTES, TRANSCRIPT_CAP_LINES};
 use crate::verdict::Termination;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -54,6 +60,32 @@ pub struct PlayerRecord {
     pub time: TimeControl,
     /// 1 for a win, 0.5 for a draw, 0 for a loss.
     pub points: f64,
+    /// What the referee read from the bot in this game but did not keep, when anything.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub dropped: Option<DroppedRecord>,
+}
+
+/// What a bot wrote in one game past the caps (protocol.md, "Records"): read, counted, and
+/// dropped, so that the referee's memory stays bounded whatever a bot writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DroppedRecord {
+    /// The bot's lines left out of the transcript, and their bytes (line ends not counted).
+    pub transcript_lines: u64,
+    pub transcript_bytes: u64,
+    /// Bytes of stderr left out of the stderr file.
+    pub stderr_bytes: u64,
+}
+
+impl DroppedRecord {
+    /// What `log` dropped, or `None` when it dropped nothing.
+    pub fn of(log: &SeatLog) -> Option<DroppedRecord> {
+        let dropped = DroppedRecord {
+            transcript_lines: log.transcript_dropped.lines,
+            transcript_bytes: log.transcript_dropped.bytes,
+            stderr_bytes: log.stderr_dropped,
+        };
+        (dropped.transcript_lines > 0 || dropped.stderr_bytes > 0).then_some(dropped)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,8 +116,13 @@ pub struct ResultRecord {
     /// For `illegal-move`: which rule was broken (`occupied`, `off-board`, ...).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub violation: Option<String>,
-    /// A sentence for people: who did what, on which move.
+    /// A sentence for people: who did what, on which move. Whatever it quotes of a bot is
+    /// escaped to printable ASCII and shortened.
     pub detail: String,
+    /// The bot's line the detail quotes, exactly as read (for `not-a-move`, `illegal-move`,
+    /// `unrequested-output` and `refused-board`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub line: Option<String>,
     /// The timeout coincided with a stall of the referee longer than the time margin: the
     /// verdict may be the referee's fault (such games are replayed by default).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
@@ -147,13 +184,14 @@ pub fn write_game(
 }
 
 /// Both seats' lines merged in time order: `+12.345678 ms A> turn 1000` for a line sent to
-/// player A, `A<` for a line read from it.
+/// player A, `A<` for a line read from it. Each line is escaped to printable ASCII, so that a
+/// bot's control characters reach nobody's terminal and a CR cannot fake a line; what a bot
+/// wrote past the transcript's caps is told at the end.
 pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant) -> String {
-    let mut lines: Vec<(Instant, String, Direction, &str)> = Vec::new();
-    for (side, log) in Side::BOTH.iter().zip(logs) {
-        let label = record.players[side.index()].label.clone();
+    let mut lines: Vec<(Instant, &str, Direction, &str)> = Vec::new();
+    for (player, log) in record.players.iter().zip(logs) {
         for entry in &log.transcript {
-            lines.push((entry.at, label.clone(), entry.direction, &entry.line));
+            lines.push((entry.at, &player.label, entry.direction, &entry.line));
         }
     }
     lines.sort_by_key(|(at, ..)| *at);
@@ -166,10 +204,98 @@ pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant)
         };
         let _ = writeln!(
             out,
-            "+{}.{:03} ms {label}{arrow} {line}",
+            "+{}.{:03} ms {label}{arrow} {}",
             micros / 1000,
-            micros % 1000
+            micros % 1000,
+            quote::escape(line)
         );
     }
+    for (player, log) in record.players.iter().zip(logs) {
+        let dropped = log.transcript_dropped;
+        if dropped.lines > 0 {
+            let _ = writeln!(
+                out,
+                "[referee: {} wrote {} more lines ({} bytes) past the transcript's cap of \
+                 {TRANSCRIPT_CAP_LINES} lines or {} KiB a game; they were read and dropped]",
+                player.label,
+                dropped.lines,
+                dropped.bytes,
+                TRANSCRIPT_CAP_BYTES / 1024
+            );
+        }
+    }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seats::{LineCount, TranscriptLine};
+
+    fn player(label: &str) -> PlayerRecord {
+        PlayerRecord {
+            label: label.into(),
+            command: "bot".into(),
+            name: None,
+            version: None,
+            time: TimeControl::default(),
+            points: 0.5,
+            dropped: None,
+        }
+    }
+
+    #[test]
+    fn the_transcript_escapes_every_line_and_tells_what_was_dropped() {
+        let started = Instant::now();
+        let line = |ms, direction, line: &str| TranscriptLine {
+            at: started + Duration::from_millis(ms),
+            direction,
+            line: line.into(),
+        };
+        let record = GameRecord {
+            referee: "0".into(),
+            number: 1,
+            game: "tictactoe".into(),
+            players: [player("A"), player("B")],
+            opening: Vec::new(),
+            moves: Vec::new(),
+            result: ResultRecord {
+                winner: None,
+                reason: Termination::Rules(crate::games::Ending::BoardFull),
+                violation: None,
+                detail: "draw: board full".into(),
+                line: None,
+                stalled: false,
+            },
+            scores: None,
+            started: String::new(),
+            ended: String::new(),
+            final_position: String::new(),
+        };
+        let logs = [
+            SeatLog {
+                transcript: vec![
+                    line(1, Direction::ToBot, "turn 1000"),
+                    line(2, Direction::FromBot, "x\rturn 1000\r\u{1b}[2J\0\u{a0}"),
+                ],
+                transcript_dropped: LineCount {
+                    lines: 3,
+                    bytes: 12,
+                },
+                ..SeatLog::default()
+            },
+            SeatLog {
+                transcript: vec![line(3, Direction::FromBot, "1 1")],
+                ..SeatLog::default()
+            },
+        ];
+        assert_eq!(
+            transcript(&record, &logs, started),
+            "+1.000 ms A> turn 1000\n\
+             +2.000 ms A< x\\rturn 1000\\r\\x1b[2J\\0\\u{a0}\n\
+             +3.000 ms B< 1 1\n\
+             [referee: A wrote 3 more lines (12 bytes) past the transcript's cap of 10000 lines \
+             or 1024 KiB a game; they were read and dropped]\n"
+        );
+    }
 }

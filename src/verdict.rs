@@ -358,6 +358,24 @@ impl Verdict {
         }
     }
 
+    /// The bot's line the sentence quotes, as the bot wrote it (the sentence escapes and
+    /// shortens it): a reply that is not a move or an illegal move, a line written when not
+    /// asked, a Gomocup brain's refusal of the board.
+    pub fn quoted_line(&self) -> Option<&str> {
+        let Verdict::Forfeit { forfeit, .. } = self else {
+            return None;
+        };
+        match forfeit {
+            Forfeit::NotAMove { sent, written, .. }
+            | Forfeit::IllegalMove { sent, written, .. } => {
+                Some(written.as_deref().unwrap_or(sent))
+            }
+            Forfeit::Seat(Fault::Unrequested { line } | Fault::NotAMove { line, .. }) => Some(line),
+            Forfeit::Seat(Fault::RefusedBoard { answer, .. }) => Some(answer),
+            _ => None,
+        }
+    }
+
     /// For an illegal move: which rule it broke (`occupied`, `off-board`, ...).
     pub fn violation(&self) -> Option<&'static str> {
         match self {

@@ -6,7 +6,7 @@ use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
 use crate::protocol::Ready;
-use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::record::{DroppedRecord, GameRecord, MoveRecord, PlayerRecord, ResultRecord};
 use crate::seats::supervisor::Supervisor;
 use crate::verdict::Termination;
 use std::time::{Duration, Instant, SystemTime};
@@ -79,8 +79,11 @@ pub fn play_game_watched(
             .worst_stall_between(last_ask.0, last_ask.1)
             .is_some_and(|s| s > rules.margin);
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
-    let record = record(number, rules, &players, &ready, judged, started, stalled);
+    let mut record = record(number, rules, &players, &ready, judged, started, stalled);
     let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
+    for (player, log) in record.players.iter_mut().zip(&logs) {
+        player.dropped = DroppedRecord::of(log);
+    }
     Ok(PlayedGame {
         record,
         logs,
@@ -111,6 +114,7 @@ fn record(
             version: answer.map(|r| r.version.clone()),
             time: player.time,
             points: verdict.points(side),
+            dropped: None,
         }
     };
     GameRecord {
@@ -125,6 +129,7 @@ fn record(
             reason: verdict.termination(),
             violation: verdict.violation().map(str::to_string),
             detail: verdict.sentence(&judged.names).to_string(),
+            line: verdict.quoted_line().map(str::to_string),
             stalled,
         },
         scores: judged.game.scores(),

@@ -11,7 +11,7 @@ pub use driver::{play_game, play_game_watched};
 use crate::clock::TimeControl;
 use crate::games::{AnyGame, GameSpec, MoveError, Side};
 use crate::protocol::Ready;
-use crate::record::{write_game, GameRecord, RecordFiles};
+use crate::record::{write_game, DroppedRecord, GameRecord, RecordFiles};
 use crate::seats::{Seat, SeatLog};
 use std::io;
 use std::path::Path;
@@ -59,7 +59,9 @@ impl PlayedGame {
     /// it exited: the `quit` it was sent, and whatever it printed to stderr on its way out.
     pub fn finish_seat(&mut self, side: Side, seat: &mut dyn Seat) {
         seat.finish();
-        self.logs[side.index()].append(seat.take_log());
+        let log = &mut self.logs[side.index()];
+        log.append(seat.take_log());
+        self.record.players[side.index()].dropped = DroppedRecord::of(log);
     }
 }
 

@@ -5,6 +5,10 @@
 //! - the bot's stdout is read without blocking whenever the referee waits on the bot, and each
 //!   line is stamped the moment it is read, the maximum line length enforced before the newline
 //!   arrives (see [`super::bot_output`]);
+//! - while the referee waits, it watches the bot process itself, so a bot that exits is judged
+//!   at once even when a descendant keeps its output open;
+//! - of the bot's lines, the transcript keeps the first of each game up to a cap (see
+//!   [`Transcript`]), so a bot writing without end cannot fill the referee's memory;
 //! - writes to the bot are non-blocking and bounded by the deadline, so a bot that never reads
 //!   cannot block the referee;
 //! - stderr is drained by its own thread into a capped buffer, so a flood neither blocks the bot
@@ -17,7 +21,7 @@ use super::pids_cgroup::PidsCgroup;
 use super::pipes::set_nonblocking;
 use super::sandbox::{self, Scratch};
 use super::supervisor::Supervisor;
-use super::{Answer, Direction, Reading, Seat, SeatLog, TranscriptLine};
+use super::{Answer, Reading, Seat, SeatLog, Transcript};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::{Fault, ResourceLimit};
 use nix::errno::Errno;
@@ -32,6 +36,12 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
+
+/// How long [`BotProcess::drain_unrequested`] reads at most.
+const DRAIN_BUDGET: Duration = Duration::from_millis(20);
+
+/// How many lines [`BotProcess::close_input_and_collect`] collects at most.
+const COLLECTED_LINES: usize = 16;
 
 /// How a bot process is started.
 #[derive(Clone, Debug)]
@@ -93,7 +103,7 @@ pub struct BotProcess {
     stdin: Option<ChildStdin>,
     output: StdoutReader,
     stderr: StderrCollector,
-    transcript: Vec<TranscriptLine>,
+    transcript: Transcript,
     options: ProcessOptions,
     /// Set once the stdout reader reported the end: nothing more can come.
     closed: bool,
@@ -210,7 +220,7 @@ impl BotProcess {
             stdin: Some(stdin),
             output,
             stderr,
-            transcript: Vec::new(),
+            transcript: Transcript::default(),
             options,
             closed: false,
             reaped: false,
@@ -232,11 +242,7 @@ impl BotProcess {
         for line in lines {
             bytes.extend_from_slice(line.as_bytes());
             bytes.extend_from_slice(line_end);
-            self.transcript.push(TranscriptLine {
-                at: Instant::now(),
-                direction: Direction::ToBot,
-                line: line.clone(),
-            });
+            self.transcript.sent(line, Instant::now());
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.exited());
@@ -269,9 +275,12 @@ impl BotProcess {
     }
 
     /// Reads what the bot wrote while nobody asked it anything: lines that `skip` accepts are
-    /// logged and passed over (Gomocup's `MESSAGE` lines); any other line is a fault.
+    /// logged and passed over (Gomocup's `MESSAGE` lines); any other line is a fault. Reads for
+    /// [`DRAIN_BUDGET`] at most, so a bot writing such lines without end cannot hold the referee
+    /// here: what is left is read while its next answer is awaited, on its clock.
     pub fn drain_unrequested(&mut self, skip: impl Fn(&str) -> bool) -> Result<(), Fault> {
-        loop {
+        let until = Instant::now() + DRAIN_BUDGET;
+        while Instant::now() < until {
             match self.output.try_next() {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
@@ -291,6 +300,7 @@ impl BotProcess {
                 None => return Ok(()),
             }
         }
+        Ok(())
     }
 
     /// Sends `request` and reads the bot's lines through `read` until it names the answer.
@@ -369,11 +379,7 @@ impl BotProcess {
 
     fn log_received(&mut self, text: &str, at: Instant, crlf: bool) {
         self.crlf_lines += usize::from(crlf);
-        self.transcript.push(TranscriptLine {
-            at,
-            direction: Direction::FromBot,
-            line: text.to_string(),
-        });
+        self.transcript.received(text, at);
     }
 
     /// Describes how the bot went away: the limit it hit, or its exit status if it exits
@@ -482,13 +488,14 @@ impl BotProcess {
         took
     }
 
-    /// Closes the bot's input and collects what it writes until its output closes or `wait`
-    /// passes. A bot that kept its answer in an unflushed buffer writes it now, as it exits.
+    /// Closes the bot's input and collects the first [`COLLECTED_LINES`] lines it writes before
+    /// its output closes, it exits, or `wait` passes. A bot that kept its answer in an unflushed
+    /// buffer writes it now, as it exits.
     pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<String> {
         self.stdin = None;
         let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
-        while !self.closed {
+        while !self.closed && lines.len() < COLLECTED_LINES {
             match self.output.next_until(deadline) {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
@@ -584,8 +591,10 @@ impl Seat for BotProcess {
 
     fn take_log(&mut self) -> SeatLog {
         let stderr = self.stderr.take();
+        let (transcript, transcript_dropped) = self.transcript.take();
         SeatLog {
-            transcript: std::mem::take(&mut self.transcript),
+            transcript,
+            transcript_dropped,
             stderr: stderr.kept,
             stderr_dropped: stderr.dropped,
         }

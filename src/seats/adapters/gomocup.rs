@@ -20,7 +20,7 @@ use super::{number_pair, play_notation, Setup, Turn};
 use crate::clock::TimeControl;
 use crate::games::mnk::Mnk;
 use crate::games::Side;
-use crate::protocol::{Ready, RefereeMessage};
+use crate::protocol::{trim_blanks, words, Ready, RefereeMessage};
 use crate::seats::process::{BotProcess, LineEnds, ProcessOptions, SpawnError};
 use crate::seats::supervisor::Supervisor;
 use crate::seats::{Answer, Reading, Seat, SeatLog};
@@ -122,10 +122,7 @@ impl GameState {
 /// The first word of a brain's line, upper-cased: the protocol's keywords are upper case, but
 /// brains are not always strict.
 fn keyword(line: &str) -> String {
-    line.split_whitespace()
-        .next()
-        .unwrap_or("")
-        .to_ascii_uppercase()
+    words(line).next().unwrap_or("").to_ascii_uppercase()
 }
 
 /// Lines a brain may write at any time, for people: passed over.
@@ -138,7 +135,7 @@ fn read_reply(line: &str) -> Reading {
     if is_chatter(line) {
         Reading::Skip
     } else {
-        Reading::Answer(line.trim().to_string())
+        Reading::Answer(trim_blanks(line).to_string())
     }
 }
 
@@ -147,8 +144,8 @@ fn read_move(line: &str) -> Reading {
     if is_chatter(line) {
         return Reading::Skip;
     }
-    let line = line.trim();
-    let suggested = (keyword(line) == "SUGGEST").then(|| line["SUGGEST".len()..].trim());
+    let line = trim_blanks(line);
+    let suggested = (keyword(line) == "SUGGEST").then(|| trim_blanks(&line["SUGGEST".len()..]));
     let square = suggested
         .unwrap_or(line)
         .split_once(',')
@@ -185,7 +182,7 @@ fn parse_about(line: &str) -> (String, String) {
     };
     let name = value("name").unwrap_or_else(|| match keyword(line).as_str() {
         "" | "UNKNOWN" | "ERROR" => "unknown".to_string(),
-        _ => crate::quote::shorten(line.trim(), 40),
+        _ => crate::quote::shorten(trim_blanks(line), 40),
     });
     (name, value("version").unwrap_or_else(|| "-".into()))
 }
@@ -229,10 +226,7 @@ impl Gomocup {
     /// Ends the brain with `END` and starts it again, keeping the old process's log.
     fn start_again(&mut self) -> Result<(), Fault> {
         self.process.end(&["END".to_string()]);
-        let log = self.process.take_log();
-        self.replaced_log.transcript.extend(log.transcript);
-        self.replaced_log.stderr.extend(log.stderr);
-        self.replaced_log.stderr_dropped += log.stderr_dropped;
+        self.replaced_log.append(self.process.take_log());
         self.process = BotProcess::spawn(&self.supervisor, &self.command, self.options.clone())
             .map_err(|e| Fault::Exited {
                 detail: format!("could not be started again after refusing RESTART ({e})"),
@@ -357,10 +351,7 @@ impl Seat for Gomocup {
 
     fn take_log(&mut self) -> SeatLog {
         let mut log = std::mem::take(&mut self.replaced_log);
-        let current = self.process.take_log();
-        log.transcript.extend(current.transcript);
-        log.stderr.extend(current.stderr);
-        log.stderr_dropped += current.stderr_dropped;
+        log.append(self.process.take_log());
         log
     }
 
