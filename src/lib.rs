@@ -13,6 +13,7 @@ pub mod clock;
 pub mod console_game;
 pub mod games;
 pub(crate) mod host;
+pub(crate) mod input_files;
 pub mod matches;
 pub mod protocol;
 pub(crate) mod quote;

@@ -12,6 +12,7 @@
 
 use crate::arbiter::play_opening;
 use crate::games::GameSpec;
+use crate::input_files::{read_text, MAX_INPUT_FILE};
 use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -71,7 +72,7 @@ impl Openings {
         seed: u64,
     ) -> Result<Openings, OpeningsError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| OpeningsError::Unreadable {
+        let text = read_text(path, MAX_INPUT_FILE).map_err(|e| OpeningsError::Unreadable {
             path: shown.clone(),
             message: e.to_string(),
         })?;

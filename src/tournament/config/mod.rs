@@ -199,10 +199,11 @@ impl Tournament {
     /// Reads and checks `path`. Relative paths in it (openings file, output directory) and the
     /// players' commands are taken from the directory the referee runs in.
     pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Unreadable {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::input_files::read_text(path, crate::input_files::MAX_INPUT_FILE)
+            .map_err(|source| ConfigError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            })?;
         let default_name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
