@@ -4,19 +4,32 @@
 //!
 //! The first line identifies the tournament (what decides its schedule); every other line is a
 //! finished game keyed by its index in the schedule. `--resume` skips the indices already
-//! there, so no game is played twice and none is lost. A last line cut short by a crash is
-//! recognised (it does not parse) and dropped; any other unreadable line is an error.
+//! there, so no game is played twice and none is lost. Only what a crash mid-write leaves is
+//! forgiven: a last line without its newline, holding the beginning of a journal line or the
+//! zeros of a block the file system had not filled yet, is dropped. Any other line that is not
+//! a valid header or game of this tournament is an error naming it, and lines are read with a
+//! length bound, so that a file that is no journal is refused rather than scored.
+//!
+//! One run writes a journal at a time: [`Journal::open`] takes an advisory lock on
+//! `JOURNAL.lock` beside it, so two runs on one output directory cannot both play every game.
 
-use crate::games::Side;
+use super::schedule::Shard;
+use crate::games::{Ending, Side};
 use crate::standings::ScoredGame;
 use crate::verdict::Termination;
+use nix::errno::Errno;
+use nix::fcntl::{Flock, FlockArg};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The journal format written by this referee.
 pub const FORMAT: u32 = 1;
+
+/// The longest journal line read: far more than a header (player names are short) or a game
+/// needs, so that reading a file that is no journal (`/dev/zero`) ends in an error.
+const MAX_LINE: u64 = 16 << 20;
 
 /// What decides a tournament's schedule: two runs with the same identity play the same games
 /// in the same order, so their journals can be resumed or merged.
@@ -91,7 +104,7 @@ pub enum JournalError {
         #[source]
         source: io::Error,
     },
-    #[error("journal {path}, line {line}, is not a journal line: {message}")]
+    #[error("journal {path}, line {line}: {message}")]
     Corrupt {
         path: PathBuf,
         line: usize,
@@ -101,6 +114,8 @@ pub enum JournalError {
     Exists { path: PathBuf, games: usize },
     #[error("journal {path} belongs to another tournament: {differences} (use another --out, or the configuration the journal was written with)")]
     Mismatch { path: PathBuf, differences: String },
+    #[error("journal {path} is being written by another run of the referee ({holder}); one run at a time may write a journal, or both would play every game: wait for it to end, or use another --out")]
+    Busy { path: PathBuf, holder: String },
 }
 
 /// What a journal file holds.
@@ -115,50 +130,69 @@ pub struct Contents {
     pub torn: u64,
 }
 
-/// Reads a journal, dropping a last line cut short.
+/// Reads a journal, dropping a last line cut short by a crash (see the module's
+/// documentation); any other invalid line is an error naming it.
 pub fn read(path: &Path) -> Result<Contents, JournalError> {
-    let bytes = std::fs::read(path).map_err(|source| JournalError::Io {
+    let io_error = |source| JournalError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
     let mut contents = Contents {
         header: None,
         entries: Vec::new(),
         valid_len: 0,
         torn: 0,
     };
-    let mut offset = 0usize;
-    let mut number = 0;
-    while offset < bytes.len() {
-        number += 1;
-        let end = bytes[offset..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|at| offset + at + 1);
-        let line_end = end.unwrap_or(bytes.len());
-        let is_last = line_end == bytes.len();
-        let line = &bytes[offset..line_end];
-        let complete = end.is_some();
-        match parse_line(line, contents.header.is_none()) {
-            Ok(Line::Header(header)) if complete => contents.header = Some(header),
-            Ok(Line::Entry(entry)) if complete => contents.entries.push(entry),
-            // Unterminated or unreadable: a crash mid-write, if it is the last line.
-            _ if is_last => {
-                contents.torn = (bytes.len() - offset) as u64;
-                break;
-            }
-            other => {
-                return Err(JournalError::Corrupt {
-                    path: path.to_path_buf(),
-                    line: number,
-                    message: other.err().unwrap_or_else(|| "no end of line".into()),
-                })
-            }
+    let mut line = Vec::new();
+    for number in 1.. {
+        let corrupt = |message: String| JournalError::Corrupt {
+            path: path.to_path_buf(),
+            line: number,
+            message,
+        };
+        line.clear();
+        let length = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(io_error)? as u64;
+        if length == 0 {
+            break;
         }
-        offset = line_end;
-        contents.valid_len = offset as u64;
+        if line.last() != Some(&b'\n') {
+            if length > MAX_LINE {
+                return Err(corrupt(format!(
+                    "longer than {} MiB, which no journal line is",
+                    MAX_LINE >> 20
+                )));
+            }
+            // The end of the file: a line cut short by a crash, or not a journal.
+            if !is_torn(&line) {
+                let problem = parse_line(&line, contents.header.as_ref())
+                    .err()
+                    .unwrap_or_default();
+                return Err(corrupt(format!("{problem} (and no end of line)")));
+            }
+            contents.torn = length;
+            break;
+        }
+        match parse_line(&line, contents.header.as_ref()).map_err(corrupt)? {
+            Line::Header(header) => contents.header = Some(header),
+            Line::Entry(entry) => contents.entries.push(entry),
+        }
+        contents.valid_len += length;
     }
     Ok(contents)
+}
+
+/// Whether an unterminated last line is what a crash while writing it leaves: the beginning of
+/// a JSON line (or all of it but the newline), or zeros where the file system had allocated a
+/// block but not yet written it.
+fn is_torn(line: &[u8]) -> bool {
+    line.iter().all(|&b| b == 0)
+        || std::str::from_utf8(line).is_ok_and(|text| {
+            serde_json::from_str::<serde_json::Value>(text).map_or_else(|e| e.is_eof(), |_| true)
+        })
 }
 
 enum Line {
@@ -166,36 +200,168 @@ enum Line {
     Entry(Entry),
 }
 
-fn parse_line(line: &[u8], expect_header: bool) -> Result<Line, String> {
+/// Reads a complete line: the header when `header` is none yet, else a game of its
+/// tournament.
+fn parse_line(line: &[u8], header: Option<&Header>) -> Result<Line, String> {
     let text = std::str::from_utf8(line)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("not text ({e})"))?
         .trim_end();
-    if expect_header {
-        let header: Header = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let Some(header) = header else {
+        let header: Header =
+            serde_json::from_str(text).map_err(|e| format!("not a journal's header ({e})"))?;
         if header.journal != FORMAT {
             return Err(format!(
                 "journal format {} (this referee reads format {FORMAT})",
                 header.journal
             ));
         }
-        Ok(Line::Header(header))
-    } else {
-        serde_json::from_str(text)
-            .map(Line::Entry)
-            .map_err(|e| e.to_string())
+        if let Some(shard) = &header.shard {
+            shard.parse::<Shard>().map_err(|e| e.to_string())?;
+        }
+        return Ok(Line::Header(header));
+    };
+    let entry: Entry =
+        serde_json::from_str(text).map_err(|e| format!("not a journal line ({e})"))?;
+    check_entry(&entry, header)?;
+    Ok(Line::Entry(entry))
+}
+
+/// Refuses a game that cannot be one of `header`'s: outside its schedule or shard, between
+/// players it does not have or a player and itself, or with a winner its reason cannot have.
+fn check_entry(entry: &Entry, header: &Header) -> Result<(), String> {
+    let tournament = &header.tournament;
+    let game = entry.index + 1;
+    if entry.index >= tournament.total_games {
+        return Err(format!(
+            "game {game} is outside the schedule, which has {} games",
+            tournament.total_games
+        ));
+    }
+    if let Some(shard) = header
+        .shard
+        .as_deref()
+        .and_then(|s| s.parse::<Shard>().ok())
+    {
+        let pair = entry.index / 2;
+        if pair % u64::from(shard.count) != u64::from(shard.index - 1) {
+            return Err(format!("game {game} is not in shard {shard}"));
+        }
+    }
+    for player in &entry.players {
+        if !tournament.players.contains(player) {
+            return Err(format!(
+                "game {game} names '{player}', who is not a player of the tournament"
+            ));
+        }
+    }
+    if entry.players[0] == entry.players[1] {
+        return Err(format!(
+            "game {game} has '{}' playing itself",
+            entry.players[0]
+        ));
+    }
+    let (may_win, may_draw) = possible_results(entry.reason);
+    match entry.winner {
+        Some(_) if !may_win => Err(format!(
+            "game {game} has a winner, but '{}' ends in a draw",
+            entry.reason
+        )),
+        None if !may_draw => Err(format!(
+            "game {game} has no winner, but '{}' is not a draw",
+            entry.reason
+        )),
+        _ if entry.violation.is_some() && entry.reason != Termination::IllegalMove => Err(format!(
+            "game {game} names a violation, but its reason is '{}'",
+            entry.reason
+        )),
+        _ => Ok(()),
     }
 }
 
-/// A journal open for appending.
+/// Whether a game ended by `reason` may have a winner, and may be a draw.
+fn possible_results(reason: Termination) -> (bool, bool) {
+    match reason {
+        Termination::Rules(ending) => match ending {
+            Ending::AllLinesDrawn => (true, true),
+            Ending::BoardFull | Ending::NoMovesLeft | Ending::Repetition | Ending::MoveRule => {
+                (false, true)
+            }
+            Ending::Line | Ending::MoreSmallBoards | Ending::NoLegalMove => (true, false),
+        },
+        Termination::Agreement => (false, true),
+        // Every forfeit, a resignation included, has a winner.
+        _ => (true, false),
+    }
+}
+
+/// The one run writing a journal: an advisory lock on `JOURNAL.lock` beside it, held while the
+/// journal is open and released by the system however the run ends. The file says who holds
+/// it, for the run that is refused; it is left in place, as removing it would let a third run
+/// lock a new file while a second still holds the old one.
+struct WriterLock {
+    _file: Flock<File>,
+}
+
+impl WriterLock {
+    fn take(journal: &Path) -> Result<WriterLock, JournalError> {
+        let mut name = journal.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        let path = journal.with_file_name(name);
+        let io_error = |source| JournalError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_error)?;
+        let mut file = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            Ok(locked) => locked,
+            Err((mut file, Errno::EWOULDBLOCK)) => {
+                let mut holder = String::new();
+                let _ = (&mut file).take(4096).read_to_string(&mut holder);
+                let holder = match holder.trim() {
+                    "" => "which has not said who it is yet".to_string(),
+                    said => crate::quote::escape(said),
+                };
+                return Err(JournalError::Busy {
+                    path: journal.to_path_buf(),
+                    holder,
+                });
+            }
+            Err((_, errno)) => return Err(io_error(errno.into())),
+        };
+        let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        let command: Vec<String> = std::env::args().collect();
+        let holder = format!(
+            "pid {} on {}, since {}: {}\n",
+            std::process::id(),
+            hostname.trim(),
+            humantime::format_rfc3339_seconds(std::time::SystemTime::now()),
+            command.join(" ")
+        );
+        file.set_len(0)
+            .and_then(|()| file.write_all(holder.as_bytes()))
+            .map_err(io_error)?;
+        Ok(WriterLock { _file: file })
+    }
+}
+
+/// A journal open for appending, by this run alone.
 pub struct Journal {
     path: PathBuf,
     file: File,
+    _lock: WriterLock,
 }
 
 impl Journal {
     /// Opens the journal at `path` for `header`: creates it, or, with `resume`, continues it
     /// (after cutting off a torn last line) and returns the games already finished. Without
-    /// `resume`, a journal with finished games is refused.
+    /// `resume`, a journal with finished games is refused, and so is a journal another run is
+    /// writing.
     pub fn open(
         path: &Path,
         header: &Header,
@@ -205,6 +371,10 @@ impl Journal {
             path: path.to_path_buf(),
             source,
         };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io_error)?;
+        }
+        let lock = WriterLock::take(path)?;
         let existing = match read(path) {
             Ok(contents) => Some(contents),
             Err(JournalError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
@@ -250,9 +420,6 @@ impl Journal {
             }
             // Absent, empty, a torn header, or no finished game: start afresh.
             _ => {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(io_error)?;
-                }
                 let mut file = File::create(path).map_err(io_error)?;
                 let mut line = serde_json::to_string(header)
                     .map_err(io::Error::other)
@@ -272,6 +439,7 @@ impl Journal {
         let journal = Journal {
             path: path.to_path_buf(),
             file,
+            _lock: lock,
         };
         Ok((journal, finished))
     }
@@ -323,10 +491,10 @@ mod tests {
                 format: "round-robin".into(),
                 challengers: Vec::new(),
                 players: vec!["a".into(), "b".into()],
-                games_per_pairing: 2,
+                games_per_pairing: 4,
                 openings: "none".into(),
                 seed: 1,
-                total_games: 2,
+                total_games: 4,
             },
             shard: None,
         }
@@ -380,11 +548,12 @@ mod tests {
         journal.append(&entry(0)).unwrap();
         drop(journal);
         let good = std::fs::read(&path).unwrap();
-        // A power cut: half a line, or a line of zeros the file system had not filled yet.
+        // A power cut: half a line, a line but its newline, or zeros the file system had not
+        // filled yet.
         for tail in [
             &b"{\"index\":1,\"players\":[\"a\""[..],
             &[0u8; 40][..],
-            b"{\"index\":1}\n",
+            b"{\"index\":1}",
         ] {
             let mut bytes = good.clone();
             bytes.extend_from_slice(tail);
@@ -400,21 +569,162 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_bad_line_before_the_end_is_an_error() {
+    /// The error reading a journal of `header()`'s first game then `line`.
+    fn error_after_one_game(line: &[u8]) -> String {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
         let (mut journal, _) = Journal::open(&path, &header(), false).unwrap();
         journal.append(&entry(0)).unwrap();
         drop(journal);
         let mut bytes = std::fs::read(&path).unwrap();
-        bytes.extend_from_slice(b"garbage\n");
-        let line = serde_json::to_string(&entry(1)).unwrap();
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
+        bytes.extend_from_slice(line);
         std::fs::write(&path, &bytes).unwrap();
         let error = read(&path).unwrap_err().to_string();
-        assert!(error.contains("line 3"), "{error}");
+        let resumed = Journal::open(&path, &header(), true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(resumed, error, "--resume refuses it too, cutting nothing");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        error.replace(&path.display().to_string(), "J")
+    }
+
+    #[test]
+    fn a_bad_line_before_the_end_is_an_error() {
+        let mut bytes = b"garbage\n".to_vec();
+        bytes.extend_from_slice(serde_json::to_string(&entry(1)).unwrap().as_bytes());
+        bytes.push(b'\n');
+        let error = error_after_one_game(&bytes);
+        assert!(
+            error.starts_with("journal J, line 3: not a journal line"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_complete_last_line_is_no_crash_and_must_be_valid() {
+        let error = error_after_one_game(b"{\"index\":1}\n");
+        assert!(
+            error.starts_with("journal J, line 3: not a journal line (missing field"),
+            "{error}"
+        );
+        let error = error_after_one_game(b"\xff\xfe junk");
+        assert!(error.starts_with("journal J, line 3: not text"), "{error}");
+        assert!(error.ends_with("(and no end of line)"), "{error}");
+    }
+
+    #[test]
+    fn a_game_that_cannot_be_the_tournaments_is_an_error() {
+        use serde_json::{json, Value};
+        let refused = |change: &dyn Fn(&mut Value), expected: &str| {
+            let mut value = serde_json::to_value(entry(1)).unwrap();
+            change(&mut value);
+            let mut line = value.to_string().into_bytes();
+            line.push(b'\n');
+            let error = error_after_one_game(&line);
+            let expected = format!("journal J, line 3: {expected}");
+            assert!(error.starts_with(&expected), "{error}");
+        };
+        refused(
+            &|v| v["index"] = json!(4),
+            "game 5 is outside the schedule, which has 4 games",
+        );
+        refused(
+            &|v| v["players"][1] = json!("zed"),
+            "game 2 names 'zed', who is not a player of the tournament",
+        );
+        refused(
+            &|v| v["players"][1] = json!("a"),
+            "game 2 has 'a' playing itself",
+        );
+        refused(
+            &|v| v["reason"] = json!("checkmate"),
+            "not a journal line (unknown result reason 'checkmate'",
+        );
+        refused(
+            &|v| {
+                v["reason"] = json!("resign");
+                v["winner"] = json!(null);
+            },
+            "game 2 has no winner, but 'resign' is not a draw",
+        );
+        refused(
+            &|v| v["reason"] = json!("board-full"),
+            "game 2 has a winner, but 'board-full' ends in a draw",
+        );
+        refused(
+            &|v| v["violation"] = json!("occupied"),
+            "game 2 names a violation, but its reason is 'line'",
+        );
+        refused(
+            &|v| v["winner"] = json!("third"),
+            "not a journal line (unknown variant `third`",
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_no_journal_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let mut games_only = serde_json::to_string(&entry(0)).unwrap();
+        games_only.push('\n');
+        for (bytes, expected) in [
+            (games_only.as_bytes(), "line 1: not a journal's header"),
+            (
+                &b"\x7fELF\x02\x01\x01\0\n\0\0"[..],
+                "line 1: not a journal's header",
+            ),
+            (&b"PK\x03\x04\x14\0"[..], "line 1: not a journal's header"),
+        ] {
+            std::fs::write(&path, bytes).unwrap();
+            let error = read(&path).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error}");
+        }
+        let error = read(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "journal /dev/zero, line 1: longer than 16 MiB, which no journal line is"
+        );
+        std::fs::write(&path, b"").unwrap();
+        assert_eq!(
+            read(&path).unwrap().header,
+            None,
+            "a journal a crash left empty"
+        );
+        let mut shard = header();
+        shard.shard = Some("2/2".into());
+        std::fs::write(
+            &path,
+            format!("{}\n{games_only}", serde_json::to_string(&shard).unwrap()),
+        )
+        .unwrap();
+        let error = read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with("line 2: game 1 is not in shard 2/2"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn one_run_at_a_time_writes_a_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let (first, _) = Journal::open(&path, &header(), false).unwrap();
+        let error = Journal::open(&path, &header(), true)
+            .err()
+            .unwrap()
+            .to_string();
+        let pid = format!("(pid {} on ", std::process::id());
+        assert!(
+            error.contains("is being written by another run of the referee"),
+            "{error}"
+        );
+        assert!(error.contains(&pid), "{error}");
+        drop(first);
+        assert!(
+            Journal::open(&path, &header(), true).is_ok(),
+            "free once the first is done"
+        );
     }
 
     #[test]
