@@ -2,10 +2,12 @@
 //! library) for one area; `common` holds what they share.
 
 mod adapters;
+mod bytes;
 mod cage;
 mod check;
 mod common;
 mod console;
+mod journals;
 mod lazy_schedule;
 mod match_verdicts;
 mod parsers_never_panic;

@@ -89,6 +89,12 @@ pub enum Bot {
     Codingame(String),
     /// A theaigames or riddles.io bot, tests/bots/riddles_uttt.py: the dialect and a mode.
     Riddles(&'static str, String),
+    /// A hostile bot, tests/bots/hostile.py, in a mode, speaking `protocol` (a prefix such as
+    /// `gomocup:`, or nothing for the referee's own).
+    Hostile {
+        protocol: &'static str,
+        mode: String,
+    },
     /// A command line as it is: a built-in bot, a starter bot.
     Command(String),
 }
@@ -110,6 +116,10 @@ impl Bot {
             Bot::Riddles(dialect, mode) => format!(
                 "{dialect}:{} {dialect} {mode} {marker}",
                 python("tests/bots/riddles_uttt.py")
+            ),
+            Bot::Hostile { protocol, mode } => format!(
+                "{protocol}{} {mode} {marker}",
+                python("tests/bots/hostile.py")
             ),
             Bot::Command(command) => command.clone(),
         }
@@ -146,6 +156,22 @@ pub fn codingame(mode: &str) -> Bot {
 /// The test theaigames or riddles.io bot: `dialect` is the protocol's name.
 pub fn riddles(dialect: &'static str, mode: &str) -> Bot {
     Bot::Riddles(dialect, mode.to_string())
+}
+
+/// The hostile test bot in `mode`, speaking the referee's own protocol.
+pub fn hostile(mode: &str) -> Bot {
+    Bot::Hostile {
+        protocol: "",
+        mode: mode.to_string(),
+    }
+}
+
+/// The hostile test bot as a Gomocup brain, in `mode`.
+pub fn hostile_brain(mode: &str) -> Bot {
+    Bot::Hostile {
+        protocol: "gomocup:",
+        mode: mode.to_string(),
+    }
 }
 
 /// A Python starter bot of bots/python/.
