@@ -197,6 +197,11 @@ impl StdoutReader {
         }
     }
 
+    /// Whether lines already read (and stamped) wait to be taken.
+    pub fn has_read_ahead(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
     /// The next event, waiting for it until `deadline`; `None` when the deadline passed first.
     /// Once the bot process has exited, what it wrote before is read, then `Closed` comes.
     pub fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {

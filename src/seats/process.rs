@@ -277,10 +277,11 @@ impl BotProcess {
     /// Reads what the bot wrote while nobody asked it anything: lines that `skip` accepts are
     /// logged and passed over (Gomocup's `MESSAGE` lines); any other line is a fault. Reads for
     /// [`DRAIN_BUDGET`] at most, so a bot writing such lines without end cannot hold the referee
-    /// here: what is left is read while its next answer is awaited, on its clock.
+    /// here: what is left in the pipe is read while its next answer is awaited, on its clock
+    /// (but every line already read, and so stamped before the request, is judged here).
     pub fn drain_unrequested(&mut self, skip: impl Fn(&str) -> bool) -> Result<(), Fault> {
         let until = Instant::now() + DRAIN_BUDGET;
-        while Instant::now() < until {
+        while Instant::now() < until || self.output.has_read_ahead() {
             match self.output.try_next() {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
