@@ -58,15 +58,12 @@ impl ExitWatch {
         ExitWatch { pid, pidfd }
     }
 
-    /// Whether the process has exited, leaving its exit status for whoever reaps it.
+    /// Whether the process has exited, asked without a pidfd, leaving its exit status for
+    /// whoever reaps it.
     fn exited(&self) -> bool {
         let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
-        let id = match &self.pidfd {
-            Some(pidfd) => Id::PIDFd(pidfd.as_fd()),
-            None => Id::Pid(self.pid),
-        };
         // An error means it was reaped already.
-        !matches!(waitid(id, flags), Ok(WaitStatus::StillAlive))
+        !matches!(waitid(Id::Pid(self.pid), flags), Ok(WaitStatus::StillAlive))
     }
 }
 
@@ -243,8 +240,10 @@ impl StdoutReader {
                     self.closed = true;
                 }
             }
-            let woken_by_exit = pidfd.is_some() && fds[1].any().unwrap_or(false);
-            exited = (woken_by_exit || pidfd.is_none()) && self.exit.exited();
+            exited = match pidfd {
+                Some(_) => fds[1].any().unwrap_or(false),
+                None => self.exit.exited(),
+            };
         }
     }
 
