@@ -186,13 +186,19 @@ pub fn read(path: &Path) -> Result<Contents, JournalError> {
 }
 
 /// Whether an unterminated last line is what a crash while writing it leaves: the beginning of
-/// a JSON line (or all of it but the newline), or zeros where the file system had allocated a
-/// block but not yet written it.
+/// a JSON line (or all of it but the newline, and maybe cut inside a character), or zeros where
+/// the file system had allocated a block but not yet written it.
 fn is_torn(line: &[u8]) -> bool {
+    let text = match std::str::from_utf8(line) {
+        Ok(text) => text,
+        // Cut inside a character's bytes: the characters before it.
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
     line.iter().all(|&b| b == 0)
-        || std::str::from_utf8(line).is_ok_and(|text| {
-            serde_json::from_str::<serde_json::Value>(text).map_or_else(|e| e.is_eof(), |_| true)
-        })
+        || serde_json::from_str::<serde_json::Value>(text).map_or_else(|e| e.is_eof(), |_| true)
 }
 
 enum Line {
@@ -554,6 +560,11 @@ mod tests {
             &b"{\"index\":1,\"players\":[\"a\""[..],
             &[0u8; 40][..],
             b"{\"index\":1}",
+            "{\"index\":1,\"players\":[\"\u{e9}"
+                .as_bytes()
+                .split_last()
+                .unwrap()
+                .1,
         ] {
             let mut bytes = good.clone();
             bytes.extend_from_slice(tail);
