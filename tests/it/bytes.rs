@@ -151,8 +151,7 @@ fn a_bot_that_exits_is_judged_at_once_whoever_holds_its_pipes() {
 }
 
 /// What a match run apart from the [`Match`] builder left: its record directory, its standard
-/// output, and the peak resident memory of the referee (or of a process it reaped, a bot, if
-/// larger), in KiB.
+/// output, and the peak resident memory of the referee process itself, in KiB.
 struct Measured {
     stdout: String,
     peak_kib: u64,
@@ -167,7 +166,17 @@ impl Measured {
     }
 }
 
-/// Runs `played`, recorded or not, and measures the referee's peak resident memory.
+/// The high-water mark of a running process's resident memory (`VmHWM`), in KiB. Unlike the
+/// `ru_maxrss` of `wait4`, it is the process's own since its exec: not its parent's (a spawn
+/// records the parent's in the child's), nor its children's.
+fn high_water_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `played`, recorded or not, and measures the referee's peak resident memory: its
+/// high-water mark, read every 10 ms until it exits.
 fn measured(played: Match, record: bool) -> Measured {
     let records = record.then(|| tempfile::tempdir().unwrap());
     let played = match &records {
@@ -175,8 +184,6 @@ fn measured(played: Match, record: bool) -> Measured {
         None => played,
     };
     let marker = played.marker().to_string();
-    // Reaped by wait4 below, which tells its peak memory too.
-    #[allow(clippy::zombie_processes)]
     let mut child = played
         .command()
         .stdout(Stdio::piped())
@@ -192,31 +199,28 @@ fn measured(played: Match, record: bool) -> Measured {
     };
     let stdout = drain(Box::new(child.stdout.take().unwrap()));
     let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let mut status = 0;
-    // SAFETY: `rusage` is a C struct of integers, for which all zero bits are valid.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: `status` and `usage` are live, writable locals of the types wait4 writes; the pid
-    // is this test's unreaped child.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid);
+    let mut peak_kib = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        peak_kib = peak_kib.max(high_water_kib(child.id()).unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(10));
+    };
     let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{stderr}\n{stdout}"
-    );
+    assert!(status.success(), "{stderr}\n{stdout}");
+    assert!(peak_kib > 0, "never measured");
     let left = survivors(&marker);
     assert!(left.is_empty(), "bot processes left running: {left:?}");
     Measured {
         stdout,
-        // Linux gives ru_maxrss in KiB.
-        peak_kib: usage.ru_maxrss as u64,
+        peak_kib,
         records,
     }
 }
 
-/// Far above the referee's few MiB, far below what keeping a flood costs (hundreds of MiB a
-/// second).
+/// Far above the referee's 10 MiB or so, far below what keeping a flood costs (hundreds of MiB
+/// a second).
 const PEAK_BOUND_KIB: u64 = 64 * 1024;
 
 #[test]
