@@ -351,10 +351,16 @@ fn uttt_highlights_the_forced_board_in_green_and_refuses_moves_outside_it() {
         )),
         "{refused}"
     );
-    assert!(
-        refused.contains(&format!("Small board {forced} is columns ")),
-        "{refused}"
+    // The forced board is named by the letters moves are typed with, under the board and in
+    // the refusal alike.
+    let (first, last) = (
+        char::from(b'a' + forced % 3 * 3),
+        char::from(b'a' + forced % 3 * 3 + 2),
     );
+    let area = format!("small board {forced} (columns {first}-{last}, rows ");
+    assert!(refused.contains(&area), "{refused}");
+    assert!(shown.contains(&format!("next: X in {area}")), "{shown}");
+    assert!(!console.screen.contains("(columns 0-") && !console.screen.contains("(columns 3-"));
     let ending = console.play_out();
     assert!(has_result(&ending), "{ending}");
     assert!(ending.contains("won: X"), "{ending}");
@@ -394,7 +400,34 @@ fn checkers_against_random_with_a_draw_offer_and_piece_destinations() {
         after.contains("You played 11-15 and offer a draw."),
         "{after}"
     );
+    // Each move is told once, by the console: the drawing adds no "White played 22-17" nor
+    // "Black to move" of its own.
+    assert_eq!(after.matches(" played ").count(), 2, "{after}");
     assert!(after.contains("White (builtin:random) played"), "{after}");
+    assert!(!after.contains("Black to move"), "{after}");
+    // The legal moves are listed in the order of their squares.
+    let listed = console.answer("moves");
+    let list = &listed[listed.find("legal moves: ").expect("a list") + 13..];
+    // The list and its wrapped lines (which start with a space), not the prompt after it.
+    let mut lines = list.lines();
+    let first = lines.next().unwrap_or_default();
+    let list: String = lines
+        .take_while(|line| line.starts_with(' '))
+        .fold(first.to_string(), |list, line| list + line);
+    let squares: Vec<Vec<u8>> = list
+        .split(", ")
+        .map(|mv| {
+            mv.trim()
+                .split(['-', 'x'])
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert!(squares.len() > 1, "{listed}");
+    assert!(
+        squares.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{listed}"
+    );
     let ending = console.play_out();
     assert!(has_result(&ending), "{ending}");
     let record = record_named(&ending);
@@ -455,6 +488,10 @@ fn dots_against_random_with_lines_between_dots() {
     let after = console.prompt();
     assert!(after.contains("You played a0-b0 (h 0 0)."), "{after}");
     assert!(after.contains(" 0 +---+"), "{after}");
+    // The bot's line is told once, in the console's notation: no "second drew v 0 0".
+    assert_eq!(after.matches(" played ").count(), 2, "{after}");
+    assert!(after.contains("B (builtin:random) played "), "{after}");
+    assert!(!after.contains(" drew "), "{after}");
     let taken = console.answer("h 0 0");
     assert!(taken.contains("line h 0 0 is already drawn"), "{taken}");
     let ending = console.play_out();

@@ -1,7 +1,7 @@
 //! What a person types at the console: a command or a move (in the protocol's notation or a
 //! friendly form), the help that documents both, and hints added to the rules' refusals.
 
-use super::notation::{extent, translate, Translation};
+use super::notation::{extent, friendly, translate, Translation};
 use crate::games::diagram::column_letter;
 use crate::games::{AnyGame, GameSpec, Geometry, IllegalMove, MoveError};
 
@@ -122,6 +122,27 @@ pub fn help(spec: &GameSpec) -> String {
     )
 }
 
+/// Why a move is refused, in the console's words: the rules' message, but with squares and
+/// areas named the way moves are typed here (the rules name ultimate tic-tac-toe's forced board
+/// by column numbers, as the protocol does).
+pub fn refusal(spec: &GameSpec, error: &MoveError) -> String {
+    match error {
+        MoveError::Illegal(IllegalMove::OutsideForcedBoard { square, board, .. }) => {
+            let (x, y) = (board % 3 * 3, board / 3 * 3);
+            format!(
+                "illegal move: {} is outside the forced board: you must play in small board \
+                 {board} (columns {}-{}, rows {}-{})",
+                friendly(spec, square),
+                column_letter(x),
+                column_letter(x + 2),
+                y,
+                y + 2
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
 /// More help for a refused move, where the rules' message alone may leave a person stuck.
 pub fn hint(spec: &GameSpec, error: &MoveError) -> Option<String> {
     let geometry = spec.geometry();
@@ -143,18 +164,6 @@ pub fn hint(spec: &GameSpec, error: &MoveError) -> Option<String> {
         ),
         MoveError::Illegal(IllegalMove::OffBoard { .. }) => {
             extent(geometry).map(|extent| format!("The board has {extent}."))
-        }
-        MoveError::Illegal(IllegalMove::OutsideForcedBoard { board, .. }) => {
-            let first = board % 3 * 3;
-            Some(format!(
-                "Small board {board} is columns {}-{} ({}-{}), rows {}-{}.",
-                column_letter(first),
-                column_letter(first + 2),
-                first,
-                first + 2,
-                board / 3 * 3,
-                board / 3 * 3 + 2
-            ))
         }
         MoveError::Illegal(IllegalMove::CaptureMandatory { .. }) => {
             Some("When a piece can jump, you must jump: type moves to list the captures.".into())
@@ -234,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    fn hints_for_refusals() {
+    fn refusals_and_their_hints() {
         let off = MoveError::Illegal(IllegalMove::OffBoard {
             square: "25 2".into(),
             board: "3x3".into(),
@@ -249,9 +258,12 @@ mod tests {
             area: "columns 6-8, rows 3-5".into(),
         });
         assert_eq!(
-            hint(&spec("uttt"), &forced).unwrap(),
-            "Small board 5 is columns g-i (6-8), rows 3-5."
+            refusal(&spec("uttt"), &forced),
+            "illegal move: a0 is outside the forced board: you must play in small board 5 \
+             (columns g-i, rows 3-5)"
         );
+        assert_eq!(hint(&spec("uttt"), &forced), None);
+        assert_eq!(refusal(&spec("tictactoe"), &off), off.to_string());
         let taken = MoveError::Illegal(IllegalMove::Occupied {
             square: "1 1".into(),
         });

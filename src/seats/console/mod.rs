@@ -14,12 +14,12 @@ pub(crate) mod notation;
 pub(crate) mod screen;
 
 use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
-use crate::games::{AnyGame, GameSpec, Side};
+use crate::games::{AnyGame, GameSpec, PieceMove, Side};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::quote::shorten;
 use crate::verdict::Fault;
 use board_view::{draw, played_line, side_name, turn_line, Seating};
-use input::{help, hint, Input};
+use input::{help, hint, refusal, Input};
 use keyboard::{Keyboard, Typed};
 use notation::friendly;
 use screen::{Screen, Voice};
@@ -317,9 +317,7 @@ impl ConsoleSeat {
                 screen.say(Voice::Warning, &none);
             }
             Input::Select(square) => {
-                let moves: Vec<String> = followed
-                    .game
-                    .piece_moves()
+                let moves: Vec<String> = piece_moves_in_order(followed.game.as_ref())
                     .into_iter()
                     .filter(|mv| mv.from == square)
                     .map(|mv| mv.notation)
@@ -380,7 +378,8 @@ impl ConsoleSeat {
                         } else {
                             format!("{typed} ({notation})")
                         };
-                        screen.say(Voice::Warning, &format!("{}: {error}", shorten(&shown, 60)));
+                        let why = refusal(spec, &error);
+                        screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
                         if let Some(hint) = hint(spec, &error) {
                             screen.say(Voice::Plain, &hint);
                         }
@@ -494,9 +493,23 @@ fn movable_pieces(followed: &FollowedGame) -> Vec<u8> {
     squares
 }
 
-/// `N legal moves: a, b, ...`, in the friendly notation, wrapped.
+/// The moves of pieces ordered by the squares they leave and reach, as a person looks for them
+/// (the rules generate captures and the men's moves in their own order).
+fn piece_moves_in_order(game: &dyn AnyGame) -> Vec<PieceMove> {
+    let mut moves = game.piece_moves();
+    moves.sort_by(|a, b| (a.from, a.to, &a.notation).cmp(&(b.from, b.to, &b.notation)));
+    moves
+}
+
+/// `N legal moves: a, b, ...`, in the friendly notation, wrapped; pieces' moves in the order of
+/// their squares, other moves in the rules' order (square by square, row by row).
 fn move_list(followed: &FollowedGame) -> String {
-    let moves = followed.game.legal_moves_text();
+    let pieces = piece_moves_in_order(followed.game.as_ref());
+    let moves = if pieces.is_empty() {
+        followed.game.legal_moves_text()
+    } else {
+        pieces.into_iter().map(|mv| mv.notation).collect()
+    };
     let mut out = match moves.len() {
         1 => "1 legal move:".to_string(),
         count => format!("{count} legal moves:"),
@@ -542,9 +555,10 @@ mod tests {
         assert!(list.starts_with("225 legal moves: a0, b0,"), "{list}");
         assert!(list.lines().all(|line| line.len() <= LIST_WIDTH), "{list}");
         assert_eq!(list.matches(',').count(), 224, "{list}");
-        let list = move_list(&followed("checkers"));
-        assert!(list.starts_with("7 legal moves: "), "{list}");
-        assert!(list.contains("9-13") && list.contains("12-16"), "{list}");
+        assert_eq!(
+            move_list(&followed("checkers")),
+            "7 legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16"
+        );
     }
 
     #[test]
