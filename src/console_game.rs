@@ -5,15 +5,17 @@
 use crate::arbiter::{play_game_watched, play_opening, GameRules, PlayedGame, SeatedPlayer};
 use crate::clock::{Clock, TimeControl, MAX_MS};
 use crate::games::{AnyGame, GameSpec, Side};
+use crate::protocol::{Ready, RefereeMessage};
 use crate::record::RecordFiles;
 use crate::seats::console::board_view::{draw, played_line, side_name, Seating};
 use crate::seats::console::keyboard::Keyboard;
-use crate::seats::console::screen::{Screen, Voice};
+use crate::seats::console::screen::{Notice, Screen, Voice};
 use crate::seats::console::{ConsoleOptions, ConsoleSeat};
 use crate::seats::process::ProcessOptions;
 use crate::seats::supervisor::Supervisor;
-use crate::seats::{PlayerSpec, PlayerSpecError, Seat};
+use crate::seats::{Answer, PlayerSpec, PlayerSpecError, Seat, SeatLog};
 use crate::table::GameError;
+use crate::verdict::Fault;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -59,6 +61,9 @@ pub struct PlayConfig {
     pub opening: Vec<String>,
     /// Who sits on each side, first then second.
     pub sides: [SideSpec; 2],
+    /// The side given the strongest built-in bot because the command line named nobody for
+    /// it: the console says once how to choose an easier opponent.
+    pub defaulted: Option<Side>,
     pub bot_time: TimeControl,
     /// The people's time control; `None` when they play without a clock.
     pub human_time: Option<TimeControl>,
@@ -82,15 +87,51 @@ pub struct ConsoleGame {
 /// What sits on a side for the game: a person at the console, or a bot.
 enum SideSeat {
     Person(ConsoleSeat),
-    Bot(Box<dyn Seat + Send>),
+    Bot(ShownBot),
 }
 
 impl SideSeat {
     fn seat(&mut self) -> &mut dyn Seat {
         match self {
             SideSeat::Person(seat) => seat,
-            SideSeat::Bot(bot) => bot.as_mut(),
+            SideSeat::Bot(bot) => bot,
         }
+    }
+}
+
+/// How long a bot may take before the console says it is busy: a quick bot's answer needs no
+/// notice, a slow one must not look like a hung console.
+const A_MOMENT: Duration = Duration::from_millis(250);
+
+/// A bot's seat at the console: while the bot takes more than a moment to get ready or to
+/// answer, the console says so ("B (builtin:strong) is thinking...").
+struct ShownBot {
+    seat: Box<dyn Seat + Send>,
+    /// The side and its player, as the console names them.
+    who: String,
+}
+
+impl Seat for ShownBot {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        let _notice = Notice::after(A_MOMENT, format!("{} is getting ready...", self.who));
+        self.seat.setup(messages, allowance)
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        let _notice = Notice::after(A_MOMENT, format!("{} is thinking...", self.who));
+        self.seat.ask(messages, watchdog)
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        self.seat.tell(messages);
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        self.seat.take_log()
+    }
+
+    fn finish(&mut self) {
+        self.seat.finish();
     }
 }
 
@@ -143,6 +184,20 @@ pub fn play_at_console(
     } else if humans.contains(&true) {
         screen.say(Voice::Aside, "Type help at your turn for how to play.");
     }
+    if let Some(side) = config.defaulted {
+        let flag = match side {
+            Side::First => "--first",
+            Side::Second => "--second",
+        };
+        screen.say(
+            Voice::Aside,
+            &format!(
+                "{} is the strongest built-in bot.\n\
+                 For an easier game: {flag} builtin:greedy, or {flag} builtin:random.",
+                seating.who(spec, side)
+            ),
+        );
+    }
 
     let keyboard = humans.contains(&true).then(|| Rc::new(Keyboard::stdin()));
     let side_seat = |side: Side| -> Result<SideSeat, GameError> {
@@ -157,12 +212,15 @@ pub fn play_at_console(
             )),
             SideSpec::Bot(player) => {
                 let seed = config.seed.wrapping_add(side.index() as u64);
-                SideSeat::Bot(player.start(
-                    supervisor,
-                    &config.referee_exe,
-                    seed,
-                    config.process.clone(),
-                )?)
+                SideSeat::Bot(ShownBot {
+                    seat: player.start(
+                        supervisor,
+                        &config.referee_exe,
+                        seed,
+                        config.process.clone(),
+                    )?,
+                    who: seating.who(spec, side),
+                })
             }
         })
     };
@@ -218,7 +276,7 @@ pub fn play_at_console(
         if let SideSeat::Bot(mut bot) = side_seat {
             // A bot that broke a rule is killed at once (dropping its seat).
             if !played.faulted[side.index()] {
-                played.finish_seat(side, bot.as_mut());
+                played.finish_seat(side, &mut bot);
             }
         }
     }

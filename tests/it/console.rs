@@ -3,7 +3,7 @@
 //! timeout, a resignation, two people at one keyboard, raw mode, colours and NO_COLOR. The
 //! assertions are on what the screen shows.
 
-use crate::common::referee;
+use crate::common::{referee, script};
 use rexpect::session::{spawn_with_options, Options, PtySession};
 use rexpect::ReadUntil;
 use std::path::Path;
@@ -500,6 +500,54 @@ fn dots_against_random_with_lines_between_dots() {
     let record = record_named(&ending);
     let scores = record["scores"].as_array().unwrap();
     assert_eq!(scores.iter().map(|s| s.as_u64().unwrap()).sum::<u64>(), 4);
+}
+
+#[test]
+fn the_default_bot_comes_with_easier_ones_and_a_slow_bot_is_said_to_be_busy() {
+    // Nobody named for O: the strongest bot, and how to choose another. At dots it solves the
+    // board while it gets ready, which the console says before the first board is drawn.
+    let mut console = Console::play(&["dots", "--no-record"]);
+    let start = console.prompt();
+    assert!(
+        start.contains(
+            "B (builtin:strong) is the strongest built-in bot.\n\
+             For an easier game: --second builtin:greedy, or --second builtin:random.\n"
+        ),
+        "{start}"
+    );
+    let ready = start
+        .find("B (builtin:strong) is getting ready...\n")
+        .unwrap_or_else(|| panic!("no notice in:\n{start}"));
+    assert!(ready < start.find("Move 1: A (you)").unwrap(), "{start}");
+    console.send("resign");
+    console.finish();
+
+    // Played first with --second human: the advice names --first.
+    let mut console = Console::play(&["tictactoe", "--second", "human", "--no-record"]);
+    let start = console.prompt();
+    assert!(
+        start.contains("For an easier game: --first builtin:greedy, or --first builtin:random."),
+        "{start}"
+    );
+    console.send("quit");
+    console.finish();
+
+    // A bot named on the command line: no advice. It takes 600 ms a move: the console says it
+    // is thinking, after the person's move and before the bot's.
+    let slow = format!("python3 {} slow:600", script().display());
+    let mut console = Console::play(&["tictactoe", "--second", &slow, "--no-record"]);
+    let start = console.prompt();
+    assert!(!start.contains("easier"), "{start}");
+    console.send("b1");
+    let after = console.prompt();
+    assert!(
+        after.contains(&format!(
+            "You played b1 (1 1).\nO ({slow}) is thinking...\nO ({slow}) played a0 (0 0)\n"
+        )),
+        "{after}"
+    );
+    console.send("resign");
+    console.finish();
 }
 
 #[test]

@@ -283,7 +283,6 @@ impl ConsoleSeat {
         text: &str,
         offered: bool,
     ) -> Option<String> {
-        let seating = &self.options.seating;
         let screen = &mut self.screen;
         let spec = &followed.spec;
         match input::read(spec, followed.game.as_ref(), text) {
@@ -360,12 +359,6 @@ impl ConsoleSeat {
                                 if offers { " and offer a draw" } else { "" }
                             ),
                         );
-                        let opponent = followed.side.opponent();
-                        if !seating.humans[opponent.index()] && followed.game.outcome().is_none() {
-                            let thinking =
-                                format!("{} is thinking...", seating.who(spec, opponent));
-                            screen.say(Voice::Aside, &thinking);
-                        }
                         return Some(if offers {
                             format!("{canonical} draw")
                         } else {
