@@ -1,7 +1,8 @@
 //! `referee play` driven through a real pseudo-terminal, as a person would use it: complete
-//! games against the built-in random bot for every game, wrong inputs, `help`, `moves`, a
-//! timeout, a resignation, two people at one keyboard, raw mode, colours and NO_COLOR. The
-//! assertions are on what the screen shows.
+//! games against the built-in random bot for every game, wrong inputs, `help`, `moves`, the line
+//! editor (arrows, history, what is typed ahead), the clock counting down, a timeout, a
+//! resignation, two people at one keyboard, raw mode, colours and NO_COLOR, slow bots and the
+//! default one. The assertions are on what the screen shows.
 
 use crate::common::{referee, script};
 use rexpect::session::{spawn_with_options, Options, PtySession};
@@ -15,9 +16,16 @@ const RECORD: &str = "Record: ";
 /// The referee's prompt for a person on the clock ends so: `X [30 s]> `.
 const PROMPT: &str = "]> ";
 
-/// A `referee play` session in a pseudo-terminal that takes colours.
+/// A `referee play` session in a pseudo-terminal that takes colours, answering as a terminal
+/// does when asked where its cursor is (the line editor asks before it draws a prompt).
 struct Console {
     session: PtySession,
+    /// What the referee wrote and the test has not looked at yet, escape sequences included.
+    unread: String,
+    /// The referee's output has ended.
+    ended: bool,
+    /// Answer the cursor-position requests (a terminal that does not, when false).
+    answers: bool,
     /// Everything shown so far, without colours.
     screen: String,
 }
@@ -29,6 +37,11 @@ enum Next {
     /// The end of the game, with everything shown until the referee exited.
     End(String),
 }
+
+/// A terminal's request for its cursor's position, and the answer: the bottom row, first
+/// column, where a terminal's cursor is after a screenful of output.
+const WHERE_IS_THE_CURSOR: &str = "\x1b[6n";
+const CURSOR_AT: &str = "\x1b[24;1R";
 
 impl Console {
     fn play(args: &[&str]) -> Console {
@@ -63,45 +76,111 @@ impl Console {
         .expect("cannot start the referee in a pseudo-terminal");
         Console {
             session,
+            unread: String::new(),
+            ended: false,
+            answers: true,
             screen: String::new(),
         }
     }
 
-    /// Waits for `needle` (raw, colours included); returns the text shown before it, without
-    /// colours.
+    /// Reads what the referee wrote since the last look (waiting for something), answering the
+    /// terminal requests in it.
+    fn read_more(&mut self) {
+        // Looks often at first, as an answer comes quickly (rexpect's own wait looks every
+        // 100 ms, and the line editor's requests are many); then waits as long as it takes,
+        // which also tells the end of the output.
+        let quick = std::time::Instant::now() + std::time::Duration::from_millis(100);
+        let mut read = false;
+        while !read && std::time::Instant::now() < quick {
+            while let Some(c) = self.session.try_read() {
+                self.unread.push(c);
+                read = true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        if !read {
+            match self.session.exp_any(vec![ReadUntil::NBytes(1)]) {
+                Ok((_, first)) => self.unread.push_str(&first),
+                Err(rexpect::error::Error::EOF { .. }) => self.ended = true,
+                Err(error) => panic!("{error}\n--- screen so far ---\n{}", self.screen),
+            }
+        }
+        while let Some(at) = self.unread.find(WHERE_IS_THE_CURSOR) {
+            self.unread
+                .replace_range(at..at + WHERE_IS_THE_CURSOR.len(), "");
+            if self.answers {
+                self.session.send(CURSOR_AT).expect("cannot answer");
+                self.session.flush().expect("cannot answer");
+            }
+        }
+    }
+
+    /// Waits for the first of `needles` in the plain text (without colours); returns the plain
+    /// text before it and the needle found, having read past it. `None` at the end of the output.
+    fn until_any(&mut self, needles: &[&str]) -> Option<(String, String)> {
+        loop {
+            let (text, ends) = plain_with_ends(&self.unread);
+            let found = needles
+                .iter()
+                .filter_map(|needle| text.find(needle).map(|at| (at, *needle)))
+                .min();
+            if let Some((at, needle)) = found {
+                let end = ends[at + needle.len() - 1];
+                self.unread.drain(..end);
+                let before = text[..at].to_string();
+                self.screen.push_str(&before);
+                self.screen.push_str(needle);
+                return Some((before, needle.to_string()));
+            }
+            if self.ended {
+                return None;
+            }
+            self.read_more();
+        }
+    }
+
+    /// Waits for `needle` (in the text without colours); returns the text shown before it.
     fn expect(&mut self, needle: &str) -> String {
-        match self.session.exp_string(needle) {
-            Ok(before) => self.seen(&before, needle),
-            Err(error) => panic!(
-                "waiting for {needle:?}: {error}\n--- screen so far ---\n{}",
-                self.screen
+        match self.until_any(&[needle]) {
+            Some((before, _)) => before,
+            None => panic!(
+                "waiting for {needle:?}, the output ended\n--- screen so far ---\n{}{}",
+                self.screen,
+                plain(&self.unread)
             ),
         }
     }
 
-    /// Like [`expect`], keeping the colours.
+    /// Like [`expect`](Console::expect) on the output as written, colours included.
     fn expect_raw(&mut self, needle: &str) -> String {
-        let before = self
-            .session
-            .exp_string(needle)
-            .unwrap_or_else(|error| panic!("waiting for {needle:?}: {error}"));
-        self.seen(&before, needle);
-        before
-    }
-
-    fn seen(&mut self, raw: &str, needle: &str) -> String {
-        let text = plain(raw);
-        self.screen.push_str(&text);
-        self.screen.push_str(&plain(needle));
-        text
+        loop {
+            if let Some(at) = self.unread.find(needle) {
+                let before: String = self.unread.drain(..at + needle.len()).collect();
+                let before = before[..at].to_string();
+                self.screen.push_str(&plain(&before));
+                self.screen.push_str(&plain(needle));
+                return before;
+            }
+            assert!(!self.ended, "waiting for {needle:?}: the output ended");
+            self.read_more();
+        }
     }
 
     fn prompt(&mut self) -> String {
         self.expect(PROMPT)
     }
 
+    /// Types `line` and Enter, and waits for the line to be taken: its end is echoed. What
+    /// follows is the answer to it, never a prompt redrawn before it was taken.
     fn send(&mut self, line: &str) {
-        self.session.send_line(line).expect("cannot type");
+        self.keys(&format!("{line}\r"));
+        self.expect(&format!("{line}\n"));
+    }
+
+    /// Types `keys` as they are, Enter or not.
+    fn keys(&mut self, keys: &str) {
+        self.session.send(keys).expect("cannot type");
+        self.session.flush().expect("cannot type");
     }
 
     /// Types `line` at the prompt; returns what is shown until the next prompt.
@@ -112,44 +191,26 @@ impl Console {
 
     /// Waits for the next prompt or the end of the game.
     fn next(&mut self) -> Next {
-        let found = self.session.exp_any(vec![
-            ReadUntil::String(PROMPT.into()),
-            ReadUntil::String(RECORD.into()),
-            ReadUntil::EOF,
-        ]);
-        match found {
-            Ok((before, needle)) if needle == PROMPT => {
-                self.seen(&before, &needle);
-                Next::Prompt
-            }
-            Ok((before, needle)) if needle == RECORD => {
-                let mut text = self.seen(&before, &needle);
-                text.push_str(&needle);
-                text.push_str(&self.finish());
-                Next::End(text)
-            }
-            // The end of the output (rexpect gives it all as the match).
-            Ok((before, rest)) => {
-                let text = plain(&(before + &rest));
-                self.screen.push_str(&text);
-                Next::End(text)
-            }
-            Err(error) => panic!(
-                "waiting for a prompt or the end: {error}\n--- screen so far ---\n{}",
-                self.screen
-            ),
+        match self.until_any(&[PROMPT, RECORD]) {
+            Some((_, needle)) if needle == PROMPT => Next::Prompt,
+            Some((before, _)) => Next::End(before + RECORD + &self.finish()),
+            None => Next::End(self.finish()),
         }
     }
 
     /// Everything shown until the referee exits.
     fn finish(&mut self) -> String {
-        let rest = self
-            .session
-            .exp_eof()
-            .unwrap_or_else(|error| panic!("waiting for the end: {error}\n{}", self.screen));
-        let text = plain(&rest);
-        self.screen.push_str(&text);
-        text
+        plain(&self.finish_raw())
+    }
+
+    /// Like [`finish`](Console::finish), colours included.
+    fn finish_raw(&mut self) -> String {
+        while !self.ended {
+            self.read_more();
+        }
+        let raw = std::mem::take(&mut self.unread);
+        self.screen.push_str(&plain(&raw));
+        raw
     }
 
     /// From a prompt, plays the first legal move (as `moves` lists it) at every turn until the
@@ -168,18 +229,40 @@ impl Console {
 
 /// The text without ANSI escape sequences and carriage returns.
 fn plain(raw: &str) -> String {
+    plain_with_ends(raw).0
+}
+
+/// The text without ANSI escape sequences and carriage returns, and for each of its bytes the
+/// end in `raw` of the character it came from.
+fn plain_with_ends(raw: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(raw.len());
+    let mut ends = Vec::with_capacity(raw.len());
     let mut escape = false;
-    for c in raw.chars() {
+    for (at, c) in raw.char_indices() {
         if c == '\x1b' {
             escape = true;
         } else if escape {
             escape = !c.is_ascii_alphabetic();
         } else if c != '\r' {
             out.push(c);
+            ends.extend(std::iter::repeat(at + c.len_utf8()).take(c.len_utf8()));
         }
     }
-    out
+    (out, ends)
+}
+
+/// The escape sequences in `raw` that set a colour or a style (SGR sequences other than the
+/// reset): the line editor moves the cursor with escape sequences whatever the colours.
+fn styles(raw: &str) -> Vec<String> {
+    raw.split('\x1b')
+        .skip(1)
+        .filter_map(|rest| {
+            let params = rest.strip_prefix('[')?;
+            let end = params.find(|c: char| c.is_ascii_alphabetic())?;
+            (&params[end..end + 1] == "m" && !matches!(&params[..end], "" | "0"))
+                .then(|| params[..=end].to_string())
+        })
+        .collect()
 }
 
 /// The first move of the last `N legal moves: ...` list in `text`.
@@ -347,7 +430,7 @@ fn uttt_highlights_the_forced_board_in_green_and_refuses_moves_outside_it() {
     let refused = console.answer(elsewhere);
     assert!(
         refused.contains(&format!(
-            "is outside the forced board: you must play in small board {forced}"
+            "): illegal move: outside the forced board: you must play in small board {forced}"
         )),
         "{refused}"
     );
@@ -551,6 +634,58 @@ fn the_default_bot_comes_with_easier_ones_and_a_slow_bot_is_said_to_be_busy() {
 }
 
 #[test]
+fn the_line_editor_edits_recalls_and_sorts_out_what_was_typed_ahead() {
+    let slow = format!("python3 {} slow:600", script().display());
+    let mut console = Console::play(&["tictactoe", "--second", &slow, "--no-record"]);
+    console.prompt();
+    // The arrows move in the line: ab1, two to the left, a backspace, Enter: b1.
+    console.keys("ab1\x1b[D\x1b[D\x7f\r");
+    console.expect("b1\n");
+    // While the bot thinks, a whole line typed is ignored (it was typed without seeing the bot's
+    // move) and a line begun is kept at the prompt.
+    let played = console.expect("is thinking...");
+    assert!(played.contains("You played b1 (1 1)."), "{played}");
+    console.keys("c2\rmov");
+    let after = console.prompt();
+    assert!(
+        after.contains("(ignored 'c2', typed before your turn)"),
+        "{after}"
+    );
+    let listed = console.answer("es");
+    assert!(listed.contains("7 legal moves: "), "{listed}");
+    // Up recalls the lines typed before, the last first.
+    console.keys("\x1b[A\r");
+    console.expect("]> moves\n");
+    assert!(console.prompt().contains("7 legal moves: "));
+    console.keys("\x1b[A\x1b[A\r");
+    console.expect("]> b1\n");
+    let again = console.prompt();
+    assert!(
+        again.contains("b1 (1 1): illegal move: 1 1 is already taken"),
+        "{again}"
+    );
+    assert!(!console.screen.contains("^["), "{}", console.screen);
+    assert!(!console.screen.contains("line editing is off"));
+    console.send("resign");
+    console.finish();
+}
+
+#[test]
+fn a_terminal_that_does_not_answer_is_typed_on_without_line_editing() {
+    let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
+    console.answers = false;
+    let start = console.expect("(line editing is off: ");
+    assert!(start.contains("Move 1: X (you) to move"), "{start}");
+    console.prompt();
+    // (The test's terminal does not echo what is typed: the line editor showed it.)
+    console.keys("b1\r");
+    let after = console.prompt();
+    assert!(after.contains("You played b1 (1 1)."), "{after}");
+    console.keys("resign\r");
+    assert!(console.finish().contains("You lose."));
+}
+
+#[test]
 fn a_person_who_does_not_answer_loses_on_time() {
     let mut console = Console::play(&[
         "tictactoe",
@@ -561,7 +696,7 @@ fn a_person_who_does_not_answer_loses_on_time() {
         "--no-record",
     ]);
     let start = console.prompt();
-    assert!(start.ends_with("X [1.5 s"), "{start}");
+    assert!(start.ends_with("X [2 s"), "{start}");
     let ending = console.finish();
     assert!(ending.contains("Time is up."), "{ending}");
     assert!(ending.contains("You lose."), "{ending}");
@@ -572,7 +707,7 @@ fn a_person_who_does_not_answer_loses_on_time() {
 }
 
 #[test]
-fn the_clock_warns_ten_seconds_before_the_end() {
+fn the_clock_counts_down_at_the_prompt_and_warns_and_a_late_line_loses() {
     let mut console = Console::play(&[
         "tictactoe",
         "--second",
@@ -582,10 +717,31 @@ fn the_clock_warns_ten_seconds_before_the_end() {
         "--no-record",
     ]);
     assert!(console.prompt().ends_with("X [11 s"));
-    let warned = console.prompt();
-    assert!(warned.contains("10 s left!"), "{warned}");
-    console.send("resign");
-    assert!(console.finish().contains("You lose."));
+    // A line begun is kept while the prompt is redrawn, each second and after the warning.
+    console.keys("b");
+    let warned = console.expect("10 s left!");
+    assert!(warned.contains("X [11 s]> b"), "{warned}");
+    let redrawn = console.expect("]> b");
+    assert!(
+        redrawn.ends_with("X [10 s") || redrawn.ends_with("X [9 s"),
+        "{redrawn}"
+    );
+    console.expect("X [8 s]> b");
+    console.send("1");
+    let after = console.prompt();
+    assert!(after.contains("You played b1 (1 1)."), "{after}");
+    // The next move starts with a full clock that counts down on its own; whatever is being
+    // typed when it runs out is lost with the game.
+    assert!(after.ends_with("X [11 s"), "{after}");
+    console.keys("a2");
+    console.expect("X [1 s]> a2");
+    let ending = console.finish();
+    assert!(ending.contains("Time is up."), "{ending}");
+    assert!(ending.contains("You lose."), "{ending}");
+    assert!(
+        ending.contains("X (first player) did not answer move 3 within"),
+        "{ending}"
+    );
 }
 
 #[test]
@@ -698,7 +854,7 @@ fn raw_mode_shows_the_protocol_and_sends_what_is_typed() {
         "builtin:random",
         "--no-record",
     ]);
-    let setup = console.expect("start\r\n");
+    let setup = console.expect("start\n");
     assert!(setup.contains("Raw mode"), "{setup}");
     assert!(
         setup.contains(
@@ -729,14 +885,14 @@ fn no_color_means_no_colour() {
         &[("NO_COLOR", "1")],
     );
     let raw = console.expect_raw(PROMPT);
-    assert!(!raw.contains('\x1b'), "{raw:?}");
+    assert_eq!(styles(&raw), [""; 0], "{raw:?}");
     console.send("e4");
     let raw = console.expect_raw(PROMPT);
-    assert!(!raw.contains('\x1b'), "{raw:?}");
+    assert_eq!(styles(&raw), [""; 0], "{raw:?}");
     assert!(raw.contains("next: X in small board "), "{raw}");
     console.send("resign");
-    let rest = console.session.exp_eof().unwrap();
-    assert!(!rest.contains('\x1b'), "{rest:?}");
+    let rest = console.finish_raw();
+    assert_eq!(styles(&rest), [""; 0], "{rest:?}");
 
     // Not a terminal: no colour either, and a script's lines are read one after another.
     let output = referee()

@@ -1,7 +1,7 @@
 //! What a person types at the console: a command or a move (in the protocol's notation or a
 //! friendly form), the help that documents both, and hints added to the rules' refusals.
 
-use super::notation::{extent, friendly, translate, Translation};
+use super::notation::{extent, translate, Translation};
 use crate::games::diagram::column_letter;
 use crate::games::{AnyGame, GameSpec, Geometry, IllegalMove, MoveError};
 
@@ -122,17 +122,16 @@ pub fn help(spec: &GameSpec) -> String {
     )
 }
 
-/// Why a move is refused, in the console's words: the rules' message, but with squares and
-/// areas named the way moves are typed here (the rules name ultimate tic-tac-toe's forced board
-/// by column numbers, as the protocol does).
-pub fn refusal(spec: &GameSpec, error: &MoveError) -> String {
+/// Why a move is refused, in the console's words: the rules' message, but with areas named the
+/// way moves are typed here (the rules name ultimate tic-tac-toe's forced board by column
+/// numbers, as the protocol does).
+pub fn refusal(error: &MoveError) -> String {
     match error {
-        MoveError::Illegal(IllegalMove::OutsideForcedBoard { square, board, .. }) => {
+        MoveError::Illegal(IllegalMove::OutsideForcedBoard { board, .. }) => {
             let (x, y) = (board % 3 * 3, board / 3 * 3);
             format!(
-                "illegal move: {} is outside the forced board: you must play in small board \
-                 {board} (columns {}-{}, rows {}-{})",
-                friendly(spec, square),
+                "illegal move: outside the forced board: you must play in small board {board} \
+                 (columns {}-{}, rows {}-{})",
                 column_letter(x),
                 column_letter(x + 2),
                 y,
@@ -258,12 +257,12 @@ mod tests {
             area: "columns 6-8, rows 3-5".into(),
         });
         assert_eq!(
-            refusal(&spec("uttt"), &forced),
-            "illegal move: a0 is outside the forced board: you must play in small board 5 \
+            refusal(&forced),
+            "illegal move: outside the forced board: you must play in small board 5 \
              (columns g-i, rows 3-5)"
         );
         assert_eq!(hint(&spec("uttt"), &forced), None);
-        assert_eq!(refusal(&spec("tictactoe"), &off), off.to_string());
+        assert_eq!(refusal(&off), off.to_string());
         let taken = MoveError::Illegal(IllegalMove::Occupied {
             square: "1 1".into(),
         });

@@ -20,7 +20,7 @@ use crate::quote::shorten;
 use crate::verdict::Fault;
 use board_view::{draw, played_line, side_name, turn_line, Seating};
 use input::{help, hint, refusal, Input};
-use keyboard::{Keyboard, Typed};
+use keyboard::{Keyboard, Prompt, Typed};
 use notation::friendly;
 use screen::{Screen, Voice};
 use std::rc::Rc;
@@ -103,7 +103,7 @@ impl ConsoleSeat {
             return Err(Fault::Unrequested { line: early });
         }
         let started = Instant::now();
-        match self.keyboard.next_line(deadline) {
+        match self.keyboard.read(&"", deadline) {
             Typed::Line { text, at } => {
                 self.log_answer(&text, at);
                 Ok((text, at))
@@ -170,20 +170,17 @@ impl ConsoleSeat {
         let deadline = shown_at + watchdog;
         let out_of_time = shown_at + limit;
         let mut warned = !self.options.clock || limit <= WARNING;
-        let me = side_name(&followed.spec, followed.side);
+        let prompt = TurnPrompt {
+            me: side_name(&followed.spec, followed.side),
+            out_of_time: self.options.clock.then_some(out_of_time),
+        };
         loop {
-            let left = out_of_time.saturating_duration_since(Instant::now());
-            self.screen.prompt(&if self.options.clock {
-                format!("{me} [{}]> ", seconds(left))
-            } else {
-                format!("{me}> ")
-            });
             let wake = if warned {
                 deadline
             } else {
                 out_of_time - WARNING
             };
-            match self.keyboard.next_line(wake) {
+            match self.keyboard.read(&prompt, wake) {
                 Typed::Line { text, at } => {
                     if let Some(line) = self.respond(followed, &text, offered) {
                         self.log_answer(&line, at);
@@ -201,6 +198,7 @@ impl ConsoleSeat {
                     self.screen.say(Voice::Warning, &warning);
                 }
                 Typed::Nothing => {
+                    self.keyboard.discard();
                     self.screen.say(Voice::Warning, "\nTime is up.");
                     return Err(Fault::Timeout {
                         waited: shown_at.elapsed(),
@@ -371,7 +369,7 @@ impl ConsoleSeat {
                         } else {
                             format!("{typed} ({notation})")
                         };
-                        let why = refusal(spec, &error);
+                        let why = refusal(&error);
                         screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
                         if let Some(hint) = hint(spec, &error) {
                             screen.say(Voice::Plain, &hint);
@@ -455,13 +453,37 @@ fn closed() -> Fault {
     }
 }
 
-/// `30 s`, or `9.5 s` in the last ten seconds.
-fn seconds(left: Duration) -> String {
-    if left >= WARNING {
-        format!("{} s", left.as_millis().div_ceil(1000))
-    } else {
-        format!("{:.1} s", left.as_secs_f64())
+/// The prompt of a person's turn: their side, and on the clock the time left, counting down.
+struct TurnPrompt {
+    me: &'static str,
+    out_of_time: Option<Instant>,
+}
+
+impl Prompt for TurnPrompt {
+    /// `X [29 s]> `, or `X> ` without a clock.
+    fn text(&self, now: Instant) -> String {
+        match self.out_of_time {
+            Some(end) => format!(
+                "{} [{}]> ",
+                self.me,
+                seconds(end.saturating_duration_since(now))
+            ),
+            None => format!("{}> ", self.me),
+        }
     }
+
+    /// When the whole seconds shown go down by one.
+    fn changes_at(&self, now: Instant) -> Option<Instant> {
+        let end = self.out_of_time?;
+        let left = end.saturating_duration_since(now);
+        let shown = left.as_millis().div_ceil(1000) as u64;
+        (shown > 0).then(|| end - Duration::from_secs(shown - 1))
+    }
+}
+
+/// The time left in whole seconds, rounded up: `30 s`, ..., `1 s`, then `0 s`.
+fn seconds(left: Duration) -> String {
+    format!("{} s", left.as_millis().div_ceil(1000))
 }
 
 /// `9, 10, 11`.
@@ -561,9 +583,28 @@ mod tests {
     }
 
     #[test]
-    fn time_left_reads_in_seconds() {
+    fn the_prompt_counts_the_seconds_down() {
         assert_eq!(seconds(Duration::from_millis(29_001)), "30 s");
-        assert_eq!(seconds(Duration::from_millis(9_460)), "9.5 s");
-        assert_eq!(seconds(Duration::ZERO), "0.0 s");
+        assert_eq!(seconds(Duration::from_millis(9_460)), "10 s");
+        assert_eq!(seconds(Duration::ZERO), "0 s");
+        let now = Instant::now();
+        let prompt = TurnPrompt {
+            me: "X",
+            out_of_time: Some(now + Duration::from_millis(2_500)),
+        };
+        assert_eq!(prompt.text(now), "X [3 s]> ");
+        let next = prompt.changes_at(now).unwrap();
+        assert_eq!(next, now + Duration::from_millis(500));
+        assert_eq!(prompt.text(next), "X [2 s]> ");
+        let last = prompt.changes_at(next).unwrap();
+        assert_eq!(prompt.text(last), "X [1 s]> ");
+        assert_eq!(prompt.text(prompt.changes_at(last).unwrap()), "X [0 s]> ");
+        assert_eq!(prompt.changes_at(now + Duration::from_secs(3)), None);
+        let untimed = TurnPrompt {
+            me: "O",
+            out_of_time: None,
+        };
+        assert_eq!(untimed.text(now), "O> ");
+        assert_eq!(untimed.changes_at(now), None);
     }
 }
