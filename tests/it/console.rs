@@ -26,6 +26,8 @@ struct Console {
     ended: bool,
     /// Answer the cursor-position requests (a terminal that does not, when false).
     answers: bool,
+    /// How the prompt ends: [`PROMPT`] on the clock, `X> ` without.
+    prompt_end: &'static str,
     /// Everything shown so far, without colours.
     screen: String,
 }
@@ -79,6 +81,7 @@ impl Console {
             unread: String::new(),
             ended: false,
             answers: true,
+            prompt_end: PROMPT,
             screen: String::new(),
         }
     }
@@ -167,7 +170,7 @@ impl Console {
     }
 
     fn prompt(&mut self) -> String {
-        self.expect(PROMPT)
+        self.expect(self.prompt_end)
     }
 
     /// Types `line` and Enter, and waits for the line to be taken: its end is echoed. What
@@ -191,8 +194,8 @@ impl Console {
 
     /// Waits for the next prompt or the end of the game.
     fn next(&mut self) -> Next {
-        match self.until_any(&[PROMPT, RECORD]) {
-            Some((_, needle)) if needle == PROMPT => Next::Prompt,
+        match self.until_any(&[self.prompt_end, RECORD]) {
+            Some((_, needle)) if needle == self.prompt_end => Next::Prompt,
             Some((before, _)) => Next::End(before + RECORD + &self.finish()),
             None => Next::End(self.finish()),
         }
@@ -321,6 +324,8 @@ fn tictactoe_against_random_with_help_moves_and_every_wrong_input() {
     let help = console.answer("help");
     assert!(help.contains("b2 is '1 2'"), "{help}");
     assert!(help.contains("resign"), "{help}");
+    assert!(help.contains("undo     take back your last move"), "{help}");
+    assert!(help.contains("Up and down"), "{help}");
     let moves = console.answer("moves");
     assert!(
         moves.contains("9 legal moves: a0, b0, c0, a1, b1, c1, a2, b2, c2"),
@@ -683,6 +688,79 @@ fn a_terminal_that_does_not_answer_is_typed_on_without_line_editing() {
     assert!(after.contains("You played b1 (1 1)."), "{after}");
     console.keys("resign\r");
     assert!(console.finish().contains("You lose."));
+}
+
+#[test]
+fn moves_are_taken_back_in_a_casual_game_only_and_it_is_not_recorded() {
+    // On the clock, taking back would give time back: no.
+    let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
+    assert!(!console.prompt().contains("undo"));
+    console.send("b1");
+    console.prompt();
+    let refused = console.answer("undo");
+    assert!(
+        refused.contains("Moves are taken back only in a casual game against a bot"),
+        "{refused}"
+    );
+    console.send("resign");
+    console.finish();
+
+    // Without a clock, against a bot: the person's last move goes, and the bot's reply.
+    let (mut console, records) = Console::play_recorded(&[
+        "tictactoe",
+        "--second",
+        "builtin:random",
+        "--human-time",
+        "off",
+    ]);
+    console.prompt_end = "X> ";
+    let start = console.prompt();
+    assert!(
+        start.contains("Type undo to take back your last move"),
+        "{start}"
+    );
+    let nothing = console.answer("undo");
+    assert!(
+        nothing.contains("You have no move to take back."),
+        "{nothing}"
+    );
+    let reply = |after: &str| -> String {
+        let line = after
+            .lines()
+            .find(|line| line.starts_with("O (builtin:random) played "))
+            .unwrap_or_else(|| panic!("no reply in:\n{after}"));
+        line["O (builtin:random) played ".len()..].to_string()
+    };
+    let first = reply(&console.answer("b1"));
+    let undone = console.answer("undo");
+    assert!(
+        undone.contains(&format!("Taken back: b1 (1 1), {first}.")),
+        "{undone}"
+    );
+    assert!(
+        undone.contains("  1 .  .  .\n"),
+        "the board is empty again: {undone}"
+    );
+    assert!(undone.contains("Move 1: X (you) to move"), "{undone}");
+    // Again, deeper: the first moves stay.
+    let first = reply(&console.answer("a0"));
+    let second = reply(&console.answer("c2"));
+    let undone = console.answer("undo");
+    assert!(
+        undone.contains(&format!("Taken back: c2 (2 2), {second}.")),
+        "{undone}"
+    );
+    assert!(undone.contains("Move 3: X (you) to move"), "{undone}");
+    assert!(undone.contains("  0 X"), "a0 stays: {undone}");
+    assert!(!first.is_empty());
+    let ending = console.play_out();
+    assert!(has_result(&ending), "{ending}");
+    assert!(
+        ending.contains("Not recorded: moves were taken back."),
+        "{ending}"
+    );
+    assert!(!ending.contains(RECORD), "{ending}");
+    assert_eq!(std::fs::read_dir(records.path()).unwrap().count(), 0);
 }
 
 #[test]

@@ -16,6 +16,8 @@ pub enum Input {
     Resign,
     /// Leave the game (it counts as resigning).
     Quit,
+    /// Take back the person's last move and the replies to it.
+    Undo,
     /// Accept the draw offered, or offer one with the next move (checkers).
     Draw,
     /// Checkers: show where the piece on this square can go.
@@ -40,6 +42,7 @@ pub fn read(spec: &GameSpec, game: &dyn AnyGame, line: &str) -> Input {
         "moves" => return Input::Moves,
         "resign" => return Input::Resign,
         "quit" | "exit" => return Input::Quit,
+        "undo" | "takeback" => return Input::Undo,
         "draw" => return Input::Draw,
         _ => {}
     }
@@ -117,8 +120,11 @@ pub fn help(spec: &GameSpec) -> String {
            help     this text\n  \
            moves    list the legal moves\n  \
            resign   give up the game{draw}\n  \
+           undo     take back your last move and the bot's reply; only in a casual\n           \
+         game against a bot without a clock (--human-time off), not recorded\n  \
            quit     leave the game (it counts as resigning)\n\
-         Bad input never costs your turn, but your clock runs while you type."
+         Bad input never costs your turn, but your clock runs while you type. Up and down\n\
+         recall the lines typed before."
     )
 }
 
@@ -200,6 +206,7 @@ mod tests {
         assert_eq!(read_in("tictactoe", " moves "), Input::Moves);
         assert_eq!(read_in("tictactoe", "Resign"), Input::Resign);
         assert_eq!(read_in("tictactoe", "quit"), Input::Quit);
+        assert_eq!(read_in("dots", "Undo"), Input::Undo);
         assert_eq!(read_in("checkers", "draw"), Input::Draw);
     }
 

@@ -40,6 +40,9 @@ pub struct ConsoleOptions {
     /// Show the time left (false when the person plays without a clock).
     pub clock: bool,
     pub seating: Seating,
+    /// `Some(n)` when the person may take back their moves (a casual game: a bot, no clock):
+    /// any but the first `n` moves of the game, which are the opening it was started from.
+    pub takebacks: Option<usize>,
 }
 
 pub struct ConsoleSeat {
@@ -48,6 +51,9 @@ pub struct ConsoleSeat {
     options: ConsoleOptions,
     transcript: Vec<TranscriptLine>,
     followed: Option<FollowedGame>,
+    /// The person left the last game to take back their last move: whoever started it is to
+    /// start it again from the position before that move.
+    took_back: bool,
 }
 
 /// The game as the seat follows it.
@@ -57,6 +63,8 @@ struct FollowedGame {
     side: Side,
     /// Moves played so far, the opening's included.
     plies: usize,
+    /// Moves of the person's that may be taken back (played after the opening).
+    takeable: usize,
     /// The player offered a draw, to go with their next move.
     offering: bool,
 }
@@ -70,7 +78,14 @@ impl ConsoleSeat {
             options,
             transcript: Vec::new(),
             followed: None,
+            took_back: false,
         }
+    }
+
+    /// Whether the person left the last game to take back their last move (see
+    /// [`ConsoleOptions::takebacks`]); asking again says no until they do it again.
+    pub fn took_back(&mut self) -> bool {
+        std::mem::take(&mut self.took_back)
     }
 
     fn log_sent(&mut self, messages: &[RefereeMessage]) {
@@ -131,7 +146,10 @@ impl ConsoleSeat {
             return Err("the setup named no game or no side".into());
         };
         let mut game = spec.new_game();
-        for mv in &played {
+        let opening = self.options.takebacks.unwrap_or(played.len());
+        let mut takeable = 0;
+        for (index, mv) in played.iter().enumerate() {
+            takeable += usize::from(index >= opening && game.side_to_move() == side);
             game.play_text(mv)
                 .map_err(|e| format!("opening move '{mv}': {e}"))?;
         }
@@ -140,6 +158,7 @@ impl ConsoleSeat {
             game,
             side,
             plies: played.len(),
+            takeable,
             offering: false,
         });
         Ok(())
@@ -295,6 +314,20 @@ impl ConsoleSeat {
                 screen.say(Voice::Plain, "You leave the game (it counts as resigning).");
                 return Some("resign".into());
             }
+            Input::Undo if self.options.takebacks.is_none() => screen.say(
+                Voice::Warning,
+                "Moves are taken back only in a casual game against a bot, one that can start\n\
+                 from a position, without a clock (--human-time off).",
+            ),
+            Input::Undo if followed.takeable == 0 => {
+                screen.say(Voice::Warning, "You have no move to take back.");
+            }
+            Input::Undo => {
+                // The game is left and started again from before the person's last move (see
+                // `console_game`): a bot knows no taking back, only games.
+                self.took_back = true;
+                return Some("resign".into());
+            }
             Input::Draw if offered => {
                 screen.say(Voice::Plain, "You accept the draw.");
                 return Some("draw".into());
@@ -348,6 +381,7 @@ impl ConsoleSeat {
                         let offers = offers_draw || followed.offering;
                         followed.game = trial;
                         followed.plies += 1;
+                        followed.takeable += 1;
                         followed.offering = false;
                         screen.say(
                             Voice::Plain,
@@ -556,6 +590,7 @@ mod tests {
             spec,
             side: Side::First,
             plies: 0,
+            takeable: 0,
             offering: false,
         }
     }
