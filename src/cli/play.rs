@@ -34,7 +34,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SPEC", default_value_t = Settings::default().time)]
     time: String,
     /// The people's time control, the same way, or 'off' for no clock. A person who runs out
-    /// of time loses on time, like a bot.
+    /// of time loses on time, like a bot. Without a clock, one person against a bot plays a
+    /// casual game: `undo` takes back their last move, and the game is then not recorded.
     #[arg(long, value_name = "SPEC", default_value = "move=30000")]
     human_time: String,
     /// Raw mode: see the exact protocol lines the referee sends and type protocol replies
