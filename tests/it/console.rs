@@ -642,7 +642,14 @@ fn the_default_bot_comes_with_easier_ones_and_a_slow_bot_is_said_to_be_busy() {
 fn the_line_editor_edits_recalls_and_sorts_out_what_was_typed_ahead() {
     // The bot takes long enough for the test to type while it thinks.
     let slow = format!("python3 {} slow:1500", script().display());
-    let mut console = Console::play(&["tictactoe", "--second", &slow, "--no-record"]);
+    let mut console = Console::play(&[
+        "tictactoe",
+        "--second",
+        &slow,
+        "--time",
+        "move=5000",
+        "--no-record",
+    ]);
     console.prompt();
     // The arrows move in the line: ab1, two to the left, a backspace, Enter: b1.
     console.keys("ab1\x1b[D\x1b[D\x7f\r");
