@@ -7,7 +7,10 @@
 //! typed kept for the next prompt unless the turn is over. Those last two are why reedline and
 //! not rustyline: rustyline's `readline` can be neither interrupted nor given a new prompt from
 //! outside, so a person typing when their time ran out would hold the game until they pressed
-//! Enter. From a pipe or a file (a script), plain lines are read by a thread of their own.
+//! Enter. (Reedline 0.49 is the last release whose declared rust-version is not above the
+//! crate's.) The editor asks the terminal where its cursor is before it draws; a terminal that
+//! does not answer is typed on line by line instead. From a pipe or a file (a script), plain
+//! lines are read by a thread of their own.
 
 use super::screen::Screen;
 use reedline::{
