@@ -5,15 +5,17 @@
 use crate::arbiter::{play_game_watched, play_opening, GameRules, PlayedGame, SeatedPlayer};
 use crate::clock::{Clock, TimeControl, MAX_MS};
 use crate::games::{AnyGame, GameSpec, Side};
+use crate::protocol::{Ready, RefereeMessage};
 use crate::record::RecordFiles;
 use crate::seats::console::board_view::{draw, played_line, side_name, Seating};
 use crate::seats::console::keyboard::Keyboard;
-use crate::seats::console::screen::{Screen, Voice};
-use crate::seats::console::{ConsoleOptions, ConsoleSeat};
+use crate::seats::console::screen::{Notice, Screen, Voice};
+use crate::seats::console::{notation, ConsoleOptions, ConsoleSeat};
 use crate::seats::process::ProcessOptions;
 use crate::seats::supervisor::Supervisor;
-use crate::seats::{PlayerSpec, PlayerSpecError, Seat};
+use crate::seats::{Answer, PlayerSpec, PlayerSpecError, Seat, SeatLog};
 use crate::table::GameError;
+use crate::verdict::Fault;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -59,6 +61,9 @@ pub struct PlayConfig {
     pub opening: Vec<String>,
     /// Who sits on each side, first then second.
     pub sides: [SideSpec; 2],
+    /// The side given the strongest built-in bot because the command line named nobody for
+    /// it: the console says once how to choose an easier opponent.
+    pub defaulted: Option<Side>,
     pub bot_time: TimeControl,
     /// The people's time control; `None` when they play without a clock.
     pub human_time: Option<TimeControl>,
@@ -82,15 +87,51 @@ pub struct ConsoleGame {
 /// What sits on a side for the game: a person at the console, or a bot.
 enum SideSeat {
     Person(ConsoleSeat),
-    Bot(Box<dyn Seat + Send>),
+    Bot(ShownBot),
 }
 
 impl SideSeat {
     fn seat(&mut self) -> &mut dyn Seat {
         match self {
             SideSeat::Person(seat) => seat,
-            SideSeat::Bot(bot) => bot.as_mut(),
+            SideSeat::Bot(bot) => bot,
         }
+    }
+}
+
+/// How long a bot may take before the console says it is busy: a quick bot's answer needs no
+/// notice, a slow one must not look like a hung console.
+const A_MOMENT: Duration = Duration::from_millis(250);
+
+/// A bot's seat at the console: while the bot takes more than a moment to get ready or to
+/// answer, the console says so ("B (builtin:strong) is thinking...").
+struct ShownBot {
+    seat: Box<dyn Seat + Send>,
+    /// The side and its player, as the console names them.
+    who: String,
+}
+
+impl Seat for ShownBot {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        let _notice = Notice::after(A_MOMENT, format!("{} is getting ready...", self.who));
+        self.seat.setup(messages, allowance)
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        let _notice = Notice::after(A_MOMENT, format!("{} is thinking...", self.who));
+        self.seat.ask(messages, watchdog)
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        self.seat.tell(messages);
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        self.seat.take_log()
+    }
+
+    fn finish(&mut self) {
+        self.seat.finish();
     }
 }
 
@@ -100,7 +141,7 @@ pub fn play_at_console(
     supervisor: &Supervisor,
 ) -> Result<ConsoleGame, GameError> {
     let spec = &config.rules.spec;
-    let (start, _) = play_opening(spec, &config.opening)?;
+    let (start, opening) = play_opening(spec, &config.opening)?;
     for (side, side_spec) in Side::BOTH.into_iter().zip(&config.sides) {
         if let SideSpec::Bot(player) = side_spec {
             player
@@ -112,6 +153,11 @@ pub fn play_at_console(
         }
     }
     let humans = config.sides.clone().map(|side_spec| side_spec.is_human());
+    let person = match humans {
+        [true, false] => Some(Side::First),
+        [false, true] => Some(Side::Second),
+        _ => None,
+    };
     let seating = seating(&config.sides);
     let human_time = config.human_time.unwrap_or(TimeControl {
         move_ms: MAX_MS,
@@ -122,27 +168,11 @@ pub fn play_at_console(
         // A person answers `start` by typing a `ready` line: give them a move's time for it.
         rules.startup = rules.startup.max(Clock::new(human_time).available());
     }
+    let takebacks = (person.is_some() && takebacks_allowed(config, start.as_ref(), &opening))
+        .then_some(opening.len());
 
     let mut screen = Screen::stdout();
-    screen.say(Voice::Aside, &format!("Game: {spec}"));
-    screen.say(
-        Voice::Plain,
-        &format!(
-            "{} against {}.",
-            seating.who(spec, Side::First),
-            seating.who(spec, Side::Second)
-        ),
-    );
-    if config.raw && humans.contains(&true) {
-        screen.say(
-            Voice::Aside,
-            "Raw mode: you see the referee's lines exactly as a bot does, and what you type\n\
-             is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
-             'ready NAME VERSION', then each 'turn' with one move.",
-        );
-    } else if humans.contains(&true) {
-        screen.say(Voice::Aside, "Type help at your turn for how to play.");
-    }
+    introduce(&mut screen, config, &seating, takebacks.is_some());
 
     let keyboard = humans.contains(&true).then(|| Rc::new(Keyboard::stdin()));
     let side_seat = |side: Side| -> Result<SideSeat, GameError> {
@@ -153,20 +183,24 @@ pub fn play_at_console(
                     raw: config.raw,
                     clock: config.human_time.is_some(),
                     seating: seating.clone(),
+                    takebacks,
                 },
             )),
             SideSpec::Bot(player) => {
                 let seed = config.seed.wrapping_add(side.index() as u64);
-                SideSeat::Bot(player.start(
-                    supervisor,
-                    &config.referee_exe,
-                    seed,
-                    config.process.clone(),
-                )?)
+                SideSeat::Bot(ShownBot {
+                    seat: player.start(
+                        supervisor,
+                        &config.referee_exe,
+                        seed,
+                        config.process.clone(),
+                    )?,
+                    who: seating.who(spec, side),
+                })
             }
         })
     };
-    let (mut first, mut second) = (side_seat(Side::First)?, side_seat(Side::Second)?);
+    let mut seats = [side_seat(Side::First)?, side_seat(Side::Second)?];
 
     let number = match &config.record_dir {
         Some(dir) => next_record_number(dir),
@@ -176,55 +210,183 @@ pub fn play_at_console(
     if watching {
         screen.show(&draw(start.as_ref(), None));
     }
-    let mut spectator = |game: &dyn AnyGame, played: &crate::record::MoveRecord| {
-        if !watching {
-            return;
+    // A take-back ends the game (the person leaves it) and starts it again from the moves
+    // before theirs: the judge and the bots know games, not taking back.
+    let mut opening = opening;
+    let mut taken_back = false;
+    let mut played = loop {
+        let mut spectator = |game: &dyn AnyGame, played: &crate::record::MoveRecord| {
+            if !watching {
+                return;
+            }
+            screen.say(
+                Voice::Plain,
+                &format!(
+                    "{} in {} ms",
+                    played_line(spec, &seating, played.side, &played.notation),
+                    played.us / 1000
+                ),
+            );
+            screen.show(&draw(game, None));
+            if game.outcome().is_none() {
+                std::thread::sleep(config.pause);
+            }
+        };
+        let seated_player = |side: Side, seat| SeatedPlayer {
+            seat,
+            label: side_name(spec, side).to_string(),
+            command: config.sides[side.index()].to_string(),
+            time: if humans[side.index()] {
+                human_time
+            } else {
+                config.bot_time
+            },
+        };
+        let [first, second] = &mut seats;
+        let played = play_game_watched(
+            supervisor,
+            number,
+            &rules,
+            &opening,
+            [
+                seated_player(Side::First, first.seat()),
+                seated_player(Side::Second, second.seat()),
+            ],
+            &mut spectator,
+        )?;
+        let Some((you, from)) = person.zip(takebacks) else {
+            break played;
+        };
+        let took_back = match &mut seats[you.index()] {
+            SideSeat::Person(seat) => seat.took_back(),
+            SideSeat::Bot(_) => false,
+        };
+        if !took_back {
+            break played;
         }
-        screen.say(
-            Voice::Plain,
-            &format!(
-                "{} in {} ms",
-                played_line(spec, &seating, played.side, &played.notation),
-                played.us / 1000
-            ),
-        );
-        screen.show(&draw(game, None));
-        if game.outcome().is_none() {
-            std::thread::sleep(config.pause);
+        let record = &played.record;
+        let moves: Vec<String> = record
+            .opening
+            .iter()
+            .cloned()
+            .chain(record.moves.iter().map(|m| m.notation.clone()))
+            .collect();
+        let kept = before_last_move(spec, &moves, from, you);
+        let taken: Vec<String> = moves[kept..]
+            .iter()
+            .map(|mv| notation::both(spec, mv))
+            .collect();
+        screen.say(Voice::Plain, &format!("Taken back: {}.", taken.join(", ")));
+        opening = moves[..kept].to_vec();
+        taken_back = true;
+        // A bot that plays one game per process is started again for the next.
+        for side in Side::BOTH {
+            let reusable = played.ready[side.index()]
+                .as_ref()
+                .is_some_and(|ready| ready.multi_game);
+            if let SideSeat::Bot(bot) = &mut seats[side.index()] {
+                if !reusable {
+                    bot.finish();
+                    seats[side.index()] = side_seat(side)?;
+                }
+            }
         }
     };
-    let seated_player = |side: Side, seat| SeatedPlayer {
-        seat,
-        label: side_name(spec, side).to_string(),
-        command: config.sides[side.index()].to_string(),
-        time: if humans[side.index()] {
-            human_time
-        } else {
-            config.bot_time
-        },
-    };
-    let mut played = play_game_watched(
-        supervisor,
-        number,
-        &rules,
-        &config.opening,
-        [
-            seated_player(Side::First, first.seat()),
-            seated_player(Side::Second, second.seat()),
-        ],
-        &mut spectator,
-    )?;
-    for (side, side_seat) in Side::BOTH.into_iter().zip([first, second]) {
+    for (side, side_seat) in Side::BOTH.into_iter().zip(seats) {
         if let SideSeat::Bot(mut bot) = side_seat {
             // A bot that broke a rule is killed at once (dropping its seat).
             if !played.faulted[side.index()] {
-                played.finish_seat(side, bot.as_mut());
+                played.finish_seat(side, &mut bot);
             }
         }
     }
-    let files = played.write_files(config.record_dir.as_deref())?;
+    let files = if taken_back {
+        None
+    } else {
+        played.write_files(config.record_dir.as_deref())?
+    };
     show_result(&mut screen, spec, &seating, &played, files.as_ref());
+    if taken_back && config.record_dir.is_some() {
+        screen.say(Voice::Plain, "Not recorded: moves were taken back.");
+    }
     Ok(ConsoleGame { played, files })
+}
+
+/// The lines that open a game at the console: the game, who plays whom, how to get help, how
+/// to choose an easier opponent than the default, and whether moves may be taken back.
+fn introduce(screen: &mut Screen, config: &PlayConfig, seating: &Seating, takebacks: bool) {
+    let spec = &config.rules.spec;
+    let people = seating.humans.contains(&true);
+    screen.say(Voice::Aside, &format!("Game: {spec}"));
+    screen.say(
+        Voice::Plain,
+        &format!(
+            "{} against {}.",
+            seating.who(spec, Side::First),
+            seating.who(spec, Side::Second)
+        ),
+    );
+    if config.raw && people {
+        screen.say(
+            Voice::Aside,
+            "Raw mode: you see the referee's lines exactly as a bot does, and what you type\n\
+             is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
+             'ready NAME VERSION', then each 'turn' with one move.",
+        );
+    } else if people {
+        screen.say(Voice::Aside, "Type help at your turn for how to play.");
+    }
+    if let Some(side) = config.defaulted {
+        let flag = match side {
+            Side::First => "--first",
+            Side::Second => "--second",
+        };
+        screen.say(
+            Voice::Aside,
+            &format!(
+                "{} is the strongest built-in bot.\n\
+                 For an easier game: {flag} builtin:greedy, or {flag} builtin:random.",
+                seating.who(spec, side)
+            ),
+        );
+    }
+    if takebacks {
+        screen.say(
+            Voice::Aside,
+            "No clock: a casual game. Type undo to take back your last move (a game with\n\
+             moves taken back is not recorded).",
+        );
+    }
+}
+
+/// Whether the person may take moves back: in a casual game, against a bot, without a clock
+/// (a take-back would give time back), the protocol not typed by hand, and a bot that can start
+/// from a position (the game starts again from the moves before the one taken back).
+fn takebacks_allowed(config: &PlayConfig, start: &dyn AnyGame, opening: &[String]) -> bool {
+    let mut later = opening.to_vec();
+    later.extend(start.legal_moves_text().into_iter().take(1));
+    config.human_time.is_none()
+        && !config.raw
+        && config.sides.iter().all(|side| match side {
+            SideSpec::Human => true,
+            SideSpec::Bot(player) => player.check_game(&config.rules.spec, &later).is_ok(),
+        })
+}
+
+/// How many of `moves` stay when `person` takes back their last move (with what followed it):
+/// all those before it. Moves before `from` (the opening) are never taken back.
+fn before_last_move(spec: &GameSpec, moves: &[String], from: usize, person: Side) -> usize {
+    let mut game = spec.new_game();
+    let mut kept = moves.len();
+    for (index, mv) in moves.iter().enumerate() {
+        if index >= from && game.side_to_move() == person {
+            kept = index;
+        }
+        if game.play_text(mv).is_err() {
+            break;
+        }
+    }
+    kept
 }
 
 /// What the console calls each side's player: "you" when one person plays, nothing more than
@@ -327,6 +489,22 @@ mod tests {
         let two = seating(&[SideSpec::Human, SideSpec::Human]);
         assert_eq!(two.names, [String::new(), String::new()]);
         assert_eq!(two.humans, [true, true]);
+    }
+
+    #[test]
+    fn a_take_back_keeps_the_moves_before_the_persons_last() {
+        let dots = GameSpec::from_words("dots", &["rows=1", "cols=2"]).unwrap();
+        // A draws v 1 0, closing the first box, and so draws h 1 1 too.
+        let moves: Vec<String> = ["h 0 0", "h 0 1", "v 0 0", "h 1 0", "v 1 0", "h 1 1"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(before_last_move(&dots, &moves, 0, Side::First), 5);
+        assert_eq!(before_last_move(&dots, &moves, 0, Side::Second), 3);
+        // The opening is never taken back.
+        assert_eq!(
+            before_last_move(&dots, &moves, 4, Side::Second),
+            moves.len()
+        );
     }
 
     #[test]

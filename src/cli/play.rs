@@ -3,7 +3,7 @@
 use crate::bots::Level;
 use crate::clock::TimeControl;
 use crate::console_game::{play_at_console, PlayConfig, SideSpec};
-use crate::games::GameSpec;
+use crate::games::{GameSpec, Side};
 use crate::host;
 use crate::seats::PlayerSpec;
 use crate::settings::Settings;
@@ -34,7 +34,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SPEC", default_value_t = Settings::default().time)]
     time: String,
     /// The people's time control, the same way, or 'off' for no clock. A person who runs out
-    /// of time loses on time, like a bot.
+    /// of time loses on time, like a bot. Without a clock, one person against a bot plays a
+    /// casual game: `undo` takes back their last move, and the game is then not recorded.
     #[arg(long, value_name = "SPEC", default_value = "move=30000")]
     human_time: String,
     /// Raw mode: see the exact protocol lines the referee sends and type protocol replies
@@ -68,7 +69,7 @@ pub struct PlayArgs {
 
 pub fn run(args: PlayArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
-    let sides = side_specs(args.first.as_deref(), args.second.as_deref())?;
+    let (sides, defaulted) = side_specs(args.first.as_deref(), args.second.as_deref())?;
     let settings = Settings {
         time: args.time,
         startup_ms: args.startup_ms,
@@ -89,6 +90,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         rules: settings.rules(spec),
         opening: super::moves(args.opening.as_deref()),
         sides,
+        defaulted,
         bot_time,
         human_time,
         raw: args.raw,
@@ -103,24 +105,20 @@ pub fn run(args: PlayArgs) -> Result<()> {
 }
 
 /// The two sides: a side not given is a person, unless the other side is one; then it is the
-/// strongest built-in bot.
-fn side_specs(first: Option<&str>, second: Option<&str>) -> Result<[SideSpec; 2]> {
+/// strongest built-in bot, and that side is returned too (the console suggests easier ones).
+fn side_specs(first: Option<&str>, second: Option<&str>) -> Result<([SideSpec; 2], Option<Side>)> {
     let parse =
         |text: &str, which: &str| SideSpec::parse(text).with_context(|| format!("--{which}"));
     let first = first.map(|text| parse(text, "first")).transpose()?;
     let second = second.map(|text| parse(text, "second")).transpose()?;
-    let opponent = |given: &Option<SideSpec>| match given {
-        Some(SideSpec::Bot(_)) => SideSpec::Human,
-        _ => SideSpec::Bot(PlayerSpec::Builtin(Level::Strong)),
-    };
+    let strongest = SideSpec::Bot(PlayerSpec::Builtin(Level::Strong));
     Ok(match (first, second) {
-        (None, None) => [SideSpec::Human, opponent(&Some(SideSpec::Human))],
-        (Some(first), None) => {
-            let second = opponent(&Some(first.clone()));
-            [first, second]
-        }
-        (None, Some(second)) => [opponent(&Some(second.clone())), second],
-        (Some(first), Some(second)) => [first, second],
+        (None, None) => ([SideSpec::Human, strongest], Some(Side::Second)),
+        (Some(first @ SideSpec::Bot(_)), None) => ([first, SideSpec::Human], None),
+        (Some(first), None) => ([first, strongest], Some(Side::Second)),
+        (None, Some(second @ SideSpec::Bot(_))) => ([SideSpec::Human, second], None),
+        (None, Some(second)) => ([strongest, second], Some(Side::First)),
+        (Some(first), Some(second)) => ([first, second], None),
     })
 }
 
@@ -134,19 +132,28 @@ mod tests {
         let random = SideSpec::parse("builtin:random").unwrap();
         assert_eq!(
             side_specs(None, None).unwrap(),
-            [SideSpec::Human, strongest.clone()]
+            ([SideSpec::Human, strongest.clone()], Some(Side::Second))
         );
         assert_eq!(
             side_specs(Some("builtin:random"), None).unwrap(),
-            [random.clone(), SideSpec::Human]
+            ([random.clone(), SideSpec::Human], None)
         );
         assert_eq!(
             side_specs(None, Some("human")).unwrap(),
-            [strongest, SideSpec::Human]
+            ([strongest.clone(), SideSpec::Human], Some(Side::First))
+        );
+        assert_eq!(
+            side_specs(Some("human"), None).unwrap(),
+            ([SideSpec::Human, strongest.clone()], Some(Side::Second))
+        );
+        // Named, even the strongest, it is the person's choice: no advice.
+        assert_eq!(
+            side_specs(None, Some("builtin:strong")).unwrap(),
+            ([SideSpec::Human, strongest], None)
         );
         assert_eq!(
             side_specs(Some("human"), Some("builtin:random")).unwrap(),
-            [SideSpec::Human, random]
+            ([SideSpec::Human, random], None)
         );
         let err = side_specs(Some("builtin:x"), None).unwrap_err();
         assert!(

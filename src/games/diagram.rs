@@ -27,8 +27,13 @@ pub enum Tone {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct View {
     /// A row of column letters (a, b, c, ...) above the column numbers, for the console's
-    /// letter-and-number notation (`b3` is column b = 1, row 3).
+    /// letter-and-number notation (`b3` is column b = 1, row 3), and areas named by those
+    /// letters (ultimate tic-tac-toe's forced board: columns d-f).
     pub letters: bool,
+    /// Who played what and whose turn it is are told beside the drawing (the console says so
+    /// in its own notation), so the drawing leaves out its lines about them rather than say it
+    /// twice: checkers' `White played 22-17` and `Black to move`, dots' `last turn`.
+    pub narrated: bool,
     /// Checkers: the square (1..32) whose piece's moves are shown, each destination as `*`.
     pub selected: Option<u8>,
 }

@@ -1,9 +1,10 @@
 //! `referee play` driven through a real pseudo-terminal, as a person would use it: complete
-//! games against the built-in random bot for every game, wrong inputs, `help`, `moves`, a
-//! timeout, a resignation, two people at one keyboard, raw mode, colours and NO_COLOR. The
-//! assertions are on what the screen shows.
+//! games against the built-in random bot for every game, wrong inputs, `help`, `moves`, the line
+//! editor (arrows, history, what is typed ahead), the clock counting down, a timeout, a
+//! resignation, two people at one keyboard, raw mode, colours and NO_COLOR, slow bots and the
+//! default one. The assertions are on what the screen shows.
 
-use crate::common::referee;
+use crate::common::{referee, script};
 use rexpect::session::{spawn_with_options, Options, PtySession};
 use rexpect::ReadUntil;
 use std::path::Path;
@@ -15,9 +16,18 @@ const RECORD: &str = "Record: ";
 /// The referee's prompt for a person on the clock ends so: `X [30 s]> `.
 const PROMPT: &str = "]> ";
 
-/// A `referee play` session in a pseudo-terminal that takes colours.
+/// A `referee play` session in a pseudo-terminal that takes colours, answering as a terminal
+/// does when asked where its cursor is (the line editor asks before it draws a prompt).
 struct Console {
     session: PtySession,
+    /// What the referee wrote and the test has not looked at yet, escape sequences included.
+    unread: String,
+    /// The referee's output has ended.
+    ended: bool,
+    /// Answer the cursor-position requests (a terminal that does not, when false).
+    answers: bool,
+    /// How the prompt ends: [`PROMPT`] on the clock, `X> ` without.
+    prompt_end: &'static str,
     /// Everything shown so far, without colours.
     screen: String,
 }
@@ -29,6 +39,11 @@ enum Next {
     /// The end of the game, with everything shown until the referee exited.
     End(String),
 }
+
+/// A terminal's request for its cursor's position, and the answer: the bottom row, first
+/// column, where a terminal's cursor is after a screenful of output.
+const WHERE_IS_THE_CURSOR: &str = "\x1b[6n";
+const CURSOR_AT: &str = "\x1b[24;1R";
 
 impl Console {
     fn play(args: &[&str]) -> Console {
@@ -63,45 +78,112 @@ impl Console {
         .expect("cannot start the referee in a pseudo-terminal");
         Console {
             session,
+            unread: String::new(),
+            ended: false,
+            answers: true,
+            prompt_end: PROMPT,
             screen: String::new(),
         }
     }
 
-    /// Waits for `needle` (raw, colours included); returns the text shown before it, without
-    /// colours.
+    /// Reads what the referee wrote since the last look (waiting for something), answering the
+    /// terminal requests in it.
+    fn read_more(&mut self) {
+        // Looks often at first, as an answer comes quickly (rexpect's own wait looks every
+        // 100 ms, and the line editor's requests are many); then waits as long as it takes,
+        // which also tells the end of the output.
+        let quick = std::time::Instant::now() + std::time::Duration::from_millis(100);
+        let mut read = false;
+        while !read && std::time::Instant::now() < quick {
+            while let Some(c) = self.session.try_read() {
+                self.unread.push(c);
+                read = true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        if !read {
+            match self.session.exp_any(vec![ReadUntil::NBytes(1)]) {
+                Ok((_, first)) => self.unread.push_str(&first),
+                Err(rexpect::error::Error::EOF { .. }) => self.ended = true,
+                Err(error) => panic!("{error}\n--- screen so far ---\n{}", self.screen),
+            }
+        }
+        while let Some(at) = self.unread.find(WHERE_IS_THE_CURSOR) {
+            self.unread
+                .replace_range(at..at + WHERE_IS_THE_CURSOR.len(), "");
+            if self.answers {
+                self.session.send(CURSOR_AT).expect("cannot answer");
+                self.session.flush().expect("cannot answer");
+            }
+        }
+    }
+
+    /// Waits for the first of `needles` in the plain text (without colours); returns the plain
+    /// text before it and the needle found, having read past it. `None` at the end of the output.
+    fn until_any(&mut self, needles: &[&str]) -> Option<(String, String)> {
+        loop {
+            let (text, ends) = plain_with_ends(&self.unread);
+            let found = needles
+                .iter()
+                .filter_map(|needle| text.find(needle).map(|at| (at, *needle)))
+                .min();
+            if let Some((at, needle)) = found {
+                let end = ends[at + needle.len() - 1];
+                self.unread.drain(..end);
+                let before = text[..at].to_string();
+                self.screen.push_str(&before);
+                self.screen.push_str(needle);
+                return Some((before, needle.to_string()));
+            }
+            if self.ended {
+                return None;
+            }
+            self.read_more();
+        }
+    }
+
+    /// Waits for `needle` (in the text without colours); returns the text shown before it.
     fn expect(&mut self, needle: &str) -> String {
-        match self.session.exp_string(needle) {
-            Ok(before) => self.seen(&before, needle),
-            Err(error) => panic!(
-                "waiting for {needle:?}: {error}\n--- screen so far ---\n{}",
-                self.screen
+        match self.until_any(&[needle]) {
+            Some((before, _)) => before,
+            None => panic!(
+                "waiting for {needle:?}, the output ended\n--- screen so far ---\n{}{}",
+                self.screen,
+                plain(&self.unread)
             ),
         }
     }
 
-    /// Like [`expect`], keeping the colours.
+    /// Like [`expect`](Console::expect) on the output as written, colours included.
     fn expect_raw(&mut self, needle: &str) -> String {
-        let before = self
-            .session
-            .exp_string(needle)
-            .unwrap_or_else(|error| panic!("waiting for {needle:?}: {error}"));
-        self.seen(&before, needle);
-        before
-    }
-
-    fn seen(&mut self, raw: &str, needle: &str) -> String {
-        let text = plain(raw);
-        self.screen.push_str(&text);
-        self.screen.push_str(&plain(needle));
-        text
+        loop {
+            if let Some(at) = self.unread.find(needle) {
+                let before: String = self.unread.drain(..at + needle.len()).collect();
+                let before = before[..at].to_string();
+                self.screen.push_str(&plain(&before));
+                self.screen.push_str(&plain(needle));
+                return before;
+            }
+            assert!(!self.ended, "waiting for {needle:?}: the output ended");
+            self.read_more();
+        }
     }
 
     fn prompt(&mut self) -> String {
-        self.expect(PROMPT)
+        self.expect(self.prompt_end)
     }
 
+    /// Types `line` and Enter, and waits for the line to be taken: its end is echoed. What
+    /// follows is the answer to it, never a prompt redrawn before it was taken.
     fn send(&mut self, line: &str) {
-        self.session.send_line(line).expect("cannot type");
+        self.keys(&format!("{line}\r"));
+        self.expect(&format!("{line}\n"));
+    }
+
+    /// Types `keys` as they are, Enter or not.
+    fn keys(&mut self, keys: &str) {
+        self.session.send(keys).expect("cannot type");
+        self.session.flush().expect("cannot type");
     }
 
     /// Types `line` at the prompt; returns what is shown until the next prompt.
@@ -112,44 +194,26 @@ impl Console {
 
     /// Waits for the next prompt or the end of the game.
     fn next(&mut self) -> Next {
-        let found = self.session.exp_any(vec![
-            ReadUntil::String(PROMPT.into()),
-            ReadUntil::String(RECORD.into()),
-            ReadUntil::EOF,
-        ]);
-        match found {
-            Ok((before, needle)) if needle == PROMPT => {
-                self.seen(&before, &needle);
-                Next::Prompt
-            }
-            Ok((before, needle)) if needle == RECORD => {
-                let mut text = self.seen(&before, &needle);
-                text.push_str(&needle);
-                text.push_str(&self.finish());
-                Next::End(text)
-            }
-            // The end of the output (rexpect gives it all as the match).
-            Ok((before, rest)) => {
-                let text = plain(&(before + &rest));
-                self.screen.push_str(&text);
-                Next::End(text)
-            }
-            Err(error) => panic!(
-                "waiting for a prompt or the end: {error}\n--- screen so far ---\n{}",
-                self.screen
-            ),
+        match self.until_any(&[self.prompt_end, RECORD]) {
+            Some((_, needle)) if needle == self.prompt_end => Next::Prompt,
+            Some((before, _)) => Next::End(before + RECORD + &self.finish()),
+            None => Next::End(self.finish()),
         }
     }
 
     /// Everything shown until the referee exits.
     fn finish(&mut self) -> String {
-        let rest = self
-            .session
-            .exp_eof()
-            .unwrap_or_else(|error| panic!("waiting for the end: {error}\n{}", self.screen));
-        let text = plain(&rest);
-        self.screen.push_str(&text);
-        text
+        plain(&self.finish_raw())
+    }
+
+    /// Like [`finish`](Console::finish), colours included.
+    fn finish_raw(&mut self) -> String {
+        while !self.ended {
+            self.read_more();
+        }
+        let raw = std::mem::take(&mut self.unread);
+        self.screen.push_str(&plain(&raw));
+        raw
     }
 
     /// From a prompt, plays the first legal move (as `moves` lists it) at every turn until the
@@ -168,18 +232,40 @@ impl Console {
 
 /// The text without ANSI escape sequences and carriage returns.
 fn plain(raw: &str) -> String {
+    plain_with_ends(raw).0
+}
+
+/// The text without ANSI escape sequences and carriage returns, and for each of its bytes the
+/// end in `raw` of the character it came from.
+fn plain_with_ends(raw: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(raw.len());
+    let mut ends = Vec::with_capacity(raw.len());
     let mut escape = false;
-    for c in raw.chars() {
+    for (at, c) in raw.char_indices() {
         if c == '\x1b' {
             escape = true;
         } else if escape {
             escape = !c.is_ascii_alphabetic();
         } else if c != '\r' {
             out.push(c);
+            ends.extend(std::iter::repeat(at + c.len_utf8()).take(c.len_utf8()));
         }
     }
-    out
+    (out, ends)
+}
+
+/// The escape sequences in `raw` that set a colour or a style (SGR sequences other than the
+/// reset): the line editor moves the cursor with escape sequences whatever the colours.
+fn styles(raw: &str) -> Vec<String> {
+    raw.split('\x1b')
+        .skip(1)
+        .filter_map(|rest| {
+            let params = rest.strip_prefix('[')?;
+            let end = params.find(|c: char| c.is_ascii_alphabetic())?;
+            (&params[end..end + 1] == "m" && !matches!(&params[..end], "" | "0"))
+                .then(|| params[..=end].to_string())
+        })
+        .collect()
 }
 
 /// The first move of the last `N legal moves: ...` list in `text`.
@@ -238,6 +324,8 @@ fn tictactoe_against_random_with_help_moves_and_every_wrong_input() {
     let help = console.answer("help");
     assert!(help.contains("b2 is '1 2'"), "{help}");
     assert!(help.contains("resign"), "{help}");
+    assert!(help.contains("undo     take back your last move"), "{help}");
+    assert!(help.contains("Up and down"), "{help}");
     let moves = console.answer("moves");
     assert!(
         moves.contains("9 legal moves: a0, b0, c0, a1, b1, c1, a2, b2, c2"),
@@ -347,14 +435,20 @@ fn uttt_highlights_the_forced_board_in_green_and_refuses_moves_outside_it() {
     let refused = console.answer(elsewhere);
     assert!(
         refused.contains(&format!(
-            "is outside the forced board: you must play in small board {forced}"
+            "): illegal move: outside the forced board: you must play in small board {forced}"
         )),
         "{refused}"
     );
-    assert!(
-        refused.contains(&format!("Small board {forced} is columns ")),
-        "{refused}"
+    // The forced board is named by the letters moves are typed with, under the board and in
+    // the refusal alike.
+    let (first, last) = (
+        char::from(b'a' + forced % 3 * 3),
+        char::from(b'a' + forced % 3 * 3 + 2),
     );
+    let area = format!("small board {forced} (columns {first}-{last}, rows ");
+    assert!(refused.contains(&area), "{refused}");
+    assert!(shown.contains(&format!("next: X in {area}")), "{shown}");
+    assert!(!console.screen.contains("(columns 0-") && !console.screen.contains("(columns 3-"));
     let ending = console.play_out();
     assert!(has_result(&ending), "{ending}");
     assert!(ending.contains("won: X"), "{ending}");
@@ -394,7 +488,34 @@ fn checkers_against_random_with_a_draw_offer_and_piece_destinations() {
         after.contains("You played 11-15 and offer a draw."),
         "{after}"
     );
+    // Each move is told once, by the console: the drawing adds no "White played 22-17" nor
+    // "Black to move" of its own.
+    assert_eq!(after.matches(" played ").count(), 2, "{after}");
     assert!(after.contains("White (builtin:random) played"), "{after}");
+    assert!(!after.contains("Black to move"), "{after}");
+    // The legal moves are listed in the order of their squares.
+    let listed = console.answer("moves");
+    let list = &listed[listed.find("legal moves: ").expect("a list") + 13..];
+    // The list and its wrapped lines (which start with a space), not the prompt after it.
+    let mut lines = list.lines();
+    let first = lines.next().unwrap_or_default();
+    let list: String = lines
+        .take_while(|line| line.starts_with(' '))
+        .fold(first.to_string(), |list, line| list + line);
+    let squares: Vec<Vec<u8>> = list
+        .split(", ")
+        .map(|mv| {
+            mv.trim()
+                .split(['-', 'x'])
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert!(squares.len() > 1, "{listed}");
+    assert!(
+        squares.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{listed}"
+    );
     let ending = console.play_out();
     assert!(has_result(&ending), "{ending}");
     let record = record_named(&ending);
@@ -455,6 +576,10 @@ fn dots_against_random_with_lines_between_dots() {
     let after = console.prompt();
     assert!(after.contains("You played a0-b0 (h 0 0)."), "{after}");
     assert!(after.contains(" 0 +---+"), "{after}");
+    // The bot's line is told once, in the console's notation: no "second drew v 0 0".
+    assert_eq!(after.matches(" played ").count(), 2, "{after}");
+    assert!(after.contains("B (builtin:random) played "), "{after}");
+    assert!(!after.contains(" drew "), "{after}");
     let taken = console.answer("h 0 0");
     assert!(taken.contains("line h 0 0 is already drawn"), "{taken}");
     let ending = console.play_out();
@@ -463,6 +588,187 @@ fn dots_against_random_with_lines_between_dots() {
     let record = record_named(&ending);
     let scores = record["scores"].as_array().unwrap();
     assert_eq!(scores.iter().map(|s| s.as_u64().unwrap()).sum::<u64>(), 4);
+}
+
+#[test]
+fn the_default_bot_comes_with_easier_ones_and_a_slow_bot_is_said_to_be_busy() {
+    // Nobody named for O: the strongest bot, and how to choose another. At dots it solves the
+    // board while it gets ready, which the console says before the first board is drawn.
+    let mut console = Console::play(&["dots", "--no-record"]);
+    let start = console.prompt();
+    assert!(
+        start.contains(
+            "B (builtin:strong) is the strongest built-in bot.\n\
+             For an easier game: --second builtin:greedy, or --second builtin:random.\n"
+        ),
+        "{start}"
+    );
+    let ready = start
+        .find("B (builtin:strong) is getting ready...\n")
+        .unwrap_or_else(|| panic!("no notice in:\n{start}"));
+    assert!(ready < start.find("Move 1: A (you)").unwrap(), "{start}");
+    console.send("resign");
+    console.finish();
+
+    // Played first with --second human: the advice names --first.
+    let mut console = Console::play(&["tictactoe", "--second", "human", "--no-record"]);
+    let start = console.prompt();
+    assert!(
+        start.contains("For an easier game: --first builtin:greedy, or --first builtin:random."),
+        "{start}"
+    );
+    console.send("quit");
+    console.finish();
+
+    // A bot named on the command line: no advice. It takes 600 ms a move: the console says it
+    // is thinking, after the person's move and before the bot's.
+    let slow = format!("python3 {} slow:600", script().display());
+    let mut console = Console::play(&["tictactoe", "--second", &slow, "--no-record"]);
+    let start = console.prompt();
+    assert!(!start.contains("easier"), "{start}");
+    console.send("b1");
+    let after = console.prompt();
+    assert!(
+        after.contains(&format!(
+            "You played b1 (1 1).\nO ({slow}) is thinking...\nO ({slow}) played a0 (0 0)\n"
+        )),
+        "{after}"
+    );
+    console.send("resign");
+    console.finish();
+}
+
+#[test]
+fn the_line_editor_edits_recalls_and_sorts_out_what_was_typed_ahead() {
+    // The bot takes long enough for the test to type while it thinks.
+    let slow = format!("python3 {} slow:1500", script().display());
+    let mut console = Console::play(&[
+        "tictactoe",
+        "--second",
+        &slow,
+        "--time",
+        "move=5000",
+        "--no-record",
+    ]);
+    console.prompt();
+    // The arrows move in the line: ab1, two to the left, a backspace, Enter: b1.
+    console.keys("ab1\x1b[D\x1b[D\x7f\r");
+    console.expect("b1\n");
+    // While the bot thinks, a whole line typed is ignored (it was typed without seeing the bot's
+    // move) and a line begun is kept at the prompt.
+    let played = console.expect("is thinking...");
+    assert!(played.contains("You played b1 (1 1)."), "{played}");
+    console.keys("c2\rmov");
+    let after = console.prompt();
+    assert!(
+        after.contains("(ignored 'c2', typed before your turn)"),
+        "{after}"
+    );
+    let listed = console.answer("es");
+    assert!(listed.contains("7 legal moves: "), "{listed}");
+    // Up recalls the lines typed before, the last first.
+    console.keys("\x1b[A\r");
+    console.expect("]> moves\n");
+    assert!(console.prompt().contains("7 legal moves: "));
+    console.keys("\x1b[A\x1b[A\r");
+    console.expect("]> b1\n");
+    let again = console.prompt();
+    assert!(
+        again.contains("b1 (1 1): illegal move: 1 1 is already taken"),
+        "{again}"
+    );
+    assert!(!console.screen.contains("^["), "{}", console.screen);
+    assert!(!console.screen.contains("line editing is off"));
+    console.send("resign");
+    console.finish();
+}
+
+#[test]
+fn a_terminal_that_does_not_answer_is_typed_on_without_line_editing() {
+    let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
+    console.answers = false;
+    let start = console.expect("(line editing is off: ");
+    assert!(start.contains("Move 1: X (you) to move"), "{start}");
+    console.prompt();
+    // (The test's terminal does not echo what is typed: the line editor showed it.)
+    console.keys("b1\r");
+    let after = console.prompt();
+    assert!(after.contains("You played b1 (1 1)."), "{after}");
+    console.keys("resign\r");
+    assert!(console.finish().contains("You lose."));
+}
+
+#[test]
+fn moves_are_taken_back_in_a_casual_game_only_and_it_is_not_recorded() {
+    // On the clock, taking back would give time back: no.
+    let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
+    assert!(!console.prompt().contains("undo"));
+    console.send("b1");
+    console.prompt();
+    let refused = console.answer("undo");
+    assert!(
+        refused.contains("Moves are taken back only in a casual game against a bot"),
+        "{refused}"
+    );
+    console.send("resign");
+    console.finish();
+
+    // Without a clock, against a bot: the person's last move goes, and the bot's reply.
+    let (mut console, records) = Console::play_recorded(&[
+        "tictactoe",
+        "--second",
+        "builtin:random",
+        "--human-time",
+        "off",
+    ]);
+    console.prompt_end = "X> ";
+    let start = console.prompt();
+    assert!(
+        start.contains("Type undo to take back your last move"),
+        "{start}"
+    );
+    let nothing = console.answer("undo");
+    assert!(
+        nothing.contains("You have no move to take back."),
+        "{nothing}"
+    );
+    let reply = |after: &str| -> String {
+        let line = after
+            .lines()
+            .find(|line| line.starts_with("O (builtin:random) played "))
+            .unwrap_or_else(|| panic!("no reply in:\n{after}"));
+        line["O (builtin:random) played ".len()..].to_string()
+    };
+    let first = reply(&console.answer("b1"));
+    let undone = console.answer("undo");
+    assert!(
+        undone.contains(&format!("Taken back: b1 (1 1), {first}.")),
+        "{undone}"
+    );
+    assert!(
+        undone.contains("  1 .  .  .\n"),
+        "the board is empty again: {undone}"
+    );
+    assert!(undone.contains("Move 1: X (you) to move"), "{undone}");
+    // Again, deeper: the first moves stay.
+    let first = reply(&console.answer("a0"));
+    let second = reply(&console.answer("c2"));
+    let undone = console.answer("undo");
+    assert!(
+        undone.contains(&format!("Taken back: c2 (2 2), {second}.")),
+        "{undone}"
+    );
+    assert!(undone.contains("Move 3: X (you) to move"), "{undone}");
+    assert!(undone.contains("  0 X"), "a0 stays: {undone}");
+    assert!(!first.is_empty());
+    let ending = console.play_out();
+    assert!(has_result(&ending), "{ending}");
+    assert!(
+        ending.contains("Not recorded: moves were taken back."),
+        "{ending}"
+    );
+    assert!(!ending.contains(RECORD), "{ending}");
+    assert_eq!(std::fs::read_dir(records.path()).unwrap().count(), 0);
 }
 
 #[test]
@@ -476,7 +782,7 @@ fn a_person_who_does_not_answer_loses_on_time() {
         "--no-record",
     ]);
     let start = console.prompt();
-    assert!(start.ends_with("X [1.5 s"), "{start}");
+    assert!(start.ends_with("X [2 s"), "{start}");
     let ending = console.finish();
     assert!(ending.contains("Time is up."), "{ending}");
     assert!(ending.contains("You lose."), "{ending}");
@@ -487,7 +793,7 @@ fn a_person_who_does_not_answer_loses_on_time() {
 }
 
 #[test]
-fn the_clock_warns_ten_seconds_before_the_end() {
+fn the_clock_counts_down_at_the_prompt_and_warns_and_a_late_line_loses() {
     let mut console = Console::play(&[
         "tictactoe",
         "--second",
@@ -497,10 +803,31 @@ fn the_clock_warns_ten_seconds_before_the_end() {
         "--no-record",
     ]);
     assert!(console.prompt().ends_with("X [11 s"));
-    let warned = console.prompt();
-    assert!(warned.contains("10 s left!"), "{warned}");
-    console.send("resign");
-    assert!(console.finish().contains("You lose."));
+    // A line begun is kept while the prompt is redrawn, each second and after the warning.
+    console.keys("b");
+    let warned = console.expect("10 s left!");
+    assert!(warned.contains("X [11 s]> b"), "{warned}");
+    let redrawn = console.expect("]> b");
+    assert!(
+        redrawn.ends_with("X [10 s") || redrawn.ends_with("X [9 s"),
+        "{redrawn}"
+    );
+    console.expect("X [8 s]> b");
+    console.send("1");
+    let after = console.prompt();
+    assert!(after.contains("You played b1 (1 1)."), "{after}");
+    // The next move starts with a full clock that counts down on its own; whatever is being
+    // typed when it runs out is lost with the game.
+    assert!(after.ends_with("X [11 s"), "{after}");
+    console.keys("a2");
+    console.expect("X [1 s]> a2");
+    let ending = console.finish();
+    assert!(ending.contains("Time is up."), "{ending}");
+    assert!(ending.contains("You lose."), "{ending}");
+    assert!(
+        ending.contains("X (first player) did not answer move 3 within"),
+        "{ending}"
+    );
 }
 
 #[test]
@@ -613,7 +940,7 @@ fn raw_mode_shows_the_protocol_and_sends_what_is_typed() {
         "builtin:random",
         "--no-record",
     ]);
-    let setup = console.expect("start\r\n");
+    let setup = console.expect("start\n");
     assert!(setup.contains("Raw mode"), "{setup}");
     assert!(
         setup.contains(
@@ -644,14 +971,14 @@ fn no_color_means_no_colour() {
         &[("NO_COLOR", "1")],
     );
     let raw = console.expect_raw(PROMPT);
-    assert!(!raw.contains('\x1b'), "{raw:?}");
+    assert_eq!(styles(&raw), [""; 0], "{raw:?}");
     console.send("e4");
     let raw = console.expect_raw(PROMPT);
-    assert!(!raw.contains('\x1b'), "{raw:?}");
+    assert_eq!(styles(&raw), [""; 0], "{raw:?}");
     assert!(raw.contains("next: X in small board "), "{raw}");
     console.send("resign");
-    let rest = console.session.exp_eof().unwrap();
-    assert!(!rest.contains('\x1b'), "{rest:?}");
+    let rest = console.finish_raw();
+    assert_eq!(styles(&rest), [""; 0], "{rest:?}");
 
     // Not a terminal: no colour either, and a script's lines are read one after another.
     let output = referee()

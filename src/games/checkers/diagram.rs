@@ -10,9 +10,9 @@ impl Checkers {
     /// The board as on the usual diagram, Black at the top: `b`/`B` black man/king, `w`/`W`
     /// white man/king, `.` an empty dark square, light squares blank; the piece that moved last
     /// is in brackets. Beside it, a key with the PDN number of every dark square in the same
-    /// place. Then the last move and who is to move (or how the game ended). The pieces that can
-    /// move are toned as allowed; with a selected square, its piece is toned as selected and the
-    /// squares it can reach are drawn `*`.
+    /// place. Then the last move and who is to move (unless the view is narrated), or how the
+    /// game ended. The pieces that can move are toned as allowed; with a selected square, its
+    /// piece is toned as selected and the squares it can reach are drawn `*`.
     pub(super) fn draw(&self, view: &View) -> Diagram {
         let last_to = self.last_move().map(|mv| mv.end_index());
         let mut moves = Vec::new();
@@ -66,11 +66,15 @@ impl Checkers {
             out.push(Tone::Label, key);
             out.end_line();
         }
-        if let Some(mv) = self.last_move() {
-            let mover = colour_name(self.position.to_move.opponent());
-            out.text(format!("{mover} played {mv}\n"));
+        match self.last_move() {
+            Some(mv) if !view.narrated => {
+                let mover = colour_name(self.position.to_move.opponent());
+                out.text(format!("{mover} played {mv}\n"));
+            }
+            _ => {}
         }
         match Game::outcome(self) {
+            None if view.narrated => {}
             None => out.text(format!("{} to move\n", colour_name(self.position.to_move))),
             Some(Outcome {
                 winner: Some(winner),
@@ -143,5 +147,22 @@ mod tests {
         assert!(game(STANDARD_FEN).render().starts_with(
             "    b     b     b     b        1     2     3     4\n b     b     b     b        5"
         ));
+        // Narrated (the console says who played and who moves), only the board and the result.
+        let narrated = View {
+            narrated: true,
+            ..View::default()
+        };
+        let board = g.diagram(&narrated).to_string();
+        assert!(
+            board.ends_with(" .     W     .     .       29    30    31    32\n"),
+            "{board}"
+        );
+        let mut over = game("B:W18:B14");
+        play(&mut over, &["14x23"]);
+        let board = over.diagram(&narrated).to_string();
+        assert!(
+            board.ends_with("32\nBlack wins: no legal move\n"),
+            "{board}"
+        );
     }
 }

@@ -8,7 +8,8 @@ impl Dots {
     /// Dot columns across the top (letters above them if asked), dot rows down the side; dots
     /// `+`, lines `---` and `|`, and a completed box shows its owner: `A` for the first player,
     /// `B` for the second (letters, so they cannot be mistaken for coordinates). Then the score
-    /// and the latest turn, whose lines are toned as the last move.
+    /// and (unless the view is narrated) the latest turn, whose lines are toned as the last move
+    /// in any case.
     pub(super) fn draw(&self, view: &View) -> Diagram {
         let mut out = Diagram::new();
         let last_turn = self.last_turn();
@@ -67,7 +68,7 @@ impl Dots {
         }
         let [first, second] = self.box_counts();
         out.text(format!("boxes: A (first) {first} - B (second) {second}\n"));
-        if let Some(mover) = self.last_mover() {
+        if let Some(mover) = self.last_mover().filter(|_| !view.narrated) {
             let lines: Vec<String> = last_turn
                 .into_iter()
                 .map(|line| self.format_move(line))
@@ -129,6 +130,14 @@ mod tests {
              boxes: A (first) 0 - B (second) 1\n\
              last turn: second drew h 1 2, v 1 0\n"
         );
+        // Narrated (the console says each line played), the board and the score only.
+        let narrated = game.diagram(&View {
+            narrated: true,
+            ..View::default()
+        });
+        assert!(narrated
+            .to_string()
+            .ends_with("2 +   +---+\nboxes: A (first) 0 - B (second) 1\n"));
         let fresh = board(1, 10).render();
         assert_eq!(
             fresh,

@@ -86,7 +86,7 @@ impl Uttt {
                 out.text(format!("next: {player} in "));
                 out.push(
                     Tone::Allowed,
-                    format!("small board {board} ({})", area(board)),
+                    format!("small board {board} ({})", area(board, view.letters)),
                 );
                 out.text("\n");
             }
@@ -126,6 +126,8 @@ mod tests {
         )
         .to_string();
         assert!(lettered.starts_with("    a  b  c   d  e  f   g  h  i\n    0  1  2   3"));
+        // The forced board is named by the letters the console reads moves in.
+        assert!(lettered.ends_with("next: X in small board 0 (columns a-c, rows 0-2)\n"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::params::{UtttParams, UtttTiebreak};
 use super::tables::{Square, ALL_CELLS, BIT_OF_SQUARE, BOARD_CELLS, HAS_LINE, SQUARE_OF_BIT};
+use crate::games::diagram::column_letter;
 use crate::games::{
     parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View,
 };
@@ -172,10 +173,16 @@ impl Uttt {
     }
 }
 
-/// Small board `board` (0..8) as the columns and rows it covers, for messages.
-pub(super) fn area(board: u8) -> String {
+/// Small board `board` (0..8) as the columns and rows it covers, for messages; the columns by
+/// their letters when `letters` (as the console names them).
+pub(super) fn area(board: u8, letters: bool) -> String {
     let (x, y) = (board % 3 * 3, board / 3 * 3);
-    format!("columns {}-{}, rows {}-{}", x, x + 2, y, y + 2)
+    let columns = if letters {
+        format!("{}-{}", column_letter(x), column_letter(x + 2))
+    } else {
+        format!("{}-{}", x, x + 2)
+    };
+    format!("columns {columns}, rows {}-{}", y, y + 2)
 }
 
 /// The letter a side's marks are drawn with.
@@ -268,7 +275,7 @@ impl Game for Uttt {
                 return Err(IllegalMove::OutsideForcedBoard {
                     square: self.format_move(square),
                     board: forced,
-                    area: area(forced),
+                    area: area(forced, false),
                 })
             }
             _ => {}

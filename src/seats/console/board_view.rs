@@ -32,11 +32,13 @@ pub fn side_name(spec: &GameSpec, side: Side) -> &'static str {
     spec.side_names()[side.index()]
 }
 
-/// The position drawn for the console; `selected` is a checkers square whose piece's moves are
+/// The position drawn for the console, narrated (the console says who played what and whose
+/// turn it is, in its own notation); `selected` is a checkers square whose piece's moves are
 /// marked.
 pub fn draw(game: &dyn AnyGame, selected: Option<u8>) -> Diagram {
     game.diagram(&View {
         letters: true,
+        narrated: true,
         selected,
     })
 }

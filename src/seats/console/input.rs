@@ -16,6 +16,8 @@ pub enum Input {
     Resign,
     /// Leave the game (it counts as resigning).
     Quit,
+    /// Take back the person's last move and the replies to it.
+    Undo,
     /// Accept the draw offered, or offer one with the next move (checkers).
     Draw,
     /// Checkers: show where the piece on this square can go.
@@ -40,6 +42,7 @@ pub fn read(spec: &GameSpec, game: &dyn AnyGame, line: &str) -> Input {
         "moves" => return Input::Moves,
         "resign" => return Input::Resign,
         "quit" | "exit" => return Input::Quit,
+        "undo" | "takeback" => return Input::Undo,
         "draw" => return Input::Draw,
         _ => {}
     }
@@ -117,9 +120,32 @@ pub fn help(spec: &GameSpec) -> String {
            help     this text\n  \
            moves    list the legal moves\n  \
            resign   give up the game{draw}\n  \
+           undo     take back your last move and the bot's reply; only in a casual\n           \
+         game against a bot without a clock (--human-time off), not recorded\n  \
            quit     leave the game (it counts as resigning)\n\
-         Bad input never costs your turn, but your clock runs while you type."
+         Bad input never costs your turn, but your clock runs while you type. Up and down\n\
+         recall the lines typed before."
     )
+}
+
+/// Why a move is refused, in the console's words: the rules' message, but with areas named the
+/// way moves are typed here (the rules name ultimate tic-tac-toe's forced board by column
+/// numbers, as the protocol does).
+pub fn refusal(error: &MoveError) -> String {
+    match error {
+        MoveError::Illegal(IllegalMove::OutsideForcedBoard { board, .. }) => {
+            let (x, y) = (board % 3 * 3, board / 3 * 3);
+            format!(
+                "illegal move: outside the forced board: you must play in small board {board} \
+                 (columns {}-{}, rows {}-{})",
+                column_letter(x),
+                column_letter(x + 2),
+                y,
+                y + 2
+            )
+        }
+        other => other.to_string(),
+    }
 }
 
 /// More help for a refused move, where the rules' message alone may leave a person stuck.
@@ -143,18 +169,6 @@ pub fn hint(spec: &GameSpec, error: &MoveError) -> Option<String> {
         ),
         MoveError::Illegal(IllegalMove::OffBoard { .. }) => {
             extent(geometry).map(|extent| format!("The board has {extent}."))
-        }
-        MoveError::Illegal(IllegalMove::OutsideForcedBoard { board, .. }) => {
-            let first = board % 3 * 3;
-            Some(format!(
-                "Small board {board} is columns {}-{} ({}-{}), rows {}-{}.",
-                column_letter(first),
-                column_letter(first + 2),
-                first,
-                first + 2,
-                board / 3 * 3,
-                board / 3 * 3 + 2
-            ))
         }
         MoveError::Illegal(IllegalMove::CaptureMandatory { .. }) => {
             Some("When a piece can jump, you must jump: type moves to list the captures.".into())
@@ -192,6 +206,7 @@ mod tests {
         assert_eq!(read_in("tictactoe", " moves "), Input::Moves);
         assert_eq!(read_in("tictactoe", "Resign"), Input::Resign);
         assert_eq!(read_in("tictactoe", "quit"), Input::Quit);
+        assert_eq!(read_in("dots", "Undo"), Input::Undo);
         assert_eq!(read_in("checkers", "draw"), Input::Draw);
     }
 
@@ -234,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn hints_for_refusals() {
+    fn refusals_and_their_hints() {
         let off = MoveError::Illegal(IllegalMove::OffBoard {
             square: "25 2".into(),
             board: "3x3".into(),
@@ -249,9 +264,12 @@ mod tests {
             area: "columns 6-8, rows 3-5".into(),
         });
         assert_eq!(
-            hint(&spec("uttt"), &forced).unwrap(),
-            "Small board 5 is columns g-i (6-8), rows 3-5."
+            refusal(&forced),
+            "illegal move: outside the forced board: you must play in small board 5 \
+             (columns g-i, rows 3-5)"
         );
+        assert_eq!(hint(&spec("uttt"), &forced), None);
+        assert_eq!(refusal(&off), off.to_string());
         let taken = MoveError::Illegal(IllegalMove::Occupied {
             square: "1 1".into(),
         });

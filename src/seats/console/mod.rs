@@ -14,13 +14,13 @@ pub(crate) mod notation;
 pub(crate) mod screen;
 
 use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
-use crate::games::{AnyGame, GameSpec, Side};
+use crate::games::{AnyGame, GameSpec, PieceMove, Side};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::quote::shorten;
 use crate::verdict::Fault;
 use board_view::{draw, played_line, side_name, turn_line, Seating};
-use input::{help, hint, Input};
-use keyboard::{Keyboard, Typed};
+use input::{help, hint, refusal, Input};
+use keyboard::{Keyboard, Prompt, Typed};
 use notation::friendly;
 use screen::{Screen, Voice};
 use std::rc::Rc;
@@ -40,6 +40,9 @@ pub struct ConsoleOptions {
     /// Show the time left (false when the person plays without a clock).
     pub clock: bool,
     pub seating: Seating,
+    /// `Some(n)` when the person may take back their moves (a casual game: a bot, no clock):
+    /// any but the first `n` moves of the game, which are the opening it was started from.
+    pub takebacks: Option<usize>,
 }
 
 pub struct ConsoleSeat {
@@ -48,6 +51,9 @@ pub struct ConsoleSeat {
     options: ConsoleOptions,
     transcript: Vec<TranscriptLine>,
     followed: Option<FollowedGame>,
+    /// The person left the last game to take back their last move: whoever started it is to
+    /// start it again from the position before that move.
+    took_back: bool,
 }
 
 /// The game as the seat follows it.
@@ -57,6 +63,8 @@ struct FollowedGame {
     side: Side,
     /// Moves played so far, the opening's included.
     plies: usize,
+    /// Moves of the person's that may be taken back (played after the opening).
+    takeable: usize,
     /// The player offered a draw, to go with their next move.
     offering: bool,
 }
@@ -70,7 +78,14 @@ impl ConsoleSeat {
             options,
             transcript: Vec::new(),
             followed: None,
+            took_back: false,
         }
+    }
+
+    /// Whether the person left the last game to take back their last move (see
+    /// [`ConsoleOptions::takebacks`]); asking again says no until they do it again.
+    pub fn took_back(&mut self) -> bool {
+        std::mem::take(&mut self.took_back)
     }
 
     fn log_sent(&mut self, messages: &[RefereeMessage]) {
@@ -103,7 +118,7 @@ impl ConsoleSeat {
             return Err(Fault::Unrequested { line: early });
         }
         let started = Instant::now();
-        match self.keyboard.next_line(deadline) {
+        match self.keyboard.read(&"", deadline) {
             Typed::Line { text, at } => {
                 self.log_answer(&text, at);
                 Ok((text, at))
@@ -131,7 +146,10 @@ impl ConsoleSeat {
             return Err("the setup named no game or no side".into());
         };
         let mut game = spec.new_game();
-        for mv in &played {
+        let opening = self.options.takebacks.unwrap_or(played.len());
+        let mut takeable = 0;
+        for (index, mv) in played.iter().enumerate() {
+            takeable += usize::from(index >= opening && game.side_to_move() == side);
             game.play_text(mv)
                 .map_err(|e| format!("opening move '{mv}': {e}"))?;
         }
@@ -140,6 +158,7 @@ impl ConsoleSeat {
             game,
             side,
             plies: played.len(),
+            takeable,
             offering: false,
         });
         Ok(())
@@ -170,20 +189,17 @@ impl ConsoleSeat {
         let deadline = shown_at + watchdog;
         let out_of_time = shown_at + limit;
         let mut warned = !self.options.clock || limit <= WARNING;
-        let me = side_name(&followed.spec, followed.side);
+        let prompt = TurnPrompt {
+            me: side_name(&followed.spec, followed.side),
+            out_of_time: self.options.clock.then_some(out_of_time),
+        };
         loop {
-            let left = out_of_time.saturating_duration_since(Instant::now());
-            self.screen.prompt(&if self.options.clock {
-                format!("{me} [{}]> ", seconds(left))
-            } else {
-                format!("{me}> ")
-            });
             let wake = if warned {
                 deadline
             } else {
                 out_of_time - WARNING
             };
-            match self.keyboard.next_line(wake) {
+            match self.keyboard.read(&prompt, wake) {
                 Typed::Line { text, at } => {
                     if let Some(line) = self.respond(followed, &text, offered) {
                         self.log_answer(&line, at);
@@ -201,6 +217,7 @@ impl ConsoleSeat {
                     self.screen.say(Voice::Warning, &warning);
                 }
                 Typed::Nothing => {
+                    self.keyboard.discard();
                     self.screen.say(Voice::Warning, "\nTime is up.");
                     return Err(Fault::Timeout {
                         waited: shown_at.elapsed(),
@@ -283,7 +300,6 @@ impl ConsoleSeat {
         text: &str,
         offered: bool,
     ) -> Option<String> {
-        let seating = &self.options.seating;
         let screen = &mut self.screen;
         let spec = &followed.spec;
         match input::read(spec, followed.game.as_ref(), text) {
@@ -296,6 +312,20 @@ impl ConsoleSeat {
             }
             Input::Quit => {
                 screen.say(Voice::Plain, "You leave the game (it counts as resigning).");
+                return Some("resign".into());
+            }
+            Input::Undo if self.options.takebacks.is_none() => screen.say(
+                Voice::Warning,
+                "Moves are taken back only in a casual game against a bot, one that can start\n\
+                 from a position, without a clock (--human-time off).",
+            ),
+            Input::Undo if followed.takeable == 0 => {
+                screen.say(Voice::Warning, "You have no move to take back.");
+            }
+            Input::Undo => {
+                // The game is left and started again from before the person's last move (see
+                // `console_game`): a bot knows no taking back, only games.
+                self.took_back = true;
                 return Some("resign".into());
             }
             Input::Draw if offered => {
@@ -317,9 +347,7 @@ impl ConsoleSeat {
                 screen.say(Voice::Warning, &none);
             }
             Input::Select(square) => {
-                let moves: Vec<String> = followed
-                    .game
-                    .piece_moves()
+                let moves: Vec<String> = piece_moves_in_order(followed.game.as_ref())
                     .into_iter()
                     .filter(|mv| mv.from == square)
                     .map(|mv| mv.notation)
@@ -353,6 +381,7 @@ impl ConsoleSeat {
                         let offers = offers_draw || followed.offering;
                         followed.game = trial;
                         followed.plies += 1;
+                        followed.takeable += 1;
                         followed.offering = false;
                         screen.say(
                             Voice::Plain,
@@ -362,12 +391,6 @@ impl ConsoleSeat {
                                 if offers { " and offer a draw" } else { "" }
                             ),
                         );
-                        let opponent = followed.side.opponent();
-                        if !seating.humans[opponent.index()] && followed.game.outcome().is_none() {
-                            let thinking =
-                                format!("{} is thinking...", seating.who(spec, opponent));
-                            screen.say(Voice::Aside, &thinking);
-                        }
                         return Some(if offers {
                             format!("{canonical} draw")
                         } else {
@@ -380,7 +403,8 @@ impl ConsoleSeat {
                         } else {
                             format!("{typed} ({notation})")
                         };
-                        screen.say(Voice::Warning, &format!("{}: {error}", shorten(&shown, 60)));
+                        let why = refusal(&error);
+                        screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
                         if let Some(hint) = hint(spec, &error) {
                             screen.say(Voice::Plain, &hint);
                         }
@@ -463,13 +487,37 @@ fn closed() -> Fault {
     }
 }
 
-/// `30 s`, or `9.5 s` in the last ten seconds.
-fn seconds(left: Duration) -> String {
-    if left >= WARNING {
-        format!("{} s", left.as_millis().div_ceil(1000))
-    } else {
-        format!("{:.1} s", left.as_secs_f64())
+/// The prompt of a person's turn: their side, and on the clock the time left, counting down.
+struct TurnPrompt {
+    me: &'static str,
+    out_of_time: Option<Instant>,
+}
+
+impl Prompt for TurnPrompt {
+    /// `X [29 s]> `, or `X> ` without a clock.
+    fn text(&self, now: Instant) -> String {
+        match self.out_of_time {
+            Some(end) => format!(
+                "{} [{}]> ",
+                self.me,
+                seconds(end.saturating_duration_since(now))
+            ),
+            None => format!("{}> ", self.me),
+        }
     }
+
+    /// When the whole seconds shown go down by one.
+    fn changes_at(&self, now: Instant) -> Option<Instant> {
+        let end = self.out_of_time?;
+        let left = end.saturating_duration_since(now);
+        let shown = left.as_millis().div_ceil(1000) as u64;
+        (shown > 0).then(|| end - Duration::from_secs(shown - 1))
+    }
+}
+
+/// The time left in whole seconds, rounded up: `30 s`, ..., `1 s`, then `0 s`.
+fn seconds(left: Duration) -> String {
+    format!("{} s", left.as_millis().div_ceil(1000))
 }
 
 /// `9, 10, 11`.
@@ -494,9 +542,23 @@ fn movable_pieces(followed: &FollowedGame) -> Vec<u8> {
     squares
 }
 
-/// `N legal moves: a, b, ...`, in the friendly notation, wrapped.
+/// The moves of pieces ordered by the squares they leave and reach, as a person looks for them
+/// (the rules generate captures and the men's moves in their own order).
+fn piece_moves_in_order(game: &dyn AnyGame) -> Vec<PieceMove> {
+    let mut moves = game.piece_moves();
+    moves.sort_by(|a, b| (a.from, a.to, &a.notation).cmp(&(b.from, b.to, &b.notation)));
+    moves
+}
+
+/// `N legal moves: a, b, ...`, in the friendly notation, wrapped; pieces' moves in the order of
+/// their squares, other moves in the rules' order (square by square, row by row).
 fn move_list(followed: &FollowedGame) -> String {
-    let moves = followed.game.legal_moves_text();
+    let pieces = piece_moves_in_order(followed.game.as_ref());
+    let moves = if pieces.is_empty() {
+        followed.game.legal_moves_text()
+    } else {
+        pieces.into_iter().map(|mv| mv.notation).collect()
+    };
     let mut out = match moves.len() {
         1 => "1 legal move:".to_string(),
         count => format!("{count} legal moves:"),
@@ -528,6 +590,7 @@ mod tests {
             spec,
             side: Side::First,
             plies: 0,
+            takeable: 0,
             offering: false,
         }
     }
@@ -542,9 +605,10 @@ mod tests {
         assert!(list.starts_with("225 legal moves: a0, b0,"), "{list}");
         assert!(list.lines().all(|line| line.len() <= LIST_WIDTH), "{list}");
         assert_eq!(list.matches(',').count(), 224, "{list}");
-        let list = move_list(&followed("checkers"));
-        assert!(list.starts_with("7 legal moves: "), "{list}");
-        assert!(list.contains("9-13") && list.contains("12-16"), "{list}");
+        assert_eq!(
+            move_list(&followed("checkers")),
+            "7 legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16"
+        );
     }
 
     #[test]
@@ -554,9 +618,28 @@ mod tests {
     }
 
     #[test]
-    fn time_left_reads_in_seconds() {
+    fn the_prompt_counts_the_seconds_down() {
         assert_eq!(seconds(Duration::from_millis(29_001)), "30 s");
-        assert_eq!(seconds(Duration::from_millis(9_460)), "9.5 s");
-        assert_eq!(seconds(Duration::ZERO), "0.0 s");
+        assert_eq!(seconds(Duration::from_millis(9_460)), "10 s");
+        assert_eq!(seconds(Duration::ZERO), "0 s");
+        let now = Instant::now();
+        let prompt = TurnPrompt {
+            me: "X",
+            out_of_time: Some(now + Duration::from_millis(2_500)),
+        };
+        assert_eq!(prompt.text(now), "X [3 s]> ");
+        let next = prompt.changes_at(now).unwrap();
+        assert_eq!(next, now + Duration::from_millis(500));
+        assert_eq!(prompt.text(next), "X [2 s]> ");
+        let last = prompt.changes_at(next).unwrap();
+        assert_eq!(prompt.text(last), "X [1 s]> ");
+        assert_eq!(prompt.text(prompt.changes_at(last).unwrap()), "X [0 s]> ");
+        assert_eq!(prompt.changes_at(now + Duration::from_secs(3)), None);
+        let untimed = TurnPrompt {
+            me: "O",
+            out_of_time: None,
+        };
+        assert_eq!(untimed.text(now), "O> ");
+        assert_eq!(untimed.changes_at(now), None);
     }
 }

@@ -6,6 +6,9 @@
 use crate::games::{Diagram, Tone};
 use anstyle::{AnsiColor, Color, Style};
 use std::io::{self, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
 
 /// How the console says something besides drawing boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +54,43 @@ impl Screen {
     fn write(&mut self, text: &str) {
         let _ = self.out.write_all(text.as_bytes());
         let _ = self.out.flush();
+    }
+}
+
+/// A line said only if whatever it announces takes longer than a moment: "B is thinking..."
+/// while a bot's answer is awaited, so a slow bot is not taken for a hung console, and a quick
+/// one adds nothing to read. Dropping the notice cancels it, or waits for it to be written.
+pub struct Notice {
+    cancel: Option<mpsc::Sender<()>>,
+    writer: Option<thread::JoinHandle<()>>,
+}
+
+impl Notice {
+    /// Says `text` (an aside) after `delay`, unless dropped before.
+    pub fn after(delay: Duration, text: String) -> Notice {
+        let (cancel, cancelled) = mpsc::channel::<()>();
+        let writer = thread::Builder::new()
+            .name("notice".into())
+            .spawn(move || {
+                if cancelled.recv_timeout(delay) == Err(RecvTimeoutError::Timeout) {
+                    Screen::stdout().say(Voice::Aside, &text);
+                }
+            })
+            // Without a thread the notice is not said; the game goes on.
+            .ok();
+        Notice {
+            cancel: Some(cancel),
+            writer,
+        }
+    }
+}
+
+impl Drop for Notice {
+    fn drop(&mut self) {
+        drop(self.cancel.take());
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
     }
 }
 
@@ -107,6 +147,14 @@ fn voice_style(voice: Voice) -> Style {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
+
+    #[test]
+    fn a_notice_dropped_in_time_is_cancelled_at_once() {
+        let started = Instant::now();
+        drop(Notice::after(Duration::from_secs(60), "never".into()));
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
 
     #[test]
     fn tones_become_colours_that_stop_at_line_ends() {
