@@ -7,7 +7,7 @@ use crate::tournament::config::Tournament;
 use crate::tournament::progress::Progress;
 use crate::tournament::runner::{self, RunOptions};
 use crate::tournament::schedule::Shard;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -18,7 +18,13 @@ pub struct TournamentArgs {
     config: PathBuf,
     /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
     /// at least 1: a game runs two bots].
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = super::at_least_one::<usize>
+    )]
     jobs: Option<usize>,
     /// Continue the tournament whose journal is in the output directory: finished games are
     /// not played again.
@@ -41,9 +47,6 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         .jobs
         .or(tournament.concurrency)
         .unwrap_or((cores / 2).max(1));
-    if jobs == 0 {
-        bail!("-j must be at least 1");
-    }
     if jobs > cores {
         eprintln!(
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"

@@ -7,6 +7,7 @@ mod check;
 mod common;
 mod console;
 mod lazy_schedule;
+mod match_report;
 mod match_verdicts;
 mod parsers_never_panic;
 mod snapshots;

@@ -1,0 +1,82 @@
+//! What `referee match` prints around its games: the score, the Elo difference with its
+//! interval, LOS and the pentanomial counts at the end, a note on an odd number of games, and
+//! clear refusals of counts that make no sense.
+
+use crate::common::{referee, Match, RANDOM};
+
+#[test]
+fn the_end_of_a_match_gives_the_score_elo_los_and_pairs() {
+    // Seeded random bots: the same games every time, A winning some pairs and not others.
+    let outcome = Match::new("tictactoe")
+        .a(RANDOM)
+        .b(RANDOM)
+        .games(8)
+        .args(&["--seed", "3"])
+        .run();
+    let tail: Vec<&str> = outcome.stdout.lines().rev().take(3).collect();
+    let [pairs, elo, score] = tail[..] else {
+        panic!("{}", outcome.stdout)
+    };
+    assert!(
+        score.starts_with("score: A ") && score.contains("(8 games: A won"),
+        "{score}"
+    );
+    assert!(
+        elo.starts_with("elo: A - B ")
+            && elo.contains(" +/- ")
+            && elo.contains("(95% interval), LOS ")
+            && elo.ends_with("% (the likelihood that A is the stronger)"),
+        "{elo}"
+    );
+    assert!(pairs.starts_with("pairs: ["), "{pairs}");
+    // The four pairs' counts add up to four.
+    let counts: u32 = pairs["pairs: [".len()..pairs.find(']').unwrap()]
+        .split(", ")
+        .map(|n| n.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counts, 4, "{pairs}");
+}
+
+#[test]
+fn an_odd_number_of_games_is_explained_and_counted_in_words() {
+    let output = Match::new("tictactoe").games(1).command().output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("(1 game: A won"), "{stdout}");
+    assert!(
+        stdout.contains("elo: no estimate from 0 game pairs: it needs 2 or more"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("referee: note: with 1 game A moves first in 1 and B in 0"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_negative_or_zero_count_is_refused_in_plain_words() {
+    for (args, says) in [
+        (
+            vec!["match", "tictactoe", RANDOM, RANDOM, "--games", "-1"],
+            "invalid value '-1' for '--games <GAMES>': '-1' is not a whole number of 1 or more",
+        ),
+        (
+            vec!["match", "tictactoe", RANDOM, RANDOM, "--games", "0"],
+            "'0' is not a whole number of 1 or more",
+        ),
+        (
+            vec!["tournament", "none.toml", "-j", "-2"],
+            "invalid value '-2' for '--jobs <N>'",
+        ),
+    ] {
+        let output = referee().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("-- -"),
+            "no clap tip to escape it: {stderr}"
+        );
+    }
+}
