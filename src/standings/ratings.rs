@@ -200,7 +200,8 @@ pub fn estimate_elo(outcomes: &[(f64, u64)]) -> Option<EloEstimate> {
     let error = 1.959_963_985 * standard_error;
     let elo = |score: f64| {
         let score = score.clamp(1e-6, 1.0 - 1e-6);
-        -400.0 * (1.0 / score - 1.0).log10()
+        // Adding 0 turns an even score's -0 into 0, which prints as "+0", not "-0".
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
     };
     let los = if standard_error > 0.0 {
         normal_cdf((mean - 0.5) / standard_error)
@@ -396,6 +397,7 @@ mod tests {
         // All draws: even, and certain of it; a perfect score or one game: no estimate.
         let even = estimate_elo(&[(0.5, 10)]).unwrap();
         assert_eq!((even.elo, even.error95, even.los), (0.0, 0.0, 0.5));
+        assert_eq!(format!("{:+.0}", even.elo), "+0");
         assert_eq!(estimate_elo(&[(1.0, 4)]), None);
         assert_eq!(estimate_elo(&[(0.0, 3), (1.0, 0)]), None);
         assert_eq!(estimate_elo(&[(1.0, 1)]), None);
