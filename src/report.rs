@@ -37,6 +37,42 @@ pub fn game_line(game: &FinishedGame) -> String {
     line
 }
 
+/// Under a game line: the last lines of the stderr of each player that broke a rule, escaped
+/// (a bot's bytes must not reach the terminal as they are), and where the whole of it is.
+///
+/// ```text
+///   A's stderr ended with:
+///   | Traceback (most recent call last):
+///   | ZeroDivisionError: division by zero
+///   (all of it: records/0001.A.stderr.txt)
+/// ```
+pub fn stderr_tail_lines(game: &FinishedGame) -> Vec<String> {
+    let record = &game.played.record;
+    let mut lines = Vec::new();
+    for side in Side::BOTH {
+        let player = &record.players[side.index()];
+        let Some(tail) = &player.stderr_tail else {
+            continue;
+        };
+        lines.push(format!("  {}'s stderr ended with:", player.label));
+        lines.extend(
+            tail.iter()
+                .map(|line| format!("  | {}", crate::quote::escape(line))),
+        );
+        lines.push(
+            match game
+                .files
+                .as_ref()
+                .and_then(|files| files.stderr[side.index()].as_ref())
+            {
+                Some(path) => format!("  (all of it: {})", path.display()),
+                None => "  (run with --record DIR to keep all of it)".to_string(),
+            },
+        );
+    }
+    lines
+}
+
 /// `game 3: timeout during a stall of the referee; replaying it`
 pub fn replay_line(game: &FinishedGame) -> String {
     format!(

@@ -6,7 +6,7 @@ use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
 use crate::protocol::Ready;
-use crate::record::{GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::record::{stderr_tail, GameRecord, MoveRecord, PlayerRecord, ResultRecord};
 use crate::seats::supervisor::Supervisor;
 use crate::verdict::Termination;
 use std::time::{Duration, Instant, SystemTime};
@@ -79,8 +79,13 @@ pub fn play_game_watched(
             .worst_stall_between(last_ask.0, last_ask.1)
             .is_some_and(|s| s > rules.margin);
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
-    let record = record(number, rules, &players, &ready, judged, started, stalled);
+    let mut record = record(number, rules, &players, &ready, judged, started, stalled);
     let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
+    for side in Side::BOTH {
+        if faulted[side.index()] {
+            record.players[side.index()].stderr_tail = stderr_tail(&logs[side.index()]);
+        }
+    }
     Ok(PlayedGame {
         record,
         logs,
@@ -111,6 +116,7 @@ fn record(
             version: answer.map(|r| r.version.clone()),
             time: player.time,
             points: verdict.points(side),
+            stderr_tail: None,
         }
     };
     GameRecord {

@@ -7,7 +7,7 @@ use crate::host;
 use crate::matches::{check_match, play_match, MatchConfig, LABELS};
 use crate::report::{
     counted, elo_lines, game_line, replay_line, say, score_line, sprt_header, sprt_line,
-    sprt_verdict,
+    sprt_verdict, stderr_tail_lines,
 };
 use crate::seats::limits::Limits;
 use crate::seats::PlayerSpec;
@@ -165,6 +165,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
         args.sprt,
         |game, score, completed_pair| {
             say(&game_line(game));
+            for line in stderr_tail_lines(game) {
+                say(&line);
+            }
             if let Some(files) = &game.files {
                 say(&format!("  record: {}", files.record.display()));
             }
@@ -185,9 +188,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
 }
 
 /// What an odd number of games does to the sides: A moves first once more than B, and the last
-/// game has no partner with the sides swapped.
+/// game has no partner with the sides swapped. (A single game is a try-out: nothing to say.)
 fn odd_games_note(games: u32) -> Option<String> {
-    (games % 2 == 1).then(|| {
+    (games % 2 == 1 && games > 1).then(|| {
         format!(
             "with {} A moves first in {} and B in {}: the first player's advantage goes to A, \
              and game {games} has no partner with the sides swapped, so the Elo estimate leaves \
@@ -221,6 +224,7 @@ mod tests {
     #[test]
     fn an_odd_number_of_games_is_explained() {
         assert_eq!(odd_games_note(2), None);
+        assert_eq!(odd_games_note(1), None);
         let note = odd_games_note(3).unwrap();
         assert!(
             note.starts_with("with 3 games A moves first in 2 and B in 1")

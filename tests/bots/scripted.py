@@ -36,6 +36,10 @@ offered = False
 print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
 if mode == "crash-at-once":
     sys.exit(1)
+if mode == "crash-noisy":
+    # Dies as a buggy bot does, its last words holding bytes no terminal should get.
+    sys.stderr.write("Traceback: \x1b[2Jboom\x07\n\nValueError: bad move\n")
+    sys.exit(1)
 if mode == "fds":
     # Descriptors open at start-up (listdir's own shows up as one more).
     print("fds %s" % sorted(int(fd) for fd in os.listdir("/proc/self/fd")), file=sys.stderr, flush=True)

@@ -2,7 +2,7 @@
 //! interval, LOS and the pentanomial counts at the end, a note on an odd number of games, and
 //! clear refusals of counts that make no sense.
 
-use crate::common::{referee, Match, RANDOM};
+use crate::common::{referee, scripted, Match, RANDOM};
 
 #[test]
 fn the_end_of_a_match_gives_the_score_elo_los_and_pairs() {
@@ -41,16 +41,67 @@ fn the_end_of_a_match_gives_the_score_elo_los_and_pairs() {
 fn an_odd_number_of_games_is_explained_and_counted_in_words() {
     let output = Match::new("tictactoe").games(1).command().output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    assert!(output.status.success());
     assert!(stdout.contains("(1 game: A won"), "{stdout}");
     assert!(
         stdout.contains("elo: no estimate from 0 game pairs: it needs 2 or more"),
         "{stdout}"
     );
+    let output = Match::new("tictactoe").games(3).command().output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("referee: note: with 1 game A moves first in 1 and B in 0"),
+        stderr.contains(
+            "referee: note: with 3 games A moves first in 2 and B in 1: the first player's \
+             advantage goes to A"
+        ) && stderr.contains("an even number (--games 4) plays each side equally often"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_crashed_bot_s_last_stderr_lines_are_shown_escaped_and_kept_in_the_record() {
+    let outcome = Match::new("tictactoe")
+        .a(scripted("crash-noisy"))
+        .games(1)
+        .run();
+    let stdout = &outcome.stdout;
+    let record = outcome.record();
+    let tail: Vec<&str> = record["players"][0]["stderr_tail"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{record:#}"))
+        .iter()
+        .map(|line| line.as_str().unwrap())
+        .collect();
+    // The bytes as written in the record; escaped on the terminal.
+    assert_eq!(tail.len(), 3, "{tail:?}");
+    assert!(tail[0].starts_with("pid "), "{tail:?}");
+    assert_eq!(
+        tail[1..],
+        ["Traceback: \x1b[2Jboom\x07", "ValueError: bad move"]
+    );
+    assert!(record["players"][1].get("stderr_tail").is_none());
+    let shown = format!(
+        "  A's stderr ended with:\n  | {}\n  | Traceback: \\x1b[2Jboom\\x07\n  | ValueError: bad move\n  (all of it: {})\n",
+        tail[0],
+        outcome.dir.join("0001.A.stderr.txt").display()
+    );
+    assert!(stdout.contains(&shown), "{stdout}");
+    assert!(
+        !stdout.contains('\x1b'),
+        "no control character reaches the terminal"
+    );
+
+    // Without --record, the lines are still shown, and where to get all of them is said.
+    let output = Match::new("tictactoe")
+        .a(scripted("crash-noisy"))
+        .games(1)
+        .command()
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("  | ValueError: bad move\n  (run with --record DIR to keep all of it)"),
+        "{stdout}"
     );
 }
 
