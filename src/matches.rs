@@ -21,10 +21,10 @@ pub struct MatchConfig {
 
 pub const LABELS: [&str; 2] = ["A", "B"];
 
-/// Refuses a bad opening, or a game a player's protocol cannot express, before any bot is
-/// started.
+/// Refuses a bad opening, a game a player's protocol cannot express, or a player that cannot
+/// start, before any bot is started.
 pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
-    check_players(&config.venue.rules, &config.players, &config.opening)
+    check_players(&config.venue, &config.players, &config.opening)
 }
 
 /// Plays the match with bots started by `supervisor`, calling `on_game` after each game that

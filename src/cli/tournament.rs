@@ -3,6 +3,7 @@
 use crate::host;
 use crate::report::say;
 use crate::standings::render;
+use crate::table::check_startable;
 use crate::tournament::config::Tournament;
 use crate::tournament::progress::Progress;
 use crate::tournament::runner::{self, RunOptions};
@@ -42,6 +43,12 @@ pub struct TournamentArgs {
 
 pub fn run(args: TournamentArgs) -> Result<()> {
     let tournament = Tournament::load(&args.config)?;
+    // Every player must be able to start before the first game: a missing program would
+    // otherwise stop the tournament at that player's first game, partway through.
+    check_startable(
+        &tournament.players,
+        tournament.process.working_dir.as_deref(),
+    )?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = args
         .jobs
@@ -86,7 +93,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         },
         out.display()
     ));
-    let mut progress = Progress::new(games, io::stderr().is_terminal());
+    let mut progress = Progress::new(games, io::stderr().is_terminal(), out.clone());
     let summary = runner::run(&tournament, &options, &host.supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();
     say(&format!(

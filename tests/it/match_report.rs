@@ -131,3 +131,19 @@ fn a_negative_or_zero_count_is_refused_in_plain_words() {
         );
     }
 }
+
+#[test]
+fn a_player_that_cannot_start_is_named_before_any_game() {
+    let message = Match::new("tictactoe").a("./no-such-bot").refused();
+    assert!(
+        message.contains("referee: player A cannot start: './no-such-bot' does not exist"),
+        "{message}"
+    );
+    let message = Match::new("tictactoe").b("python3 no-such-bot.py").refused();
+    assert!(
+        message.contains(
+            "referee: player B cannot start: its command names 'no-such-bot.py', which does not exist"
+        ),
+        "{message}"
+    );
+}
