@@ -1,11 +1,11 @@
 //! `referee tournament`: plays a tournament file's games, then prints and saves its standings.
 
 use crate::host;
-use crate::report::say;
+use crate::report::{counted, say};
 use crate::standings::render;
 use crate::table::check_startable;
 use crate::tournament::config::Tournament;
-use crate::tournament::progress::Progress;
+use crate::tournament::progress::{rate, Progress};
 use crate::tournament::runner::{self, RunOptions};
 use crate::tournament::schedule::Shard;
 use anyhow::Result;
@@ -81,8 +81,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         tournament.openings.description()
     ));
     say(&format!(
-        "{} games{}, {jobs} at a time, into {}",
-        games,
+        "{}{}, {jobs} at a time, into {}",
+        counted(games, "game"),
         if shard.is_whole() {
             String::new()
         } else {
@@ -97,10 +97,10 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let summary = runner::run(&tournament, &options, &host.supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();
     say(&format!(
-        "played {} games in {:.1} s ({:.2} games/s); journal: {}",
-        summary.played,
+        "played {} in {:.1} s ({}); journal: {}",
+        counted(summary.played, "game"),
         seconds,
-        summary.played as f64 / seconds.max(1e-9),
+        rate(summary.played as f64 / seconds.max(1e-9)),
         summary.journal.display()
     ));
     let standings = summary.standings()?;

@@ -5,7 +5,7 @@
 use super::journal::Entry;
 use crate::games::Side;
 use crate::record::GameRecord;
-use crate::report::{format_points, say};
+use crate::report::{counted, format_points, say};
 use crate::standings::Tally;
 use crate::verdict::ForfeitColumn;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -33,7 +33,7 @@ pub struct Progress {
 }
 
 /// A rate people read: `1.9 games/s`, or `12 s/game` when games are slow.
-fn rate(games_per_second: f64) -> String {
+pub fn rate(games_per_second: f64) -> String {
     if games_per_second >= 1.0 || games_per_second <= 0.0 {
         format!("{games_per_second:.1} games/s")
     } else {
@@ -144,9 +144,9 @@ impl Progress {
         }
         if !entries.is_empty() {
             self.say(&format!(
-                "resuming: {} of {} games already in the journal",
+                "resuming: {} of {} already in the journal",
                 entries.len(),
-                self.total
+                counted(self.total, "game")
             ));
         }
     }

@@ -139,7 +139,9 @@ fn a_player_that_cannot_start_is_named_before_any_game() {
         message.contains("referee: player A cannot start: './no-such-bot' does not exist"),
         "{message}"
     );
-    let message = Match::new("tictactoe").b("python3 no-such-bot.py").refused();
+    let message = Match::new("tictactoe")
+        .b("python3 no-such-bot.py")
+        .refused();
     assert!(
         message.contains(
             "referee: player B cannot start: its command names 'no-such-bot.py', which does not exist"
