@@ -10,6 +10,7 @@ mod lazy_schedule;
 mod match_report;
 mod match_verdicts;
 mod parsers_never_panic;
+mod perft;
 mod snapshots;
 mod starter_bots;
 mod tournament;
