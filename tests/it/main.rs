@@ -13,4 +13,5 @@ mod parsers_never_panic;
 mod perft;
 mod snapshots;
 mod starter_bots;
+mod systems;
 mod tournament;
