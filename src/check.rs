@@ -312,15 +312,14 @@ pub fn run_check(
                 }
             }
             let left = count - number;
-            let stop = match &problem.cause {
-                Cause::MissingFlush => Some(
+            let stop = match (&problem.cause, repeated) {
+                (Cause::MissingFlush, _) => Some(
                     "every game would end the same way until the bot flushes its output"
                         .to_string(),
                 ),
-                Cause::Fault { in_setup: true, .. } if repeated.is_some() => Some(format!(
-                    "the bot failed the same way before its first move in games {} and \
-                     {number}, and the other games begin with the same setup",
-                    repeated.unwrap_or(number)
+                (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
+                    "the bot failed the same way before its first move in games {first} and \
+                     {number}, and the other games begin with the same setup"
                 )),
                 _ => None,
             };

@@ -178,8 +178,16 @@ fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() 
             );
         }
     }
-    // Records are numbered by schedule index and hold the opening and the players' names.
+    // Records are numbered by schedule index and hold the opening and the players' names. The
+    // journal's index counts from 0; people read game numbers from 1, the same on the screen
+    // and in the files.
     for (index, entry) in &games {
+        let [a, b] = players(entry);
+        assert!(
+            stdout.contains(&format!("] game {}: {a} vs {b} ", index + 1)),
+            "game {}: {stdout}",
+            index + 1
+        );
         let path = out.join(entry["record"].as_str().unwrap());
         assert_eq!(path, out.join(format!("games/{:04}.json", index + 1)));
         let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
