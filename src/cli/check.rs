@@ -37,9 +37,9 @@ pub struct CheckArgs {
     /// (the edge cases keep their own).
     #[arg(long, value_name = "MOVES")]
     opening: Option<String>,
-    /// The bot's resource limits, as for `referee match --limits`.
-    #[arg(long, value_name = "SPEC", default_value_t = Settings::default().limits)]
-    limits: String,
+    /// The bot's resource limits, as for `referee match --limits` (its defaults unless given).
+    #[arg(long, value_name = "SPEC")]
+    limits: Option<String>,
     /// Run the bot under bubblewrap, as `referee match --sandbox` does.
     #[arg(long)]
     sandbox: bool,
@@ -61,7 +61,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         time: args.time,
         startup_ms: args.startup_ms,
         legal_moves: args.legal_moves,
-        limits: args.limits,
+        limits: args.limits.unwrap_or_default(),
         sandbox: args.sandbox,
         ..Settings::default()
     };
