@@ -9,6 +9,7 @@ mod console;
 mod lazy_schedule;
 mod match_report;
 mod match_verdicts;
+mod new_user;
 mod parsers_never_panic;
 mod perft;
 mod snapshots;
