@@ -99,6 +99,15 @@ impl TimeControl {
         if tc.bank_ms == 0 && tc.move_ms == 0 {
             return Err(error("a move limit of 0 ms leaves no time to move".into()));
         }
+        // An increment refills a bank; without one it would be ignored, and the user would
+        // believe the bots get time they do not.
+        if tc.bank_ms == 0 && tc.increment_ms > 0 {
+            return Err(error(format!(
+                "increment={} is added to a time bank after each move, and there is no bank \
+                 (bank=0): give one, e.g. 'bank=10000,increment={}', or leave the increment out",
+                tc.increment_ms, tc.increment_ms
+            )));
+        }
         Ok(tc)
     }
 }
@@ -237,6 +246,8 @@ mod tests {
             "move=-1",
             "move=0",
             "move=99999999999",
+            "bank=0,increment=100",
+            "increment=100",
         ] {
             let err = TimeControl::parse_over(TimeControl::default(), spec).unwrap_err();
             assert!(
@@ -244,6 +255,22 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn an_increment_needs_a_bank() {
+        let err = TimeControl::parse_over(TimeControl::default(), "bank=0,increment=100")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("increment=100 is added to a time bank after each move, and there is no bank (bank=0): give one, e.g. 'bank=10000,increment=100'"),
+            "{err}"
+        );
+        // A player's own spec that removes the bank of the common one is refused the same way.
+        let base =
+            TimeControl::parse_over(TimeControl::default(), "bank=5000,increment=100").unwrap();
+        assert!(TimeControl::parse_over(base, "bank=0").is_err());
+        assert!(TimeControl::parse_over(base, "bank=0,increment=0").is_ok());
     }
 
     #[test]

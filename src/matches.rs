@@ -3,7 +3,7 @@
 //! cleaned up exactly as in a tournament), for a number of games or until an SPRT decides.
 
 use crate::seats::supervisor::Supervisor;
-use crate::standings::sprt::{Decision, PairedTest, SprtSpec};
+use crate::standings::sprt::{Decision, Pairing, SprtSpec};
 use crate::table::{check_players, FinishedGame, GameError, Player, ScheduledGame, Table, Venue};
 use std::ops::ControlFlow;
 
@@ -21,10 +21,10 @@ pub struct MatchConfig {
 
 pub const LABELS: [&str; 2] = ["A", "B"];
 
-/// Refuses a bad opening, or a game a player's protocol cannot express, before any bot is
-/// started.
+/// Refuses a bad opening, a game a player's protocol cannot express, or a player that cannot
+/// start, before any bot is started.
 pub fn check_match(config: &MatchConfig) -> Result<(), GameError> {
-    check_players(&config.venue.rules, &config.players, &config.opening)
+    check_players(&config.venue, &config.players, &config.opening)
 }
 
 /// Plays the match with bots started by `supervisor`, calling `on_game` after each game that
@@ -54,12 +54,13 @@ pub fn run_match(
 
 /// Plays the match, under an SPRT when `sprt` is given: game pairs (sides swapped) until the
 /// test decides, `config.games` capping them. `on_game` hears of each game that counts, with
-/// the test when the game completed one of its pairs; `on_replay` of each game played again.
+/// the score so far (and whether the game completed a pair); `on_replay` of each game played
+/// again.
 pub fn play_match(
     config: &MatchConfig,
     supervisor: &Supervisor,
     sprt: Option<SprtSpec>,
-    mut on_game: impl FnMut(&FinishedGame, Option<&MatchTest>),
+    mut on_game: impl FnMut(&FinishedGame, &MatchScore, bool),
     on_replay: impl FnMut(&FinishedGame),
 ) -> Result<MatchScore, GameError> {
     let mut score = MatchScore::new(sprt);
@@ -67,7 +68,8 @@ pub fn play_match(
         config,
         supervisor,
         |game| {
-            on_game(game, score.count(game.winner()));
+            let completed_pair = score.count(game.winner());
+            on_game(game, &score, completed_pair);
             score.flow()
         },
         on_replay,
@@ -118,16 +120,19 @@ impl MatchTally {
 /// The SPRT of a match, A being the player under test.
 #[derive(Clone, Debug)]
 pub struct MatchTest {
-    pub test: PairedTest,
+    pub spec: SprtSpec,
     /// The log-likelihood ratio after the last complete pair (0 before the first).
     pub llr: f64,
     pub decision: Decision,
 }
 
-/// A match's score as its games come in, and its SPRT if it has one.
+/// A match's score as its games come in: the games, A's game pairs (games 1 and 2, 3 and 4,
+/// ..., each pair playing both sides, so that the first player's advantage cancels), and the
+/// SPRT if the match has one.
 #[derive(Clone, Debug)]
 pub struct MatchScore {
     pub tally: MatchTally,
+    pub pairing: Pairing,
     pub sprt: Option<MatchTest>,
 }
 
@@ -135,25 +140,31 @@ impl MatchScore {
     pub fn new(sprt: Option<SprtSpec>) -> MatchScore {
         MatchScore {
             tally: MatchTally::default(),
+            pairing: Pairing::default(),
             sprt: sprt.map(|spec| MatchTest {
-                test: PairedTest::new(spec),
+                spec,
                 llr: 0.0,
                 decision: Decision::Continue,
             }),
         }
     }
 
-    /// Counts a game by the player who won it (`None`: a draw); returns the test when the
-    /// game completed one of its pairs.
-    pub fn count(&mut self, winner: Option<usize>) -> Option<&MatchTest> {
+    /// Counts a game by the player who won it (`None`: a draw); true when the game completed
+    /// a pair (and so moved the SPRT, if there is one).
+    pub fn count(&mut self, winner: Option<usize>) -> bool {
         self.tally.add(winner);
-        let sprt = self.sprt.as_mut()?;
         let points_a = match winner {
             None => 0.5,
             Some(player) => f64::from(u8::from(player == 0)),
         };
-        (sprt.llr, sprt.decision) = sprt.test.add_game(points_a)?;
-        Some(sprt)
+        if !self.pairing.add_game(points_a) {
+            return false;
+        }
+        if let Some(sprt) = &mut self.sprt {
+            sprt.llr = sprt.spec.llr(&self.pairing.pairs);
+            sprt.decision = sprt.spec.decide(sprt.llr);
+        }
+        true
     }
 
     /// Whether the match goes on: until its SPRT, if it has one, decides.
@@ -168,6 +179,7 @@ impl MatchScore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::standings::sprt::Pentanomial;
     use std::convert::Infallible;
 
     /// Plays a match of made-up results (each game's winner from `winner`, by game number)
@@ -183,7 +195,7 @@ mod tests {
             games,
             |number| Ok::<_, Infallible>(winner(number)),
             |&winner| {
-                pairs += u32::from(score.count(winner).is_some());
+                pairs += u32::from(score.count(winner));
                 score.flow()
             },
         )
@@ -203,8 +215,8 @@ mod tests {
             "stopped on a complete pair"
         );
         assert!((2..20).contains(&pairs), "{pairs} pairs");
-        assert_eq!(sprt.test.pairs.pairs(), u64::from(pairs));
-        assert_eq!(sprt.llr, sprt.test.spec.llr(&sprt.test.pairs));
+        assert_eq!(score.pairing.pairs.pairs(), u64::from(pairs));
+        assert_eq!(sprt.llr, sprt.spec.llr(&score.pairing.pairs));
 
         // The first player always wins: every pair is even, not the 200 Elo of H1.
         let (score, _) = fake_match(None, "elo0=0,elo1=200", |n| Some(((n - 1) % 2) as usize));
@@ -216,21 +228,29 @@ mod tests {
         let (score, pairs) = fake_match(Some(7), "elo0=0,elo1=5", |_| None);
         assert_eq!(score.tally.draws, 7);
         assert_eq!(pairs, 3, "the seventh game is half a pair");
+        assert!(score.pairing.has_unpaired_game());
         let sprt = score.sprt.unwrap();
         assert_eq!(sprt.decision, Decision::Continue);
-        assert_eq!(sprt.llr, sprt.test.spec.llr(&sprt.test.pairs));
+        assert_eq!(sprt.llr, sprt.spec.llr(&score.pairing.pairs));
     }
 
     #[test]
-    fn without_an_sprt_every_game_is_played() {
+    fn without_an_sprt_every_game_is_played_and_paired() {
         let mut score = MatchScore::new(None);
         let mut played = 0;
         each_game(Some(5), Ok::<_, Infallible>, |&number| {
             played = number;
-            assert!(score.count(Some(0)).is_none());
+            // A wins the odd games, where it moves first, and draws the even ones.
+            score.count((number % 2 == 1).then_some(0));
             score.flow()
         })
         .unwrap();
-        assert_eq!((played, score.tally.wins), (5, [5, 0]));
+        assert_eq!(
+            (played, score.tally.wins, score.tally.draws),
+            (5, [3, 0], 2)
+        );
+        assert_eq!(score.pairing.pairs, Pentanomial([0, 0, 0, 2, 0]));
+        assert!(score.pairing.has_unpaired_game());
+        assert!(score.sprt.is_none());
     }
 }

@@ -63,6 +63,10 @@ pub struct PlayerRecord {
     /// What the referee read from the bot in this game but did not keep, when anything.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub dropped: Option<DroppedRecord>,
+    /// The last lines of its stderr when it lost by breaking a rule (a crash above all): where
+    /// to look first, kept even when no stderr file is written. See [`stderr_tail`].
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub stderr_tail: Option<Vec<String>>,
 }
 
 /// What a bot wrote in one game past the caps (protocol.md, "Records"): read, counted, and
@@ -136,11 +140,45 @@ impl GameRecord {
     }
 }
 
+/// Lines of a bot's stderr kept in its record by [`stderr_tail`], and the longest line kept.
+pub const STDERR_TAIL_LINES: usize = 10;
+const STDERR_TAIL_LINE_CHARS: usize = 300;
+
+/// The last lines of what a bot wrote on stderr (blank lines left out, each cut to a length a
+/// person reads), as the bot wrote them: whoever shows them must escape them (a bot's bytes are
+/// hostile). A last line past the cap says how much was dropped. None when it wrote nothing.
+pub fn stderr_tail(log: &SeatLog) -> Option<Vec<String>> {
+    let text = String::from_utf8_lossy(&log.stderr);
+    let mut lines: Vec<String> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .rev()
+        .take(STDERR_TAIL_LINES)
+        .map(|line| {
+            let mut kept: String = line.chars().take(STDERR_TAIL_LINE_CHARS).collect();
+            if kept.len() < line.len() {
+                kept.push_str("...");
+            }
+            kept
+        })
+        .collect();
+    lines.reverse();
+    if log.stderr_dropped > 0 {
+        lines.push(format!(
+            "[referee: {} more bytes dropped]",
+            log.stderr_dropped
+        ));
+    }
+    (!lines.is_empty()).then_some(lines)
+}
+
 /// Where one game's files went.
 #[derive(Clone, Debug)]
 pub struct RecordFiles {
     pub record: PathBuf,
     pub transcript: PathBuf,
+    /// Each side's stderr file (first, second), when the bot wrote anything there.
+    pub stderr: [Option<PathBuf>; 2],
 }
 
 /// Writes `NNNN.json`, `NNNN.transcript.txt` and `NNNN.LABEL.stderr.txt` (when the bot wrote
@@ -164,6 +202,7 @@ pub fn write_game(
         transcript(record, logs, started_at).as_bytes(),
     )?;
 
+    let mut stderr = [None, None];
     for (side, log) in Side::BOTH.iter().zip(logs) {
         if log.stderr.is_empty() && log.stderr_dropped == 0 {
             continue;
@@ -175,11 +214,14 @@ pub fn write_game(
                 format!("\n[referee: {} more bytes dropped]\n", log.stderr_dropped).as_bytes(),
             );
         }
-        fs::write(dir.join(format!("{stem}.{label}.stderr.txt")), bytes)?;
+        let path = dir.join(format!("{stem}.{label}.stderr.txt"));
+        fs::write(&path, bytes)?;
+        stderr[side.index()] = Some(path);
     }
     Ok(RecordFiles {
         record: record_path,
         transcript: transcript_path,
+        stderr,
     })
 }
 
@@ -241,6 +283,15 @@ mod tests {
             time: TimeControl::default(),
             points: 0.5,
             dropped: None,
+            stderr_tail: None,
+        }
+    }
+
+    fn log(stderr: &[u8], dropped: u64) -> SeatLog {
+        SeatLog {
+            stderr: stderr.to_vec(),
+            stderr_dropped: dropped,
+            ..SeatLog::default()
         }
     }
 
@@ -297,5 +348,21 @@ mod tests {
              [referee: A wrote 3 more lines (12 bytes) past the transcript's cap of 10000 lines \
              or 1024 KiB a game; they were read and dropped]\n"
         );
+    }
+
+    #[test]
+    fn the_tail_is_the_last_lines_as_written() {
+        assert_eq!(stderr_tail(&log(b"", 0)), None);
+        assert_eq!(stderr_tail(&log(b"\n  \n", 0)), None);
+        let many: String = (1..=30).map(|n| format!("line {n}\n\n")).collect();
+        let tail = stderr_tail(&log(many.as_bytes(), 0)).unwrap();
+        assert_eq!(tail.len(), STDERR_TAIL_LINES);
+        assert_eq!((tail[0].as_str(), tail[9].as_str()), ("line 21", "line 30"));
+        // Control characters are kept (the record is JSON); a long line is cut.
+        let odd = format!("\x1b[2Jboom\r\n{}", "x".repeat(1000));
+        let tail = stderr_tail(&log(odd.as_bytes(), 7)).unwrap();
+        assert_eq!(tail[0], "\x1b[2Jboom");
+        assert_eq!(tail[1].len(), STDERR_TAIL_LINE_CHARS + 3);
+        assert_eq!(tail[2], "[referee: 7 more bytes dropped]");
     }
 }

@@ -14,7 +14,7 @@ use crate::seats::process::{ProcessOptions, SpawnError};
 use crate::seats::supervisor::Supervisor;
 use crate::seats::{PlayerSpec, Seat};
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How often one game is replayed for referee stalls before its result stands (marked).
 pub const MAX_REPLAYS: u32 = 3;
@@ -70,6 +70,8 @@ pub enum GameError {
     },
     #[error("cannot write the game record")]
     Record(#[from] io::Error),
+    #[error("player {label} cannot start: {reason}")]
+    CannotStart { label: String, reason: String },
 }
 
 /// One played game.
@@ -91,14 +93,17 @@ impl FinishedGame {
     }
 }
 
-/// Refuses, before any bot is started, an opening that cannot be played or a game that an
-/// player's protocol cannot express (a Gomocup brain at ultimate tic-tac-toe, ...).
+/// Refuses, before any bot is started, an opening that cannot be played, a game that a
+/// player's protocol cannot express (a Gomocup brain at ultimate tic-tac-toe, ...), or a player
+/// that cannot start (see [`check_startable`]).
 pub fn check_players(
-    rules: &GameRules,
+    venue: &Venue,
     players: &[Player],
     opening: &[String],
 ) -> Result<(), GameError> {
+    let rules = &venue.rules;
     crate::arbiter::play_opening(&rules.spec, opening)?;
+    check_startable(players, venue.process.working_dir.as_deref())?;
     for player in players {
         player
             .spec
@@ -109,6 +114,92 @@ pub fn check_players(
             })?;
     }
     Ok(())
+}
+
+/// Refuses, before any game, a player whose program cannot start: a program that does not
+/// exist or may not be run, or a script its command names (`python3 mybot.py`) that is not
+/// there. Otherwise a tournament would find out at the player's first game, partway through.
+/// Commands run from `working_dir` (the referee's own directory when `None`).
+pub fn check_startable(players: &[Player], working_dir: Option<&Path>) -> Result<(), GameError> {
+    for player in players {
+        let PlayerSpec::Command { words, .. } = &player.spec else {
+            continue;
+        };
+        startable(words, working_dir).map_err(|reason| GameError::CannotStart {
+            label: player.label.clone(),
+            reason,
+        })?;
+    }
+    Ok(())
+}
+
+/// Files a command names for an interpreter, by their extension: they must exist.
+const SCRIPT_EXTENSIONS: [&str; 13] = [
+    "py", "js", "mjs", "ts", "rb", "pl", "php", "lua", "jar", "sh", "r", "jl", "exs",
+];
+
+/// Why `words` (a program and its arguments) cannot start, if it cannot.
+fn startable(words: &[String], working_dir: Option<&Path>) -> Result<(), String> {
+    let here = |path: &Path| match working_dir {
+        Some(dir) => dir.join(path),
+        None => path.to_path_buf(),
+    };
+    let Some((program, args)) = words.split_first() else {
+        return Err("its command is empty".into());
+    };
+    if program.contains('/') {
+        executable(&here(Path::new(program))).map_err(|why| {
+            format!(
+                "'{program}' {why} (commands run from {})",
+                place(working_dir)
+            )
+        })?;
+    } else {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        if !std::env::split_paths(&path).any(|dir| executable(&dir.join(program)).is_ok()) {
+            return Err(format!(
+                "no program '{program}' in the PATH (a program in the current directory is \
+                 written ./{program})"
+            ));
+        }
+    }
+    for arg in args.iter().filter(|arg| !arg.starts_with('-')) {
+        let path = Path::new(arg);
+        let is_script = path.extension().is_some_and(|ext| {
+            SCRIPT_EXTENSIONS.contains(&ext.to_string_lossy().to_lowercase().as_str())
+        });
+        if is_script && !here(path).exists() {
+            return Err(format!(
+                "its command names '{arg}', which does not exist (commands run from {})",
+                place(working_dir)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why `path` is not a program that can be run, if it is not.
+fn executable(path: &Path) -> Result<(), &'static str> {
+    use std::os::unix::fs::PermissionsExt;
+    let metadata = std::fs::metadata(path).map_err(|_| "does not exist")?;
+    if metadata.is_dir() {
+        Err("is a directory")
+    } else if metadata.permissions().mode() & 0o111 == 0 {
+        Err("is not executable (chmod +x it)")
+    } else {
+        Ok(())
+    }
+}
+
+/// The directory commands run from, for a message.
+fn place(working_dir: Option<&Path>) -> String {
+    working_dir
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok())
+        .map_or_else(
+            || "the current directory".into(),
+            |dir| dir.display().to_string(),
+        )
 }
 
 /// The bots kept between games, by player index; told to quit when the table is dropped.
@@ -245,4 +336,41 @@ fn seed(venue: &Venue, players: &[Player], player: usize, number: u32) -> u64 {
     venue
         .seed
         .wrapping_add(number as u64 * players.len() as u64 + player as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(command: &str) -> Vec<String> {
+        shlex::split(command).unwrap()
+    }
+
+    #[test]
+    fn a_program_or_script_that_is_not_there_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = Some(dir.path());
+        std::fs::write(dir.path().join("bot.py"), "").unwrap();
+        std::fs::write(dir.path().join("plain"), "").unwrap();
+        assert_eq!(startable(&words("python3 bot.py --level 2"), at), Ok(()));
+        assert_eq!(startable(&words("sh -c 'exit 0'"), at), Ok(()));
+        let why = |command: &str| startable(&words(command), at).unwrap_err();
+        assert!(
+            why("./nothere").starts_with("'./nothere' does not exist (commands run from "),
+            "{}",
+            why("./nothere")
+        );
+        assert!(why("./plain").contains("is not executable (chmod +x it)"));
+        assert!(why("no-such-program-anywhere x").starts_with(
+            "no program 'no-such-program-anywhere' in the PATH (a program in the current \
+             directory is written ./no-such-program-anywhere)"
+        ));
+        assert!(why("python3 mybot.py")
+            .starts_with("its command names 'mybot.py', which does not exist"));
+        // A word that only looks like a file is not asked for when it is an option.
+        assert_eq!(
+            startable(&words("python3 -c 'print(1)' --out=x.py"), at),
+            Ok(())
+        );
+    }
 }

@@ -200,6 +200,31 @@ pub enum Fault {
     RefusedBoard { board: String, answer: String },
 }
 
+/// What to tell a bot whose line, not a move, reads like words meant for people: most likely
+/// debug output written to stdout, which a bot author should hear goes to stderr.
+const DEBUG_OUTPUT_HINT: &str =
+    "; it reads like debug output: write that to stderr, stdout carries the protocol only";
+
+/// Whether a line a bot wrote, which is not a move, reads like prose: it holds a run of three
+/// letters or more that is no word of a protocol (a move is numbers, square names and a few
+/// keywords).
+pub fn looks_like_prose(line: &str) -> bool {
+    const PROTOCOL_WORDS: [&str; 5] = ["resign", "draw", "ready", "multi", "place_move"];
+    line.split(|c: char| !c.is_alphabetic() && c != '_')
+        .any(|word| {
+            word.chars().count() >= 3 && !PROTOCOL_WORDS.contains(&word.to_lowercase().as_str())
+        })
+}
+
+/// [`DEBUG_OUTPUT_HINT`] when `line` reads like prose, else nothing.
+fn prose_hint(line: &str) -> &'static str {
+    if looks_like_prose(line) {
+        DEBUG_OUTPUT_HINT
+    } else {
+        ""
+    }
+}
+
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -210,14 +235,18 @@ impl fmt::Display for Fault {
             Fault::LineTooLong { limit } => {
                 write!(f, "wrote a line longer than {limit} bytes")
             }
-            Fault::Unrequested { line } => {
-                write!(f, "wrote when not asked: '{}'", shorten(line, 80))
-            }
+            Fault::Unrequested { line } => write!(
+                f,
+                "wrote when not asked: '{}'{}",
+                shorten(line, 80),
+                prose_hint(line)
+            ),
             Fault::Exited { detail } | Fault::Limit { detail, .. } => f.write_str(detail),
             Fault::NotAMove { line, expected } => write!(
                 f,
-                "sent '{}', which is not a move: {expected}",
-                shorten(line, 60)
+                "sent '{}', which is not a move: {expected}{}",
+                shorten(line, 60),
+                prose_hint(line)
             ),
             Fault::RefusedBoard { board, answer } => {
                 write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
@@ -477,9 +506,10 @@ impl fmt::Display for Sentence<'_> {
                 expected,
             } => write!(
                 f,
-                "{loser} sent '{}'{} for move {number}, which is not a move: {expected}",
+                "{loser} sent '{}'{} for move {number}, which is not a move: {expected}{}",
                 shorten(sent, QUOTED),
-                written(original)
+                written(original),
+                prose_hint(original.as_deref().unwrap_or(sent))
             ),
             Forfeit::IllegalMove {
                 sent,
@@ -581,6 +611,58 @@ mod tests {
         assert_eq!(
             late(None).sentence(&names).to_string(),
             "A (first player) did not answer move 3 within 210 ms; the limit is 200 ms (+10 ms margin)"
+        );
+    }
+
+    #[test]
+    fn a_line_that_reads_like_prose_is_pointed_to_stderr() {
+        for prose in [
+            "thinking...",
+            "DEBUG: best 3 4",
+            "depth 5 score 12",
+            "banana",
+            "Loading model",
+        ] {
+            assert!(looks_like_prose(prose), "{prose}");
+        }
+        for notation in [
+            "3 4",
+            "1,1",
+            "h 0 0",
+            "V 2 1",
+            "9x18x27",
+            "11-15 draw",
+            "Resign",
+            "x",
+        ] {
+            assert!(!looks_like_prose(notation), "{notation}");
+        }
+        let verdict = |sent: &str| Verdict::Forfeit {
+            loser: Side::First,
+            at: Moment::Move(1),
+            forfeit: Forfeit::NotAMove {
+                sent: sent.into(),
+                written: None,
+                expected: "expected two numbers 'x y' (column, then row)".into(),
+            },
+        };
+        let names = names();
+        assert_eq!(
+            verdict("thinking...").sentence(&names).to_string(),
+            "A (first player) sent 'thinking...' for move 1, which is not a move: expected two \
+             numbers 'x y' (column, then row); it reads like debug output: write that to \
+             stderr, stdout carries the protocol only"
+        );
+        assert!(!verdict("1,1")
+            .sentence(&names)
+            .to_string()
+            .contains("stderr"));
+        let unasked = Fault::Unrequested {
+            line: "my eval: +3".into(),
+        };
+        assert!(
+            unasked.to_string().ends_with(DEBUG_OUTPUT_HINT),
+            "{unasked}"
         );
     }
 

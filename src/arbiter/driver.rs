@@ -6,7 +6,9 @@ use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
 use crate::protocol::Ready;
-use crate::record::{DroppedRecord, GameRecord, MoveRecord, PlayerRecord, ResultRecord};
+use crate::record::{
+    stderr_tail, DroppedRecord, GameRecord, MoveRecord, PlayerRecord, ResultRecord,
+};
 use crate::seats::supervisor::Supervisor;
 use crate::verdict::Termination;
 use std::time::{Duration, Instant, SystemTime};
@@ -81,8 +83,12 @@ pub fn play_game_watched(
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
     let mut record = record(number, rules, &players, &ready, judged, started, stalled);
     let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
-    for (player, log) in record.players.iter_mut().zip(&logs) {
+    for (side, log) in Side::BOTH.into_iter().zip(&logs) {
+        let player = &mut record.players[side.index()];
         player.dropped = DroppedRecord::of(log);
+        if faulted[side.index()] {
+            player.stderr_tail = stderr_tail(log);
+        }
     }
     Ok(PlayedGame {
         record,
@@ -115,6 +121,7 @@ fn record(
             time: player.time,
             points: verdict.points(side),
             dropped: None,
+            stderr_tail: None,
         }
     };
     GameRecord {

@@ -1,16 +1,20 @@
 //! `referee check`: the compliance check of a bot, findings printed as they are made.
 
-use crate::check::{run_check, CheckConfig, Severity};
+use crate::check::{run_check, CheckConfig, Severity, BUFFERING_VARIABLES};
 use crate::games::GameSpec;
 use crate::host;
-use crate::report::say;
+use crate::report::{counted, say};
+use crate::seats::limits::Limits;
 use crate::seats::{PlayerSpec, Protocol};
 use crate::settings::Settings;
+use crate::table::{check_startable, Player};
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The check takes two of the [`Settings`], with its own words for one bot.
+/// The check takes the [`Settings`] that change what a bot is sent or how it runs, with its
+/// own words for one bot.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// The game (see below).
@@ -26,6 +30,22 @@ pub struct CheckArgs {
     /// Time the bot has to answer `start` with `ready`.
     #[arg(long, default_value_t = Settings::default().startup_ms)]
     startup_ms: u64,
+    /// Send the list of legal moves before every turn, as `referee match --legal-moves` does.
+    #[arg(long)]
+    legal_moves: bool,
+    /// Moves played before the two games from the start, separated by commas, e.g. "4 4,3 3"
+    /// (the edge cases keep their own).
+    #[arg(long, value_name = "MOVES")]
+    opening: Option<String>,
+    /// The bot's resource limits, as for `referee match --limits` (its defaults unless given).
+    #[arg(long, value_name = "SPEC")]
+    limits: Option<String>,
+    /// Run the bot under bubblewrap, as `referee match --sandbox` does.
+    #[arg(long)]
+    sandbox: bool,
+    /// Write a JSON record, a transcript and the bot's whole stderr for every game into DIR.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
 }
 
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
@@ -40,34 +60,72 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let settings = Settings {
         time: args.time,
         startup_ms: args.startup_ms,
+        legal_moves: args.legal_moves,
+        limits: args.limits.unwrap_or_default(),
+        sandbox: args.sandbox,
         ..Settings::default()
     };
-    let rules = settings.rules(GameSpec::from_words(&args.game, &args.params)?);
+    let spec = GameSpec::from_words(&args.game, &args.params)?;
+    let opening = super::moves(args.opening.as_deref());
+    crate::arbiter::play_opening(&spec, &opening)?;
+    let rules = settings.rules(spec);
     let time = settings.time_control()?;
-    let process = settings.process();
+    let limits: Limits = settings.limits()?;
+    let process = crate::seats::process::ProcessOptions {
+        limits,
+        ..settings.process()
+    };
+    check_startable(
+        &[Player {
+            label: "bot".into(),
+            spec: player.clone(),
+            time,
+            limits,
+        }],
+        process.working_dir.as_deref(),
+    )?;
     let host = host::prepare(&process)?;
     let config = CheckConfig {
         referee_exe: host.referee_exe,
-        spec: rules.spec,
+        rules,
         player,
         time,
-        margin: rules.margin,
-        startup: rules.startup,
+        opening,
         process,
+        record_dir: args.record,
     };
-    say(&format!("checking {} at {}", config.player, config.spec));
+    say(&format!(
+        "checking {} at {}",
+        config.player, config.rules.spec
+    ));
+    let unbuffered: Vec<&str> = BUFFERING_VARIABLES
+        .iter()
+        .copied()
+        .filter(|name| std::env::var_os(name).is_some())
+        .collect();
+    if !unbuffered.is_empty() {
+        say(&format!(
+            "  (the bot runs without {}, set here: a contest server will not set it, and a \
+             missing flush must show)",
+            unbuffered.join(", ")
+        ));
+    }
     let findings = run_check(&config, &host.supervisor, |finding| {
-        say(&format!("  {finding}"))
+        for line in finding.to_string().lines() {
+            say(&format!("  {line}"));
+        }
     })?;
-    let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
+    let count = |severity| findings.iter().filter(|f| f.severity == severity).count() as u64;
     let (problems, warnings) = (count(Severity::Problem), count(Severity::Warning));
     say(&format!(
-        "{}: {problems} problem(s), {warnings} warning(s)",
+        "{}: {}, {}",
         if problems == 0 {
             "compliant"
         } else {
             "not compliant"
-        }
+        },
+        counted(problems, "problem"),
+        counted(warnings, "warning")
     ));
     Ok(if problems == 0 {
         ExitCode::SUCCESS

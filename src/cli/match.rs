@@ -6,7 +6,8 @@ use crate::games::GameSpec;
 use crate::host;
 use crate::matches::{check_match, play_match, MatchConfig, LABELS};
 use crate::report::{
-    game_line, replay_line, say, score_line, sprt_header, sprt_line, sprt_verdict,
+    counted, elo_lines, game_line, replay_line, say, score_line, sprt_header, sprt_line,
+    sprt_verdict, stderr_tail_lines,
 };
 use crate::seats::limits::Limits;
 use crate::seats::PlayerSpec;
@@ -52,8 +53,10 @@ pub struct MatchArgs {
     player_a: String,
     /// Player B, the same way. A moves first in odd-numbered games, B in even ones.
     player_b: String,
-    /// Number of games (default 2; with --sprt, as many as the test needs).
-    #[arg(short = 'n', long)]
+    /// Number of games (default 2; with --sprt, as many as the test needs). An even number
+    /// plays each side equally often: games 1 and 2, 3 and 4, ... are pairs with the sides
+    /// swapped, which the Elo estimate counts.
+    #[arg(short = 'n', long, allow_negative_numbers = true, value_parser = super::at_least_one::<u32>)]
     games: Option<u32>,
     /// Game parameter, key=value (repeatable), e.g. -p size=10 -p line=4.
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
@@ -100,11 +103,13 @@ pub fn run(args: MatchArgs) -> Result<()> {
         PlayerSpec::parse(&args.player_b).context("player B")?,
     ];
     let games = match (args.games, args.sprt) {
-        (Some(0), _) => bail!("--games must be at least 1"),
         (Some(games), _) => Some(games),
         (None, Some(_)) => None,
         (None, None) => Some(2),
     };
+    if let Some(note) = games.and_then(odd_games_note) {
+        eprintln!("referee: note: {note}");
+    }
     if settings.max_line < Settings::MIN_MAX_LINE {
         bail!(
             "--max-line must be at least {} bytes",
@@ -158,22 +163,44 @@ pub fn run(args: MatchArgs) -> Result<()> {
         &config,
         &host.supervisor,
         args.sprt,
-        |game, completed_pair| {
+        |game, score, completed_pair| {
             say(&game_line(game));
+            for line in stderr_tail_lines(game) {
+                say(&line);
+            }
             if let Some(files) = &game.files {
                 say(&format!("  record: {}", files.record.display()));
             }
-            if let Some(sprt) = completed_pair {
-                say(&sprt_line(sprt));
+            if let (Some(sprt), true) = (&score.sprt, completed_pair) {
+                say(&sprt_line(sprt, score));
             }
         },
         |game| say(&replay_line(game)),
     )?;
     say(&score_line(&score.tally));
+    for line in elo_lines(&score) {
+        say(&line);
+    }
     if let Some(sprt) = &score.sprt {
-        say(&sprt_verdict(sprt));
+        say(&sprt_verdict(sprt, &score));
     }
     Ok(())
+}
+
+/// What an odd number of games does to the sides: A moves first once more than B, and the last
+/// game has no partner with the sides swapped. (A single game is a try-out: nothing to say.)
+fn odd_games_note(games: u32) -> Option<String> {
+    (games % 2 == 1 && games > 1).then(|| {
+        format!(
+            "with {} A moves first in {} and B in {}: the first player's advantage goes to A, \
+             and game {games} has no partner with the sides swapped, so the Elo estimate leaves \
+             it out; an even number (--games {}) plays each side equally often",
+            counted(games.into(), "game"),
+            games / 2 + 1,
+            games / 2,
+            games + 1
+        )
+    })
 }
 
 #[cfg(test)]
@@ -192,5 +219,17 @@ mod tests {
         options.sort_unstable();
         let listed: Vec<&str> = options.into_iter().map(|(_, id)| id).collect();
         assert_eq!(listed, HELP_ORDER);
+    }
+
+    #[test]
+    fn an_odd_number_of_games_is_explained() {
+        assert_eq!(odd_games_note(2), None);
+        assert_eq!(odd_games_note(1), None);
+        let note = odd_games_note(3).unwrap();
+        assert!(
+            note.starts_with("with 3 games A moves first in 2 and B in 1")
+                && note.ends_with("an even number (--games 4) plays each side equally often"),
+            "{note}"
+        );
     }
 }

@@ -106,6 +106,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
     .map(|()| ExitCode::SUCCESS)
 }
 
+/// A count of at least 1 (`--games`, `-j`), read by clap. Negative numbers reach it (the
+/// argument allows them), so that `--games -1` is told what is wrong rather than to write
+/// `-- -1`.
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    text.parse::<T>()
+        .ok()
+        .filter(|n| *n >= T::from(1))
+        .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
+}
+
 /// Moves given as one argument, separated by commas ("4 4,3 3"); none when not given.
 fn moves(list: Option<&str>) -> Vec<String> {
     list.map(|text| text.split(',').map(|m| m.trim().to_string()).collect())

@@ -1,13 +1,14 @@
 //! `referee tournament`: plays a tournament file's games, then prints and saves its standings.
 
 use crate::host;
-use crate::report::say;
+use crate::report::{counted, say};
 use crate::standings::render;
+use crate::table::check_startable;
 use crate::tournament::config::Tournament;
-use crate::tournament::progress::Progress;
+use crate::tournament::progress::{rate, Progress};
 use crate::tournament::runner::{self, RunOptions};
 use crate::tournament::schedule::Shard;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -18,7 +19,13 @@ pub struct TournamentArgs {
     config: PathBuf,
     /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
     /// at least 1: a game runs two bots].
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = super::at_least_one::<usize>
+    )]
     jobs: Option<usize>,
     /// Continue the tournament whose journal is in the output directory: finished games are
     /// not played again.
@@ -36,14 +43,17 @@ pub struct TournamentArgs {
 
 pub fn run(args: TournamentArgs) -> Result<()> {
     let tournament = Tournament::load(&args.config)?;
+    // Every player must be able to start before the first game: a missing program would
+    // otherwise stop the tournament at that player's first game, partway through.
+    check_startable(
+        &tournament.players,
+        tournament.process.working_dir.as_deref(),
+    )?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = args
         .jobs
         .or(tournament.concurrency)
         .unwrap_or((cores / 2).max(1));
-    if jobs == 0 {
-        bail!("-j must be at least 1");
-    }
     if jobs > cores {
         eprintln!(
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
@@ -71,8 +81,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         tournament.openings.description()
     ));
     say(&format!(
-        "{} games{}, {jobs} at a time, into {}",
-        games,
+        "{}{}, {jobs} at a time, into {}",
+        counted(games, "game"),
         if shard.is_whole() {
             String::new()
         } else {
@@ -83,14 +93,14 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         },
         out.display()
     ));
-    let mut progress = Progress::new(games, io::stderr().is_terminal());
+    let mut progress = Progress::new(games, io::stderr().is_terminal(), out.clone());
     let summary = runner::run(&tournament, &options, &host.supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();
     say(&format!(
-        "played {} games in {:.1} s ({:.2} games/s); journal: {}",
-        summary.played,
+        "played {} in {:.1} s ({}); journal: {}",
+        counted(summary.played, "game"),
         seconds,
-        summary.played as f64 / seconds.max(1e-9),
+        rate(summary.played as f64 / seconds.max(1e-9)),
         summary.journal.display()
     ));
     let standings = summary.standings()?;

@@ -344,6 +344,13 @@ pub(crate) fn parse_coordinate(token: &str) -> Option<i64> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
+/// The coordinates `x` and `y` as the bot wrote them, for a message: a number too large for
+/// `i64` was read as its largest value, which the bot never wrote.
+pub(crate) fn written_square(x: &str, y: &str) -> String {
+    let show = |token: &str| crate::quote::shorten(token, 24);
+    format!("{} {}", show(x), show(y))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

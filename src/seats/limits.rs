@@ -43,6 +43,11 @@ impl Default for Limits {
     }
 }
 
+/// Below these, no bot can start (the dynamic loader and libc map more memory, and open more
+/// files, than that), so a match would only score crashes: such limits are refused.
+pub const MIN_MEMORY_MB: u64 = 16;
+pub const MIN_OPEN_FILES: u64 = 16;
+
 /// A limit specification that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("bad limits '{spec}': {reason} (expected comma-separated key=value with keys memory (MiB), cpu (seconds), processes, filesize (MiB), files; a value 'none' lifts a limit)")]
@@ -81,6 +86,22 @@ impl Limits {
                 "files" => limits.open_files = value,
                 other => return Err(error(format!("unknown key '{other}'"))),
             }
+        }
+        let too_low = |value: Option<u64>, minimum: u64| value.is_some_and(|v| v < minimum);
+        if too_low(limits.memory_mb, MIN_MEMORY_MB) {
+            return Err(error(format!(
+                "memory={} MiB is too little for any bot to start (the dynamic loader and libc \
+                 alone map more); give at least memory={MIN_MEMORY_MB}: a small C or Python bot \
+                 starts in that, a Java one needs several hundred",
+                limits.memory_mb.unwrap_or(0)
+            )));
+        }
+        if too_low(limits.open_files, MIN_OPEN_FILES) {
+            return Err(error(format!(
+                "files={} is too few for any bot to start (its standard input, output and error \
+                 take 3, loading its libraries more); give at least files={MIN_OPEN_FILES}",
+                limits.open_files.unwrap_or(0)
+            )));
         }
         Ok(limits)
     }
@@ -196,13 +217,38 @@ mod tests {
 
     #[test]
     fn bad_specs_are_explained() {
-        for spec in ["memory", "memory=lots", "memory=0", "heap=5", "cpu=-1"] {
+        for spec in [
+            "memory",
+            "memory=lots",
+            "memory=0",
+            "memory=1",
+            "files=3",
+            "heap=5",
+            "cpu=-1",
+        ] {
             let err = Limits::parse_over(Limits::default(), spec).unwrap_err();
             assert!(
                 err.to_string().contains("expected comma-separated"),
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn limits_too_low_to_start_anything_name_a_workable_minimum() {
+        let err = Limits::parse_over(Limits::default(), "memory=1")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("memory=1 MiB is too little for any bot to start")
+                && err.contains("give at least memory=16"),
+            "{err}"
+        );
+        let err = Limits::parse_over(Limits::default(), "files=2")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("give at least files=16"), "{err}");
+        assert!(Limits::parse_over(Limits::default(), "memory=16,files=16").is_ok());
     }
 
     #[test]

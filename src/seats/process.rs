@@ -60,6 +60,9 @@ pub struct ProcessOptions {
     pub sandbox: bool,
     /// How lines end on the bot's pipes.
     pub line_ends: LineEnds,
+    /// Environment variables the bot does not inherit from the referee (`referee check` runs
+    /// a bot without those that make output unbuffered, as a contest server would).
+    pub env_removed: &'static [&'static str],
 }
 
 /// How lines end on a bot's pipes, in both directions.
@@ -84,6 +87,7 @@ impl Default for ProcessOptions {
             limits: Limits::default(),
             sandbox: false,
             line_ends: LineEnds::default(),
+            env_removed: &[],
         }
     }
 }
@@ -182,6 +186,9 @@ impl BotProcess {
         }
         if let Some(dir) = &options.working_dir {
             cmd.current_dir(dir);
+        }
+        for name in options.env_removed {
+            cmd.env_remove(name);
         }
         let mut child = supervisor.spawn(&mut cmd).map_err(|source| SpawnError {
             command: display.clone(),

@@ -2,9 +2,13 @@
 //! (1 for a win, ½ for a draw), wins, draws and losses, losses by forfeit (timeouts, illegal
 //! moves, crashes), the tie-breaks, a crosstable, and Elo ratings with their uncertainty.
 //!
-//! Players are ranked by points, then, among players level on points, by the points they
-//! scored against each other (head-to-head), then by Sonneborn-Berger (the points of every
-//! opponent, weighted by the points scored against it), then by wins, then by name.
+//! Players are ranked by score (points per game: in a gauntlet the challengers play many more
+//! games than the field, and in a run still under way some players have played more than
+//! others, so total points would mislead), then, among players level on score, by the points
+//! they scored against each other (head-to-head), then by Sonneborn-Berger (the points of
+//! every opponent, weighted by the points scored against it), then by wins, then by name. A
+//! gauntlet also gets each challenger's results against each opponent, with the Elo difference
+//! they show.
 
 pub(crate) mod ratings;
 pub mod render;
@@ -12,7 +16,7 @@ pub(crate) mod sprt;
 
 use crate::games::Side;
 use crate::verdict::{ForfeitColumn, Termination};
-use ratings::{Meeting, Ratings, DEFAULT_PRIOR_DRAWS};
+use ratings::{estimate_elo, EloEstimate, Meeting, Ratings, DEFAULT_PRIOR_DRAWS};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -42,6 +46,14 @@ impl PlayerTally {
     fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
+
+    /// Points per game; 0 before any game.
+    fn score(&self) -> f64 {
+        match self.games() {
+            0 => 0.0,
+            games => self.points() / games as f64,
+        }
+    }
 }
 
 /// Games between two players, keyed by (lower index, higher index).
@@ -50,6 +62,9 @@ struct MeetingTally {
     games: u32,
     /// Points of the lower-indexed player.
     points_low: f64,
+    /// Games won by the lower-indexed player, and drawn.
+    wins_low: u32,
+    draws: u32,
 }
 
 /// Results accumulated game by game; players are known by name.
@@ -59,6 +74,8 @@ pub struct Tally {
     index: HashMap<String, usize>,
     players: Vec<PlayerTally>,
     meetings: BTreeMap<(usize, usize), MeetingTally>,
+    /// A gauntlet's challengers, by index (none for a round robin).
+    challengers: Vec<usize>,
 }
 
 impl Tally {
@@ -75,6 +92,15 @@ impl Tally {
         self.players.push(PlayerTally::default());
         self.index.insert(name.to_string(), self.names.len() - 1);
         self.names.len() - 1
+    }
+
+    /// Makes `name` a gauntlet challenger: the standings show its results against each
+    /// opponent.
+    pub fn enter_challenger(&mut self, name: &str) {
+        let at = self.enter(name);
+        if !self.challengers.contains(&at) {
+            self.challengers.push(at);
+        }
     }
 
     pub fn add(&mut self, game: ScoredGame<'_>) {
@@ -105,6 +131,11 @@ impl Tally {
         let meeting = self.meetings.entry((low, high)).or_default();
         meeting.games += 1;
         meeting.points_low += points_low;
+        if points_low == 1.0 {
+            meeting.wins_low += 1;
+        } else if points_low == 0.5 {
+            meeting.draws += 1;
+        }
     }
 
     /// Games added so far.
@@ -112,17 +143,17 @@ impl Tally {
         self.meetings.values().map(|m| m.games as u64).sum()
     }
 
-    /// The player with the most points (fewer games, then the name, break ties): name,
-    /// points, games.
+    /// The player with the best score, as the standings rank them (more games, then the name,
+    /// break ties): name, points, games.
     pub fn leader(&self) -> Option<(&str, f64, u32)> {
         self.players
             .iter()
             .enumerate()
             .filter(|(_, p)| p.games() > 0)
             .max_by(|(a, pa), (b, pb)| {
-                pa.points()
-                    .total_cmp(&pb.points())
-                    .then(pb.games().cmp(&pa.games()))
+                pa.score()
+                    .total_cmp(&pb.score())
+                    .then(pa.games().cmp(&pb.games()))
                     .then(self.names[*b].cmp(&self.names[*a]))
             })
             .map(|(i, p)| (self.names[i].as_str(), p.points(), p.games()))
@@ -130,46 +161,108 @@ impl Tally {
 
     /// Points `a` scored against `b` and the games they played.
     fn against(&self, a: usize, b: usize) -> (f64, u32) {
-        if a < b {
-            self.meetings
-                .get(&(a, b))
-                .map_or((0.0, 0), |m| (m.points_low, m.games))
+        let record = self.record_against(a, b);
+        (
+            record.wins as f64 + record.draws as f64 / 2.0,
+            record.games(),
+        )
+    }
+
+    /// Games `a` won, drew and lost against `b`.
+    fn record_against(&self, a: usize, b: usize) -> PlayerTally {
+        let (low, high) = (a.min(b), a.max(b));
+        let Some(meeting) = self.meetings.get(&(low, high)) else {
+            return PlayerTally::default();
+        };
+        let (wins_low, losses_low) = (
+            meeting.wins_low,
+            meeting.games - meeting.wins_low - meeting.draws,
+        );
+        let (wins, losses) = if a == low {
+            (wins_low, losses_low)
         } else {
-            self.meetings
-                .get(&(b, a))
-                .map_or((0.0, 0), |m| (m.games as f64 - m.points_low, m.games))
+            (losses_low, wins_low)
+        };
+        PlayerTally {
+            wins,
+            draws: meeting.draws,
+            losses,
+            forfeits: [0; 3],
         }
+    }
+
+    /// Each challenger's results against each opponent it met, best score first.
+    fn gauntlets(&self) -> Vec<Gauntlet> {
+        self.challengers
+            .iter()
+            .map(|&challenger| {
+                let mut opponents: Vec<GauntletRow> = (0..self.names.len())
+                    .filter(|&other| other != challenger)
+                    .filter_map(|other| {
+                        let record = self.record_against(challenger, other);
+                        (record.games() > 0).then(|| GauntletRow {
+                            opponent: self.names[other].clone(),
+                            games: record.games(),
+                            wins: record.wins,
+                            draws: record.draws,
+                            losses: record.losses,
+                            score: record.score(),
+                            elo: estimate_elo(&[
+                                (1.0, record.wins.into()),
+                                (0.5, record.draws.into()),
+                                (0.0, record.losses.into()),
+                            ]),
+                        })
+                    })
+                    .collect();
+                opponents.sort_by(|a, b| {
+                    b.score
+                        .total_cmp(&a.score)
+                        .then(b.games.cmp(&a.games))
+                        .then(a.opponent.cmp(&b.opponent))
+                });
+                Gauntlet {
+                    challenger: self.names[challenger].clone(),
+                    opponents,
+                }
+            })
+            .collect()
     }
 
     /// The standings, ratings and crosstable of everything added.
     pub fn standings(&self) -> Standings {
         let n = self.players.len();
         let points: Vec<f64> = self.players.iter().map(PlayerTally::points).collect();
+        let score: Vec<f64> = self.players.iter().map(PlayerTally::score).collect();
         let mut sonneborn_berger = vec![0.0; n];
         for (&(low, high), meeting) in &self.meetings {
             sonneborn_berger[low] += meeting.points_low * points[high];
             sonneborn_berger[high] += (meeting.games as f64 - meeting.points_low) * points[low];
         }
-        // Head-to-head: points among the players level on points.
+        // Head-to-head: points among the players level on score (none for a player level with
+        // nobody, who needs no tie-break).
         let mut level: HashMap<u64, Vec<usize>> = HashMap::new();
-        for (i, p) in points.iter().enumerate() {
-            level.entry(p.to_bits()).or_default().push(i);
+        for (i, s) in score.iter().enumerate() {
+            level.entry(s.to_bits()).or_default().push(i);
         }
-        let mut head_to_head = vec![0.0; n];
+        let mut head_to_head = vec![None; n];
         for group in level.values().filter(|g| g.len() > 1) {
             for &a in group {
-                head_to_head[a] = group
-                    .iter()
-                    .filter(|&&b| b != a)
-                    .map(|&b| self.against(a, b).0)
-                    .sum();
+                head_to_head[a] = Some(
+                    group
+                        .iter()
+                        .filter(|&&b| b != a)
+                        .map(|&b| self.against(a, b).0)
+                        .sum(),
+                );
             }
         }
         let mut order: Vec<usize> = (0..n).collect();
+        let tie_break = |h2h: Option<f64>| h2h.unwrap_or(0.0);
         order.sort_by(|&a, &b| {
-            points[b]
-                .total_cmp(&points[a])
-                .then(head_to_head[b].total_cmp(&head_to_head[a]))
+            score[b]
+                .total_cmp(&score[a])
+                .then(tie_break(head_to_head[b]).total_cmp(&tie_break(head_to_head[a])))
                 .then(sonneborn_berger[b].total_cmp(&sonneborn_berger[a]))
                 .then(self.players[b].wins.cmp(&self.players[a].wins))
                 .then(self.names[a].cmp(&self.names[b]))
@@ -212,11 +305,7 @@ impl Tally {
                     name: self.names[i].clone(),
                     games,
                     points: points[i],
-                    score: if games > 0 {
-                        points[i] / games as f64
-                    } else {
-                        0.0
-                    },
+                    score: score[i],
                     wins: player.wins,
                     draws: player.draws,
                     losses: player.losses,
@@ -253,6 +342,7 @@ impl Tally {
             games: self.games(),
             players: rows,
             crosstable,
+            gauntlets: self.gauntlets(),
         }
     }
 }
@@ -265,6 +355,9 @@ pub struct Standings {
     pub players: Vec<StandingRow>,
     /// In rank order, each row listing the opponents met, in rank order.
     pub crosstable: Vec<CrosstableRow>,
+    /// A gauntlet's challengers, each against each opponent (none for a round robin).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gauntlets: Vec<Gauntlet>,
 }
 
 /// One player's line.
@@ -283,8 +376,9 @@ pub struct StandingRow {
     pub timeouts: u32,
     pub illegal: u32,
     pub crashes: u32,
-    /// Points scored against the players level on points with this one.
-    pub head_to_head: f64,
+    /// Points scored against the players level on score with this one; none when no other
+    /// player is.
+    pub head_to_head: Option<f64>,
     pub sonneborn_berger: f64,
     /// Elo relative to the field's average, and half the width of its 95% interval.
     pub elo: f64,
@@ -293,6 +387,28 @@ pub struct StandingRow {
     pub elo_rank: usize,
     /// The probability that this player is stronger than the next one by Elo.
     pub superiority_over_next: Option<f64>,
+}
+
+/// A gauntlet challenger's results against the field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Gauntlet {
+    pub challenger: String,
+    /// By the challenger's score against them, best first.
+    pub opponents: Vec<GauntletRow>,
+}
+
+/// A challenger's results against one opponent, from the challenger's side: its score and the
+/// Elo difference over the opponent these games show (none from a single game, or a perfect
+/// or nil score).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GauntletRow {
+    pub opponent: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    pub elo: Option<EloEstimate>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -371,11 +487,13 @@ mod tests {
     #[test]
     fn ties_are_broken_by_head_to_head_then_sonneborn_berger() {
         let mut tally = Tally::new();
-        // x and y end on 2 points; y beat x, but x beat the strong s (higher Sonneborn-Berger).
+        // x and y end on 2 points of 3; y beat x, but x beat the strong s (higher
+        // Sonneborn-Berger).
         tally.add(game("y", "x", W, LINE));
         tally.add(game("x", "s", W, LINE));
-        tally.add(game("s", "x", L, LINE));
+        tally.add(game("s", "y", W, LINE));
         tally.add(game("y", "t", W, LINE));
+        tally.add(game("x", "t", W, LINE));
         for _ in 0..3 {
             tally.add(game("s", "t", W, LINE));
         }
@@ -383,11 +501,15 @@ mod tests {
         let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["s", "y", "x", "t"]);
         let (y, x) = (&standings.players[1], &standings.players[2]);
-        assert_eq!((y.points, x.points), (2.0, 2.0));
-        assert_eq!((y.head_to_head, x.head_to_head), (1.0, 0.0));
-        assert_eq!((y.sonneborn_berger, x.sonneborn_berger), (2.0, 6.0));
+        assert_eq!((y.points, x.points, y.games, x.games), (2.0, 2.0, 3, 3));
+        assert_eq!((y.head_to_head, x.head_to_head), (Some(1.0), Some(0.0)));
+        assert_eq!(
+            standings.players[0].head_to_head, None,
+            "s is level with nobody"
+        );
+        assert_eq!((y.sonneborn_berger, x.sonneborn_berger), (2.0, 4.0));
 
-        // Level on points and on head-to-head (a draw): Sonneborn-Berger decides.
+        // Level on score and on head-to-head (a draw): Sonneborn-Berger decides.
         let mut tally = Tally::new();
         tally.add(game("q", "p", D, FULL));
         tally.add(game("p", "a", W, LINE));
@@ -395,11 +517,77 @@ mod tests {
         tally.add(game("a", "b", W, Termination::Rules(Ending::Line)));
         tally.add(game("b", "a", L, LINE));
         tally.add(game("a", "c", W, LINE));
+        tally.add(game("c", "a", L, LINE));
         let standings = tally.standings();
         let names: Vec<&str> = standings.players.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["a", "p", "q", "b", "c"]);
-        assert_eq!(standings.players[1].sonneborn_berger, 0.5 * 1.5 + 3.0);
+        assert_eq!(standings.players[1].sonneborn_berger, 0.5 * 1.5 + 4.0);
         assert_eq!(standings.players[2].sonneborn_berger, 0.5 * 1.5);
+    }
+
+    /// A gauntlet's challenger plays every game, the field only its own: ranking by points
+    /// would put a challenger scoring 37.5% above an opponent that won all its games.
+    #[test]
+    fn players_are_ranked_by_score_and_a_gauntlet_shows_each_opponent() {
+        let mut tally = Tally::new();
+        tally.enter_challenger("challenger");
+        // The challenger's points in 12 games, 4 against each opponent, sides alternating:
+        // 0/4 against strong, 2/4 against even, 2.5/4 against weak: 4.5 points, 37.5%.
+        for (opponent, points) in [
+            ("strong", [0.0, 0.0, 0.0, 0.0]),
+            ("even", [1.0, 0.0, 1.0, 0.0]),
+            ("weak", [1.0, 0.5, 1.0, 0.0]),
+        ] {
+            for (at, points) in points.into_iter().enumerate() {
+                let challenger_side = if at % 2 == 0 {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                let winner = match points {
+                    1.0 => Some(challenger_side),
+                    0.0 => Some(challenger_side.opponent()),
+                    _ => None,
+                };
+                let (first, second) = match challenger_side {
+                    Side::First => ("challenger", opponent),
+                    Side::Second => (opponent, "challenger"),
+                };
+                tally.add(game(first, second, winner, LINE));
+            }
+        }
+        let standings = tally.standings();
+        let row = |name: &str| standings.players.iter().find(|r| r.name == name).unwrap();
+        let challenger = row("challenger");
+        assert_eq!((challenger.games, challenger.points), (12, 4.5));
+        assert_eq!(standings.players[0].name, "strong", "4/4 ranks first");
+        assert!(challenger.rank > row("strong").rank);
+        assert!(challenger.points > row("strong").points);
+
+        let [gauntlet] = &standings.gauntlets[..] else {
+            panic!("{:?}", standings.gauntlets)
+        };
+        assert_eq!(gauntlet.challenger, "challenger");
+        let rows: Vec<(&str, u32, u32, u32, f64)> = gauntlet
+            .opponents
+            .iter()
+            .map(|r| (r.opponent.as_str(), r.wins, r.draws, r.losses, r.score))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("weak", 2, 1, 1, 0.625),
+                ("even", 2, 0, 2, 0.5),
+                ("strong", 0, 0, 4, 0.0)
+            ]
+        );
+        let even = gauntlet.opponents[1].elo.unwrap();
+        assert!(even.elo == 0.0 && (even.los - 0.5).abs() < 1e-6, "{even:?}");
+        assert!(even.error95 > 100.0);
+        assert_eq!(
+            gauntlet.opponents[2].elo, None,
+            "a nil score has no finite Elo"
+        );
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! 95% intervals and the likelihood of superiority (the probability that a player is truly
 //! stronger than another). Ratings are shown relative to the field's average, 0.
 
+use serde::Serialize;
+
 /// Results between two players, as the fit needs them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Meeting {
@@ -159,6 +161,63 @@ fn centred_covariance(mut information: Vec<Vec<f64>>, prior_draws: f64) -> Vec<V
         }
     }
     covariance
+}
+
+/// The Elo difference one player's results against another show, as fastchess and cutechess
+/// report it: the logistic Elo of the mean score, half the width of its 95% interval, and the
+/// likelihood of superiority (the probability that the player is the stronger).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EloEstimate {
+    pub elo: f64,
+    pub error95: f64,
+    pub los: f64,
+}
+
+/// The [`EloEstimate`] of a sample of independent scores, each between 0 and 1, given as
+/// `(score, how many times it occurred)`: per game (0, ½, 1) or per game pair (0, ¼, ..., 1,
+/// the pentanomial model). The interval comes from the sample's own variance, so draws, and
+/// pairs that cancel a colour's advantage, narrow it. None from fewer than two samples, or for
+/// a perfect or nil score, whose Elo is infinite.
+pub fn estimate_elo(outcomes: &[(f64, u64)]) -> Option<EloEstimate> {
+    let n = outcomes.iter().map(|&(_, count)| count).sum::<u64>() as f64;
+    if n < 2.0 {
+        return None;
+    }
+    let mean = outcomes
+        .iter()
+        .map(|&(score, count)| score * count as f64)
+        .sum::<f64>()
+        / n;
+    if mean <= 0.0 || mean >= 1.0 {
+        return None;
+    }
+    let variance = outcomes
+        .iter()
+        .map(|&(score, count)| count as f64 * (score - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let standard_error = (variance / n).sqrt();
+    let error = 1.959_963_985 * standard_error;
+    let elo = |score: f64| {
+        let score = score.clamp(1e-6, 1.0 - 1e-6);
+        // Adding 0 turns an even score's -0 into 0, which prints as "+0", not "-0".
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
+    };
+    let los = if standard_error > 0.0 {
+        normal_cdf((mean - 0.5) / standard_error)
+    } else {
+        // Every sample the same score: certain, one way or the other, or even.
+        match mean.total_cmp(&0.5) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Less => 0.0,
+            std::cmp::Ordering::Equal => 0.5,
+        }
+    };
+    Some(EloEstimate {
+        elo: elo(mean),
+        error95: (elo(mean + error) - elo(mean - error)) / 2.0,
+        los,
+    })
 }
 
 fn logistic(x: f64) -> f64 {
@@ -316,6 +375,35 @@ mod tests {
         assert!((normal_cdf(1.959_963_985) - 0.975).abs() < 1e-6);
         assert!((normal_cdf(-1.0) - 0.158_655_254).abs() < 1e-6);
         assert!((normal_cdf(3.0) - 0.998_650_102).abs() < 1e-6);
+    }
+
+    /// 76% of the points is 400 log10(0.76 / 0.24) = 200.2 Elo; the interval follows the
+    /// sample's spread, and LOS the normal approximation of the mean score.
+    #[test]
+    fn elo_of_a_sample_of_scores() {
+        // 100 games: 70 won, 12 drawn, 18 lost: 76% of the points.
+        let games = [(1.0, 70), (0.5, 12), (0.0, 18)];
+        let estimate = estimate_elo(&games).unwrap();
+        assert!((estimate.elo - 200.24).abs() < 0.01, "{estimate:?}");
+        let variance: f64 =
+            (70.0 * 0.24f64.powi(2) + 12.0 * 0.26f64.powi(2) + 18.0 * 0.76f64.powi(2)) / 100.0;
+        let standard_error = (variance / 100.0).sqrt();
+        let elo = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
+        let half_width = (elo(0.76 + 1.959_963_985 * standard_error)
+            - elo(0.76 - 1.959_963_985 * standard_error))
+            / 2.0;
+        assert!((estimate.error95 - half_width).abs() < 1e-9);
+        assert!((estimate.los - normal_cdf(0.26 / standard_error)).abs() < 1e-12);
+        // All draws: even, and certain of it; a perfect score or one game: no estimate.
+        let even = estimate_elo(&[(0.5, 10)]).unwrap();
+        assert_eq!((even.elo, even.error95, even.los), (0.0, 0.0, 0.5));
+        assert_eq!(format!("{:+.0}", even.elo), "+0");
+        assert_eq!(estimate_elo(&[(1.0, 4)]), None);
+        assert_eq!(estimate_elo(&[(0.0, 3), (1.0, 0)]), None);
+        assert_eq!(estimate_elo(&[(1.0, 1)]), None);
+        let behind = estimate_elo(&[(0.0, 1), (0.5, 3)]).unwrap();
+        assert!(behind.elo < 0.0 && behind.los < 0.5, "{behind:?}");
+        assert_eq!(estimate_elo(&[(0.75, 3)]).unwrap().los, 1.0);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The standings as people and programs read them: Markdown-style tables for the terminal (and
 //! for pasting), JSON with everything, CSV with one row per player.
 
-use super::Standings;
+use super::{Gauntlet, Standings};
 use comfy_table::{presets, CellAlignment, Table};
 use serde::Serialize;
 use std::io;
@@ -30,7 +30,8 @@ fn percent(value: f64) -> String {
     format!("{:.1}%", value * 100.0)
 }
 
-/// Rank, points, results, forfeits and tie-breaks.
+/// Rank (by score), points, results, forfeits and tie-breaks; the head-to-head cell is empty
+/// for a player level on score with nobody.
 pub fn standings_table(standings: &Standings) -> String {
     let mut table = new_table(
         &[
@@ -52,7 +53,7 @@ pub fn standings_table(standings: &Standings) -> String {
             row.timeouts.to_string(),
             row.illegal.to_string(),
             row.crashes.to_string(),
-            points(row.head_to_head),
+            row.head_to_head.map(points).unwrap_or_default(),
             points(row.sonneborn_berger),
         ]);
     }
@@ -74,6 +75,37 @@ pub fn ratings_table(standings: &Standings) -> String {
             percent(row.score),
             row.superiority_over_next.map(percent).unwrap_or_default(),
         ]);
+    }
+    table.to_string()
+}
+
+/// A gauntlet challenger against each opponent, best score first: its results, score and the
+/// Elo difference over the opponent with its 95% interval and LOS.
+pub fn gauntlet_table(gauntlet: &Gauntlet) -> String {
+    let mut table = new_table(
+        &[
+            "opponent", "games", "won", "drawn", "lost", "score", "elo", "+/-", "LOS",
+        ],
+        1,
+    );
+    for row in &gauntlet.opponents {
+        let mut cells = vec![
+            row.opponent.clone(),
+            row.games.to_string(),
+            row.wins.to_string(),
+            row.draws.to_string(),
+            row.losses.to_string(),
+            percent(row.score),
+        ];
+        match &row.elo {
+            Some(elo) => cells.extend([
+                format!("{:+.0}", elo.elo),
+                format!("{:.0}", elo.error95),
+                percent(elo.los),
+            ]),
+            None => cells.extend(["", "", ""].map(String::from)),
+        }
+        table.add_row(cells);
     }
     table.to_string()
 }
@@ -107,17 +139,33 @@ pub fn crosstable(standings: &Standings) -> Option<String> {
     Some(table.to_string())
 }
 
-/// Everything, as printed after a tournament and by `referee standings`.
+/// Everything, as printed after a tournament and by `referee standings`; each table says what
+/// it is ranked by.
 pub fn full_report(standings: &Standings) -> String {
     let mut out = format!(
-        "standings after {} games\n\n{}\n\nratings (Elo relative to the average, 95% interval; LOS: likelihood of superiority over the next)\n\n{}\n",
-        standings.games,
+        "standings after {}, ranked by score (points per game), then among players level on score by head-to-head points (h2h), Sonneborn-Berger (SB), wins\n\n{}\n",
+        crate::report::counted(standings.games, "game"),
         standings_table(standings),
-        ratings_table(standings)
     );
+    for gauntlet in &standings.gauntlets {
+        let challenger = &gauntlet.challenger;
+        out.push_str(&format!(
+            "\n{challenger} against each opponent, ranked by its score; elo: its Elo difference over the opponent from their games, with the 95% interval; LOS: the likelihood that {challenger} is the stronger\n\n{}\n",
+            gauntlet_table(gauntlet)
+        ));
+        if gauntlet.opponents.iter().any(|row| row.elo.is_none()) {
+            out.push_str(
+                "(no Elo difference from a single game, or from a perfect or nil score)\n",
+            );
+        }
+    }
+    out.push_str(&format!(
+        "\nratings, ranked by Elo (relative to the field's average, with the 95% interval; LOS: the likelihood of superiority over the next)\n\n{}\n",
+        ratings_table(standings)
+    ));
     match crosstable(standings) {
         Some(table) => out.push_str(&format!(
-            "\ncrosstable (points/games of the row against the column)\n\n{table}\n"
+            "\ncrosstable in the order of the standings (points/games of the row against the column)\n\n{table}\n"
         )),
         None => out.push_str(&format!(
             "\n(crosstable in the JSON output only: more than {CROSSTABLE_MAX_PLAYERS} players)\n"
@@ -166,7 +214,7 @@ struct CsvRow<'a> {
     timeouts: u32,
     illegal: u32,
     crashes: u32,
-    head_to_head: f64,
+    head_to_head: Option<f64>,
     sonneborn_berger: f64,
     elo: f64,
     elo_error95: f64,
@@ -257,6 +305,47 @@ mod tests {
         let cross = crosstable(&standings).unwrap();
         let alpha = cross.lines().find(|l| l.contains("alpha")).unwrap();
         assert!(alpha.contains("1.5/2") && alpha.contains("1/1"), "{cross}");
+    }
+
+    #[test]
+    fn every_table_says_what_it_is_ranked_by_and_a_gauntlet_has_its_own() {
+        let mut tally = Tally::new();
+        tally.enter_challenger("alpha");
+        for (first, second, winner) in [
+            ("alpha", "beta", Some(Side::First)),
+            ("beta", "alpha", None),
+            ("alpha", "gamma", Some(Side::Second)),
+            ("gamma", "alpha", Some(Side::First)),
+        ] {
+            tally.add(ScoredGame {
+                first,
+                second,
+                winner,
+                reason: Termination::Rules(Ending::Line),
+            });
+        }
+        let standings = tally.standings();
+        let report = full_report(&standings);
+        for header in [
+            "standings after 4 games, ranked by score (points per game)",
+            "alpha against each opponent, ranked by its score; elo: its Elo difference over the opponent",
+            "ratings, ranked by Elo",
+            "crosstable in the order of the standings",
+            "(no Elo difference from a single game, or from a perfect or nil score)",
+        ] {
+            assert!(report.contains(header), "{header}:\n{report}");
+        }
+        let table = gauntlet_table(&standings.gauntlets[0]);
+        let cells = |name: &str| -> Vec<String> {
+            let line = table.lines().find(|l| l.contains(name)).unwrap();
+            line.split('|').map(|c| c.trim().to_string()).collect()
+        };
+        // Against beta: 1.5/2 (75%), an Elo estimate; against gamma 0/2, none.
+        let beta = cells("beta");
+        assert_eq!(beta[1..7], ["beta", "2", "1", "1", "0", "75.0%"]);
+        assert!(beta[7].starts_with('+') && !beta[8].is_empty() && beta[9].ends_with('%'));
+        assert_eq!(cells("gamma")[7..10], ["", "", ""]);
+        assert!(table.find("beta").unwrap() < table.find("gamma").unwrap());
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! LLR", the method of fishtest and fastchess). `elo0` and `elo1` are logistic Elo, the usual
 //! meaning of "5 Elo": an expected score of 1 / (1 + 10^(-elo/400)) per game.
 
+use super::ratings::{estimate_elo, EloEstimate};
 use std::fmt;
 use std::str::FromStr;
 
@@ -117,65 +118,41 @@ impl fmt::Display for Pentanomial {
 }
 
 impl Pentanomial {
-    /// The logistic Elo the pairs show and half the width of its 95% interval (from the
-    /// pairs' variance); none before two pairs, or for a perfect or nil score (infinite Elo).
-    pub fn elo_estimate(&self) -> Option<(f64, f64)> {
-        let n = self.pairs() as f64;
-        if n < 2.0 {
-            return None;
-        }
-        let mean = (0..5)
-            .map(|i| self.0[i] as f64 * i as f64 / 4.0)
-            .sum::<f64>()
-            / n;
-        if mean <= 0.0 || mean >= 1.0 {
-            return None;
-        }
-        let variance = (0..5)
-            .map(|i| self.0[i] as f64 * (i as f64 / 4.0 - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        let error = 1.959_963_985 * (variance / n).sqrt();
-        let elo = |score: f64| {
-            let score = score.clamp(1e-6, 1.0 - 1e-6);
-            -400.0 * (1.0 / score - 1.0).log10()
-        };
-        Some((elo(mean), (elo(mean + error) - elo(mean - error)) / 2.0))
+    /// The logistic Elo the pairs show, with its 95% interval and LOS (see
+    /// [`estimate_elo`]): none before two pairs, or for a perfect or nil score.
+    pub fn elo_estimate(&self) -> Option<EloEstimate> {
+        let outcomes: [(f64, u64); 5] = std::array::from_fn(|i| (i as f64 / 4.0, self.0[i]));
+        estimate_elo(&outcomes)
     }
 }
 
-/// A test in progress: games come in one by one, pairs are scored when complete.
-#[derive(Clone, Debug)]
-pub struct PairedTest {
-    pub spec: SprtSpec,
+/// The games of the player under test, paired as they come: the first and second game of each
+/// pair (the same opening, the sides swapped) make one pentanomial count.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pairing {
     pub pairs: Pentanomial,
     /// Points of the first game of the pair under way.
     pending: Option<f64>,
 }
 
-impl PairedTest {
-    pub fn new(spec: SprtSpec) -> PairedTest {
-        PairedTest {
-            spec,
-            pairs: Pentanomial::default(),
-            pending: None,
-        }
-    }
-
-    /// Adds a game by the points the player under test scored; returns the LLR and decision
-    /// when the game completes a pair.
-    pub fn add_game(&mut self, points: f64) -> Option<(f64, Decision)> {
+impl Pairing {
+    /// Adds a game by the points the player scored in it; true when it completed a pair.
+    pub fn add_game(&mut self, points: f64) -> bool {
         match self.pending.take() {
             None => {
                 self.pending = Some(points);
-                None
+                false
             }
             Some(first) => {
                 self.pairs.add_pair(first, points);
-                let llr = self.spec.llr(&self.pairs);
-                Some((llr, self.spec.decide(llr)))
+                true
             }
         }
+    }
+
+    /// Whether the last game waits for its partner (it counts in no pair).
+    pub fn has_unpaired_game(&self) -> bool {
+        self.pending.is_some()
     }
 }
 
@@ -395,23 +372,24 @@ mod tests {
     }
 
     #[test]
-    fn a_paired_test_scores_complete_pairs_only() {
-        let mut test = PairedTest::new(spec(0.0, 5.0));
-        assert_eq!(test.add_game(1.0), None);
-        let (llr, decision) = test.add_game(0.5).unwrap();
-        assert_eq!(test.pairs, Pentanomial([0, 0, 0, 1, 0]));
-        assert_eq!(llr, test.spec.llr(&test.pairs));
-        assert_eq!(decision, Decision::Continue);
-        assert_eq!(test.add_game(0.0), None);
+    fn games_are_paired_as_they_come() {
+        let mut pairing = Pairing::default();
+        assert!(!pairing.add_game(1.0));
+        assert!(pairing.has_unpaired_game());
+        assert!(pairing.add_game(0.5));
+        assert_eq!(pairing.pairs, Pentanomial([0, 0, 0, 1, 0]));
+        assert!(!pairing.has_unpaired_game());
+        assert!(!pairing.add_game(0.0));
     }
 
     #[test]
     fn elo_estimate_from_pairs() {
         // 76% of the points: 400 log10(0.76 / 0.24) = 200.2 Elo.
         let pairs = Pentanomial([0, 0, 48, 0, 52]);
-        let (elo, error) = pairs.elo_estimate().unwrap();
-        assert!((elo - 200.24).abs() < 0.01, "{elo}");
-        assert!(error > 20.0 && error < 60.0, "{error}");
+        let estimate = pairs.elo_estimate().unwrap();
+        assert!((estimate.elo - 200.24).abs() < 0.01, "{estimate:?}");
+        assert!(estimate.error95 > 20.0 && estimate.error95 < 60.0);
+        assert!(estimate.los > 0.999);
         assert_eq!(Pentanomial([0, 0, 1, 0, 0]).elo_estimate(), None);
         assert_eq!(Pentanomial([0, 0, 0, 0, 9]).elo_estimate(), None);
     }

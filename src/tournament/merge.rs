@@ -40,6 +40,9 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
                 for name in &header.tournament.players {
                     tally.enter(name);
                 }
+                for name in &header.tournament.challengers {
+                    tally.enter_challenger(name);
+                }
                 tournaments.push((header.tournament, HashMap::new()));
                 tournaments.len() - 1
             }

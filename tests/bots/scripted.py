@@ -24,7 +24,8 @@ if mode == "no-flush":
 
 def send(line):
     sys.stdout.write(line + "\n")
-    if mode != "no-flush":
+    # plain-print: Python's own buffering, which PYTHONUNBUFFERED=1 turns off.
+    if mode not in ("no-flush", "plain-print"):
         sys.stdout.flush()
 
 
@@ -35,6 +36,10 @@ legal = []
 offered = False
 print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
 if mode == "crash-at-once":
+    sys.exit(1)
+if mode == "crash-noisy":
+    # Dies as a buggy bot does, its last words holding bytes no terminal should get.
+    sys.stderr.write("Traceback: \x1b[2Jboom\x07\n\nValueError: bad move\n")
     sys.exit(1)
 if mode == "fds":
     # Descriptors open at start-up (listdir's own shows up as one more).
@@ -73,6 +78,12 @@ for raw in sys.stdin:
         offered = True
     elif words[0] == "turn":
         moves_made += 1
+        if mode == "needs-legal" and not legal:
+            # A beginner's bot that plays from the `legal` line, run without one.
+            legal[0]
+        if mode == "debug-stdout":
+            # Debug output on the wrong stream, before the move.
+            send("thinking about move %d" % moves_made)
         if mode == "slow":
             time.sleep(int(param) / 1000.0)
         elif mode == "slow-once" and moves_made == 1:

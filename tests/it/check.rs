@@ -2,6 +2,7 @@
 //! plain words, and the exit code says whether the bot is compliant.
 
 use crate::common::{bot, marker, referee, survivors};
+use std::time::{Duration, Instant};
 
 /// Runs `referee check tictactoe` on the scripted bot in `mode`; returns its exit code and
 /// output.
@@ -57,17 +58,158 @@ fn a_good_bot_is_compliant() {
     );
     assert!(stdout.contains("one game per process"), "{stdout}");
     assert!(stdout.contains("exited"), "{stdout}");
-    assert!(stdout.contains("\ncompliant: 0 problem(s)"), "{stdout}");
+    assert!(stdout.contains("\ncompliant: 0 problems"), "{stdout}");
 }
 
 #[test]
-fn a_missing_flush_is_named() {
+fn a_missing_flush_is_named_once_and_ends_the_check() {
+    let started = Instant::now();
     let (code, stdout) = check("no-flush", &[]);
+    let took = started.elapsed();
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        stdout
+            .matches(
+                "PROBLEM  game 1 (from the start, as the first player): missing flush: the bot \
+                 wrote 'ready scripted 1' only when its input was closed"
+            )
+            .count(),
+        1,
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("missing flush:").count(),
+        1,
+        "said once: {stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "stopped  the last 2 games were not played: every game would end the same way until \
+             the bot flushes its output"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nnot compliant: 1 problem, 0 warnings"),
+        "{stdout}"
+    );
+    // The 1.5 s start-up allowance, the watch after closing the input, and no other game.
+    assert!(took < Duration::from_secs(6), "{took:?}");
+}
+
+#[test]
+fn a_bot_relying_on_pythonunbuffered_is_checked_as_a_contest_server_runs_it() {
+    let marker = marker();
+    let output = referee()
+        .args([
+            "check",
+            "tictactoe",
+            &bot("plain-print", &marker),
+            "--startup-ms",
+            "1500",
+        ])
+        .env("PYTHONUNBUFFERED", "1")
+        .output()
+        .unwrap();
+    assert!(survivors(&marker).is_empty());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "(the bot runs without PYTHONUNBUFFERED, set here: a contest server will not set it"
+        ) && stdout.contains("missing flush: the bot wrote 'ready scripted 1'"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_crash_shows_the_end_of_the_bots_stderr_and_record_keeps_all_of_it() {
+    let (code, stdout) = check("crash-noisy", &[]);
     assert_eq!(code, 1, "{stdout}");
     assert!(
         stdout.contains(
-            "missing flush: the bot wrote 'ready scripted 1' only when its input was closed"
+            "  PROBLEM  game 1 (from the start, as the first player): crash: bot (first player) exited"
+        ) && stdout.contains(
+            "           its stderr ended with:\n           | pid "
+        ) && stdout.contains(
+            "\n           | Traceback: \\x1b[2Jboom\\x07\n           | ValueError: bad move\n           (check again with --record DIR to keep all of it"
         ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\x1b'), "escaped: {stdout}");
+    // Said once, where it was seen; the check stops when the setups can only repeat it.
+    assert_eq!(stdout.matches("crash:").count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("  again    game 2 (from the start, as the second player): crash again, as in game 1\n  stopped  the last game was not played: the bot failed the same way before its first move in games 1 and 2"),
+        "{stdout}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stdout) = check("crash-noisy", &["--record", dir.path().to_str().unwrap()]);
+    let file = dir.path().join("0001.bot.stderr.txt");
+    assert!(
+        stdout.contains(&format!("           (all of it: {})", file.display())),
+        "{stdout}"
+    );
+    let whole = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        whole.ends_with("Traceback: \x1b[2Jboom\x07\n\nValueError: bad move\n"),
+        "{whole:?}"
+    );
+    assert!(dir.path().join("0002.transcript.txt").exists());
+}
+
+#[test]
+fn a_bot_that_plays_from_the_legal_line_is_checked_with_legal_moves() {
+    let (code, stdout) = check("needs-legal", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("IndexError")
+            && stdout.contains(
+                "; if your bot plays from the 'legal' line, check (and play) with --legal-moves"
+            ),
+        "{stdout}"
+    );
+    let (code, stdout) = check("needs-legal", &["--legal-moves"]);
+    assert_eq!(code, 0, "{stdout}");
+    // An opening and the other match options that change what a bot is sent are taken too.
+    let (code, stdout) = check(
+        "needs-legal",
+        &[
+            "--legal-moves",
+            "--opening",
+            "1 1",
+            "--limits",
+            "memory=512",
+            "--time",
+            "move=500",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("game 1 (from the opening '1 1', as the first player)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn debug_output_on_stdout_is_pointed_to_stderr_once() {
+    let (code, stdout) = check("debug-stdout", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        stdout
+            .matches(
+                "sent 'thinking about move 1' for move 1, which is not a move: expected two \
+                 numbers 'x y' (column, then row); it reads like debug output: write that to \
+                 stderr, stdout carries the protocol only"
+            )
+            .count(),
+        1,
+        "{stdout}"
+    );
+    assert_eq!(lines(&stdout, "again").len(), 2, "{stdout}");
+    assert!(
+        stdout.contains("\nnot compliant: 1 problem, 0 warnings"),
         "{stdout}"
     );
 }
@@ -111,7 +253,7 @@ fn a_silent_bot_times_out_without_a_flush_diagnosis() {
     let (code, stdout) = check("silent", &["--time", "move=200"]);
     assert_eq!(code, 1);
     assert!(stdout.contains("timeout"), "{stdout}");
-    assert!(!stdout.contains("missing flush"), "{stdout}");
+    assert!(!stdout.contains("missing flush:"), "{stdout}");
 }
 
 #[test]

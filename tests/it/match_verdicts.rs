@@ -329,7 +329,7 @@ fn the_referees_own_errors_exit_non_zero_with_a_message() {
     let cases = [
         (
             Match::new("tictactoe").a("/nonexistent/bot"),
-            "cannot start bot '/nonexistent/bot'",
+            "player A cannot start: '/nonexistent/bot' does not exist",
         ),
         (
             Match::new("mnk").param("size=30"),

@@ -111,6 +111,7 @@ fn error_messages() {
         "bank",
         "speed=3",
         "move=99999999999999999999",
+        "bank=0,increment=100",
     ] {
         let error = TimeControl::parse_over(TimeControl::default(), spec).unwrap_err();
         show(&format!("time {spec:?}"), error.to_string());
@@ -127,7 +128,7 @@ fn error_messages() {
         let error = GameSpec::from_words(game, &words).unwrap_err();
         show(&format!("game {game} {words:?}"), error.to_string());
     }
-    for spec in ["memory=lots", "cpu=0", "threads=4"] {
+    for spec in ["memory=lots", "cpu=0", "threads=4", "memory=1", "files=3"] {
         let error = Limits::parse_over(Limits::default(), spec).unwrap_err();
         show(&format!("limits {spec:?}"), error.to_string());
     }

@@ -178,8 +178,16 @@ fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() 
             );
         }
     }
-    // Records are numbered by schedule index and hold the opening and the players' names.
+    // Records are numbered by schedule index and hold the opening and the players' names. The
+    // journal's index counts from 0; people read game numbers from 1, the same on the screen
+    // and in the files.
     for (index, entry) in &games {
+        let [a, b] = players(entry);
+        assert!(
+            stdout.contains(&format!("] game {}: {a} vs {b} ", index + 1)),
+            "game {}: {stdout}",
+            index + 1
+        );
         let path = out.join(entry["record"].as_str().unwrap());
         assert_eq!(path, out.join(format!("games/{:04}.json", index + 1)));
         let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -228,9 +236,36 @@ fn a_gauntlet_plays_its_challengers_against_the_field_only() {
         ),
     );
     let out = dir.path().join("out");
-    tournament(&config, &out, &["-j", "1"]);
+    let stdout = tournament(&config, &out, &["-j", "1"]);
     let games = journal(&out.join("journal.jsonl"));
     assert_eq!(games.len(), 6);
+    // The standings rank by score; the challenger gets a table of its own, by opponent.
+    assert!(
+        stdout.contains("ranked by score (points per game)")
+            && stdout.contains("me against each opponent, ranked by its score;"),
+        "{stdout}"
+    );
+    let table = &stdout[stdout.find("me against each opponent").unwrap()..];
+    for opponent in ["f1", "f2", "f3"] {
+        assert!(
+            table
+                .lines()
+                .any(|line| line.starts_with(&format!("| {opponent} "))
+                    && line.contains("|     2 |")),
+            "{opponent}: {table}"
+        );
+    }
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(standings["gauntlets"][0]["challenger"], "me");
+    assert_eq!(
+        standings["gauntlets"][0]["opponents"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
     let mut first = 0;
     let mut opponents = BTreeMap::new();
     for entry in games.values() {
@@ -252,6 +287,67 @@ fn a_gauntlet_plays_its_challengers_against_the_field_only() {
             ("f2".to_string(), 2),
             ("f3".to_string(), 2)
         ])
+    );
+}
+
+#[test]
+fn a_player_that_cannot_start_is_refused_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\n{}{}[[players]]\nname = \"ghost\"\ncommand = \"./no-such-bot --fast\"\n",
+            builtin("a"),
+            builtin("b"),
+        ),
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("referee: player ghost cannot start: './no-such-bot' does not exist (commands run from "),
+        "{stderr}"
+    );
+    assert!(!out.join("journal.jsonl").exists(), "no game was played");
+}
+
+#[test]
+fn a_player_crashing_in_its_first_games_is_warned_about_with_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\ngames = 4\n{}{}",
+            builtin("fine"),
+            scripted_entry("broken", "crash-noisy", &marker),
+        ),
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-j",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(survivors(&marker).is_empty());
+    let warning = "referee: warning: broken crashed in each of its first 3 games (exited): \
+                   `referee check GAME \"COMMAND\"` tells what is wrong with a bot\n  game 3: ";
+    assert_eq!(stderr.matches(warning).count(), 1, "warned once: {stderr}");
+    assert!(
+        stderr.contains("  broken's stderr ended with:\n  | pid ")
+            && stderr.contains("\n  | Traceback: \\x1b[2Jboom\\x07\n  | ValueError: bad move"),
+        "{stderr}"
     );
 }
 

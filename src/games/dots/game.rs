@@ -3,7 +3,8 @@
 
 use super::params::DotsParams;
 use crate::games::{
-    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View,
+    parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
+    View,
 };
 
 /// A line, numbered horizontal lines first (row by row, `y * cols + x`), then vertical lines
@@ -270,12 +271,13 @@ impl Game for Dots {
             "v" | "V" => Orientation::Vertical,
             _ => return Err(not_a_move()),
         };
+        let written = written_square(x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
             return Err(not_a_move());
         };
         let Some(line) = self.line_at(orientation, x, y) else {
             return Err(IllegalMove::OffBoard {
-                square: format!("{} {x} {y}", orientation.letter()),
+                square: format!("{} {written}", orientation.letter()),
                 board: self.board_name(),
             }
             .into());

@@ -2,7 +2,8 @@
 
 use super::params::MnkParams;
 use crate::games::{
-    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View,
+    parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
+    View,
 };
 
 /// A square, as `y * width + x`.
@@ -156,6 +157,7 @@ impl Game for Mnk {
                 "expected two numbers 'x y' (column, then row)".into(),
             ));
         };
+        let written = written_square(x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
             return Err(MoveError::NotAMove(
                 "expected two whole numbers 'x y' (column, then row)".into(),
@@ -164,7 +166,7 @@ impl Game for Mnk {
         let (w, h) = (self.params.width as i64, self.params.height as i64);
         if !(0..w).contains(&x) || !(0..h).contains(&y) {
             return Err(IllegalMove::OffBoard {
-                square: format!("{x} {y}"),
+                square: written,
                 board: self.board_name(),
             }
             .into());
@@ -369,6 +371,13 @@ mod tests {
                 "{text:?}"
             );
         }
+        // The square as the bot wrote it, not as far as an i64 reaches.
+        assert_eq!(
+            g.play_text("99999999999999999999 1")
+                .unwrap_err()
+                .to_string(),
+            "illegal move: 99999999999999999999 1 is off the 3x3 board"
+        );
         g.play_text("1 1").unwrap();
         assert_eq!(
             g.play_text("1 1"),

@@ -5,7 +5,8 @@ use super::params::{UtttParams, UtttTiebreak};
 use super::tables::{Square, ALL_CELLS, BIT_OF_SQUARE, BOARD_CELLS, HAS_LINE, SQUARE_OF_BIT};
 use crate::games::diagram::column_letter;
 use crate::games::{
-    parse_coordinate, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View,
+    parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
+    View,
 };
 
 /// What a small board contributes to the big board.
@@ -240,6 +241,7 @@ impl Game for Uttt {
                 "expected two numbers 'x y' (column, then row, each 0 to 8)".into(),
             ));
         };
+        let written = written_square(x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
             return Err(MoveError::NotAMove(
                 "expected two whole numbers 'x y' (column, then row, each 0 to 8)".into(),
@@ -247,7 +249,7 @@ impl Game for Uttt {
         };
         if !(0..9).contains(&x) || !(0..9).contains(&y) {
             return Err(IllegalMove::OffBoard {
-                square: format!("{x} {y}"),
+                square: written,
                 board: "9x9".into(),
             }
             .into());

@@ -254,3 +254,33 @@ fn a_missing_key_is_named() {
     let message = error("[[players]]\nname = \"a\"\nbuiltin = \"random\"\n");
     assert!(message.contains("missing field `game`"), "{message}");
 }
+
+/// The decks shipped in openings/: each loads for its game, and every opening in it is legal,
+/// leaves the game going with moves to make, and appears once.
+#[test]
+fn the_shipped_opening_decks_are_legal_and_leave_the_game_going() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (game, file, at_least) in [
+        ("gomoku", "openings/gomoku.txt", 20),
+        ("uttt", "openings/uttt.txt", 20),
+        ("checkers", "openings/checkers-3move.txt", 150),
+    ] {
+        let spec = GameSpec::from_words::<&str>(game, &[]).unwrap();
+        let deck = Openings::from_file(&root.join(file), &spec, DeckOrder::File, 1)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let Openings::Deck { openings, .. } = deck else {
+            panic!("{file}: not a deck")
+        };
+        assert!(openings.len() >= at_least, "{file}: {}", openings.len());
+        let mut seen = HashSet::new();
+        for opening in &openings {
+            let (position, _) = crate::arbiter::play_opening(&spec, opening).unwrap();
+            assert!(position.outcome().is_none(), "{file}: {opening:?}");
+            assert!(
+                !position.legal_moves_text().is_empty(),
+                "{file}: {opening:?}"
+            );
+            assert!(seen.insert(opening.clone()), "{file}: {opening:?} twice");
+        }
+    }
+}
