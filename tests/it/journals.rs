@@ -179,7 +179,7 @@ fn a_journal_is_read_strictly_and_with_a_bound() {
         "--resume",
     ]);
     assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stdout).contains("played 1 games"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("played 1 game "));
 }
 
 #[test]
