@@ -153,11 +153,12 @@ impl BotProcess {
         if pids_group.is_some() {
             limits.processes = None;
         }
+        let referee = std::process::id() as libc::pid_t;
         // SAFETY: the closure runs in the forked child of a possibly multi-threaded process,
         // where only async-signal-safe calls are sound. It only makes system calls (setsid,
-        // close_range or fcntl, getrlimit, open, write and close of the cgroup file, setrlimit),
-        // its errors are built from errno without allocating, and it takes no lock; everything
-        // it reads (the joiner's path, the limits) was prepared before the fork.
+        // close_range or fcntl, getrlimit, open, write and close of the cgroup file, setrlimit,
+        // prctl, getppid), its errors are built from errno without allocating, and it takes no
+        // lock; everything it reads (the joiner's path, the limits) was prepared before the fork.
         unsafe {
             cmd.pre_exec(move || {
                 // Its own session, hence its own process group: killed as a whole, and out of
@@ -167,13 +168,14 @@ impl BotProcess {
                 if let Some(joiner) = &joiner {
                     joiner.join()?;
                 }
-                limits.apply()
+                limits.apply()?;
+                die_with_parent(referee)
             });
         }
         if let Some(dir) = &options.working_dir {
             cmd.current_dir(dir);
         }
-        let mut child = supervisor.spawn(&mut cmd).map_err(|source| SpawnError {
+        let mut child = supervisor.spawn(cmd).map_err(|source| SpawnError {
             command: display.clone(),
             source,
         })?;
@@ -593,6 +595,21 @@ impl Seat for BotProcess {
     fn finish(&mut self) {
         self.end(&[RefereeMessage::Quit.to_string()]);
     }
+}
+
+/// Has the kernel kill the calling process when its parent thread dies (the supervisor forks
+/// every bot from a thread that lives as long as the referee), and fails if the referee is
+/// already gone (the signal would never come).
+fn die_with_parent(referee: libc::pid_t) -> io::Result<()> {
+    // SAFETY: prctl(PR_SET_PDEATHSIG) takes an integer signal number.
+    if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: getppid takes nothing and cannot fail.
+    if unsafe { libc::getppid() } != referee {
+        return Err(io::Error::from_raw_os_error(libc::ESRCH));
+    }
+    Ok(())
 }
 
 /// Marks every descriptor above stderr close-on-exec, so a bot inherits nothing the referee

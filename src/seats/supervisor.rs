@@ -17,7 +17,15 @@
 //! a PID namespace.
 //!
 //! Ctrl-C (SIGINT) or SIGTERM stops every bot before the referee exits; finished games are
-//! already on disk.
+//! already on disk. A referee killed outright takes its bots along: each has a parent-death
+//! signal.
+//!
+//! # One thread forks
+//!
+//! A parent-death signal is sent when the *thread* that forked the process ends, not when the
+//! referee does. So every bot is forked by one thread of the supervisor's own, which lives as
+//! long as any bot of it can: the bots die with the referee, and never with a tournament worker
+//! that happens to end first.
 //!
 //! # Forking outside the lock
 //!
@@ -48,7 +56,8 @@ use std::fmt;
 use std::io;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, TryLockError};
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, TryLockError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Rounds of a sweep at most: killing an orphan may orphan its own children.
@@ -64,6 +73,54 @@ pub struct Supervisor {
 struct Shared {
     bots: Arc<Bots>,
     stalls: StallMonitor,
+    spawner: Spawner,
+}
+
+/// A command to fork and where to send the child.
+type Spawn = (Command, mpsc::Sender<io::Result<Child>>);
+
+/// The thread that forks every bot (see "One thread forks" in the module's documentation).
+struct Spawner {
+    requests: Option<mpsc::Sender<Spawn>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Spawner {
+    fn start() -> io::Result<Spawner> {
+        let (requests, received) = mpsc::channel::<Spawn>();
+        let thread = std::thread::Builder::new()
+            .name("bot-spawner".into())
+            .spawn(move || {
+                for (mut command, reply) in received {
+                    let _ = reply.send(command.spawn());
+                }
+            })?;
+        Ok(Spawner {
+            requests: Some(requests),
+            thread: Some(thread),
+        })
+    }
+
+    fn spawn(&self, command: Command) -> io::Result<Child> {
+        let (reply, child) = mpsc::channel();
+        let gone = || io::Error::other("the bot-spawner thread is gone");
+        self.requests
+            .as_ref()
+            .ok_or_else(gone)?
+            .send((command, reply))
+            .map_err(|_| gone())?;
+        child.recv().map_err(|_| gone())?
+    }
+}
+
+impl Drop for Spawner {
+    /// Ends the thread: every bot it forked is gone, as each holds the supervisor.
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Why [`Supervisor::for_command`] failed.
@@ -75,6 +132,8 @@ pub enum SupervisorError {
     Interrupt(#[source] io::Error),
     #[error("cannot start the stall monitor")]
     StallMonitor(#[source] io::Error),
+    #[error("cannot start the thread that starts bots")]
+    Spawner(#[source] io::Error),
     #[error("another supervisor already sweeps this process's orphans")]
     AlreadyReaping,
 }
@@ -86,9 +145,10 @@ impl Supervisor {
     ///
     /// # Panics
     ///
-    /// If the stall monitor's thread cannot be started.
+    /// If the stall monitor's or the bot-spawner's thread cannot be started.
     pub fn new() -> Supervisor {
-        Supervisor::with_bots(Arc::new(Bots::new(false))).expect("the stall monitor thread starts")
+        Supervisor::with_bots(Arc::new(Bots::new(false)))
+            .expect("the stall monitor and bot-spawner threads start")
     }
 
     /// The referee binary's supervisor: it makes this process the reaper of its descendants'
@@ -106,23 +166,24 @@ impl Supervisor {
             .map_err(|errno| SupervisorError::Subreaper(errno.into()))?;
         let bots = Arc::new(Bots::new(true));
         stop_bots_on_interrupt(Arc::clone(&bots)).map_err(SupervisorError::Interrupt)?;
-        Supervisor::with_bots(bots).map_err(SupervisorError::StallMonitor)
+        Supervisor::with_bots(bots)
     }
 
-    fn with_bots(bots: Arc<Bots>) -> io::Result<Supervisor> {
+    fn with_bots(bots: Arc<Bots>) -> Result<Supervisor, SupervisorError> {
         Ok(Supervisor {
             shared: Arc::new(Shared {
                 bots,
-                stalls: StallMonitor::start()?,
+                stalls: StallMonitor::start().map_err(SupervisorError::StallMonitor)?,
+                spawner: Spawner::start().map_err(SupervisorError::Spawner)?,
             }),
         })
     }
 
-    /// Starts a bot's process and registers it as live, without holding the registry's lock
-    /// across the fork (see the module's documentation).
-    pub(crate) fn spawn(&self, command: &mut Command) -> io::Result<Child> {
+    /// Starts a bot's process (on the bot-spawner thread) and registers it as live, without
+    /// holding the registry's lock across the fork (see the module's documentation).
+    pub(crate) fn spawn(&self, command: Command) -> io::Result<Child> {
         let mut flight = InFlight::begin(&self.shared.bots);
-        let child = command.spawn()?;
+        let child = self.shared.spawner.spawn(command)?;
         flight.spawned = Some(child.id() as i32);
         drop(flight);
         Ok(child)
@@ -382,7 +443,9 @@ mod tests {
     #[test]
     fn a_plain_supervisor_tracks_bots_and_sweeps_nothing() {
         let supervisor = Supervisor::new();
-        let mut bot = supervisor.spawn(Command::new("sleep").arg("5")).unwrap();
+        let mut command = Command::new("sleep");
+        command.arg("5");
+        let mut bot = supervisor.spawn(command).unwrap();
         let mut other = Command::new("sleep").arg("5").spawn().unwrap();
         assert_eq!(supervisor.shared.bots.registry().live.len(), 1);
         supervisor.sweep_orphans();
@@ -457,7 +520,7 @@ mod tests {
                                 nix::unistd::setsid().map(drop).map_err(io::Error::from)
                             });
                         }
-                        let mut bot = supervisor.spawn(&mut command).unwrap();
+                        let mut bot = supervisor.spawn(command).unwrap();
                         std::thread::sleep(Duration::from_millis(5));
                         assert!(
                             bot.try_wait().unwrap().is_none(),
