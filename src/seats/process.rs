@@ -12,11 +12,13 @@
 
 use super::bot_output::{ReadEvent, StdoutReader};
 use super::bot_stderr::StderrCollector;
+use super::cgroup::BotCgroups;
+use super::leftovers::MARK;
 use super::limits::Limits;
-use super::pids_cgroup::PidsCgroup;
 use super::pipes::set_nonblocking;
 use super::sandbox::{self, Scratch};
 use super::supervisor::Supervisor;
+use super::{memory_cgroup, pids_cgroup};
 use super::{Answer, Direction, Reading, Seat, SeatLog, TranscriptLine};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::{Fault, ResourceLimit};
@@ -99,8 +101,9 @@ pub struct BotProcess {
     closed: bool,
     /// The sandboxed bot's writable directory, removed after the bot is gone.
     _scratch: Option<Scratch>,
-    /// The group holding every process of the bot, when its processes are limited that way.
-    pids_group: Option<PidsCgroup>,
+    /// The groups holding every process of the bot, where its processes or memory are limited
+    /// that way.
+    cgroups: BotCgroups,
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
@@ -142,15 +145,19 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // A pids cgroup limits the bot's processes better than RLIMIT_NPROC, where one can be
-        // made (see `pids_cgroup`).
-        let pids_group = options
-            .limits
-            .processes
-            .and_then(|max| PidsCgroup::create(max).ok());
-        let joiner = pids_group.as_ref().map(PidsCgroup::joiner);
+        if let Some(run) = supervisor.run_name() {
+            cmd.env(MARK, run);
+        }
+        // Cgroups limit the bot's processes better than RLIMIT_NPROC, and its memory as a
+        // whole, where they can be made (see `cgroup`).
+        let cgroups = BotCgroups::create(
+            options.limits.processes,
+            options.limits.memory_mb.map(|mb| mb << 20),
+            &|dir| supervisor.note_cgroup(dir),
+        );
+        let joiners = cgroups.joiners();
         let mut limits = options.limits;
-        if pids_group.is_some() {
+        if cgroups.pids().is_some() {
             limits.processes = None;
         }
         let referee = std::process::id() as libc::pid_t;
@@ -165,7 +172,7 @@ impl BotProcess {
                 // reach of the terminal's Ctrl-C (the referee decides when bots stop).
                 nix::unistd::setsid()?;
                 close_inherited_descriptors();
-                if let Some(joiner) = &joiner {
+                for joiner in &joiners {
                     joiner.join()?;
                 }
                 limits.apply()?;
@@ -217,7 +224,7 @@ impl BotProcess {
             reaped: false,
             killed: false,
             _scratch: scratch,
-            pids_group,
+            cgroups,
             crlf_lines: 0,
         })
     }
@@ -396,19 +403,39 @@ impl BotProcess {
         }
     }
 
-    /// Names the processes limit as the cause of a failure when the bot was refused a process
-    /// or thread meanwhile: a bot that cannot fork or start a thread usually hangs or dies.
+    /// Names a limit of the bot's cgroups as the cause of a failure when the bot hit it
+    /// meanwhile: the memory limit when the kernel killed one of its processes for it, else the
+    /// processes limit when it was refused a process or thread (a bot that cannot fork or
+    /// start a thread usually hangs or dies).
     fn blame_limits(&self, fault: Fault) -> Fault {
         let caused = matches!(
             fault,
             Fault::NotReady { .. } | Fault::Timeout { .. } | Fault::Exited { .. }
         );
-        match &self.pids_group {
-            Some(group) if caused && group.limit_hit() => Fault::Limit {
+        if !caused {
+            return fault;
+        }
+        let limits = &self.options.limits;
+        if let Some(group) = self.cgroups.memory() {
+            if memory_cgroup::oom_killed(group) {
+                let peak = memory_cgroup::peak(group)
+                    .map(|bytes| format!(", peak {} MiB", bytes >> 20))
+                    .unwrap_or_default();
+                return Fault::Limit {
+                    limit: ResourceLimit::Memory,
+                    detail: format!(
+                        "ran out of memory: its processes together reached its limit of {} MiB{peak} ({fault})",
+                        limits.memory_mb.unwrap_or(0)
+                    ),
+                };
+            }
+        }
+        match self.cgroups.pids() {
+            Some(group) if pids_cgroup::limit_hit(group) => Fault::Limit {
                 limit: ResourceLimit::Processes,
                 detail: format!(
                     "reached its limit of {} processes and threads ({fault})",
-                    self.options.limits.processes.unwrap_or(0)
+                    limits.processes.unwrap_or(0)
                 ),
             },
             _ => fault,
@@ -524,9 +551,7 @@ impl BotProcess {
         self.stdin = None;
         // The group may still hold children even when the bot itself has exited.
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
-        if let Some(group) = &self.pids_group {
-            group.kill_all();
-        }
+        self.cgroups.kill_all();
         if !self.reaped {
             // Should the group be gone already, the bot itself still must not outlive us.
             let _ = self.child.kill();

@@ -17,8 +17,9 @@
 //! a PID namespace.
 //!
 //! Ctrl-C (SIGINT) or SIGTERM stops every bot before the referee exits; finished games are
-//! already on disk. A referee killed outright takes its bots along: each has a parent-death
-//! signal.
+//! already on disk. A referee killed outright takes its bots along (each has a parent-death
+//! signal), and what they may leave behind is swept by the next run (see the crate-internal
+//! `leftovers` module).
 //!
 //! # One thread forks
 //!
@@ -46,6 +47,8 @@
 //! then kill whatever took its pid. A thread whose bot ended while another sweeps leaves its
 //! request with that sweeper, which sweeps once more, rather than queueing.
 
+use super::leftovers::{self, RunFile};
+use super::procfs;
 use crate::stall::StallMonitor;
 use nix::errno::Errno;
 use nix::sys::signal::{kill, killpg, Signal};
@@ -54,9 +57,10 @@ use nix::unistd::Pid;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
+use std::path::Path;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, TryLockError};
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, TryLockError, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -147,14 +151,16 @@ impl Supervisor {
     ///
     /// If the stall monitor's or the bot-spawner's thread cannot be started.
     pub fn new() -> Supervisor {
-        Supervisor::with_bots(Arc::new(Bots::new(false)))
+        Supervisor::with_bots(Arc::new(Bots::new(false, None)))
             .expect("the stall monitor and bot-spawner threads start")
     }
 
     /// The referee binary's supervisor: it makes this process the reaper of its descendants'
     /// orphans, sweeps them after every bot, and on SIGINT or SIGTERM kills every bot and its
-    /// orphans, says so, and exits with 130. One per process: a second would take the first
-    /// one's bots for orphans, so it is refused.
+    /// orphans, says so, and exits with 130. It first kills what runs killed earlier left
+    /// behind, and keeps a run file for the next run to do the same (see the crate-internal
+    /// `leftovers` module; where that cannot be done it says so and goes on). One per process:
+    /// a second would take the first one's bots for orphans, so it is refused.
     pub fn for_command() -> Result<Supervisor, SupervisorError> {
         /// Whether a supervisor of this process already sweeps its orphans (a subreaper is a
         /// property of the whole process).
@@ -164,8 +170,22 @@ impl Supervisor {
         }
         nix::sys::prctl::set_child_subreaper(true)
             .map_err(|errno| SupervisorError::Subreaper(errno.into()))?;
-        let bots = Arc::new(Bots::new(true));
-        stop_bots_on_interrupt(Arc::clone(&bots)).map_err(SupervisorError::Interrupt)?;
+        let run_file = match RunFile::start(&leftovers::runtime_dir()) {
+            Ok(run_file) => Some(run_file),
+            Err(error) => {
+                let why: Vec<String> =
+                    std::iter::successors(Some(&error as &dyn std::error::Error), |e| e.source())
+                        .map(ToString::to_string)
+                        .collect();
+                eprintln!(
+                    "referee: warning: {}; processes left by a referee that was killed will not be found by the next run",
+                    why.join(": ")
+                );
+                None
+            }
+        };
+        let bots = Arc::new(Bots::new(true, run_file));
+        stop_bots_on_interrupt(Arc::downgrade(&bots)).map_err(SupervisorError::Interrupt)?;
         Supervisor::with_bots(bots)
     }
 
@@ -186,7 +206,23 @@ impl Supervisor {
         let child = self.shared.spawner.spawn(command)?;
         flight.spawned = Some(child.id() as i32);
         drop(flight);
+        if let Some(run_file) = &self.shared.bots.run_file {
+            run_file.note_session(child.id() as i32);
+        }
         Ok(child)
+    }
+
+    /// Notes, for the next run should this one be killed, a bot's cgroup about to be made.
+    pub(crate) fn note_cgroup(&self, dir: &Path) {
+        if let Some(run_file) = &self.shared.bots.run_file {
+            run_file.note_cgroup(dir);
+        }
+    }
+
+    /// The name of this run, which marks its bots' processes (see the crate-internal
+    /// `leftovers` module), if it keeps a run file.
+    pub(crate) fn run_name(&self) -> Option<&str> {
+        self.shared.bots.run_file.as_ref().map(RunFile::name)
     }
 
     /// Forgets a bot that has just been reaped (its pid may be taken by another process now).
@@ -235,6 +271,8 @@ struct Bots {
     sweeper: Mutex<()>,
     /// A sweep was asked for since the sweeping thread last began one.
     sweep_wanted: AtomicBool,
+    /// What the next run needs to sweep up should this one be killed.
+    run_file: Option<RunFile>,
 }
 
 #[derive(Default)]
@@ -285,13 +323,14 @@ impl Drop for InFlight<'_> {
 }
 
 impl Bots {
-    fn new(reaping_orphans: bool) -> Bots {
+    fn new(reaping_orphans: bool, run_file: Option<RunFile>) -> Bots {
         Bots {
             registry: Mutex::new(Registry::default()),
             settled: Condvar::new(),
             reaping_orphans,
             sweeper: Mutex::new(()),
             sweep_wanted: AtomicBool::new(false),
+            run_file,
         }
     }
 
@@ -368,7 +407,7 @@ impl Bots {
     /// The children of this process that are neither live bots nor bots being started.
     fn orphans(&self) -> Vec<i32> {
         self.registry().reaped_during_scan = Some(Vec::new());
-        let children = children_of(std::process::id() as i32);
+        let children = procfs::children_of(std::process::id() as i32);
         let mut registry = self
             .settled
             .wait_while(self.registry(), |registry| registry.in_flight > 0)
@@ -381,8 +420,9 @@ impl Bots {
     }
 }
 
-/// On SIGINT or SIGTERM: kill every bot and its orphans, say so, and exit with 130.
-fn stop_bots_on_interrupt(bots: Arc<Bots>) -> io::Result<()> {
+/// On SIGINT or SIGTERM: kill every bot and its orphans, say so, and exit with 130. The thread
+/// holds the bots weakly, so that they (and the run file) go when the supervisor does.
+fn stop_bots_on_interrupt(bots: Weak<Bots>) -> io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
@@ -391,8 +431,13 @@ fn stop_bots_on_interrupt(bots: Arc<Bots>) -> io::Result<()> {
         .name("interrupt".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                bots.kill_all();
-                bots.sweep_before_exit();
+                if let Some(bots) = bots.upgrade() {
+                    bots.kill_all();
+                    bots.sweep_before_exit();
+                    if let Some(run_file) = &bots.run_file {
+                        run_file.remove();
+                    }
+                }
                 eprintln!(
                     "referee: stopped by signal {signal}; every bot was killed, finished games are recorded"
                 );
@@ -402,43 +447,11 @@ fn stop_bots_on_interrupt(bots: Arc<Bots>) -> io::Result<()> {
     Ok(())
 }
 
-/// Direct children of `parent`, read from /proc.
-fn children_of(parent: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| parent_of(pid) == Some(parent))
-        .collect()
-}
-
-/// The parent of `pid` from /proc/PID/stat (the field after the parenthesised name, which may
-/// itself contain spaces and parentheses).
-fn parent_of(pid: i32) -> Option<i32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
-
-    #[test]
-    fn finds_its_own_children() {
-        let mut child = Command::new("sleep").arg("5").spawn().unwrap();
-        assert!(children_of(std::process::id() as i32).contains(&(child.id() as i32)));
-        assert_eq!(
-            parent_of(child.id() as i32),
-            Some(std::process::id() as i32)
-        );
-        child.kill().unwrap();
-        child.wait().unwrap();
-    }
 
     #[test]
     fn a_plain_supervisor_tracks_bots_and_sweeps_nothing() {
@@ -543,6 +556,9 @@ mod tests {
             sweeper.join().unwrap();
         }
         supervisor.sweep_orphans();
-        assert_eq!(children_of(std::process::id() as i32), Vec::<i32>::new());
+        assert_eq!(
+            procfs::children_of(std::process::id() as i32),
+            Vec::<i32>::new()
+        );
     }
 }
