@@ -7,11 +7,13 @@
 pub(crate) mod adapters;
 mod bot_output;
 mod bot_stderr;
+mod cage;
 pub(crate) mod cgroup;
 pub mod console;
 mod leftovers;
 pub mod limits;
 pub(crate) mod memory_cgroup;
+pub(crate) mod pid_namespace;
 pub(crate) mod pids_cgroup;
 mod pipes;
 pub mod process;

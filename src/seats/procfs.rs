@@ -54,6 +54,12 @@ pub(crate) fn children_of(parent: i32) -> Vec<i32> {
     children.into_iter().map(|(_, pid)| pid).collect()
 }
 
+/// The first descendant of `pid` `depth` generations down, following the oldest child at each
+/// step: the program a wrapper of `depth` processes started.
+pub(crate) fn descendant(pid: i32, depth: usize) -> Option<i32> {
+    (0..depth).try_fold(pid, |pid, _| children_of(pid).first().copied())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,7 +92,7 @@ mod tests {
         assert_eq!(stat(pid).unwrap().parent, me);
         let deadline = Instant::now() + Duration::from_secs(5);
         let grandchild = loop {
-            if let Some(&found) = children_of(pid).first() {
+            if let Some(found) = descendant(pid, 1) {
                 break found;
             }
             assert!(Instant::now() < deadline, "sleep never started");
@@ -94,7 +100,8 @@ mod tests {
         };
         assert_eq!(stat(grandchild).unwrap().parent, pid);
         assert!(stat(grandchild).unwrap().start >= stat(pid).unwrap().start);
-        assert_eq!(children_of(grandchild), Vec::<i32>::new());
+        assert_eq!(descendant(pid, 0), Some(pid));
+        assert_eq!(descendant(grandchild, 1), None);
         let _ = nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(grandchild),
             nix::sys::signal::Signal::SIGKILL,
