@@ -6,6 +6,7 @@ mod cage;
 mod check;
 mod common;
 mod console;
+mod hostile;
 mod lazy_schedule;
 mod match_verdicts;
 mod parsers_never_panic;
