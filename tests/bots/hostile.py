@@ -22,7 +22,8 @@ Modes (attacks run at the first turn unless said otherwise):
   bigfile         write one byte 1 GiB into a file in $TMPDIR (past any file-size limit),
                   dying of SIGXFSZ as a C program would
   stop            SIGSTOP every other python process carrying MARKER (its opponent)
-  kill-referee    SIGKILL every process that looks like the referee, by pid and by pidfd
+  kill-referee    SIGKILL every process that looks like the referee, by pid and by pidfd,
+                  and trace it
   daemon:FLAG     leave a child and a daemon (double fork, setsid) behind, write its pid into
                   FLAG, hang
   env             list the names of its environment variables (before 'ready')
@@ -63,6 +64,8 @@ def checked(result):
 
 
 MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
+PTRACE_ATTACH, PTRACE_DETACH = 16, 17
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
 CLONE_NEWNS, CLONE_NEWUSER = 0x20000, 0x10000000
 
 
@@ -262,7 +265,12 @@ def kill_referee():
                 killed += 1
             except OSError:
                 pass
-    report("referees seen: %d, signals delivered: %d" % (len(referees), killed))
+    traced = 0
+    for pid in referees:
+        if libc.ptrace(PTRACE_ATTACH, pid, None, None) == 0:
+            traced += 1
+            libc.ptrace(PTRACE_DETACH, pid, None, None)
+    report("referees seen: %d, signals delivered: %d, traced: %d" % (len(referees), killed, traced))
 
 
 def daemon(flag):
