@@ -332,9 +332,10 @@ impl BotProcess {
     fn exited(&mut self) -> Fault {
         match self.reap_within(Duration::from_millis(200)) {
             Some((status, peak_rss_kib)) => {
-                let status = match self.cage.sandboxed {
-                    true => sandbox::bot_status(status),
-                    false => status,
+                let status = if self.cage.sandboxed {
+                    sandbox::bot_status(status)
+                } else {
+                    status
                 };
                 let signal = status.signal().and_then(|s| Signal::try_from(s).ok());
                 match self.options.limits.exceeded(signal, peak_rss_kib) {
