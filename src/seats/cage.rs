@@ -70,7 +70,7 @@ impl Cage {
         let cgroups = BotCgroups::create(
             options.limits.processes.map(|max| max + helpers),
             options.limits.memory_mb.map(|mb| mb << 20),
-            &|dir| supervisor.note_cgroup(dir),
+            &|dir| supervisor.make_cgroup(dir),
         );
         let mut limits = options.limits;
         if cgroups.pids().is_some() {

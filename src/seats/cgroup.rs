@@ -141,15 +141,14 @@ fn run_name() -> &'static str {
     })
 }
 
+/// Makes the directory of a group: see [`BotCgroups::create`].
+pub(crate) type MakeDir<'a> = &'a dyn Fn(&Path) -> io::Result<()>;
+
 /// Makes `controller` available to the groups made under `home`. Under v2 it must be enabled in
 /// the referee's cgroup's `cgroup.subtree_control`, which a cgroup holding processes refuses
-/// (EBUSY): the referee then moves itself into a leaf of its cgroup (`note` is told of the leaf
-/// before it is made) and tries again.
-fn delegate(
-    home: &Home,
-    controller: &'static str,
-    note: &dyn Fn(&Path),
-) -> Result<(), CgroupError> {
+/// (EBUSY): the referee then moves itself into a leaf of its cgroup (made by `make`) and tries
+/// again.
+fn delegate(home: &Home, controller: &'static str, make: MakeDir) -> Result<(), CgroupError> {
     if home.version == Version::V1 {
         return Ok(());
     }
@@ -175,8 +174,7 @@ fn delegate(
         Ok(()) => Ok(()),
         Err(error) if error.raw_os_error() == Some(libc::EBUSY) => {
             let leaf = home.dir.join(format!("{}-self", run_name()));
-            note(&leaf);
-            match fs::create_dir(&leaf) {
+            match make(&leaf) {
                 Ok(()) => {}
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(error) => return Err(CgroupError::io(&leaf)(error)),
@@ -201,21 +199,16 @@ pub(crate) struct Group {
 }
 
 impl Group {
-    /// A new, empty group under the referee's cgroup with `controller`; `note` is told of its
-    /// directory before it is made, so that a run killed meanwhile leaves no group unknown.
-    fn create(
-        home: &Home,
-        controller: &'static str,
-        note: &dyn Fn(&Path),
-    ) -> Result<Group, CgroupError> {
-        delegate(home, controller, note)?;
+    /// A new, empty group under the referee's cgroup with `controller`, its directory made by
+    /// `make`.
+    fn create(home: &Home, controller: &'static str, make: MakeDir) -> Result<Group, CgroupError> {
+        delegate(home, controller, make)?;
         let dir = home.dir.join(format!(
             "{}-{}",
             run_name(),
             GROUPS_MADE.fetch_add(1, Ordering::Relaxed)
         ));
-        note(&dir);
-        fs::create_dir(&dir).map_err(CgroupError::io(&dir))?;
+        make(&dir).map_err(CgroupError::io(&dir))?;
         let procs = dir.join("cgroup.procs");
         Ok(Group {
             procs: CString::new(procs.as_os_str().as_bytes()).expect("a path has no NUL"),
@@ -327,24 +320,21 @@ pub(crate) struct BotCgroups {
 
 impl BotCgroups {
     /// Groups limiting the bot's processes and threads to `processes` and its memory to
-    /// `memory` bytes, for those limits given; `note` is told of each directory before it is
-    /// made. A controller that cannot be had here is left out (see [`available`]).
-    pub(crate) fn create(
-        processes: Option<u64>,
-        memory: Option<u64>,
-        note: &dyn Fn(&Path),
-    ) -> BotCgroups {
+    /// `memory` bytes, for those limits given; `make` makes each directory (the supervisor
+    /// notes it first, so that a run killed meanwhile leaves no group unknown). A controller
+    /// that cannot be had here is left out (see [`available`]).
+    pub(crate) fn create(processes: Option<u64>, memory: Option<u64>, make: MakeDir) -> BotCgroups {
         let mut cgroups = BotCgroups::default();
         if let Some(max) = processes {
             cgroups.pids = cgroups
-                .add(super::pids_cgroup::CONTROLLER, note, |group| {
+                .add(super::pids_cgroup::CONTROLLER, make, |group| {
                     super::pids_cgroup::set_limit(group, max)
                 })
                 .ok();
         }
         if let Some(bytes) = memory {
             cgroups.memory = cgroups
-                .add(super::memory_cgroup::CONTROLLER, note, |group| {
+                .add(super::memory_cgroup::CONTROLLER, make, |group| {
                     super::memory_cgroup::set_limit(group, bytes)
                 })
                 .ok();
@@ -357,7 +347,7 @@ impl BotCgroups {
     fn add(
         &mut self,
         controller: &'static str,
-        note: &dyn Fn(&Path),
+        make: MakeDir,
         limit: impl FnOnce(&Group) -> Result<(), CgroupError>,
     ) -> Result<usize, CgroupError> {
         let home = home(controller).ok_or(CgroupError::NoController(controller))?;
@@ -367,11 +357,11 @@ impl BotCgroups {
             .position(|group| group.dir.parent() == Some(home.dir.as_path()));
         let at = match existing {
             Some(at) => {
-                delegate(&home, controller, note)?;
+                delegate(&home, controller, make)?;
                 at
             }
             None => {
-                self.groups.push(Group::create(&home, controller, note)?);
+                self.groups.push(Group::create(&home, controller, make)?);
                 self.groups.len() - 1
             }
         };
@@ -412,7 +402,7 @@ pub(crate) fn available(
     limit: impl FnOnce(&Group) -> Result<(), CgroupError>,
 ) -> Result<(), CgroupError> {
     BotCgroups::default()
-        .add(controller, &|_| {}, limit)
+        .add(controller, &|dir| fs::create_dir(dir), limit)
         .map(drop)
 }
 

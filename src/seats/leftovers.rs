@@ -123,19 +123,36 @@ impl RunFile {
         }
     }
 
-    /// Notes a cgroup about to be made.
-    pub(crate) fn note_cgroup(&self, dir: &Path) {
-        self.note(&format!("cgroup {}", dir.display()));
+    /// Makes a cgroup's directory, noted first, under the file's lock (see
+    /// [`RunFile::clean_up_before_exit`]).
+    pub(crate) fn make_cgroup(&self, dir: &Path) -> io::Result<()> {
+        let mut file = self.file();
+        // The run goes on without the note: only a later sweep would miss the group.
+        let _ = writeln!(file, "cgroup {}", dir.display());
+        fs::create_dir(dir)
     }
 
     fn note(&self, line: &str) {
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        // The run goes on without: only a later sweep would miss it.
-        let _ = writeln!(file, "{line}");
+        let _ = writeln!(self.file(), "{line}");
+    }
+
+    fn file(&self) -> std::sync::MutexGuard<'_, File> {
+        self.file.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Kills what this run's bots left and removes its cgroups and its file, for a referee
+    /// about to exit without dropping its bots (on SIGINT or SIGTERM). It keeps the file's lock
+    /// until the process exits, so that no bot's cgroup is made after it, nor noted too late.
+    pub(crate) fn clean_up_before_exit(&self) {
+        let file = self.file();
+        let text = fs::read_to_string(&self.path).unwrap_or_default();
+        kill_left(&parse(self.name.clone(), &text));
+        self.remove();
+        std::mem::forget(file);
     }
 
     /// Removes the file: nothing of this run is left to sweep.
-    pub(crate) fn remove(&self) {
+    fn remove(&self) {
         let _ = fs::remove_file(&self.path);
     }
 }

@@ -212,10 +212,12 @@ impl Supervisor {
         Ok(child)
     }
 
-    /// Notes, for the next run should this one be killed, a bot's cgroup about to be made.
-    pub(crate) fn note_cgroup(&self, dir: &Path) {
-        if let Some(run_file) = &self.shared.bots.run_file {
-            run_file.note_cgroup(dir);
+    /// Makes the directory of a bot's cgroup, noting it first for the next run should this one
+    /// be killed.
+    pub(crate) fn make_cgroup(&self, dir: &Path) -> io::Result<()> {
+        match &self.shared.bots.run_file {
+            Some(run_file) => run_file.make_cgroup(dir),
+            None => std::fs::create_dir(dir),
         }
     }
 
@@ -435,7 +437,7 @@ fn stop_bots_on_interrupt(bots: Weak<Bots>) -> io::Result<()> {
                     bots.kill_all();
                     bots.sweep_before_exit();
                     if let Some(run_file) = &bots.run_file {
-                        run_file.remove();
+                        run_file.clean_up_before_exit();
                     }
                 }
                 eprintln!(

@@ -2,7 +2,7 @@
 //! quickly, with no process of the bot left behind.
 
 use crate::common::{scripted, survivors, Match, Outcome};
-use crate::hostile::{pids_cgroup_here, skipped};
+use crate::hostile::{cgroups_of, pids_cgroup_here, skipped};
 use serde_json::Value;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -180,6 +180,10 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
     assert!(dir.path().join("0001.json").exists());
     let left = survivors(played.marker());
     assert!(left.is_empty(), "processes left running: {left:?}");
+    assert_eq!(
+        cgroups_of(referee.id() as i32),
+        Vec::<std::path::PathBuf>::new()
+    );
 }
 
 #[test]

@@ -124,7 +124,7 @@ fn run_measured(mut command: Command) -> (std::process::Output, u64, i32) {
 }
 
 /// The cgroups named after the referee of pid `pid`, in the pids and memory hierarchies.
-fn cgroups_of(pid: i32) -> Vec<PathBuf> {
+pub(crate) fn cgroups_of(pid: i32) -> Vec<PathBuf> {
     let prefix = format!("referee-{pid}.");
     let mut found = Vec::new();
     let mut look = |dir: &Path, depth: usize| {
