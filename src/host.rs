@@ -1,12 +1,13 @@
 //! The referee process as the host of bots: what every command that runs bots sets up before
-//! the first one starts, so that none outlives the referee and a sandbox that cannot work is
-//! refused before any game.
+//! the first one starts, so that none outlives the referee (nor what a killed run left behind
+//! lives on), a sandbox that cannot work is refused before any game, and the bots' PID
+//! namespaces are tried once, before any clock runs.
 
 use crate::seats::limits::Limits;
-use crate::seats::pids_cgroup;
 use crate::seats::process::ProcessOptions;
 use crate::seats::sandbox::{self, SandboxError};
 use crate::seats::supervisor::{Supervisor, SupervisorError};
+use crate::seats::{pid_namespace, pids_cgroup};
 use std::io;
 use std::path::PathBuf;
 
@@ -30,11 +31,13 @@ pub struct Host {
 }
 
 /// Checks that bots can be started as `process` asks (the sandbox works) and creates the
-/// command's supervisor: this process becomes the reaper of the bots' orphans and stops every
-/// bot on Ctrl-C or SIGTERM.
+/// command's supervisor: this process becomes the reaper of the bots' orphans, stops every bot
+/// on Ctrl-C or SIGTERM, and kills what runs killed earlier left behind.
 pub fn prepare(process: &ProcessOptions) -> Result<Host, HostError> {
     if process.sandbox {
         sandbox::check_available()?;
+    } else {
+        pid_namespace::available();
     }
     let referee_exe = std::env::current_exe().map_err(HostError::Executable)?;
     Ok(Host {

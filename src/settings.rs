@@ -35,14 +35,22 @@ pub struct Settings {
     /// Send the list of legal moves before every turn (for beginners' bots).
     #[arg(long)]
     pub legal_moves: bool,
-    /// Resource limits for both bots: memory=MiB (address space, default 4096), cpu=seconds
-    /// (default none), processes=N (processes and threads at once, default none; enforced with
-    /// a pids cgroup where the referee can make one, otherwise with RLIMIT_NPROC), filesize=MiB
-    /// (default 64), files=N (open files, default 1024); 'none' lifts one, e.g. memory=none.
+    /// Resource limits for both bots: memory=MiB (default 4096; the address space of each
+    /// process, and, where the referee can make a memory cgroup, the bot as a whole, its
+    /// children and its sandbox's tmpfs included), cpu=seconds (CPU time of the bot's own
+    /// process, default none), processes=N (processes and threads at once, default none; for
+    /// the bot as a whole with a pids cgroup where the referee can make one, otherwise
+    /// RLIMIT_NPROC, which counts the user's every process and does not hold for root),
+    /// filesize=MiB (each file written, default 64; also the size of the sandbox's /tmp and
+    /// /dev/shm), files=N (open files of each process, default 1024); 'none' lifts one, e.g.
+    /// memory=none. Cgroups need root or a delegated cgroup v2.
     #[arg(long, value_name = "SPEC", default_value_t = Settings::default().limits)]
     pub limits: String,
-    /// Run every bot under bubblewrap: no network, read-only system, a private scratch
-    /// directory (its HOME and TMPDIR), its own PID namespace and session.
+    /// Run every bot under bubblewrap (0.8 or later) as the unprivileged user nobody, without
+    /// capabilities, network or other processes in sight, seeing only the system's directories
+    /// and its own (read-only) and a private /tmp. Refused where unprivileged user namespaces
+    /// are not allowed. Without it, a bot runs as the referee's user, in a PID namespace of its
+    /// own where the kernel allows one.
     #[arg(long)]
     pub sandbox: bool,
     /// Longest line, in bytes, accepted from a bot.

@@ -1,10 +1,14 @@
-//! Resource limits applied to a bot in the child, before `exec`, with `setrlimit`.
+//! Resource limits applied to a bot in the child, before `exec`, with `setrlimit`: each holds
+//! for each process of the bot (its children get their own), except the processes limit,
+//! which counts the user's every process.
 //!
 //! Contest organisers run code they did not write: a bot must not be able to eat the machine's
 //! memory, fill its disk or exhaust its file descriptors. Exceeding a limit is a verdict of its
 //! own where the kernel tells it apart (SIGXCPU, SIGXFSZ); memory is judged from the bot's peak
 //! resident size, because an allocation failure shows up in as many ways as there are
-//! languages (MemoryError, std::bad_alloc, a Rust abort, a segfault).
+//! languages (MemoryError, std::bad_alloc, a Rust abort, a segfault). Where the referee can
+//! make cgroups, the memory and processes limits also hold for the bot as a whole (see the
+//! crate-internal `cgroup` module), and the sandbox sizes its tmpfs mounts after them.
 
 use crate::verdict::ResourceLimit;
 use nix::sys::resource::{setrlimit, Resource};
@@ -16,16 +20,18 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Address space, in MiB (RLIMIT_AS).
+    /// Address space of each process, in MiB (RLIMIT_AS); with a memory cgroup, also all the
+    /// bot's memory together.
     pub memory_mb: Option<u64>,
     /// CPU time of the process, in seconds (RLIMIT_CPU): SIGXCPU past it.
     pub cpu_seconds: Option<u64>,
     /// Processes and threads of the bot at once: a pids cgroup where one can be made, otherwise
     /// RLIMIT_NPROC (which counts the whole user's processes and is not enforced for root).
     pub processes: Option<u64>,
-    /// Largest file the bot may write, in MiB (RLIMIT_FSIZE): SIGXFSZ past it.
+    /// Largest file the bot may write, in MiB (RLIMIT_FSIZE): SIGXFSZ past it. Also the size
+    /// of the sandbox's `/tmp` and `/dev/shm`.
     pub file_size_mb: Option<u64>,
-    /// Open file descriptors (RLIMIT_NOFILE).
+    /// Open file descriptors of each process (RLIMIT_NOFILE).
     pub open_files: Option<u64>,
 }
 

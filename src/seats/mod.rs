@@ -7,11 +7,17 @@
 pub(crate) mod adapters;
 mod bot_output;
 mod bot_stderr;
+mod cage;
+pub(crate) mod cgroup;
 pub mod console;
+mod leftovers;
 pub mod limits;
+pub(crate) mod memory_cgroup;
+pub(crate) mod pid_namespace;
 pub(crate) mod pids_cgroup;
 mod pipes;
 pub mod process;
+mod procfs;
 pub(crate) mod sandbox;
 pub mod supervisor;
 

@@ -16,11 +16,11 @@
 
 use super::bot_output::{ReadEvent, StdoutReader};
 use super::bot_stderr::StderrCollector;
+use super::cage::Cage;
 use super::limits::Limits;
-use super::pids_cgroup::PidsCgroup;
 use super::pipes::set_nonblocking;
-use super::sandbox::{self, Scratch};
 use super::supervisor::Supervisor;
+use super::{memory_cgroup, pids_cgroup, procfs, sandbox};
 use super::{Answer, Reading, Seat, SeatLog, Transcript};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::{Fault, ResourceLimit};
@@ -30,9 +30,10 @@ use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus};
+use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
@@ -54,9 +55,11 @@ pub struct ProcessOptions {
     pub exit_grace: Duration,
     /// Working directory of the bot (the referee's when `None`).
     pub working_dir: Option<PathBuf>,
-    /// Resource limits set in the bot before it starts.
+    /// Resource limits set in the bot before it starts (and its cgroups, where the referee can
+    /// make them).
     pub limits: Limits,
-    /// Run the bot under bubblewrap (see the crate-internal `seats::sandbox`).
+    /// Run the bot under bubblewrap (see the crate-internal `seats::sandbox`); otherwise it
+    /// gets a PID namespace of its own where it can (see `seats::pid_namespace`).
     pub sandbox: bool,
     /// How lines end on the bot's pipes.
     pub line_ends: LineEnds,
@@ -111,10 +114,10 @@ pub struct BotProcess {
     options: ProcessOptions,
     /// Set once the stdout reader reported the end: nothing more can come.
     closed: bool,
-    /// The sandboxed bot's writable directory, removed after the bot is gone.
-    _scratch: Option<Scratch>,
-    /// The group holding every process of the bot, when its processes are limited that way.
-    pids_group: Option<PidsCgroup>,
+    /// What contains the bot: its cgroups, its namespace or sandbox.
+    cage: Cage,
+    /// The pid of the bot's program once found (see [`Cage::program_depth`]).
+    program: OnceLock<i32>,
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
@@ -131,66 +134,12 @@ impl BotProcess {
         options: ProcessOptions,
     ) -> Result<BotProcess, SpawnError> {
         let display = command.join(" ");
-        let scratch = if options.sandbox {
-            Some(Scratch::new().map_err(|e| SpawnError {
+        let (cmd, cage) =
+            Cage::prepare(supervisor, command, &options).map_err(|cause| SpawnError {
                 command: display.clone(),
-                source: io::Error::other(e.to_string()),
-            })?)
-        } else {
-            None
-        };
-        let wrapped;
-        let command = match &scratch {
-            Some(scratch) => {
-                wrapped = sandbox::wrap(command, scratch.path());
-                &wrapped[..]
-            }
-            None => command,
-        };
-        let (program, args) = command.split_first().ok_or_else(|| SpawnError {
-            command: display.clone(),
-            source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
-        })?;
-        let mut cmd = Command::new(program);
-        cmd.args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        // A pids cgroup limits the bot's processes better than RLIMIT_NPROC, where one can be
-        // made (see `pids_cgroup`).
-        let pids_group = options
-            .limits
-            .processes
-            .and_then(|max| PidsCgroup::create(max).ok());
-        let joiner = pids_group.as_ref().map(PidsCgroup::joiner);
-        let mut limits = options.limits;
-        if pids_group.is_some() {
-            limits.processes = None;
-        }
-        // SAFETY: the closure runs in the forked child of a possibly multi-threaded process,
-        // where only async-signal-safe calls are sound. It only makes system calls (setsid,
-        // close_range or fcntl, getrlimit, open, write and close of the cgroup file, setrlimit),
-        // its errors are built from errno without allocating, and it takes no lock; everything
-        // it reads (the joiner's path, the limits) was prepared before the fork.
-        unsafe {
-            cmd.pre_exec(move || {
-                // Its own session, hence its own process group: killed as a whole, and out of
-                // reach of the terminal's Ctrl-C (the referee decides when bots stop).
-                nix::unistd::setsid()?;
-                close_inherited_descriptors();
-                if let Some(joiner) = &joiner {
-                    joiner.join()?;
-                }
-                limits.apply()
-            });
-        }
-        if let Some(dir) = &options.working_dir {
-            cmd.current_dir(dir);
-        }
-        for name in options.env_removed {
-            cmd.env_remove(name);
-        }
-        let mut child = supervisor.spawn(&mut cmd).map_err(|source| SpawnError {
+                source: io::Error::other(cause),
+            })?;
+        let mut child = supervisor.spawn(cmd).map_err(|source| SpawnError {
             command: display.clone(),
             source,
         })?;
@@ -232,8 +181,8 @@ impl BotProcess {
             closed: false,
             reaped: false,
             killed: false,
-            _scratch: scratch,
-            pids_group,
+            cage,
+            program: OnceLock::new(),
             crlf_lines: 0,
         })
     }
@@ -395,6 +344,11 @@ impl BotProcess {
     fn exited(&mut self) -> Fault {
         match self.reap_within(Duration::from_millis(200)) {
             Some((status, peak_rss_kib)) => {
+                let status = if self.cage.sandboxed {
+                    sandbox::bot_status(status)
+                } else {
+                    status
+                };
                 let signal = status.signal().and_then(|s| Signal::try_from(s).ok());
                 match self.options.limits.exceeded(signal, peak_rss_kib) {
                     Some((limit, detail)) => Fault::Limit { limit, detail },
@@ -409,19 +363,39 @@ impl BotProcess {
         }
     }
 
-    /// Names the processes limit as the cause of a failure when the bot was refused a process
-    /// or thread meanwhile: a bot that cannot fork or start a thread usually hangs or dies.
+    /// Names a limit of the bot's cgroups as the cause of a failure when the bot hit it
+    /// meanwhile: the memory limit when the kernel killed one of its processes for it, else the
+    /// processes limit when it was refused a process or thread (a bot that cannot fork or
+    /// start a thread usually hangs or dies).
     fn blame_limits(&self, fault: Fault) -> Fault {
         let caused = matches!(
             fault,
             Fault::NotReady { .. } | Fault::Timeout { .. } | Fault::Exited { .. }
         );
-        match &self.pids_group {
-            Some(group) if caused && group.limit_hit() => Fault::Limit {
+        if !caused {
+            return fault;
+        }
+        let limits = &self.options.limits;
+        if let Some(group) = self.cage.cgroups.memory() {
+            if memory_cgroup::oom_killed(group) {
+                let peak = memory_cgroup::peak(group)
+                    .map(|bytes| format!(", peak {} MiB", bytes >> 20))
+                    .unwrap_or_default();
+                return Fault::Limit {
+                    limit: ResourceLimit::Memory,
+                    detail: format!(
+                        "ran out of memory: its processes together reached its limit of {} MiB{peak} ({fault})",
+                        limits.memory_mb.unwrap_or(0)
+                    ),
+                };
+            }
+        }
+        match self.cage.cgroups.pids() {
+            Some(group) if pids_cgroup::limit_hit(group) => Fault::Limit {
                 limit: ResourceLimit::Processes,
                 detail: format!(
                     "reached its limit of {} processes and threads ({fault})",
-                    self.options.limits.processes.unwrap_or(0)
+                    limits.processes.unwrap_or(0)
                 ),
             },
             _ => fault,
@@ -462,8 +436,18 @@ impl BotProcess {
         if self.reaped {
             return None;
         }
-        let clock = nix::time::clock_getcpuclockid(Pid::from_raw(self.child.id() as i32)).ok()?;
+        let clock = nix::time::clock_getcpuclockid(Pid::from_raw(self.program()?)).ok()?;
         Some(Duration::from(clock.now().ok()?))
+    }
+
+    /// The pid of the bot's program: the child, or its descendant under the cage's helpers,
+    /// looked for until found (a sandbox starts it a moment after the child).
+    fn program(&self) -> Option<i32> {
+        if let Some(&pid) = self.program.get() {
+            return Some(pid);
+        }
+        let pid = procfs::descendant(self.child.id() as i32, self.cage.program_depth())?;
+        Some(*self.program.get_or_init(|| pid))
     }
 
     /// Tells the bot to quit, gives it the grace period to exit, then kills whatever is left
@@ -538,9 +522,7 @@ impl BotProcess {
         self.stdin = None;
         // The group may still hold children even when the bot itself has exited.
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
-        if let Some(group) = &self.pids_group {
-            group.kill_all();
-        }
+        self.cage.cgroups.kill_all();
         if !self.reaped {
             // Should the group be gone already, the bot itself still must not outlive us.
             let _ = self.child.kill();
@@ -610,33 +592,6 @@ impl Seat for BotProcess {
 
     fn finish(&mut self) {
         self.end(&[RefereeMessage::Quit.to_string()]);
-    }
-}
-
-/// Marks every descriptor above stderr close-on-exec, so a bot inherits nothing the referee
-/// itself inherited or opened (another bot's pipes, a jobserver, a log file). Runs between fork
-/// and exec: system calls only. Marking rather than closing keeps std's own exec-error pipe
-/// working.
-fn close_inherited_descriptors() {
-    // SAFETY: close_range takes no pointers; it only sets the close-on-exec flag of this
-    // (forked child) process's descriptors, which no Rust object here still uses after exec.
-    let marked = unsafe {
-        libc::syscall(
-            libc::SYS_close_range,
-            3u32,
-            u32::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        )
-    };
-    if marked != 0 {
-        // Kernels before 5.11: mark them one by one, up to the descriptor limit.
-        let highest = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
-            .map_or(1024, |(soft, _)| soft.min(65_536)) as i32;
-        for fd in 3..highest {
-            // SAFETY: F_SETFD takes no pointer and only sets a descriptor flag; on a descriptor
-            // that does not exist it fails with EBADF.
-            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
-        }
     }
 }
 

@@ -17,7 +17,16 @@
 //! a PID namespace.
 //!
 //! Ctrl-C (SIGINT) or SIGTERM stops every bot before the referee exits; finished games are
-//! already on disk.
+//! already on disk. A referee killed outright takes its bots along (each has a parent-death
+//! signal), and what they may leave behind is swept by the next run (see the crate-internal
+//! `leftovers` module).
+//!
+//! # One thread forks
+//!
+//! A parent-death signal is sent when the *thread* that forked the process ends, not when the
+//! referee does. So every bot is forked by one thread of the supervisor's own, which lives as
+//! long as any bot of it can: the bots die with the referee, and never with a tournament worker
+//! that happens to end first.
 //!
 //! # Forking outside the lock
 //!
@@ -38,6 +47,8 @@
 //! then kill whatever took its pid. A thread whose bot ended while another sweeps leaves its
 //! request with that sweeper, which sweeps once more, rather than queueing.
 
+use super::leftovers::{self, RunFile};
+use super::procfs;
 use crate::stall::StallMonitor;
 use nix::errno::Errno;
 use nix::sys::signal::{kill, killpg, Signal};
@@ -46,9 +57,11 @@ use nix::unistd::Pid;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
+use std::path::Path;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, TryLockError};
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, TryLockError, Weak};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Rounds of a sweep at most: killing an orphan may orphan its own children.
@@ -64,6 +77,54 @@ pub struct Supervisor {
 struct Shared {
     bots: Arc<Bots>,
     stalls: StallMonitor,
+    spawner: Spawner,
+}
+
+/// A command to fork and where to send the child.
+type Spawn = (Command, mpsc::Sender<io::Result<Child>>);
+
+/// The thread that forks every bot (see "One thread forks" in the module's documentation).
+struct Spawner {
+    requests: Option<mpsc::Sender<Spawn>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Spawner {
+    fn start() -> io::Result<Spawner> {
+        let (requests, received) = mpsc::channel::<Spawn>();
+        let thread = std::thread::Builder::new()
+            .name("bot-spawner".into())
+            .spawn(move || {
+                for (mut command, reply) in received {
+                    let _ = reply.send(command.spawn());
+                }
+            })?;
+        Ok(Spawner {
+            requests: Some(requests),
+            thread: Some(thread),
+        })
+    }
+
+    fn spawn(&self, command: Command) -> io::Result<Child> {
+        let (reply, child) = mpsc::channel();
+        let gone = || io::Error::other("the bot-spawner thread is gone");
+        self.requests
+            .as_ref()
+            .ok_or_else(gone)?
+            .send((command, reply))
+            .map_err(|_| gone())?;
+        child.recv().map_err(|_| gone())?
+    }
+}
+
+impl Drop for Spawner {
+    /// Ends the thread: every bot it forked is gone, as each holds the supervisor.
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Why [`Supervisor::for_command`] failed.
@@ -75,6 +136,8 @@ pub enum SupervisorError {
     Interrupt(#[source] io::Error),
     #[error("cannot start the stall monitor")]
     StallMonitor(#[source] io::Error),
+    #[error("cannot start the thread that starts bots")]
+    Spawner(#[source] io::Error),
     #[error("another supervisor already sweeps this process's orphans")]
     AlreadyReaping,
 }
@@ -86,15 +149,18 @@ impl Supervisor {
     ///
     /// # Panics
     ///
-    /// If the stall monitor's thread cannot be started.
+    /// If the stall monitor's or the bot-spawner's thread cannot be started.
     pub fn new() -> Supervisor {
-        Supervisor::with_bots(Arc::new(Bots::new(false))).expect("the stall monitor thread starts")
+        Supervisor::with_bots(Arc::new(Bots::new(false, None)))
+            .expect("the stall monitor and bot-spawner threads start")
     }
 
     /// The referee binary's supervisor: it makes this process the reaper of its descendants'
     /// orphans, sweeps them after every bot, and on SIGINT or SIGTERM kills every bot and its
-    /// orphans, says so, and exits with 130. One per process: a second would take the first
-    /// one's bots for orphans, so it is refused.
+    /// orphans, says so, and exits with 130. It first kills what runs killed earlier left
+    /// behind, and keeps a run file for the next run to do the same (see the crate-internal
+    /// `leftovers` module; where that cannot be done it says so and goes on). One per process:
+    /// a second would take the first one's bots for orphans, so it is refused.
     pub fn for_command() -> Result<Supervisor, SupervisorError> {
         /// Whether a supervisor of this process already sweeps its orphans (a subreaper is a
         /// property of the whole process).
@@ -104,28 +170,61 @@ impl Supervisor {
         }
         nix::sys::prctl::set_child_subreaper(true)
             .map_err(|errno| SupervisorError::Subreaper(errno.into()))?;
-        let bots = Arc::new(Bots::new(true));
-        stop_bots_on_interrupt(Arc::clone(&bots)).map_err(SupervisorError::Interrupt)?;
-        Supervisor::with_bots(bots).map_err(SupervisorError::StallMonitor)
+        let run_file = match RunFile::start(&leftovers::runtime_dir()) {
+            Ok(run_file) => Some(run_file),
+            Err(error) => {
+                let why: Vec<String> =
+                    std::iter::successors(Some(&error as &dyn std::error::Error), |e| e.source())
+                        .map(ToString::to_string)
+                        .collect();
+                eprintln!(
+                    "referee: warning: {}; processes left by a referee that was killed will not be found by the next run",
+                    why.join(": ")
+                );
+                None
+            }
+        };
+        let bots = Arc::new(Bots::new(true, run_file));
+        stop_bots_on_interrupt(Arc::downgrade(&bots)).map_err(SupervisorError::Interrupt)?;
+        Supervisor::with_bots(bots)
     }
 
-    fn with_bots(bots: Arc<Bots>) -> io::Result<Supervisor> {
+    fn with_bots(bots: Arc<Bots>) -> Result<Supervisor, SupervisorError> {
         Ok(Supervisor {
             shared: Arc::new(Shared {
                 bots,
-                stalls: StallMonitor::start()?,
+                stalls: StallMonitor::start().map_err(SupervisorError::StallMonitor)?,
+                spawner: Spawner::start().map_err(SupervisorError::Spawner)?,
             }),
         })
     }
 
-    /// Starts a bot's process and registers it as live, without holding the registry's lock
-    /// across the fork (see the module's documentation).
-    pub(crate) fn spawn(&self, command: &mut Command) -> io::Result<Child> {
+    /// Starts a bot's process (on the bot-spawner thread) and registers it as live, without
+    /// holding the registry's lock across the fork (see the module's documentation).
+    pub(crate) fn spawn(&self, command: Command) -> io::Result<Child> {
         let mut flight = InFlight::begin(&self.shared.bots);
-        let child = command.spawn()?;
+        let child = self.shared.spawner.spawn(command)?;
         flight.spawned = Some(child.id() as i32);
         drop(flight);
+        if let Some(run_file) = &self.shared.bots.run_file {
+            run_file.note_session(child.id() as i32);
+        }
         Ok(child)
+    }
+
+    /// Makes the directory of a bot's cgroup, noting it first for the next run should this one
+    /// be killed.
+    pub(crate) fn make_cgroup(&self, dir: &Path) -> io::Result<()> {
+        match &self.shared.bots.run_file {
+            Some(run_file) => run_file.make_cgroup(dir),
+            None => std::fs::create_dir(dir),
+        }
+    }
+
+    /// The name of this run, which marks its bots' processes (see the crate-internal
+    /// `leftovers` module), if it keeps a run file.
+    pub(crate) fn run_name(&self) -> Option<&str> {
+        self.shared.bots.run_file.as_ref().map(RunFile::name)
     }
 
     /// Forgets a bot that has just been reaped (its pid may be taken by another process now).
@@ -174,6 +273,8 @@ struct Bots {
     sweeper: Mutex<()>,
     /// A sweep was asked for since the sweeping thread last began one.
     sweep_wanted: AtomicBool,
+    /// What the next run needs to sweep up should this one be killed.
+    run_file: Option<RunFile>,
 }
 
 #[derive(Default)]
@@ -224,13 +325,14 @@ impl Drop for InFlight<'_> {
 }
 
 impl Bots {
-    fn new(reaping_orphans: bool) -> Bots {
+    fn new(reaping_orphans: bool, run_file: Option<RunFile>) -> Bots {
         Bots {
             registry: Mutex::new(Registry::default()),
             settled: Condvar::new(),
             reaping_orphans,
             sweeper: Mutex::new(()),
             sweep_wanted: AtomicBool::new(false),
+            run_file,
         }
     }
 
@@ -307,7 +409,7 @@ impl Bots {
     /// The children of this process that are neither live bots nor bots being started.
     fn orphans(&self) -> Vec<i32> {
         self.registry().reaped_during_scan = Some(Vec::new());
-        let children = children_of(std::process::id() as i32);
+        let children = procfs::children_of(std::process::id() as i32);
         let mut registry = self
             .settled
             .wait_while(self.registry(), |registry| registry.in_flight > 0)
@@ -320,8 +422,9 @@ impl Bots {
     }
 }
 
-/// On SIGINT or SIGTERM: kill every bot and its orphans, say so, and exit with 130.
-fn stop_bots_on_interrupt(bots: Arc<Bots>) -> io::Result<()> {
+/// On SIGINT or SIGTERM: kill every bot and its orphans, say so, and exit with 130. The thread
+/// holds the bots weakly, so that they (and the run file) go when the supervisor does.
+fn stop_bots_on_interrupt(bots: Weak<Bots>) -> io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
@@ -330,8 +433,13 @@ fn stop_bots_on_interrupt(bots: Arc<Bots>) -> io::Result<()> {
         .name("interrupt".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                bots.kill_all();
-                bots.sweep_before_exit();
+                if let Some(bots) = bots.upgrade() {
+                    bots.kill_all();
+                    bots.sweep_before_exit();
+                    if let Some(run_file) = &bots.run_file {
+                        run_file.clean_up_before_exit();
+                    }
+                }
                 eprintln!(
                     "referee: stopped by signal {signal}; every bot was killed, finished games are recorded"
                 );
@@ -341,26 +449,6 @@ fn stop_bots_on_interrupt(bots: Arc<Bots>) -> io::Result<()> {
     Ok(())
 }
 
-/// Direct children of `parent`, read from /proc.
-fn children_of(parent: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| parent_of(pid) == Some(parent))
-        .collect()
-}
-
-/// The parent of `pid` from /proc/PID/stat (the field after the parenthesised name, which may
-/// itself contain spaces and parentheses).
-fn parent_of(pid: i32) -> Option<i32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,21 +456,11 @@ mod tests {
     use std::process::Stdio;
 
     #[test]
-    fn finds_its_own_children() {
-        let mut child = Command::new("sleep").arg("5").spawn().unwrap();
-        assert!(children_of(std::process::id() as i32).contains(&(child.id() as i32)));
-        assert_eq!(
-            parent_of(child.id() as i32),
-            Some(std::process::id() as i32)
-        );
-        child.kill().unwrap();
-        child.wait().unwrap();
-    }
-
-    #[test]
     fn a_plain_supervisor_tracks_bots_and_sweeps_nothing() {
         let supervisor = Supervisor::new();
-        let mut bot = supervisor.spawn(Command::new("sleep").arg("5")).unwrap();
+        let mut command = Command::new("sleep");
+        command.arg("5");
+        let mut bot = supervisor.spawn(command).unwrap();
         let mut other = Command::new("sleep").arg("5").spawn().unwrap();
         assert_eq!(supervisor.shared.bots.registry().live.len(), 1);
         supervisor.sweep_orphans();
@@ -457,7 +535,7 @@ mod tests {
                                 nix::unistd::setsid().map(drop).map_err(io::Error::from)
                             });
                         }
-                        let mut bot = supervisor.spawn(&mut command).unwrap();
+                        let mut bot = supervisor.spawn(command).unwrap();
                         std::thread::sleep(Duration::from_millis(5));
                         assert!(
                             bot.try_wait().unwrap().is_none(),
@@ -480,6 +558,9 @@ mod tests {
             sweeper.join().unwrap();
         }
         supervisor.sweep_orphans();
-        assert_eq!(children_of(std::process::id() as i32), Vec::<i32>::new());
+        assert_eq!(
+            procfs::children_of(std::process::id() as i32),
+            Vec::<i32>::new()
+        );
     }
 }

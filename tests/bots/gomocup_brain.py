@@ -20,6 +20,9 @@ import sys
 import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+# Which process this is, for the tests: the pid alone does not tell, as every bot has pid 2 in
+# a PID namespace of its own.
+PROCESS = "%d-%s" % (os.getpid(), os.urandom(4).hex())
 param = None
 if ":" in mode:
     mode, param = mode.split(":", 1)
@@ -113,7 +116,7 @@ while True:
     command, _, rest = line.partition(" ")
     command = command.upper()
     if command in ("START", "RECTSTART"):
-        log("pid %d %s" % (os.getpid(), line))
+        log("pid %s %s" % (PROCESS, line))
         if mode == "refuse-size":
             send("ERROR unsupported size")
             continue
@@ -125,7 +128,7 @@ while True:
         moves_made = 0
         send("OK")
     elif command == "RESTART":
-        log("pid %d %s" % (os.getpid(), line))
+        log("pid %s %s" % (PROCESS, line))
         if mode == "no-restart":
             send("UNKNOWN RESTART is not implemented")
             continue

@@ -1,4 +1,4 @@
-//! Hostile bots (tests/bots/hostile.py) against the referee: what a bot writes reaches its
+//! Hostile bots (tests/bots/bytes.py) against the referee: what a bot writes reaches its
 //! opponent, the terminal and the text files escaped, and the record exactly; only spaces and
 //! tabs are blanks; a bot that exits is judged at once whoever holds its pipes; and the
 //! referee's memory stays flat whatever a bot floods.

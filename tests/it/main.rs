@@ -7,6 +7,7 @@ mod cage;
 mod check;
 mod common;
 mod console;
+mod hostile;
 mod journals;
 mod lazy_schedule;
 mod match_report;

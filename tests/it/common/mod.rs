@@ -89,7 +89,7 @@ pub enum Bot {
     Codingame(String),
     /// A theaigames or riddles.io bot, tests/bots/riddles_uttt.py: the dialect and a mode.
     Riddles(&'static str, String),
-    /// A hostile bot, tests/bots/hostile.py, in a mode, speaking `protocol` (a prefix such as
+    /// A hostile bot, tests/bots/bytes.py, in a mode, speaking `protocol` (a prefix such as
     /// `gomocup:`, or nothing for the referee's own).
     Hostile {
         protocol: &'static str,
@@ -119,7 +119,7 @@ impl Bot {
             ),
             Bot::Hostile { protocol, mode } => format!(
                 "{protocol}{} {mode} {marker}",
-                python("tests/bots/hostile.py")
+                python("tests/bots/bytes.py")
             ),
             Bot::Command(command) => command.clone(),
         }
