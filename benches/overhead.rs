@@ -23,7 +23,7 @@ use referee::clock::TimeControl;
 use referee::games::GameSpec;
 use referee::matches::{run_match, MatchConfig};
 use referee::seats::limits::Limits;
-use referee::seats::process::ProcessOptions;
+use referee::seats::process_options::ProcessOptions;
 use referee::seats::supervisor::Supervisor;
 use referee::seats::{Direction, PlayerSpec};
 use referee::settings::Settings;

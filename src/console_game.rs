@@ -11,7 +11,7 @@ use crate::seats::console::board_view::{draw, played_line, side_name, Seating};
 use crate::seats::console::keyboard::Keyboard;
 use crate::seats::console::screen::{Notice, Screen, Voice};
 use crate::seats::console::{notation, ConsoleOptions, ConsoleSeat};
-use crate::seats::process::ProcessOptions;
+use crate::seats::process_options::ProcessOptions;
 use crate::seats::supervisor::Supervisor;
 use crate::seats::{Answer, PlayerSpec, PlayerSpecError, Seat, SeatLog};
 use crate::table::GameError;

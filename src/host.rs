@@ -4,10 +4,10 @@
 //! namespaces are tried once, before any clock runs.
 
 use crate::seats::limits::Limits;
-use crate::seats::process::ProcessOptions;
+use crate::seats::process_options::ProcessOptions;
 use crate::seats::sandbox::{self, SandboxError};
 use crate::seats::supervisor::{Supervisor, SupervisorError};
-use crate::seats::{pid_namespace, pids_cgroup};
+use crate::seats::{bot_cgroups, pid_namespace};
 use std::io;
 use std::path::PathBuf;
 
@@ -52,7 +52,7 @@ pub fn processes_limit_warning(limits: &[Limits]) -> Option<String> {
     if limits.iter().all(|l| l.processes.is_none()) {
         return None;
     }
-    let error = pids_cgroup::available().err()?;
+    let error = bot_cgroups::pids_available().err()?;
     // The error and its causes, as the command line prints an error.
     let why: Vec<String> =
         std::iter::successors(Some(&error as &dyn std::error::Error), |e| e.source())

@@ -9,7 +9,7 @@ use crate::arbiter::GameRules;
 use crate::clock::{TimeControl, TimeSpecError};
 use crate::games::GameSpec;
 use crate::seats::limits::{Limits, LimitsError};
-use crate::seats::process::ProcessOptions;
+use crate::seats::process_options::ProcessOptions;
 use clap::Args;
 use serde::Deserialize;
 use std::time::Duration;

@@ -71,7 +71,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let rules = settings.rules(spec);
     let time = settings.time_control()?;
     let limits: Limits = settings.limits()?;
-    let process = crate::seats::process::ProcessOptions {
+    let process = crate::seats::process_options::ProcessOptions {
         limits,
         ..settings.process()
     };

@@ -8,11 +8,12 @@
 //! but its three pipes, and dies with the referee (a parent-death signal; see `leftovers` for
 //! what it may leave behind).
 
-use super::cgroup::{BotCgroups, Joiner};
+use super::bot_cgroups::BotCgroups;
+use super::cgroup::Joiner;
 use super::leftovers::MARK;
 use super::limits::Limits;
 use super::pid_namespace::{self, Namespace};
-use super::process::ProcessOptions;
+use super::process_options::ProcessOptions;
 use super::sandbox::{self, Sandbox, SandboxError, Staging};
 use super::supervisor::Supervisor;
 use std::io;

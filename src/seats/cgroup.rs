@@ -9,7 +9,7 @@
 //! Under v2 one group holds both limits, and a cgroup that holds processes cannot enable
 //! controllers for its children ("no internal processes"), so the referee first moves itself
 //! into a leaf of its own cgroup. The limits themselves are written by the controllers' modules
-//! (`pids_cgroup`, `memory_cgroup`).
+//! (`pids_cgroup`, `memory_cgroup`); a bot's set of groups is `bot_cgroups`.
 
 use super::procfs;
 use nix::sys::signal::{kill, Signal};
@@ -59,14 +59,14 @@ impl CgroupError {
 
 /// The referee's own cgroup in the hierarchy that has a controller.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Home {
-    dir: PathBuf,
+pub(super) struct Home {
+    pub(super) dir: PathBuf,
     version: Version,
 }
 
 /// Where the referee's own cgroup with `controller` is, looked up once: before the referee
 /// may have moved itself into a leaf of it (see [`delegate`]).
-fn home(controller: &'static str) -> Option<Home> {
+pub(super) fn home(controller: &'static str) -> Option<Home> {
     static PIDS: OnceLock<Option<Home>> = OnceLock::new();
     static MEMORY: OnceLock<Option<Home>> = OnceLock::new();
     let cell = match controller {
@@ -148,7 +148,11 @@ pub(crate) type MakeDir<'a> = &'a dyn Fn(&Path) -> io::Result<()>;
 /// the referee's cgroup's `cgroup.subtree_control`, which a cgroup holding processes refuses
 /// (EBUSY): the referee then moves itself into a leaf of its cgroup (made by `make`) and tries
 /// again.
-fn delegate(home: &Home, controller: &'static str, make: MakeDir) -> Result<(), CgroupError> {
+pub(super) fn delegate(
+    home: &Home,
+    controller: &'static str,
+    make: MakeDir,
+) -> Result<(), CgroupError> {
     if home.version == Version::V1 {
         return Ok(());
     }
@@ -192,7 +196,7 @@ static GROUPS_MADE: AtomicU64 = AtomicU64::new(0);
 /// One group of one bot, removed when dropped (after killing whatever is still in it).
 #[derive(Debug)]
 pub(crate) struct Group {
-    dir: PathBuf,
+    pub(super) dir: PathBuf,
     version: Version,
     /// `cgroup.procs` of the group, ready for the child to join it between fork and exec.
     procs: CString,
@@ -201,7 +205,11 @@ pub(crate) struct Group {
 impl Group {
     /// A new, empty group under the referee's cgroup with `controller`, its directory made by
     /// `make`.
-    fn create(home: &Home, controller: &'static str, make: MakeDir) -> Result<Group, CgroupError> {
+    pub(super) fn create(
+        home: &Home,
+        controller: &'static str,
+        make: MakeDir,
+    ) -> Result<Group, CgroupError> {
         delegate(home, controller, make)?;
         let dir = home.dir.join(format!(
             "{}-{}",
@@ -237,13 +245,13 @@ impl Group {
         fs::read_to_string(self.dir.join(file)).ok()
     }
 
-    fn joiner(&self) -> Joiner {
+    pub(super) fn joiner(&self) -> Joiner {
         Joiner(self.procs.clone())
     }
 
     /// Kills every process in the group, wherever it went in the process tree. A process forked
     /// meanwhile is caught by the next round.
-    fn kill_all(&self) {
+    pub(super) fn kill_all(&self) {
         kill_members(&self.dir);
     }
 }
@@ -307,103 +315,6 @@ impl Joiner {
         unsafe { libc::close(fd) };
         result
     }
-}
-
-/// The groups of one bot: one per hierarchy, holding the limits its controllers were asked
-/// for. Dropping it kills whatever the groups still hold and removes them.
-#[derive(Debug, Default)]
-pub(crate) struct BotCgroups {
-    groups: Vec<Group>,
-    pids: Option<usize>,
-    memory: Option<usize>,
-}
-
-impl BotCgroups {
-    /// Groups limiting the bot's processes and threads to `processes` and its memory to
-    /// `memory` bytes, for those limits given; `make` makes each directory (the supervisor
-    /// notes it first, so that a run killed meanwhile leaves no group unknown). A controller
-    /// that cannot be had here is left out (see [`available`]).
-    pub(crate) fn create(processes: Option<u64>, memory: Option<u64>, make: MakeDir) -> BotCgroups {
-        let mut cgroups = BotCgroups::default();
-        if let Some(max) = processes {
-            cgroups.pids = cgroups
-                .add(super::pids_cgroup::CONTROLLER, make, |group| {
-                    super::pids_cgroup::set_limit(group, max)
-                })
-                .ok();
-        }
-        if let Some(bytes) = memory {
-            cgroups.memory = cgroups
-                .add(super::memory_cgroup::CONTROLLER, make, |group| {
-                    super::memory_cgroup::set_limit(group, bytes)
-                })
-                .ok();
-        }
-        cgroups
-    }
-
-    /// Adds `controller` with its limit set by `limit`, in the group already made in its
-    /// hierarchy (v2) or in a new one; returns the group's index.
-    fn add(
-        &mut self,
-        controller: &'static str,
-        make: MakeDir,
-        limit: impl FnOnce(&Group) -> Result<(), CgroupError>,
-    ) -> Result<usize, CgroupError> {
-        let home = home(controller).ok_or(CgroupError::NoController(controller))?;
-        let existing = self
-            .groups
-            .iter()
-            .position(|group| group.dir.parent() == Some(home.dir.as_path()));
-        let at = match existing {
-            Some(at) => {
-                delegate(&home, controller, make)?;
-                at
-            }
-            None => {
-                self.groups.push(Group::create(&home, controller, make)?);
-                self.groups.len() - 1
-            }
-        };
-        let result = limit(&self.groups[at]);
-        if result.is_err() && existing.is_none() {
-            self.groups.pop();
-        }
-        result.map(|()| at)
-    }
-
-    /// The group limiting the bot's processes, if any.
-    pub(crate) fn pids(&self) -> Option<&Group> {
-        self.pids.map(|at| &self.groups[at])
-    }
-
-    /// The group limiting the bot's memory, if any.
-    pub(crate) fn memory(&self) -> Option<&Group> {
-        self.memory.map(|at| &self.groups[at])
-    }
-
-    /// What a child needs to join every group between fork and exec.
-    pub(crate) fn joiners(&self) -> Vec<Joiner> {
-        self.groups.iter().map(Group::joiner).collect()
-    }
-
-    /// Kills every process of the bot the groups hold.
-    pub(crate) fn kill_all(&self) {
-        for group in &self.groups {
-            group.kill_all();
-        }
-    }
-}
-
-/// Whether a group with `controller` and the limit `limit` sets can be made here; the error says
-/// why not.
-pub(crate) fn available(
-    controller: &'static str,
-    limit: impl FnOnce(&Group) -> Result<(), CgroupError>,
-) -> Result<(), CgroupError> {
-    BotCgroups::default()
-        .add(controller, &|dir| fs::create_dir(dir), limit)
-        .map(drop)
 }
 
 #[cfg(test)]

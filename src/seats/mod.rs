@@ -5,6 +5,7 @@
 //! other systems (Gomocup, CodinGame, theaigames and riddles.io).
 
 pub(crate) mod adapters;
+pub(crate) mod bot_cgroups;
 mod bot_output;
 mod bot_stderr;
 mod cage;
@@ -17,6 +18,7 @@ pub(crate) mod pid_namespace;
 pub(crate) mod pids_cgroup;
 mod pipes;
 pub mod process;
+pub mod process_options;
 mod procfs;
 pub(crate) mod sandbox;
 pub mod supervisor;
@@ -25,7 +27,8 @@ use crate::bots::{Level, UnknownLevel};
 use crate::games::GameSpec;
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::Fault;
-use process::{ProcessOptions, SpawnError};
+use process::SpawnError;
+use process_options::ProcessOptions;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;

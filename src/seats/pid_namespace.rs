@@ -137,8 +137,9 @@ impl Namespace {
     }
 }
 
-/// Turns -1 into the error in errno.
-fn check(result: libc::c_int) -> io::Result<()> {
+/// Turns -1 into the error in errno (for the raw system calls of forked children, which must not
+/// allocate).
+pub(super) fn check(result: libc::c_int) -> io::Result<()> {
     if result == -1 {
         Err(io::Error::last_os_error())
     } else {

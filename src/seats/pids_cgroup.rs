@@ -6,7 +6,7 @@
 //! whoever runs it, and records that the limit was hit (`pids.events`). Where none can be made,
 //! the limit falls back to `RLIMIT_NPROC` (see [`available`]).
 
-use super::cgroup::{self, CgroupError, Group};
+use super::cgroup::{CgroupError, Group};
 
 /// The controller's name.
 pub(crate) const CONTROLLER: &str = "pids";
@@ -30,11 +30,6 @@ fn refused(events: &str) -> Option<u64> {
         .lines()
         .find_map(|line| line.strip_prefix("max "))
         .and_then(|count| count.trim().parse().ok())
-}
-
-/// Whether a pids cgroup can be made here; the error says why not.
-pub fn available() -> Result<(), CgroupError> {
-    cgroup::available(CONTROLLER, |group| set_limit(group, 1))
 }
 
 #[cfg(test)]

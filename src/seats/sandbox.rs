@@ -14,6 +14,7 @@
 //! only `PATH`, `HOME`, `TMPDIR` and the locale.
 
 use super::limits::Limits;
+use super::pid_namespace::check;
 use std::ffi::{CStr, CString};
 use std::fs;
 use std::io;
@@ -229,14 +230,6 @@ impl Staging {
             check(libc::syscall(libc::SYS_setresgid, id, id, id) as i32)?;
             check(libc::syscall(libc::SYS_setresuid, id, id, id) as i32)?;
         }
-        Ok(())
-    }
-}
-
-fn check(result: libc::c_int) -> io::Result<()> {
-    if result == -1 {
-        Err(io::Error::last_os_error())
-    } else {
         Ok(())
     }
 }

@@ -12,7 +12,8 @@ mod codingame;
 mod gomocup;
 mod riddles;
 
-use super::process::{BotProcess, ProcessOptions, SpawnError};
+use super::process::{BotProcess, SpawnError};
+use super::process_options::ProcessOptions;
 use super::supervisor::Supervisor;
 use super::{Protocol, Seat};
 use crate::clock::TimeControl;

@@ -7,7 +7,7 @@ use crate::arbiter::GameRules;
 use crate::clock::{TimeControl, TimeSpecError};
 use crate::games::{GameSpec, SpecError};
 use crate::seats::limits::{Limits, LimitsError};
-use crate::seats::process::ProcessOptions;
+use crate::seats::process_options::ProcessOptions;
 use crate::seats::{PlayerSpec, PlayerSpecError, Protocol};
 use crate::settings::Settings;
 use crate::table::Player;
