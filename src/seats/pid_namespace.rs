@@ -117,12 +117,13 @@ impl Namespace {
         // The init, pid 1 in the new namespace.
         // SAFETY: prctl(PR_SET_PDEATHSIG) takes an integer signal number.
         check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) })?;
-        mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
+        mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
         mount(
             Some(c"proc"),
             c"/proc",
             Some(c"proc"),
             libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            None,
         )?;
         let bot = fork()?;
         if bot > 0 {
@@ -177,21 +178,23 @@ fn write_file(path: &CStr, contents: &[u8]) -> io::Result<()> {
     result
 }
 
-fn mount(
+/// mount(2) for the forked children of the containment, which must not allocate.
+pub(super) fn mount(
     source: Option<&CStr>,
     target: &CStr,
     fstype: Option<&CStr>,
     flags: libc::c_ulong,
+    data: Option<&CStr>,
 ) -> io::Result<()> {
     let pointer = |text: Option<&CStr>| text.map_or(std::ptr::null(), CStr::as_ptr);
-    // SAFETY: every pointer is null or a valid NUL-terminated string; no data is passed.
+    // SAFETY: every pointer is null or a valid NUL-terminated string.
     check(unsafe {
         libc::mount(
             pointer(source),
             target.as_ptr(),
             pointer(fstype),
             flags,
-            std::ptr::null(),
+            pointer(data).cast(),
         )
     })
 }

@@ -14,7 +14,7 @@
 //! only `PATH`, `HOME`, `TMPDIR` and the locale.
 
 use super::limits::Limits;
-use super::pid_namespace::check;
+use super::pid_namespace::{check, mount};
 use std::ffi::{CStr, CString};
 use std::fs;
 use std::io;
@@ -232,26 +232,6 @@ impl Staging {
         }
         Ok(())
     }
-}
-
-fn mount(
-    source: Option<&CStr>,
-    target: &CStr,
-    fstype: Option<&CStr>,
-    flags: libc::c_ulong,
-    data: Option<&CStr>,
-) -> io::Result<()> {
-    let pointer = |text: Option<&CStr>| text.map_or(std::ptr::null(), CStr::as_ptr);
-    // SAFETY: every pointer is null or a valid NUL-terminated string.
-    check(unsafe {
-        libc::mount(
-            pointer(source),
-            target.as_ptr(),
-            pointer(fstype),
-            flags,
-            pointer(data).cast(),
-        )
-    })
 }
 
 /// A bot's own directory: where it is on the host, and where it shows in the sandbox (the
