@@ -46,6 +46,12 @@ pub struct Settings {
     /// memory=none. Cgroups need root or a delegated cgroup v2.
     #[arg(long, value_name = "SPEC", default_value_t = Settings::default().limits)]
     pub limits: String,
+    /// The memory, in MiB, that Gomocup brains are told they may use (INFO max_memory): a
+    /// brain sizes its hash table to it, so it must stay well below what --limits enforces
+    /// (it is capped at half the memory limit). Gomocup's own budget by default; 0 tells
+    /// brains there is no limit.
+    #[arg(long, value_name = "MIB", default_value_t = Settings::default().gomocup_memory_mb)]
+    pub gomocup_memory_mb: u64,
     /// Run every bot under bubblewrap (0.8 or later) as the unprivileged user nobody, without
     /// capabilities, network or other processes in sight, seeing only the system's directories
     /// and its own (read-only) and a private /tmp. Refused where unprivileged user namespaces
@@ -75,6 +81,7 @@ impl Default for Settings {
             legal_moves: false,
             // Nothing over the defaults of [`Limits`].
             limits: String::new(),
+            gomocup_memory_mb: 350,
             sandbox: false,
             max_line: crate::protocol::DEFAULT_MAX_LINE,
             seed: 1,
@@ -100,6 +107,7 @@ impl Settings {
         ProcessOptions {
             max_line: self.max_line,
             sandbox: self.sandbox,
+            memory_budget_mb: self.gomocup_memory_mb,
             ..ProcessOptions::default()
         }
     }

@@ -34,6 +34,7 @@ const HELP_ORDER: &[&str] = &[
     "limits",
     "limits_a",
     "limits_b",
+    "gomocup_memory_mb",
     "sandbox",
     "max_line",
     "seed",

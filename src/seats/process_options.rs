@@ -21,6 +21,9 @@ pub struct ProcessOptions {
     /// Run the bot under bubblewrap (see the crate-internal `seats::sandbox`); otherwise it
     /// gets a PID namespace of its own where it can (see `seats::pid_namespace`).
     pub sandbox: bool,
+    /// The memory the bot is told it may use, in MiB (0: no limit told), for protocols that
+    /// tell it (Gomocup's `INFO max_memory`); the enforced limit is in `limits`.
+    pub memory_budget_mb: u64,
     /// How lines end on the bot's pipes.
     pub line_ends: LineEnds,
     /// Environment variables the bot does not inherit from the referee (`referee check` runs
@@ -49,6 +52,7 @@ impl Default for ProcessOptions {
             working_dir: None,
             limits: Limits::default(),
             sandbox: false,
+            memory_budget_mb: 350,
             line_ends: LineEnds::default(),
             env_removed: &[],
         }

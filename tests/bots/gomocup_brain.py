@@ -10,7 +10,8 @@ MODE: good, noise (MESSAGE and DEBUG lines and empty lines around every answer),
 (line ends), refuse-size (ERROR to START), no-restart (UNKNOWN to RESTART), wrong (answers
 'x y' instead of 'x,y' at its third move), slow:MS (sleeps before each move),
 slow-chatter:MS (writes a MESSAGE at once, then sleeps before each move), suggest (answers
-SUGGEST x,y and then plays what PLAY says).
+SUGGEST x,y and then plays what PLAY says), hash (allocates a hash table of the size told by
+INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 Each START or RESTART is reported on stderr with the process id, and each INFO line too; a
 line from the manager that does not end in CR LF is reported as 'not CR LF: LINE'.
@@ -139,6 +140,13 @@ while True:
         send('name="gomocup-test", version="1.0", author="referee tests", country="CZ"')
     elif command == "INFO":
         log(line)
+        key, _, value = rest.partition(" ")
+        if mode == "hash" and key == "max_memory" and int(value) > 0:
+            try:
+                table = bytearray(int(value))
+                del table
+            except MemoryError:
+                send("ERROR Failed to allocate %s bytes" % value)
     elif command == "BEGIN":
         move()
     elif command == "TURN":

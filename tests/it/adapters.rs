@@ -196,7 +196,7 @@ fn gomocup_brains_play_full_games_and_are_reused_with_restart() {
             [
                 "INFO timeout_turn 1000",
                 "INFO timeout_match 0",
-                "INFO max_memory 4294967296",
+                "INFO max_memory 367001600",
                 "INFO game_type 1",
                 "INFO rule 0"
             ]
@@ -253,6 +253,24 @@ fn gomocup_brains_play_full_games_and_are_reused_with_restart() {
         assert!(!game.stderr_a.contains("not CR LF"), "{}", game.stderr_a);
     }
     assert!(games[2].transcript.lines().all(|l| !l.contains("A> END")));
+}
+
+#[test]
+fn brains_are_told_a_memory_budget_they_can_allocate() {
+    // A brain that allocates a hash table of max_memory bytes: told the 4096 MiB address-space
+    // limit itself, it would fail to allocate and say so when no answer is due.
+    let games = play(Match::new("gomoku").a(brain("hash")).b(RANDOM).games(1));
+    games[0].ended_by_the_rules();
+    assert!(games[0].sent_to_a().contains(&"INFO max_memory 367001600"));
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("hash"))
+            .b(RANDOM)
+            .games(1)
+            .args(&["--gomocup-memory-mb", "100", "--limits", "memory=1024"]),
+    );
+    games[0].ended_by_the_rules();
+    assert!(games[0].sent_to_a().contains(&"INFO max_memory 104857600"));
 }
 
 #[test]

@@ -4,11 +4,11 @@
 //! Setup: `START size` (square boards) or `RECTSTART width,height`, answered `OK` or
 //! `ERROR message` (a refusal of the board: a verdict of its own); `ABOUT`, answered with
 //! `name="...", version="..."`; then `INFO` lines (`timeout_turn`, `timeout_match`,
-//! `max_memory`, `game_type`, `rule`), which need no answer. Each move: `INFO time_left` when
-//! the match has a time bank, then `BEGIN` (the brain opens an empty board), `TURN x,y` (the
-//! opponent's move) or, for a game from an opening, `BOARD`, one `x,y,field` line per stone in
-//! the order played (field 1 for the brain's own stones, 2 for its opponent's) and `DONE`. The
-//! brain answers `x,y` (column, then row, from zero). `MESSAGE`, `DEBUG` and empty lines are
+//! `max_memory`, a budget below the enforced limit, `game_type`, `rule`), which need no
+//! answer. Each move: `INFO time_left` when the match has a time bank, then `BEGIN` (the brain
+//! opens an empty board), `TURN x,y` (the opponent's move) or, for a game from an opening,
+//! `BOARD`, one `x,y,field` line per stone in the order played (field 1 for the brain's own
+//! stones, 2 for its opponent's) and `DONE`. The brain answers `x,y` (column, then row, from zero). `MESSAGE`, `DEBUG` and empty lines are
 //! logged and passed over, and a `SUGGEST x,y` is answered `PLAY x,y` as a Gomocup tournament
 //! does. The next game in the same process starts with `RESTART`; a brain that does not
 //! answer it `OK` is sent `END` and started again. `END` ends the brain.
@@ -161,6 +161,14 @@ fn read_move(line: &str) -> Reading {
     }
 }
 
+/// The bytes told in `INFO max_memory`: the budget, but at most half the enforced limit (the
+/// address space), since a brain sizes its hash table to it and its code, stacks and
+/// allocator need room beside that table; a brain told the limit itself fails to allocate.
+fn memory_told(budget_mb: u64, limit_mb: Option<u64>) -> u64 {
+    let half_limit = limit_mb.map_or(u64::MAX, |mb| mb / 2);
+    budget_mb.min(half_limit) << 20
+}
+
 /// `name` and `version` from an `ABOUT` line (`name="pela", version="1.0", author="..."`).
 /// Old brains answer free text: it serves as the name.
 fn parse_about(line: &str) -> (String, String) {
@@ -240,7 +248,7 @@ impl Gomocup {
     /// The `INFO` lines of a game's setup.
     fn game_info(&self, state: &GameState, exact: bool) -> Vec<String> {
         let time = &state.time;
-        let max_memory = self.options.limits.memory_mb.map_or(0, |mb| mb << 20);
+        let max_memory = memory_told(self.options.memory_budget_mb, self.options.limits.memory_mb);
         vec![
             format!("INFO timeout_turn {}", state.turn_limit_told),
             format!("INFO timeout_match {}", time.bank_ms),
@@ -450,6 +458,14 @@ mod tests {
             };
             assert!(fault.to_string().contains("'X,Y'"), "{fault}");
         }
+    }
+
+    #[test]
+    fn the_memory_told_is_a_budget_below_the_limit() {
+        assert_eq!(memory_told(350, Some(4096)), 367_001_600);
+        assert_eq!(memory_told(350, None), 367_001_600);
+        assert_eq!(memory_told(350, Some(256)), 128 << 20);
+        assert_eq!(memory_told(0, Some(4096)), 0);
     }
 
     #[test]
