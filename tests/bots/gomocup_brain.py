@@ -8,7 +8,9 @@ misbehaves on purpose in the way named by its first argument.
 usage: gomocup_brain.py MODE [MARKER]
 MODE: good, noise (MESSAGE and DEBUG lines and empty lines around every answer), crlf, cr
 (line ends), refuse-size (ERROR to START), no-restart (UNKNOWN to RESTART), wrong (answers
-'x y' instead of 'x,y' at its third move), slow:MS (sleeps before each move),
+'x y' instead of 'x,y' at its third move, and nothing more), junk (before every move, lines
+that are not moves: a MESSAGE split by a raw CR and a byte that is not UTF-8, ERROR, UNKNOWN,
+OK, '7,8,1'), occupied (plays the opponent's last square at its third move), slow:MS (sleeps before each move),
 slow-chatter:MS (writes a MESSAGE at once, then sleeps before each move), suggest (answers
 SUGGEST x,y and then plays what PLAY says), hash (allocates a hash table of the size told by
 INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot).
@@ -33,6 +35,7 @@ END_OF_LINE = {"crlf": "\r\n", "cr": "\r"}.get(mode, "\n")
 width = height = 0
 board = {}  # (x, y) -> 1 (own) or 2 (opponent)
 moves_made = 0
+last_opponent = None
 
 
 def send(line):
@@ -90,7 +93,14 @@ def move():
         sys.stdout.write("MESSAGE let me think" + END_OF_LINE)
         sys.stdout.flush()
         time.sleep(int(param) / 1000.0)
+    if mode == "junk":
+        sys.stdout.buffer.write(b"MESSAGE caf\xe9 eval\r 12.5 nodes" + END_OF_LINE.encode())
+        for line in ("ERROR Unknown command", "UNKNOWN", "OK", "7,8,1"):
+            sys.stdout.write(line + END_OF_LINE)
+        sys.stdout.flush()
     x, y = choose()
+    if mode == "occupied" and moves_made == 3:
+        x, y = last_opponent
     board[(x, y)] = 1
     if mode == "wrong" and moves_made == 3:
         send("%d %d" % (x, y))
@@ -152,6 +162,7 @@ while True:
     elif command == "TURN":
         x, y = (int(v) for v in rest.split(","))
         board[(x, y)] = 2
+        last_opponent = (x, y)
         move()
     elif command == "PLAY":
         x, y = (int(v) for v in rest.split(","))
