@@ -201,8 +201,15 @@ fn gomocup_brains_play_full_games_and_are_reused_with_restart() {
                 "INFO rule 0"
             ]
         );
-        // The brain opens with BEGIN as the first player, and hears each move with TURN.
-        let requests: Vec<&str> = sent[info_at + 5..].to_vec();
+        // The brain opens with BEGIN as the first player, and hears each move with TURN, each
+        // after INFO time_left, with no match limit as Gomocup managers tell it.
+        let times_left: Vec<&str> = sent[info_at + 5..].iter().step_by(2).copied().collect();
+        let requests: Vec<&str> = sent[info_at + 6..].iter().step_by(2).copied().collect();
+        assert_eq!(times_left.len(), requests.len(), "{sent:?}");
+        assert!(
+            times_left.iter().all(|l| *l == "INFO time_left 2147483647"),
+            "{sent:?}"
+        );
         let opponent_moves: Vec<String> = game
             .moves()
             .into_iter()

@@ -5,7 +5,7 @@
 //! `ERROR message` (a refusal of the board: a verdict of its own); `ABOUT`, answered with
 //! `name="...", version="..."`; then `INFO` lines (`timeout_turn`, `timeout_match`,
 //! `max_memory`, a budget below the enforced limit, `game_type`, `rule`), which need no
-//! answer. Each move: `INFO time_left` when the match has a time bank, then `BEGIN` (the brain
+//! answer. Each move: `INFO time_left` (2147483647 without a time bank), then `BEGIN` (the brain
 //! opens an empty board), `TURN x,y` (the opponent's move) or, for a game from an opening,
 //! `BOARD`, one `x,y,field` line per stone in the order played (field 1 for the brain's own
 //! stones, 2 for its opponent's) and `DONE`. The brain answers `x,y` (column, then row, from
@@ -42,6 +42,10 @@ pub struct Gomocup {
     replaced_log: SeatLog,
     game: Option<GameState>,
 }
+
+/// The `time_left` of a match without a time bank, as Gomocup managers send it (the largest
+/// 32-bit signed number: brains read it into an `int`).
+const NO_MATCH_LIMIT: u64 = 2_147_483_647;
 
 /// What the adapter keeps of the current game.
 struct GameState {
@@ -81,7 +85,9 @@ impl GameState {
     }
 
     /// The `INFO` lines before a move whose limit is `ms`: the move limit when it changed, and
-    /// the bank left with a bank (untouched under the first-move allowance).
+    /// `time_left` before every move, as Piskvork, GomocupJudge and c-gomoku-cli send it
+    /// (brains may wait for it): the bank left with a bank (untouched under the first-move
+    /// allowance), else [`NO_MATCH_LIMIT`].
     fn time_info(&mut self, ms: u64) -> Vec<String> {
         let mut lines = Vec::new();
         let limit = self.turn_limit();
@@ -89,14 +95,14 @@ impl GameState {
             lines.push(format!("INFO timeout_turn {limit}"));
             self.turn_limit_told = limit;
         }
-        if self.time.bank_ms > 0 {
-            let left = if self.asked == 0 && self.time.first_move_ms > 0 {
-                self.time.bank_ms
-            } else {
-                ms
-            };
-            lines.push(format!("INFO time_left {left}"));
-        }
+        let left = if self.time.bank_ms == 0 {
+            NO_MATCH_LIMIT
+        } else if self.asked == 0 && self.time.first_move_ms > 0 {
+            self.time.bank_ms
+        } else {
+            ms
+        };
+        lines.push(format!("INFO time_left {left}"));
         lines
     }
 
@@ -431,10 +437,17 @@ mod tests {
     fn time_info_follows_the_clock() {
         let mut per_move = state("move=100,first=1000", &[], Side::First);
         assert_eq!(per_move.turn_limit_told, 1000);
-        assert!(per_move.time_info(1000).is_empty());
+        assert_eq!(per_move.time_info(1000), ["INFO time_left 2147483647"]);
         per_move.asked = 1;
-        assert_eq!(per_move.time_info(100), ["INFO timeout_turn 100"]);
-        assert!(per_move.time_info(100).is_empty(), "told once");
+        assert_eq!(
+            per_move.time_info(100),
+            ["INFO timeout_turn 100", "INFO time_left 2147483647"]
+        );
+        assert_eq!(
+            per_move.time_info(100),
+            ["INFO time_left 2147483647"],
+            "timeout_turn told once"
+        );
 
         let mut bank = state("bank=10000,increment=500,first=2000", &[], Side::First);
         assert_eq!(bank.time_info(2000), ["INFO time_left 10000"]);
