@@ -202,6 +202,8 @@ pub fn run_check(
             label: label.to_string(),
             command,
             time: config.time,
+            // `referee check` checks bots of the native protocol against built-in ones.
+            margin: rules.margin,
         };
         let (bot_seat, rival_seat) = (
             seated_player(seat, "bot", config.player.to_string()),

@@ -241,6 +241,10 @@ pub fn play_at_console(
             } else {
                 config.bot_time
             },
+            margin: match &config.sides[side.index()] {
+                SideSpec::Human => rules.margin,
+                SideSpec::Bot(bot) => bot.protocol().margin(rules.margin),
+            },
         };
         let [first, second] = &mut seats;
         let played = play_game_watched(

@@ -26,7 +26,8 @@ pub struct Settings {
     /// codingame is move=100,first=1000.
     #[arg(long, value_name = "SPEC", default_value_t = Settings::default().time)]
     pub time: String,
-    /// A reply may arrive this many milliseconds after the limit and still count.
+    /// A reply may arrive this many milliseconds after the limit and still count (Gomocup
+    /// brains get at least 1000, the tolerance of Gomocup's managers).
     #[arg(long, default_value_t = Settings::default().margin_ms)]
     pub margin_ms: u64,
     /// Time a bot has to answer `start` with `ready`, not charged to its clock.

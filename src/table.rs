@@ -286,8 +286,8 @@ impl Table {
             &venue.rules,
             &game.opening,
             [
-                seated_player(&players[game.seats[0]], first.as_mut()),
-                seated_player(&players[game.seats[1]], second.as_mut()),
+                seated_player(&players[game.seats[0]], first.as_mut(), &venue.rules),
+                seated_player(&players[game.seats[1]], second.as_mut(), &venue.rules),
             ],
         )?;
         for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
@@ -322,12 +322,17 @@ impl Drop for Table {
     }
 }
 
-fn seated_player<'a>(player: &Player, seat: &'a mut (dyn Seat + Send)) -> SeatedPlayer<'a> {
+fn seated_player<'a>(
+    player: &Player,
+    seat: &'a mut (dyn Seat + Send),
+    rules: &GameRules,
+) -> SeatedPlayer<'a> {
     SeatedPlayer {
         seat,
         label: player.label.clone(),
         command: player.spec.to_string(),
         time: player.time,
+        margin: player.spec.protocol().margin(rules.margin),
     }
 }
 

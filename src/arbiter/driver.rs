@@ -43,7 +43,13 @@ pub fn play_game_watched(
     let started_at = Instant::now();
     let started = SystemTime::now();
     let names = Side::BOTH.map(|side| format!("{} ({side} player)", players[side.index()].label));
-    let mut judge = Judge::new(rules, opening, players.each_ref().map(|p| p.time), names)?;
+    let mut judge = Judge::new(
+        rules,
+        opening,
+        players.each_ref().map(|p| p.time),
+        players.each_ref().map(|p| p.margin),
+        names,
+    )?;
     let mut ready: [Option<Ready>; 2] = [None, None];
 
     for side in Side::BOTH {
@@ -249,12 +255,14 @@ mod tests {
                     label: "A".into(),
                     command: "scripted".into(),
                     time: TimeControl::default(),
+                    margin: rules.margin,
                 },
                 SeatedPlayer {
                     seat: second,
                     label: "B".into(),
                     command: "scripted".into(),
                     time: TimeControl::default(),
+                    margin: rules.margin,
                 },
             ],
             spectator,

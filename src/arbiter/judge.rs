@@ -25,7 +25,8 @@ pub struct Judge {
     spec: GameSpec,
     game: Box<dyn AnyGame>,
     opening: Vec<String>,
-    margin: Duration,
+    /// Each player's margin past its limit (first, second): a protocol may allow more.
+    margins: [Duration; 2],
     send_legal_moves: bool,
     times: [TimeControl; 2],
     clocks: [Clock; 2],
@@ -57,6 +58,7 @@ impl Judge {
         rules: &GameRules,
         opening: &[String],
         times: [TimeControl; 2],
+        margins: [Duration; 2],
         names: [String; 2],
     ) -> Result<Judge, OpeningError> {
         let (game, opening) = play_opening(&rules.spec, opening)?;
@@ -64,7 +66,7 @@ impl Judge {
             spec: rules.spec.clone(),
             game,
             opening,
-            margin: rules.margin,
+            margins,
             send_legal_moves: rules.send_legal_moves,
             times,
             clocks: times.map(Clock::new),
@@ -92,7 +94,7 @@ impl Judge {
 
     /// `side` did not get ready: it forfeits.
     pub fn setup_failed(&mut self, side: Side, fault: Fault) {
-        let overtime = self.clocks[side.index()].overtime(self.margin);
+        let overtime = self.clocks[side.index()].overtime(self.margins[side.index()]);
         self.verdict = Some(Verdict::fault(
             side,
             Moment::Setup,
@@ -136,7 +138,7 @@ impl Judge {
         Some(Request {
             side,
             messages,
-            allowed: clock.allowed(self.margin),
+            allowed: clock.allowed(self.margins[side.index()]),
         })
     }
 
@@ -153,7 +155,7 @@ impl Judge {
         let answer = match reply {
             Ok(answer) => answer,
             Err(fault) => {
-                let overtime = clock.overtime(self.margin);
+                let overtime = clock.overtime(self.margins[side.index()]);
                 self.verdict = Some(Verdict::fault(
                     side,
                     at_move,
@@ -164,7 +166,7 @@ impl Judge {
                 return false;
             }
         };
-        if let Err(overtime) = clock.settle(answer.elapsed, self.margin) {
+        if let Err(overtime) = clock.settle(answer.elapsed, self.margins[side.index()]) {
             self.verdict = Some(forfeit(Forfeit::Late {
                 answered_after: Some(answer.elapsed),
                 limit: overtime.limit,
@@ -301,6 +303,7 @@ mod tests {
             &rules,
             &[],
             [time, time],
+            [rules.margin; 2],
             ["A (first player)".into(), "B (second player)".into()],
         )
         .unwrap()

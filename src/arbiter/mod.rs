@@ -36,6 +36,9 @@ pub struct SeatedPlayer<'a> {
     pub label: String,
     pub command: String,
     pub time: TimeControl,
+    /// How long past its limit an answer still counts: [`GameRules::margin`], or more for a
+    /// protocol whose managers allow more (see [`crate::seats::Protocol::margin`]).
+    pub margin: Duration,
 }
 
 /// A finished game: its record, the seats' logs (first, second), who broke a rule (their

@@ -154,8 +154,22 @@ pub fn run(args: MatchArgs) -> Result<()> {
     };
     check_match(&config)?;
     say(&format!("game: {}", config.venue.rules.spec));
+    let margin = config.venue.rules.margin;
     for player in &config.players {
-        say(&format!("player {}: {}", player.label, player.spec));
+        // A protocol's own tolerance is stated where it differs from --margin-ms.
+        let own = player.spec.protocol().margin(margin);
+        let tolerance = if own == margin {
+            String::new()
+        } else {
+            format!(
+                " (margin {} ms, as its protocol's managers allow)",
+                own.as_millis()
+            )
+        };
+        say(&format!(
+            "player {}: {}{tolerance}",
+            player.label, player.spec
+        ));
     }
     if let Some(sprt) = &args.sprt {
         say(&sprt_header(sprt));

@@ -267,6 +267,19 @@ pub enum PlayerSpecError {
     BuiltinProtocol(Protocol),
 }
 
+impl Protocol {
+    /// The margin a player of this protocol gets past its limit: `base` (`--margin-ms`), or
+    /// the tolerance its own managers allow when that is larger. Gomocup brains time their
+    /// moves to the limit as Piskvork and GomocupJudge judge them, with 1000 ms of tolerance;
+    /// a native bot in the same game keeps `base`, since the margin is each player's own.
+    pub fn margin(self, base: Duration) -> Duration {
+        match self {
+            Protocol::Gomocup => base.max(Duration::from_millis(1000)),
+            _ => base,
+        }
+    }
+}
+
 impl PlayerSpec {
     /// The program and arguments that start this player. Built-in bots are the referee
     /// executable `referee_exe` re-invoked as `referee bot LEVEL --seed SEED`.

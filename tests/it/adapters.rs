@@ -478,13 +478,44 @@ fn wrong_replies_illegal_moves_and_timeouts_of_brains() {
     assert_eq!(games[0].reason(), "illegal-move", "{}", games[0].detail());
     let games = play(
         Match::new("gomoku")
-            .a(brain("slow:400"))
+            .a(brain("slow:1300"))
             .b(RANDOM)
             .games(1)
             .time("move=100")
             .args(&["--score-stalled"]),
     );
     assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
+    assert!(
+        games[0].detail().ends_with("(+1000 ms margin)"),
+        "{}",
+        games[0].detail()
+    );
+}
+
+#[test]
+fn brains_get_the_1000_ms_tolerance_of_gomocup_managers() {
+    // 300 ms for a 100 ms move: late by the referee's 10 ms margin, in time by Gomocup's.
+    let outcome = Match::new("gomoku")
+        .a(brain("slow:300"))
+        .b(RANDOM)
+        .games(1)
+        .time("move=100")
+        .run();
+    assert!(
+        outcome
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("player A: gomocup:")
+                && l.ends_with(" (margin 1000 ms, as its protocol's managers allow)")),
+        "{}",
+        outcome.stdout
+    );
+    assert!(outcome
+        .stdout
+        .lines()
+        .any(|l| l.starts_with("player B: builtin:") && !l.contains("margin")));
+    let reason = outcome.records[0]["result"]["reason"].as_str().unwrap();
+    assert_ne!(reason, "timeout", "{}", outcome.stdout);
 }
 
 #[test]
