@@ -525,22 +525,53 @@ fn codingame_bots_see_the_referees_legal_moves_row_first() {
                 };
                 assert_eq!(*lines.next().unwrap(), expected_last);
                 let count: usize = lines.next().unwrap().parse().unwrap();
-                let actions: Vec<&str> = lines.by_ref().take(count).copied().collect();
+                let mut actions: Vec<&str> = lines.by_ref().take(count).copied().collect();
+                actions.sort_unstable();
                 let mut legal = Vec::new();
                 position.generate_moves(&mut legal);
                 legal.sort_unstable();
-                let expected: Vec<String> = legal
+                let mut expected: Vec<String> = legal
                     .into_iter()
                     .map(|square| {
                         let (x, y) = Uttt::coordinates(square);
                         format!("{y} {x}")
                     })
                     .collect();
+                expected.sort_unstable();
                 assert_eq!(actions, expected);
             }
             assert!(lines.next().is_none(), "nothing but turns");
         }
     }
+}
+
+/// CodinGame lists the valid actions in an order that changes from game to game: a bot that
+/// always plays the first one opens in different squares, and the match seed replays them.
+#[test]
+fn codingame_valid_actions_are_shuffled_by_the_seed() {
+    let openings = |seed: &str| -> Vec<Vec<String>> {
+        play(
+            Match::new("uttt")
+                .a(codingame("first"))
+                .b(RANDOM)
+                .games(4)
+                .time("first=5000")
+                .args(&["--seed", seed]),
+        )
+        .iter()
+        .map(|game| game.sent_to_a().iter().map(|l| l.to_string()).collect())
+        .collect()
+    };
+    let games = openings("5");
+    // A opens games 1 and 3, with all 81 squares listed; the first listed is its move.
+    assert_eq!(games[0][..2], ["-1 -1", "81"]);
+    assert_eq!(games[2][..2], ["-1 -1", "81"]);
+    assert_ne!(
+        games[0][2], games[2][2],
+        "the same first action in two games"
+    );
+    assert_ne!(games[0][2..83], games[2][2..83]);
+    assert_eq!(openings("5"), games, "the same seed, the same lists");
 }
 
 #[test]
