@@ -829,6 +829,22 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             "{}",
             games[0].detail()
         );
+        // Four in a Row's command, answered by bots copied from it: not a move in this game.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "disc"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000"),
+        );
+        assert_eq!(games[0].reason(), "not-a-move");
+        assert!(
+            games[0]
+                .detail()
+                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
+            "{}",
+            games[0].detail()
+        );
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "slow:400"))

@@ -140,7 +140,14 @@ fn macroboard(dialect: &Dialect, game: &Uttt) -> String {
     boards.join(",")
 }
 
+/// What a reply that is not `place_move X Y` is told.
+const EXPECTED: &str = "expected 'place_move X Y' (the column, then the row, each 0 to 8)";
+
 /// The bot's answer `place_move X Y` as the referee's `x y`.
+///
+/// `place_disc` is the command of riddles.io's Four in a Row, which some ultimate tic-tac-toe
+/// bots copied from it answer; the ultimate tic-tac-toe engine reads `place_move` only, so it
+/// is not a move here either, and the detail says where the command comes from.
 fn read_answer(line: &str) -> Reading {
     let words: Vec<&str> = crate::protocol::words(line).collect();
     if let ["place_move", x, y] = words[..] {
@@ -148,9 +155,17 @@ fn read_answer(line: &str) -> Reading {
             return Reading::Answer(format!("{x} {y}"));
         }
     }
+    let expected = if words.first() == Some(&"place_disc") {
+        format!(
+            "{EXPECTED}; 'place_disc' is the command of riddles.io's Four in a Row, \
+             which the ultimate tic-tac-toe engine does not accept"
+        )
+    } else {
+        EXPECTED.to_string()
+    };
     Reading::Refuse(Fault::NotAMove {
         line: line.to_string(),
-        expected: "expected 'place_move X Y' (the column, then the row, each 0 to 8)".into(),
+        expected,
     })
 }
 
@@ -298,5 +313,14 @@ mod tests {
             };
             assert!(fault.to_string().contains("'place_move X Y'"), "{fault}");
         }
+        let Reading::Refuse(fault) = read_answer("place_disc 3 5") else {
+            panic!("place_disc read as a move");
+        };
+        assert!(
+            fault
+                .to_string()
+                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
+            "{fault}"
+        );
     }
 }
