@@ -729,16 +729,23 @@ fn theaigames_and_riddles_bots_see_the_whole_board() {
                 } else {
                     second_id
                 };
-                assert_eq!(
-                    sent[..5],
-                    [
-                        "settings timebank 1000".to_string(),
-                        "settings time_per_move 1000".to_string(),
-                        format!("settings player_names player{first_id},player{second_id}"),
-                        format!("settings your_bot player{own}"),
-                        format!("settings your_botid {own}"),
-                    ]
-                );
+                let time = [
+                    "settings timebank 1000".to_string(),
+                    "settings time_per_move 1000".to_string(),
+                ];
+                let names = [
+                    format!("settings player_names player{first_id},player{second_id}"),
+                    format!("settings your_bot player{own}"),
+                ];
+                // Each engine's order: riddles.io's names first, theaigames' time first.
+                let (before, after) = if dialect == "theaigames" {
+                    (time, names)
+                } else {
+                    (names, time)
+                };
+                assert_eq!(sent[..2], before);
+                assert_eq!(sent[2..4], after);
+                assert_eq!(sent[4], format!("settings your_botid {own}"));
                 let requests: Vec<&[&str]> = sent[5..]
                     .split_inclusive(|line| line.starts_with("action move"))
                     .collect();

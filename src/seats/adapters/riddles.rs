@@ -31,6 +31,11 @@ pub struct Dialect {
     closed_board: &'static str,
     /// Whether `update game move` is sent (theaigames only).
     move_number: bool,
+    /// Whether the names come before the time in the settings, as riddles.io's engines send
+    /// them (`player_names`, `your_bot`, `timebank`, `time_per_move`, `your_botid`);
+    /// theaigames' engine sends the time first. A bot that reads its settings in a fixed
+    /// order sees them where its own engine put them.
+    names_first: bool,
     name: &'static str,
 }
 
@@ -40,6 +45,7 @@ impl Dialect {
         empty_cell: "0",
         closed_board: "0",
         move_number: true,
+        names_first: false,
         name: "theaigames",
     };
     pub const RIDDLES: Dialect = Dialect {
@@ -47,6 +53,7 @@ impl Dialect {
         empty_cell: ".",
         closed_board: ".",
         move_number: false,
+        names_first: true,
         name: "riddles",
     };
 
@@ -98,17 +105,27 @@ fn settings(dialect: &Dialect, side: Side, time: &TimeControl) -> Vec<String> {
     } else {
         (time.move_ms, time.move_ms)
     };
-    vec![
+    let time = [
         format!("settings timebank {timebank}"),
         format!("settings time_per_move {time_per_move}"),
+    ];
+    let names = [
         format!(
             "settings player_names {},{}",
             dialect.player_name(Side::First),
             dialect.player_name(Side::Second)
         ),
         format!("settings your_bot {}", dialect.player_name(side)),
-        format!("settings your_botid {}", dialect.id(side)),
-    ]
+    ];
+    let (before, after) = if dialect.names_first {
+        (names, time)
+    } else {
+        (time, names)
+    };
+    let mut lines = Vec::from(before);
+    lines.extend(after);
+    lines.push(format!("settings your_botid {}", dialect.id(side)));
+    lines
 }
 
 /// The 81 cells, row by row, comma-separated: the player's id or the empty mark.
@@ -280,10 +297,10 @@ mod tests {
         assert_eq!(
             settings(&Dialect::RIDDLES, Side::Second, &bank),
             [
-                "settings timebank 10000",
-                "settings time_per_move 500",
                 "settings player_names player0,player1",
                 "settings your_bot player1",
+                "settings timebank 10000",
+                "settings time_per_move 500",
                 "settings your_botid 1",
             ]
         );
