@@ -190,7 +190,7 @@ impl BotProcess {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
                     if !skip(&text) {
-                        return Err(Fault::Unrequested { line: text });
+                        return Err(self.unrequested(text));
                     }
                 }
                 Some(ReadEvent::TooLong) => {
@@ -265,7 +265,14 @@ impl BotProcess {
                 self.log_received(&text, at, crlf);
                 if at < asked_at {
                     // Read before the request was even begun: written before being asked.
-                    return Err(Fault::Unrequested { line: text });
+                    return Err(self.unrequested(text));
+                }
+                if self.options.limits.memory_mb.is_some()
+                    && crate::verdict::looks_like_allocation_failure(&text)
+                {
+                    // A program that could not get its memory at start-up (a JVM) says so
+                    // whenever it gets that far: not an answer, even after the request.
+                    return Err(self.unrequested(text));
                 }
                 Ok((text, at))
             }
@@ -285,6 +292,20 @@ impl BotProcess {
     fn log_received(&mut self, text: &str, at: Instant, crlf: bool) {
         self.crlf_lines += usize::from(crlf);
         self.transcript.received(text, at);
+    }
+
+    /// The fault of a line written when not asked, naming the memory limit when the line reads
+    /// like a failure to get memory under it.
+    fn unrequested(&self, line: String) -> Fault {
+        let memory_limit_mb = self
+            .options
+            .limits
+            .memory_mb
+            .filter(|_| crate::verdict::looks_like_allocation_failure(&line));
+        Fault::Unrequested {
+            line,
+            memory_limit_mb,
+        }
     }
 
     /// Describes how the bot went away: the limit it hit, or its exit status if it exits

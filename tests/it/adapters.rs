@@ -836,6 +836,24 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             "{}",
             games[0].detail()
         );
+        // A JVM that cannot reserve its memory under the limit says so on stdout: the
+        // sentence names the limit.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "nomem"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000")
+                .args(&["--limits", "memory=768"]),
+        );
+        assert_eq!(games[0].reason(), "unrequested-output");
+        assert!(
+            games[0]
+                .detail()
+                .contains("its memory limit of 768 MiB (address space, --limits memory=)"),
+            "{}",
+            games[0].detail()
+        );
         // Four in a Row's command, answered by bots copied from it: not a move in this game.
         let games = play(
             Match::new("uttt")
