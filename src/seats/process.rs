@@ -43,6 +43,12 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(20);
 /// How many lines [`BotProcess::close_input_and_collect`] collects at most.
 const COLLECTED_LINES: usize = 16;
 
+/// How long [`BotProcess::settle`] watches a bot's CPU time at a time, and the CPU time under
+/// which, over that window, the bot counts as waiting for its input (a JVM's background
+/// threads still use a little).
+const SETTLED_WINDOW: Duration = Duration::from_millis(40);
+const SETTLED_CPU: Duration = Duration::from_millis(4);
+
 /// A bot command that could not be started: the referee's error, not a game result.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start bot '{command}'")]
@@ -397,6 +403,28 @@ impl BotProcess {
                 return None;
             }
             thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Waits until the bot has settled, by `deadline` at the latest: until its CPU time has
+    /// grown by less than [`SETTLED_CPU`] over [`SETTLED_WINDOW`] and none of its threads is
+    /// waiting for a CPU, which is how a bot waiting for its input looks. For the bots that say nothing before their first move (riddles.io
+    /// ones), so that their start-up (an interpreter, a JVM) is not charged to that move, as on
+    /// the systems that start them before their engine. Returns at once when the CPU time
+    /// cannot be read (the bot exited, or the system does not tell it).
+    pub fn settle(&self, deadline: Instant) {
+        let mut before = None;
+        while Instant::now() < deadline {
+            thread::sleep(SETTLED_WINDOW.min(deadline.saturating_duration_since(Instant::now())));
+            // Not found yet: a sandbox starts the program a moment after the child.
+            let now = self.cpu_time();
+            if let (Some(before), Some(now)) = (before, now) {
+                let starved = self.program().is_some_and(procfs::runnable);
+                if now.saturating_sub(before) < SETTLED_CPU && !starved {
+                    return;
+                }
+            }
+            before = now;
         }
     }
 

@@ -10,7 +10,8 @@ named by its second argument.
 usage: riddles_uttt.py DIALECT MODE [MARKER]
 DIALECT: theaigames (ids 1 and 2, empty 0) or riddles (ids 0 and 1, empty .)
 MODE: good, crlf (CR LF line ends), wrong (answers 'X Y' without place_move at its third
-move), nomem (writes, as a JVM that cannot reserve its memory does, 'Error occurred during
+move), startup:MS (uses MS ms of CPU before it reads anything, as a JVM starting up does),
+nomem (writes, as a JVM that cannot reserve its memory does, 'Error occurred during
 initialization of VM' on stdout before anything is asked, and exits a second later), disc (answers 'place_disc X Y', Four in a Row's command, at its third move), slow:MS (sleeps before each move), bank (sleeps a quarter of the bank left, at most
 120 ms, so the bank moves).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
@@ -29,6 +30,10 @@ if ":" in mode:
 EMPTY = "0" if dialect == "theaigames" else "."
 rng = random.Random(os.getpid())
 end_of_line = "\r\n" if mode == "crlf" else "\n"
+if mode == "startup":
+    until = time.process_time() + int(param) / 1000.0
+    while time.process_time() < until:
+        pass
 if mode == "nomem":
     sys.stdout.write("Error occurred during initialization of VM\n")
     sys.stdout.flush()

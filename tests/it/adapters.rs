@@ -836,6 +836,16 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             "{}",
             games[0].detail()
         );
+        // Start-up is not charged to the first move: 600 ms of CPU before the bot reads its
+        // input, against 300 ms a move and no first-move allowance.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "startup:600"))
+                .b(RANDOM)
+                .games(1)
+                .time("move=300"),
+        );
+        games[0].ended_by_the_rules();
         // A JVM that cannot reserve its memory under the limit says so on stdout: the
         // sentence names the limit.
         let games = play(

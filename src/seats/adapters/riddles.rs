@@ -199,11 +199,14 @@ impl Seat for Riddles {
         for mv in &setup.played {
             self.play(mv);
         }
-        // The settings need no answer: the bot is ready when it answers its first move.
-        self.process.send_lines(
-            &settings(&self.dialect, setup.side, &setup.time),
-            Instant::now() + allowance,
-        )?;
+        // The settings need no answer: the bot is ready when it answers its first move. Those
+        // systems start the bots before their engine, which then takes a while to send the
+        // settings: a bot's start-up is not charged to its first move, so it is given here,
+        // within the start-up allowance.
+        let deadline = Instant::now() + allowance;
+        self.process
+            .send_lines(&settings(&self.dialect, setup.side, &setup.time), deadline)?;
+        self.process.settle(deadline);
         Ok(Ready {
             name: self.dialect.name.into(),
             version: "-".into(),
