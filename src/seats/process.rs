@@ -408,7 +408,7 @@ impl BotProcess {
 
     /// Waits until the bot has settled, by `deadline` at the latest: until its CPU time has
     /// grown by less than [`SETTLED_CPU`] over [`SETTLED_WINDOW`] and none of its threads is
-    /// waiting for a CPU, which is how a bot waiting for its input looks. For the bots that say nothing before their first move (riddles.io
+    /// waiting for a CPU or a disk, which is how a bot waiting for its input looks. For the bots that say nothing before their first move (riddles.io
     /// ones), so that their start-up (an interpreter, a JVM) is not charged to that move, as on
     /// the systems that start them before their engine. Returns at once when the CPU time
     /// cannot be read (the bot exited, or the system does not tell it).
@@ -419,8 +419,8 @@ impl BotProcess {
             // Not found yet: a sandbox starts the program a moment after the child.
             let now = self.cpu_time();
             if let (Some(before), Some(now)) = (before, now) {
-                let starved = self.program().is_some_and(procfs::runnable);
-                if now.saturating_sub(before) < SETTLED_CPU && !starved {
+                let busy = self.program().is_some_and(procfs::busy);
+                if now.saturating_sub(before) < SETTLED_CPU && !busy {
                     return;
                 }
             }

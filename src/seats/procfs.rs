@@ -30,9 +30,10 @@ fn parse_stat(stat: &str) -> Option<Stat> {
     })
 }
 
-/// Whether any thread of `pid` is running or waiting for a CPU (state `R` in
-/// `/proc/PID/task/TID/stat`): a starved program uses little CPU time yet is not idle.
-pub(crate) fn runnable(pid: i32) -> bool {
+/// Whether any thread of `pid` is running or waiting for a CPU or a disk (state `R` or `D` in
+/// `/proc/PID/task/TID/stat`): a starved program, or one loading its files, uses little CPU
+/// time yet is not idle.
+pub(crate) fn busy(pid: i32) -> bool {
     let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
         return false;
     };
@@ -40,7 +41,7 @@ pub(crate) fn runnable(pid: i32) -> bool {
         fs::read_to_string(task.path().join("stat"))
             .ok()
             .and_then(|stat| stat_state(&stat))
-            == Some('R')
+            .is_some_and(|state| matches!(state, 'R' | 'D'))
     })
 }
 
