@@ -184,8 +184,14 @@ pub enum Fault {
     Timeout { waited: Duration },
     /// A line longer than the maximum, newline not yet seen.
     LineTooLong { limit: usize },
-    /// A line written when no answer was asked for.
-    Unrequested { line: String },
+    /// A line written when no answer was asked for. `memory_limit_mb` is the bot's memory
+    /// limit when the line reads like a failure to get memory (see
+    /// [`looks_like_allocation_failure`]): the limit most likely stopped the bot, and the
+    /// sentence says so rather than leave its author puzzling over a JVM's message.
+    Unrequested {
+        line: String,
+        memory_limit_mb: Option<u64>,
+    },
     /// The bot closed its output, exited or was killed before the game ended.
     Exited { detail: String },
     /// The bot died on one of its resource limits.
@@ -216,6 +222,24 @@ pub fn looks_like_prose(line: &str) -> bool {
         })
 }
 
+/// Whether a line a bot wrote reads like a program's failure to get memory, most often at
+/// start-up: a JVM reserves its heap and more address space up front, and under an address
+/// space limit (`--limits memory=`) it cannot start, saying so on stdout.
+pub fn looks_like_allocation_failure(line: &str) -> bool {
+    const SIGNS: [&str; 8] = [
+        "error occurred during initialization of vm",
+        "could not reserve enough space",
+        "cannot allocate memory",
+        "failed to allocate",
+        "out of memory",
+        "outofmemoryerror",
+        "bad_alloc",
+        "memoryerror",
+    ];
+    let line = line.to_lowercase();
+    SIGNS.iter().any(|sign| line.contains(sign))
+}
+
 /// [`DEBUG_OUTPUT_HINT`] when `line` reads like prose, else nothing.
 fn prose_hint(line: &str) -> &'static str {
     if looks_like_prose(line) {
@@ -235,7 +259,20 @@ impl fmt::Display for Fault {
             Fault::LineTooLong { limit } => {
                 write!(f, "wrote a line longer than {limit} bytes")
             }
-            Fault::Unrequested { line } => write!(
+            Fault::Unrequested {
+                line,
+                memory_limit_mb: Some(mb),
+            } => write!(
+                f,
+                "wrote when not asked: '{}'; it reads like a failure to get memory: its memory \
+                 limit of {mb} MiB (address space, --limits memory=) most likely stopped it \
+                 (a JVM reserves more than its heap: raise the limit, or cap the heap with -Xmx)",
+                shorten(line, 80)
+            ),
+            Fault::Unrequested {
+                line,
+                memory_limit_mb: None,
+            } => write!(
                 f,
                 "wrote when not asked: '{}'{}",
                 shorten(line, 80),
@@ -399,7 +436,9 @@ impl Verdict {
             | Forfeit::IllegalMove { sent, written, .. } => {
                 Some(written.as_deref().unwrap_or(sent))
             }
-            Forfeit::Seat(Fault::Unrequested { line } | Fault::NotAMove { line, .. }) => Some(line),
+            Forfeit::Seat(Fault::Unrequested { line, .. } | Fault::NotAMove { line, .. }) => {
+                Some(line)
+            }
             Forfeit::Seat(Fault::RefusedBoard { answer, .. }) => Some(answer),
             _ => None,
         }
@@ -659,10 +698,28 @@ mod tests {
             .contains("stderr"));
         let unasked = Fault::Unrequested {
             line: "my eval: +3".into(),
+            memory_limit_mb: None,
         };
         assert!(
             unasked.to_string().ends_with(DEBUG_OUTPUT_HINT),
             "{unasked}"
+        );
+        let jvm = "Error occurred during initialization of VM";
+        assert!(looks_like_allocation_failure(jvm));
+        assert!(looks_like_allocation_failure(
+            "Could not reserve enough space for object heap"
+        ));
+        assert!(!looks_like_allocation_failure("my eval: +3"));
+        let stopped = Fault::Unrequested {
+            line: jvm.into(),
+            memory_limit_mb: Some(768),
+        };
+        assert_eq!(
+            stopped.to_string(),
+            "wrote when not asked: 'Error occurred during initialization of VM'; it reads like \
+             a failure to get memory: its memory limit of 768 MiB (address space, --limits \
+             memory=) most likely stopped it (a JVM reserves more than its heap: raise the \
+             limit, or cap the heap with -Xmx)"
         );
     }
 

@@ -347,7 +347,8 @@ impl PlayerSpec {
 
     /// Starts the player's program for one game or more, as a seat speaking its protocol and a
     /// bot of `supervisor`; its games must have passed [`PlayerSpec::check_game`].
-    /// `referee_exe` and `seed` serve built-in bots (see [`PlayerSpec::command_line`]).
+    /// `referee_exe` and `seed` serve built-in bots (see [`PlayerSpec::command_line`]); `seed`
+    /// also decides what an adapter leaves to chance.
     pub fn start(
         &self,
         supervisor: &Supervisor,
@@ -360,6 +361,7 @@ impl PlayerSpec {
             self.protocol(),
             &self.command_line(referee_exe, seed),
             options,
+            seed,
         )
     }
 }

@@ -43,6 +43,12 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(20);
 /// How many lines [`BotProcess::close_input_and_collect`] collects at most.
 const COLLECTED_LINES: usize = 16;
 
+/// How long [`BotProcess::settle`] watches a bot's CPU time at a time, and the CPU time under
+/// which, over that window, the bot counts as waiting for its input (a JVM's background
+/// threads still use a little).
+const SETTLED_WINDOW: Duration = Duration::from_millis(40);
+const SETTLED_CPU: Duration = Duration::from_millis(4);
+
 /// A bot command that could not be started: the referee's error, not a game result.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start bot '{command}'")]
@@ -190,7 +196,7 @@ impl BotProcess {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
                     if !skip(&text) {
-                        return Err(Fault::Unrequested { line: text });
+                        return Err(self.unrequested(text));
                     }
                 }
                 Some(ReadEvent::TooLong) => {
@@ -265,7 +271,14 @@ impl BotProcess {
                 self.log_received(&text, at, crlf);
                 if at < asked_at {
                     // Read before the request was even begun: written before being asked.
-                    return Err(Fault::Unrequested { line: text });
+                    return Err(self.unrequested(text));
+                }
+                if self.options.limits.memory_mb.is_some()
+                    && crate::verdict::looks_like_allocation_failure(&text)
+                {
+                    // A program that could not get its memory at start-up (a JVM) says so
+                    // whenever it gets that far: not an answer, even after the request.
+                    return Err(self.unrequested(text));
                 }
                 Ok((text, at))
             }
@@ -285,6 +298,20 @@ impl BotProcess {
     fn log_received(&mut self, text: &str, at: Instant, crlf: bool) {
         self.crlf_lines += usize::from(crlf);
         self.transcript.received(text, at);
+    }
+
+    /// The fault of a line written when not asked, naming the memory limit when the line reads
+    /// like a failure to get memory under it.
+    fn unrequested(&self, line: String) -> Fault {
+        let memory_limit_mb = self
+            .options
+            .limits
+            .memory_mb
+            .filter(|_| crate::verdict::looks_like_allocation_failure(&line));
+        Fault::Unrequested {
+            line,
+            memory_limit_mb,
+        }
     }
 
     /// Describes how the bot went away: the limit it hit, or its exit status if it exits
@@ -376,6 +403,28 @@ impl BotProcess {
                 return None;
             }
             thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Waits until the bot has settled, by `deadline` at the latest: until its CPU time has
+    /// grown by less than [`SETTLED_CPU`] over [`SETTLED_WINDOW`] and none of its threads is
+    /// waiting for a CPU or a disk, which is how a bot waiting for its input looks. For the bots that say nothing before their first move (riddles.io
+    /// ones), so that their start-up (an interpreter, a JVM) is not charged to that move, as on
+    /// the systems that start them before their engine. Returns at once when the CPU time
+    /// cannot be read (the bot exited, or the system does not tell it).
+    pub fn settle(&self, deadline: Instant) {
+        let mut before = None;
+        while Instant::now() < deadline {
+            thread::sleep(SETTLED_WINDOW.min(deadline.saturating_duration_since(Instant::now())));
+            // Not found yet: a sandbox starts the program a moment after the child.
+            let now = self.cpu_time();
+            if let (Some(before), Some(now)) = (before, now) {
+                let busy = self.program().is_some_and(procfs::busy);
+                if now.saturating_sub(before) < SETTLED_CPU && !busy {
+                    return;
+                }
+            }
+            before = now;
         }
     }
 

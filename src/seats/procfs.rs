@@ -30,6 +30,30 @@ fn parse_stat(stat: &str) -> Option<Stat> {
     })
 }
 
+/// Whether any thread of `pid` is running or waiting for a CPU or a disk (state `R` or `D` in
+/// `/proc/PID/task/TID/stat`): a starved program, or one loading its files, uses little CPU
+/// time yet is not idle.
+pub(crate) fn busy(pid: i32) -> bool {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        fs::read_to_string(task.path().join("stat"))
+            .ok()
+            .and_then(|stat| stat_state(&stat))
+            .is_some_and(|state| matches!(state, 'R' | 'D'))
+    })
+}
+
+/// The state letter of a `stat` line, the first field after the parenthesised name.
+fn stat_state(stat: &str) -> Option<char> {
+    stat[stat.rfind(')')? + 1..]
+        .split_whitespace()
+        .next()?
+        .chars()
+        .next()
+}
+
 /// The pids of every process visible now.
 pub(crate) fn pids() -> Vec<i32> {
     let Ok(entries) = fs::read_dir("/proc") else {
@@ -78,6 +102,8 @@ mod tests {
             })
         );
         assert_eq!(parse_stat("garbage"), None);
+        assert_eq!(stat_state(line), Some('S'));
+        assert_eq!(stat_state("garbage"), None);
     }
 
     #[test]

@@ -6,7 +6,8 @@ action at random (seeded by its process id), and misbehaves on purpose in the wa
 first argument.
 
 usage: codingame_uttt.py MODE [MARKER]
-MODE: good, message (a message after the move), crlf (CR LF line ends), wrong (answers
+MODE: good, first (plays the first valid action, as some real bots do), message (a message
+after the move), crlf (CR LF line ends), wrong (answers
 'row,col' at its third move), illegal (answers a square that is not a valid action, in a
 row and column that differ, at its third move), slow:MS (sleeps before each move).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
@@ -39,7 +40,7 @@ while True:
     turn += 1
     if mode == "slow":
         time.sleep(int(param) / 1000.0)
-    row, col = rng.choice(actions)
+    row, col = actions[0] if mode == "first" else rng.choice(actions)
     if mode == "wrong" and turn == 3:
         line = "%d,%d" % (row, col)
     elif mode == "illegal" and turn == 3:

@@ -10,7 +10,9 @@ named by its second argument.
 usage: riddles_uttt.py DIALECT MODE [MARKER]
 DIALECT: theaigames (ids 1 and 2, empty 0) or riddles (ids 0 and 1, empty .)
 MODE: good, crlf (CR LF line ends), wrong (answers 'X Y' without place_move at its third
-move), slow:MS (sleeps before each move), bank (sleeps a quarter of the bank left, at most
+move), startup:MS (uses MS ms of CPU before it reads anything, as a JVM starting up does),
+nomem (writes, as a JVM that cannot reserve its memory does, 'Error occurred during
+initialization of VM' on stdout before anything is asked, and exits a second later), disc (answers 'place_disc X Y', Four in a Row's command, at its third move), slow:MS (sleeps before each move), bank (sleeps a quarter of the bank left, at most
 120 ms, so the bank moves).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 Every settings line is repeated on stderr, and every `action move` reported as `bank MS`.
@@ -28,6 +30,15 @@ if ":" in mode:
 EMPTY = "0" if dialect == "theaigames" else "."
 rng = random.Random(os.getpid())
 end_of_line = "\r\n" if mode == "crlf" else "\n"
+if mode == "startup":
+    until = time.process_time() + int(param) / 1000.0
+    while time.process_time() < until:
+        pass
+if mode == "nomem":
+    sys.stdout.write("Error occurred during initialization of VM\n")
+    sys.stdout.flush()
+    time.sleep(1)
+    sys.exit(1)
 field = []
 macroboard = []
 moves_made = 0
@@ -58,6 +69,8 @@ for raw in sys.stdin:
         x, y = rng.choice(legal)
         if mode == "wrong" and moves_made == 3:
             line = "%d %d" % (x, y)
+        elif mode == "disc" and moves_made == 3:
+            line = "place_disc %d %d" % (x, y)
         else:
             line = "place_move %d %d" % (x, y)
         sys.stdout.write(line + end_of_line)

@@ -597,22 +597,53 @@ fn codingame_bots_see_the_referees_legal_moves_row_first() {
                 };
                 assert_eq!(*lines.next().unwrap(), expected_last);
                 let count: usize = lines.next().unwrap().parse().unwrap();
-                let actions: Vec<&str> = lines.by_ref().take(count).copied().collect();
+                let mut actions: Vec<&str> = lines.by_ref().take(count).copied().collect();
+                actions.sort_unstable();
                 let mut legal = Vec::new();
                 position.generate_moves(&mut legal);
                 legal.sort_unstable();
-                let expected: Vec<String> = legal
+                let mut expected: Vec<String> = legal
                     .into_iter()
                     .map(|square| {
                         let (x, y) = Uttt::coordinates(square);
                         format!("{y} {x}")
                     })
                     .collect();
+                expected.sort_unstable();
                 assert_eq!(actions, expected);
             }
             assert!(lines.next().is_none(), "nothing but turns");
         }
     }
+}
+
+/// CodinGame lists the valid actions in an order that changes from game to game: a bot that
+/// always plays the first one opens in different squares, and the match seed replays them.
+#[test]
+fn codingame_valid_actions_are_shuffled_by_the_seed() {
+    let openings = |seed: &str| -> Vec<Vec<String>> {
+        play(
+            Match::new("uttt")
+                .a(codingame("first"))
+                .b(RANDOM)
+                .games(4)
+                .time("first=5000")
+                .args(&["--seed", seed]),
+        )
+        .iter()
+        .map(|game| game.sent_to_a().iter().map(|l| l.to_string()).collect())
+        .collect()
+    };
+    let games = openings("5");
+    // A opens games 1 and 3, with all 81 squares listed; the first listed is its move.
+    assert_eq!(games[0][..2], ["-1 -1", "81"]);
+    assert_eq!(games[2][..2], ["-1 -1", "81"]);
+    assert_ne!(
+        games[0][2], games[2][2],
+        "the same first action in two games"
+    );
+    assert_ne!(games[0][2..83], games[2][2..83]);
+    assert_eq!(openings("5"), games, "the same seed, the same lists");
 }
 
 #[test]
@@ -770,16 +801,23 @@ fn theaigames_and_riddles_bots_see_the_whole_board() {
                 } else {
                     second_id
                 };
-                assert_eq!(
-                    sent[..5],
-                    [
-                        "settings timebank 1000".to_string(),
-                        "settings time_per_move 1000".to_string(),
-                        format!("settings player_names player{first_id},player{second_id}"),
-                        format!("settings your_bot player{own}"),
-                        format!("settings your_botid {own}"),
-                    ]
-                );
+                let time = [
+                    "settings timebank 1000".to_string(),
+                    "settings time_per_move 1000".to_string(),
+                ];
+                let names = [
+                    format!("settings player_names player{first_id},player{second_id}"),
+                    format!("settings your_bot player{own}"),
+                ];
+                // Each engine's order: riddles.io's names first, theaigames' time first.
+                let (before, after) = if dialect == "theaigames" {
+                    (time, names)
+                } else {
+                    (names, time)
+                };
+                assert_eq!(sent[..2], before);
+                assert_eq!(sent[2..4], after);
+                assert_eq!(sent[4], format!("settings your_botid {own}"));
                 let requests: Vec<&[&str]> = sent[5..]
                     .split_inclusive(|line| line.starts_with("action move"))
                     .collect();
@@ -867,6 +905,50 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             games[0]
                 .detail()
                 .contains("for move 5, which is not a move: expected 'place_move X Y'"),
+            "{}",
+            games[0].detail()
+        );
+        // Start-up is not charged to the first move: 600 ms of CPU before the bot reads its
+        // input, against 300 ms a move and no first-move allowance.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "startup:600"))
+                .b(RANDOM)
+                .games(1)
+                .time("move=300"),
+        );
+        games[0].ended_by_the_rules();
+        // A JVM that cannot reserve its memory under the limit says so on stdout: the
+        // sentence names the limit.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "nomem"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000")
+                .args(&["--limits", "memory=768"]),
+        );
+        assert_eq!(games[0].reason(), "unrequested-output");
+        assert!(
+            games[0]
+                .detail()
+                .contains("its memory limit of 768 MiB (address space, --limits memory=)"),
+            "{}",
+            games[0].detail()
+        );
+        // Four in a Row's command, answered by bots copied from it: not a move in this game.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "disc"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000"),
+        );
+        assert_eq!(games[0].reason(), "not-a-move");
+        assert!(
+            games[0]
+                .detail()
+                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
             "{}",
             games[0].detail()
         );

@@ -3,6 +3,10 @@
 //! valid actions and that many `row col` lines, and answers `row col`, optionally followed by
 //! a message. Rows come first, so the adapter swaps to and from the referee's `x y`.
 //!
+//! CodinGame lists the valid actions in an order that changes from game to game, so a bot
+//! that plays the first one does not always open in the same square; the adapter shuffles them
+//! with the seed it is started with (the same seed, the same orders).
+//!
 //! CodinGame starts a bot for every game and gives it 1000 ms for its first turn (start-up
 //! included) and 100 ms for each later one: the `codingame` time control.
 
@@ -12,7 +16,10 @@ use crate::games::{Game, GameSpec};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::seats::process::BotProcess;
 use crate::seats::{Answer, Reading, Seat, SeatLog};
+use crate::seeded::SeededRng;
 use crate::verdict::Fault;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use std::time::Duration;
 
 pub struct Codingame {
@@ -21,26 +28,32 @@ pub struct Codingame {
     game: Option<Uttt>,
     /// The bot's move handed to the arbiter, played here once the game goes on.
     own_move: Option<String>,
+    /// Orders the valid actions of every turn.
+    rng: SeededRng,
 }
 
 impl Codingame {
-    pub fn new(process: BotProcess) -> Codingame {
+    /// A seat for the bot `process`, whose valid actions `seed` orders. A bot plays one game
+    /// (see [`Seat::setup`]), and the table gives each game its own seed.
+    pub fn new(process: BotProcess, seed: u64) -> Codingame {
         Codingame {
             process,
             game: None,
             own_move: None,
+            rng: SeededRng::seed_from_u64(seed),
         }
     }
 }
 
 /// The turn's input: the opponent's last move, the count of valid actions, and the actions,
-/// in row-major order, each `row col`.
-fn turn_input(game: &Uttt, last_opponent: Option<(u8, u8)>) -> Vec<String> {
+/// each `row col`, in an order drawn from `rng`.
+fn turn_input(game: &Uttt, last_opponent: Option<(u8, u8)>, rng: &mut SeededRng) -> Vec<String> {
     let (row, col) = last_opponent.map_or((-1, -1), |(x, y)| (i16::from(y), i16::from(x)));
     let mut actions = Vec::new();
     game.generate_moves(&mut actions);
-    // Squares are numbered row by row, so their order is the row-major order.
+    // Sorted first, the order depends on the seed only, not on the move generator's.
     actions.sort_unstable();
+    actions.shuffle(rng);
     let mut lines = vec![format!("{row} {col}"), actions.len().to_string()];
     lines.extend(actions.into_iter().map(|square| {
         let (x, y) = Uttt::coordinates(square);
@@ -103,7 +116,7 @@ impl Seat for Codingame {
                 last_opponent = Some(Uttt::coordinates(square));
             }
         }
-        let input = turn_input(game, last_opponent);
+        let input = turn_input(game, last_opponent, &mut self.rng);
         let answer = self.process.exchange(&input, watchdog, read_answer)?;
         self.own_move = Some(answer.line.clone());
         Ok(answer)
@@ -127,13 +140,26 @@ mod tests {
     use super::*;
     use crate::games::uttt::UtttParams;
 
+    fn first_turn(seed: u64) -> Vec<String> {
+        let mut rng = SeededRng::seed_from_u64(seed);
+        turn_input(&Uttt::new(UtttParams::default()), None, &mut rng)
+    }
+
     #[test]
-    fn the_first_turn_lists_every_square_row_by_row() {
-        let input = turn_input(&Uttt::new(UtttParams::default()), None);
-        assert_eq!(input[..5], ["-1 -1", "81", "0 0", "0 1", "0 2"]);
-        assert_eq!(input[10], "0 8");
-        assert_eq!(input[11], "1 0");
-        assert_eq!(input.len(), 83);
+    fn the_first_turn_lists_every_square_in_an_order_of_the_seed() {
+        let input = first_turn(7);
+        assert_eq!(input[..2], ["-1 -1", "81"]);
+        let mut squares = input[2..].to_vec();
+        squares.sort_unstable();
+        let every: Vec<String> = (0..9)
+            .flat_map(|row| (0..9).map(move |col| format!("{row} {col}")))
+            .collect();
+        assert_eq!(squares, every);
+        assert_eq!(first_turn(7), input, "the same seed, the same order");
+        // A bot that plays the first valid action does not always open in the same square.
+        let openings: std::collections::HashSet<String> =
+            (0..10).map(|seed| first_turn(seed)[2].clone()).collect();
+        assert!(openings.len() > 1, "{openings:?}");
     }
 
     #[test]
@@ -141,11 +167,14 @@ mod tests {
         let mut game = Uttt::new(UtttParams::default());
         // x 4, y 1: cell 4 of board 1, so the reply must be in board 4 (rows 3-5, columns 3-5).
         let (square, _) = play_notation(&mut game, "4 1").unwrap();
-        let input = turn_input(&game, Some(Uttt::coordinates(square)));
+        let mut rng = SeededRng::seed_from_u64(1);
+        let input = turn_input(&game, Some(Uttt::coordinates(square)), &mut rng);
         assert_eq!(input[0], "1 4");
         assert_eq!(input[1], "9");
+        let mut actions = input[2..].to_vec();
+        actions.sort_unstable();
         assert_eq!(
-            input[2..],
+            actions,
             ["3 3", "3 4", "3 5", "4 3", "4 4", "4 5", "5 3", "5 4", "5 5"]
         );
         assert_eq!(read_answer("5 3"), Reading::Answer("3 5".into()));

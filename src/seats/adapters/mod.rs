@@ -26,18 +26,20 @@ pub use riddles::{Dialect, Riddles};
 
 /// Starts `command` as a seat speaking `protocol`, a bot of `supervisor`. The games it is then
 /// given must have passed [`check_game`] (as `run_match` makes sure): an adapter cannot express
-/// any other.
+/// any other. `seed` decides what the bot's own system leaves to chance (the order of
+/// CodinGame's valid actions), so that the same seed replays the same game.
 pub fn start(
     supervisor: &Supervisor,
     protocol: Protocol,
     command: &[String],
     options: ProcessOptions,
+    seed: u64,
 ) -> Result<Box<dyn Seat + Send>, SpawnError> {
     let spawn = |options| BotProcess::spawn(supervisor, command, options);
     Ok(match protocol {
         Protocol::Native => Box::new(spawn(options)?),
         Protocol::Gomocup => Box::new(Gomocup::start(supervisor, command, options)?),
-        Protocol::Codingame => Box::new(Codingame::new(spawn(options)?)),
+        Protocol::Codingame => Box::new(Codingame::new(spawn(options)?, seed)),
         Protocol::Theaigames => Box::new(Riddles::new(spawn(options)?, Dialect::THEAIGAMES)),
         Protocol::Riddles => Box::new(Riddles::new(spawn(options)?, Dialect::RIDDLES)),
     })

@@ -31,6 +31,11 @@ pub struct Dialect {
     closed_board: &'static str,
     /// Whether `update game move` is sent (theaigames only).
     move_number: bool,
+    /// Whether the names come before the time in the settings, as riddles.io's engines send
+    /// them (`player_names`, `your_bot`, `timebank`, `time_per_move`, `your_botid`);
+    /// theaigames' engine sends the time first. A bot that reads its settings in a fixed
+    /// order sees them where its own engine put them.
+    names_first: bool,
     name: &'static str,
 }
 
@@ -40,6 +45,7 @@ impl Dialect {
         empty_cell: "0",
         closed_board: "0",
         move_number: true,
+        names_first: false,
         name: "theaigames",
     };
     pub const RIDDLES: Dialect = Dialect {
@@ -47,6 +53,7 @@ impl Dialect {
         empty_cell: ".",
         closed_board: ".",
         move_number: false,
+        names_first: true,
         name: "riddles",
     };
 
@@ -98,17 +105,27 @@ fn settings(dialect: &Dialect, side: Side, time: &TimeControl) -> Vec<String> {
     } else {
         (time.move_ms, time.move_ms)
     };
-    vec![
+    let time = [
         format!("settings timebank {timebank}"),
         format!("settings time_per_move {time_per_move}"),
+    ];
+    let names = [
         format!(
             "settings player_names {},{}",
             dialect.player_name(Side::First),
             dialect.player_name(Side::Second)
         ),
         format!("settings your_bot {}", dialect.player_name(side)),
-        format!("settings your_botid {}", dialect.id(side)),
-    ]
+    ];
+    let (before, after) = if dialect.names_first {
+        (names, time)
+    } else {
+        (time, names)
+    };
+    let mut lines = Vec::from(before);
+    lines.extend(after);
+    lines.push(format!("settings your_botid {}", dialect.id(side)));
+    lines
 }
 
 /// The 81 cells, row by row, comma-separated: the player's id or the empty mark.
@@ -140,7 +157,14 @@ fn macroboard(dialect: &Dialect, game: &Uttt) -> String {
     boards.join(",")
 }
 
+/// What a reply that is not `place_move X Y` is told.
+const EXPECTED: &str = "expected 'place_move X Y' (the column, then the row, each 0 to 8)";
+
 /// The bot's answer `place_move X Y` as the referee's `x y`.
+///
+/// `place_disc` is the command of riddles.io's Four in a Row, which some ultimate tic-tac-toe
+/// bots copied from it answer; the ultimate tic-tac-toe engine reads `place_move` only, so it
+/// is not a move here either, and the detail says where the command comes from.
 fn read_answer(line: &str) -> Reading {
     let words: Vec<&str> = crate::protocol::words(line).collect();
     if let ["place_move", x, y] = words[..] {
@@ -148,9 +172,17 @@ fn read_answer(line: &str) -> Reading {
             return Reading::Answer(format!("{x} {y}"));
         }
     }
+    let expected = if words.first() == Some(&"place_disc") {
+        format!(
+            "{EXPECTED}; 'place_disc' is the command of riddles.io's Four in a Row, \
+             which the ultimate tic-tac-toe engine does not accept"
+        )
+    } else {
+        EXPECTED.to_string()
+    };
     Reading::Refuse(Fault::NotAMove {
         line: line.to_string(),
-        expected: "expected 'place_move X Y' (the column, then the row, each 0 to 8)".into(),
+        expected,
     })
 }
 
@@ -167,11 +199,14 @@ impl Seat for Riddles {
         for mv in &setup.played {
             self.play(mv);
         }
-        // The settings need no answer: the bot is ready when it answers its first move.
-        self.process.send_lines(
-            &settings(&self.dialect, setup.side, &setup.time),
-            Instant::now() + allowance,
-        )?;
+        // The settings need no answer: the bot is ready when it answers its first move. Those
+        // systems start the bots before their engine, which then takes a while to send the
+        // settings: a bot's start-up is not charged to its first move, so it is given here,
+        // within the start-up allowance.
+        let deadline = Instant::now() + allowance;
+        self.process
+            .send_lines(&settings(&self.dialect, setup.side, &setup.time), deadline)?;
+        self.process.settle(deadline);
         Ok(Ready {
             name: self.dialect.name.into(),
             version: "-".into(),
@@ -265,10 +300,10 @@ mod tests {
         assert_eq!(
             settings(&Dialect::RIDDLES, Side::Second, &bank),
             [
-                "settings timebank 10000",
-                "settings time_per_move 500",
                 "settings player_names player0,player1",
                 "settings your_bot player1",
+                "settings timebank 10000",
+                "settings time_per_move 500",
                 "settings your_botid 1",
             ]
         );
@@ -298,5 +333,14 @@ mod tests {
             };
             assert!(fault.to_string().contains("'place_move X Y'"), "{fault}");
         }
+        let Reading::Refuse(fault) = read_answer("place_disc 3 5") else {
+            panic!("place_disc read as a move");
+        };
+        assert!(
+            fault
+                .to_string()
+                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
+            "{fault}"
+        );
     }
 }

@@ -115,7 +115,10 @@ impl ConsoleSeat {
     /// for is output when not asked, as for a bot.
     fn raw_answer(&mut self, deadline: Instant) -> Result<(String, Instant), Fault> {
         if let Some(early) = self.keyboard.typed_ahead().into_iter().next() {
-            return Err(Fault::Unrequested { line: early });
+            return Err(Fault::Unrequested {
+                line: early,
+                memory_limit_mb: None,
+            });
         }
         let started = Instant::now();
         match self.keyboard.read(&"", deadline) {
