@@ -1,0 +1,180 @@
+//! Tests of the verdicts: codes, classes and sentences.
+
+use super::*;
+
+#[test]
+fn every_code_reads_back_as_its_termination() {
+    let all: Vec<Termination> = Termination::all().collect();
+    assert_eq!(all.len(), Ending::ALL.len() + 10 + ResourceLimit::ALL.len());
+    for termination in all {
+        assert_eq!(termination.code().parse(), Ok(termination));
+        let json = serde_json::to_string(&termination).unwrap();
+        assert_eq!(json, format!("\"{}\"", termination.code()));
+        assert_eq!(
+            serde_json::from_str::<Termination>(&json).unwrap(),
+            termination
+        );
+    }
+    assert!("draw".parse::<Termination>().is_err());
+}
+
+#[test]
+fn forfeits_are_told_from_endings() {
+    for code in [
+        "timeout",
+        "illegal-move",
+        "resign",
+        "exited",
+        "memory-limit",
+        "refused-board",
+    ] {
+        assert!(code.parse::<Termination>().unwrap().is_forfeit(), "{code}");
+    }
+    for code in ["line", "all-lines-drawn", "repetition", "agreement"] {
+        assert!(!code.parse::<Termination>().unwrap().is_forfeit(), "{code}");
+    }
+}
+
+#[test]
+fn every_forfeit_but_a_resignation_has_a_standings_column() {
+    for termination in Termination::all() {
+        let counted = termination.forfeit_column().is_some();
+        assert_eq!(
+            counted,
+            termination.is_forfeit() && termination != Termination::Resign,
+            "{termination}"
+        );
+    }
+    assert_eq!(
+        Termination::RefusedBoard.forfeit_column(),
+        Some(ForfeitColumn::Crash)
+    );
+    assert_eq!(
+        Termination::NotAMove.forfeit_column(),
+        Some(ForfeitColumn::Illegal)
+    );
+}
+
+fn names() -> [String; 2] {
+    ["A (first player)".into(), "B (second player)".into()]
+}
+
+#[test]
+fn lateness_reads_the_same_with_or_without_an_answer() {
+    let late = |answered_after| Verdict::Forfeit {
+        loser: Side::First,
+        at: Moment::Move(3),
+        forfeit: Forfeit::Late {
+            answered_after,
+            limit: Duration::from_millis(200),
+            margin: Duration::from_millis(10),
+        },
+    };
+    let names = names();
+    assert_eq!(
+        late(Some(Duration::from_micros(212_400)))
+            .sentence(&names)
+            .to_string(),
+        "A (first player) answered move 3 after 212.4 ms; the limit is 200 ms (+10 ms margin)"
+    );
+    assert_eq!(
+        late(None).sentence(&names).to_string(),
+        "A (first player) did not answer move 3 within 210 ms; the limit is 200 ms (+10 ms margin)"
+    );
+}
+
+#[test]
+fn a_line_that_reads_like_prose_is_pointed_to_stderr() {
+    for prose in [
+        "thinking...",
+        "DEBUG: best 3 4",
+        "depth 5 score 12",
+        "banana",
+        "Loading model",
+    ] {
+        assert!(looks_like_prose(prose), "{prose}");
+    }
+    for notation in [
+        "3 4",
+        "1,1",
+        "h 0 0",
+        "V 2 1",
+        "9x18x27",
+        "11-15 draw",
+        "Resign",
+        "x",
+    ] {
+        assert!(!looks_like_prose(notation), "{notation}");
+    }
+    let verdict = |sent: &str| Verdict::Forfeit {
+        loser: Side::First,
+        at: Moment::Move(1),
+        forfeit: Forfeit::NotAMove {
+            sent: sent.into(),
+            written: None,
+            expected: "expected two numbers 'x y' (column, then row)".into(),
+        },
+    };
+    let names = names();
+    assert_eq!(
+        verdict("thinking...").sentence(&names).to_string(),
+        "A (first player) sent 'thinking...' for move 1, which is not a move: expected two \
+         numbers 'x y' (column, then row); it reads like debug output: write that to \
+         stderr, stdout carries the protocol only"
+    );
+    assert!(!verdict("1,1")
+        .sentence(&names)
+        .to_string()
+        .contains("stderr"));
+    let unasked = Fault::Unrequested {
+        line: "my eval: +3".into(),
+        memory_limit_mb: None,
+    };
+    assert!(
+        unasked.to_string().ends_with(DEBUG_OUTPUT_HINT),
+        "{unasked}"
+    );
+    let jvm = "Error occurred during initialization of VM";
+    assert!(looks_like_allocation_failure(jvm));
+    assert!(looks_like_allocation_failure(
+        "Could not reserve enough space for object heap"
+    ));
+    assert!(!looks_like_allocation_failure("my eval: +3"));
+    let stopped = Fault::Unrequested {
+        line: jvm.into(),
+        memory_limit_mb: Some(768),
+    };
+    assert_eq!(
+        stopped.to_string(),
+        "wrote when not asked: 'Error occurred during initialization of VM'; it reads like \
+         a failure to get memory: its memory limit of 768 MiB (address space, --limits \
+         memory=) most likely stopped it (a JVM reserves more than its heap: raise the \
+         limit, or cap the heap with -Xmx)"
+    );
+}
+
+#[test]
+fn a_seat_fault_names_when_it_happened() {
+    let exited = |at| {
+        Verdict::fault(
+            Side::Second,
+            at,
+            Fault::Exited {
+                detail: "exited with code 3".into(),
+            },
+            Duration::ZERO,
+            Duration::ZERO,
+        )
+    };
+    let names = names();
+    assert_eq!(
+        exited(Moment::Setup).sentence(&names).to_string(),
+        "B (second player) exited with code 3 during the setup"
+    );
+    assert_eq!(
+        exited(Moment::Move(4)).sentence(&names).to_string(),
+        "B (second player) exited with code 3 at move 4"
+    );
+    assert_eq!(exited(Moment::Move(4)).winner(), Some(Side::First));
+    assert_eq!(exited(Moment::Move(4)).termination(), Termination::Exited);
+}
