@@ -10,7 +10,7 @@ use crate::record::{
     stderr_tail, DroppedRecord, GameRecord, MoveRecord, PlayerRecord, ResultRecord,
 };
 use crate::seats::supervisor::Supervisor;
-use crate::verdict::Termination;
+use crate::verdict::{Forfeit, Verdict};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Extra time the watchdog waits past limit + margin before giving up on a bot, so that the
@@ -81,11 +81,17 @@ pub fn play_game_watched(
         }
     }
     let judged = judge.finish();
-    // A timeout while the referee itself was frozen longer than the margin is not the bot's.
-    let stalled = judged.verdict.termination() == Termination::Timeout
-        && supervisor
+    // A timeout while the referee itself was frozen longer than the late side's margin (a
+    // protocol may allow more than the match's) is not the bot's.
+    let stalled = match &judged.verdict {
+        Verdict::Forfeit {
+            forfeit: Forfeit::Late { margin, .. },
+            ..
+        } => supervisor
             .worst_stall_between(last_ask.0, last_ask.1)
-            .is_some_and(|s| s > rules.margin);
+            .is_some_and(|stall| stall > *margin),
+        _ => false,
+    };
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
     let mut record = record(number, rules, &players, &ready, judged, started, stalled);
     let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
@@ -159,7 +165,7 @@ mod tests {
     use crate::games::{Ending, GameSpec};
     use crate::protocol::RefereeMessage;
     use crate::seats::{Answer, Seat, SeatLog};
-    use crate::verdict::Fault;
+    use crate::verdict::{Fault, Termination};
     use std::collections::VecDeque;
 
     /// A seat that answers from a script and remembers every line it was sent.
