@@ -1,10 +1,11 @@
 //! Time controls and the clock each player runs on during a game.
 //!
-//! Two styles are supported because bot authors know both: a fixed limit per move (the Meridius
-//! default, 1000 ms), and a time bank refilled by an increment after every move (riddles.io
-//! style: bank = min(bank - used + increment, bank size)). A first-move allowance replaces the
-//! limit of a player's first move (CodinGame gives 1000 ms there and 100 ms after: the
-//! `codingame` preset).
+//! Two styles are supported because bot authors know both, and they combine: a fixed limit per
+//! move (the Meridius default, 1000 ms), and a time bank refilled by an increment after every
+//! move (riddles.io style: bank = min(bank - used + increment, bank size)). Gomocup plays both
+//! at once (a turn limit and a match bank, e.g. 5 s a move and 120 s a game): with a bank, a
+//! move limit caps each move. A first-move allowance replaces the limit of a player's first
+//! move (CodinGame gives 1000 ms there and 100 ms after: the `codingame` preset).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -14,7 +15,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TimeControl {
-    /// Limit for each move when there is no bank.
+    /// Limit for each move; with a bank, a cap on each move (0: none, the bank alone limits).
     #[serde(rename = "move")]
     pub move_ms: u64,
     /// Size of the time bank; 0 means no bank (each move gets `move_ms`).
@@ -42,7 +43,7 @@ impl Default for TimeControl {
 
 /// A time specification that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, e.g. 'move=500' or 'bank=10000,increment=500', or the preset 'codingame')")]
+#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, e.g. 'move=500', 'bank=10000,increment=500' or 'move=5000,bank=120000', or the preset 'codingame')")]
 pub struct TimeSpecError {
     spec: String,
     reason: String,
@@ -63,16 +64,20 @@ impl TimeControl {
 
     /// Reads `key=value,key=value` (keys `move`, `bank`, `increment`, `first`), starting from
     /// `base` so a per-player spec only overrides what it names. The word `codingame` stands for
-    /// [`TimeControl::CODINGAME`] whole; keys after it override its values.
+    /// [`TimeControl::CODINGAME`] whole; keys after it override its values. A bank given to a
+    /// control that had none, without `move`, has no move limit: `bank=10000` means the bank
+    /// alone, as it always has, and `move=5000,bank=120000` both.
     pub fn parse_over(base: TimeControl, spec: &str) -> Result<TimeControl, TimeSpecError> {
         let error = |reason: String| TimeSpecError {
             spec: spec.to_string(),
             reason,
         };
         let mut tc = base;
+        let mut move_named = false;
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             if part == "codingame" {
                 tc = TimeControl::CODINGAME;
+                move_named = true;
                 continue;
             }
             let (key, value) = part
@@ -89,15 +94,23 @@ impl TimeControl {
                     ))
                 })?;
             match key.trim() {
-                "move" => tc.move_ms = ms,
+                "move" => {
+                    tc.move_ms = ms;
+                    move_named = true;
+                }
                 "bank" => tc.bank_ms = ms,
                 "increment" => tc.increment_ms = ms,
                 "first" => tc.first_move_ms = ms,
                 other => return Err(error(format!("unknown key '{other}'"))),
             }
         }
+        if base.bank_ms == 0 && tc.bank_ms > 0 && !move_named {
+            tc.move_ms = 0;
+        }
         if tc.bank_ms == 0 && tc.move_ms == 0 {
-            return Err(error("a move limit of 0 ms leaves no time to move".into()));
+            return Err(error(
+                "without a bank, each move needs a limit above 0 ms: give move=MS".into(),
+            ));
         }
         // An increment refills a bank; without one it would be ignored, and the user would
         // believe the bots get time they do not.
@@ -147,15 +160,24 @@ impl Clock {
         }
     }
 
-    /// The time the player may use for its next move.
+    /// The time the player may use for its next move: with a bank, what is left of it, capped
+    /// by the move limit when there is one.
     pub fn available(&self) -> Duration {
         if self.moves_made == 0 && self.control.first_move_ms > 0 {
             Duration::from_millis(self.control.first_move_ms)
         } else if self.control.bank_ms > 0 {
-            self.bank
+            match self.control.move_ms {
+                0 => self.bank,
+                cap => self.bank.min(Duration::from_millis(cap)),
+            }
         } else {
             Duration::from_millis(self.control.move_ms)
         }
+    }
+
+    /// Whether the player's time includes a bank.
+    pub fn has_bank(&self) -> bool {
+        self.control.bank_ms > 0
     }
 
     /// What is left in the bank (zero without a bank).
@@ -270,7 +292,9 @@ mod tests {
         let base =
             TimeControl::parse_over(TimeControl::default(), "bank=5000,increment=100").unwrap();
         assert!(TimeControl::parse_over(base, "bank=0").is_err());
-        assert!(TimeControl::parse_over(base, "bank=0,increment=0").is_ok());
+        assert!(TimeControl::parse_over(base, "bank=0,increment=0,move=300").is_ok());
+        let err = TimeControl::parse_over(base, "bank=0,increment=0").unwrap_err();
+        assert!(err.to_string().contains("give move=MS"), "{err}");
     }
 
     #[test]
@@ -292,6 +316,35 @@ mod tests {
             Duration::from_millis(300),
             "never below zero"
         );
+    }
+
+    #[test]
+    fn a_move_limit_and_a_bank_together() {
+        let tc = TimeControl::parse_over(TimeControl::default(), "move=500,bank=1200").unwrap();
+        assert_eq!(tc.to_string(), "move=500 bank=1200 increment=0 first=0");
+        let mut clock = Clock::new(tc);
+        assert_eq!(clock.available(), Duration::from_millis(500), "capped");
+        clock.settle_ok(Duration::from_millis(450));
+        clock.settle_ok(Duration::from_millis(450));
+        assert_eq!(clock.bank(), Duration::from_millis(300));
+        assert_eq!(clock.available(), Duration::from_millis(300), "the bank");
+        assert!(
+            Clock::new(tc)
+                .settle(Duration::from_millis(501), Duration::ZERO)
+                .is_err(),
+            "over the move limit with the bank still full"
+        );
+    }
+
+    #[test]
+    fn a_bank_without_move_has_no_move_limit() {
+        let tc = TimeControl::parse_over(TimeControl::default(), "bank=10000").unwrap();
+        assert_eq!(tc.to_string(), "move=0 bank=10000 increment=0 first=0");
+        assert_eq!(Clock::new(tc).available(), Duration::from_millis(10000));
+        // A player's own spec over a control with a bank keeps its move limit.
+        let both = TimeControl::parse_over(TimeControl::default(), "move=5000,bank=120000").unwrap();
+        let own = TimeControl::parse_over(both, "bank=60000").unwrap();
+        assert_eq!(own.to_string(), "move=5000 bank=60000 increment=0 first=0");
     }
 
     #[test]

@@ -53,8 +53,10 @@ pub enum RefereeMessage {
     OfferDraw,
     /// `legal MOVE,MOVE,...`: the legal moves (only when the match asks for them).
     Legal(Vec<String>),
-    /// `turn MS`: the bot must answer with one move within MS milliseconds.
-    Turn { ms: u64 },
+    /// `turn MS`: the bot must answer with one move within MS milliseconds. `bank_left` is what
+    /// is left of a time bank (None without one), for the adapters whose protocols tell it
+    /// apart from the move's time (Gomocup's `time_left`); the native line carries only `MS`.
+    Turn { ms: u64, bank_left: Option<u64> },
     /// `result win|loss|draw REASON [DETAIL]`: the game is over.
     Result {
         result: GameResult,
@@ -77,7 +79,7 @@ impl fmt::Display for RefereeMessage {
             RefereeMessage::Opponent(mv) => write!(f, "opponent {mv}"),
             RefereeMessage::OfferDraw => f.write_str("offer draw"),
             RefereeMessage::Legal(moves) => write!(f, "legal {}", moves.join(",")),
-            RefereeMessage::Turn { ms } => write!(f, "turn {ms}"),
+            RefereeMessage::Turn { ms, .. } => write!(f, "turn {ms}"),
             RefereeMessage::Result {
                 result,
                 reason,
@@ -145,7 +147,10 @@ impl RefereeMessage {
             } else {
                 rest.split(',').map(str::to_string).collect()
             }),
-            "turn" => RefereeMessage::Turn { ms: number(rest)? },
+            "turn" => RefereeMessage::Turn {
+                ms: number(rest)?,
+                bank_left: None,
+            },
             "result" => {
                 let mut words = rest.splitn(3, ' ');
                 let result = match words.next() {
@@ -317,7 +322,10 @@ mod tests {
             RefereeMessage::Opponent("4 4".into()),
             RefereeMessage::OfferDraw,
             RefereeMessage::Legal(vec!["0 0".into(), "1 0".into()]),
-            RefereeMessage::Turn { ms: 950 },
+            RefereeMessage::Turn {
+                ms: 950,
+                bank_left: None,
+            },
             RefereeMessage::Result {
                 result: GameResult::Loss,
                 reason: Termination::Timeout,
@@ -346,7 +354,11 @@ mod tests {
             RefereeMessage::Time(TimeControl::default()).to_string(),
             "time move=1000 bank=0 increment=0 first=0"
         );
-        assert_eq!(RefereeMessage::Turn { ms: 1000 }.to_string(), "turn 1000");
+        assert_eq!(RefereeMessage::Turn {
+                ms: 1000,
+                bank_left: Some(4000)
+            }
+            .to_string(), "turn 1000");
     }
 
     #[test]

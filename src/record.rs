@@ -14,7 +14,7 @@ use crate::verdict::Termination;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::fs;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -181,6 +181,20 @@ pub struct RecordFiles {
     pub stderr: [Option<PathBuf>; 2],
 }
 
+impl RecordFiles {
+    /// Where the stderr of the player labelled `label` goes: `NNNN.LABEL.stderr.txt`.
+    fn stderr_path(&self, label: &str) -> PathBuf {
+        stderr_path(&self.record.with_extension(""), label)
+    }
+}
+
+/// `NNNN.LABEL.stderr.txt` beside `stem` (the game's `NNNN`).
+fn stderr_path(stem: &Path, label: &str) -> PathBuf {
+    let mut name = stem.as_os_str().to_owned();
+    name.push(format!(".{label}.stderr.txt"));
+    PathBuf::from(name)
+}
+
 /// Writes `NNNN.json`, `NNNN.transcript.txt` and `NNNN.LABEL.stderr.txt` (when the bot wrote
 /// anything to stderr) into `dir`.
 pub fn write_game(
@@ -214,7 +228,7 @@ pub fn write_game(
                 format!("\n[referee: {} more bytes dropped]\n", log.stderr_dropped).as_bytes(),
             );
         }
-        let path = dir.join(format!("{stem}.{label}.stderr.txt"));
+        let path = stderr_path(&dir.join(&stem), label);
         fs::write(&path, bytes)?;
         stderr[side.index()] = Some(path);
     }
@@ -230,10 +244,40 @@ pub fn write_game(
 /// bot's control characters reach nobody's terminal and a CR cannot fake a line; what a bot
 /// wrote past the transcript's caps is told at the end.
 pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant) -> String {
-    let mut lines: Vec<(Instant, &str, Direction, &str)> = Vec::new();
+    let mut out = transcript_lines(
+        record
+            .players
+            .iter()
+            .zip(logs)
+            .map(|(player, log)| (player.label.as_str(), log)),
+        started_at,
+    );
     for (player, log) in record.players.iter().zip(logs) {
+        let dropped = log.transcript_dropped;
+        if dropped.lines > 0 {
+            let _ = writeln!(
+                out,
+                "[referee: {} wrote {} more lines ({} bytes) past the transcript's cap of \
+                 {TRANSCRIPT_CAP_LINES} lines or {} KiB a game; they were read and dropped]",
+                player.label,
+                dropped.lines,
+                dropped.bytes,
+                TRANSCRIPT_CAP_BYTES / 1024
+            );
+        }
+    }
+    out
+}
+
+/// The logs' lines merged in time order, stamped from `started_at`.
+fn transcript_lines<'a>(
+    logs: impl IntoIterator<Item = (&'a str, &'a SeatLog)>,
+    started_at: Instant,
+) -> String {
+    let mut lines: Vec<(Instant, &str, Direction, &str)> = Vec::new();
+    for (label, log) in logs {
         for entry in &log.transcript {
-            lines.push((entry.at, &player.label, entry.direction, &entry.line));
+            lines.push((entry.at, label, entry.direction, &entry.line));
         }
     }
     lines.sort_by_key(|(at, ..)| *at);
@@ -252,21 +296,31 @@ pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant)
             quote::escape(line)
         );
     }
-    for (player, log) in record.players.iter().zip(logs) {
-        let dropped = log.transcript_dropped;
-        if dropped.lines > 0 {
-            let _ = writeln!(
-                out,
-                "[referee: {} wrote {} more lines ({} bytes) past the transcript's cap of \
-                 {TRANSCRIPT_CAP_LINES} lines or {} KiB a game; they were read and dropped]",
-                player.label,
-                dropped.lines,
-                dropped.bytes,
-                TRANSCRIPT_CAP_BYTES / 1024
-            );
-        }
-    }
     out
+}
+
+/// What a bot kept for its next game logged after its last game's files were written (the
+/// `quit` or `END` it was sent when the table was done with it, and what it wrote on its way
+/// out), added to the end of that game's transcript and stderr file, so that the end of every
+/// process is on file. `started_at` is the last game's start, `label` the bot's.
+pub fn append_epilogue(
+    files: &RecordFiles,
+    label: &str,
+    log: &SeatLog,
+    started_at: Instant,
+) -> io::Result<()> {
+    let mut transcript = fs::OpenOptions::new()
+        .append(true)
+        .open(&files.transcript)?;
+    transcript.write_all(transcript_lines([(label, log)], started_at).as_bytes())?;
+    if !log.stderr.is_empty() {
+        let mut stderr = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(files.stderr_path(label))?;
+        stderr.write_all(&log.stderr)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::clock::TimeControl;
 use crate::games::Side;
-use crate::record::RecordFiles;
+use crate::record::{append_epilogue, RecordFiles};
 use crate::seats::adapters::UnsupportedGame;
 use crate::seats::limits::Limits;
 use crate::seats::process::SpawnError;
@@ -16,6 +16,7 @@ use crate::seats::supervisor::Supervisor;
 use crate::seats::{PlayerSpec, Seat};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// How often one game is replayed for referee stalls before its result stands (marked).
 pub const MAX_REPLAYS: u32 = 3;
@@ -207,7 +208,34 @@ fn place(working_dir: Option<&Path>) -> String {
 pub struct Table {
     /// Starts the table's bots and watches its games.
     supervisor: Supervisor,
-    seated: Vec<(usize, Box<dyn Seat + Send>)>,
+    seated: Vec<Kept>,
+}
+
+/// A bot's process kept for its next game, and where its last game was filed: what it writes
+/// when it is told to quit goes at the end of that game's transcript.
+struct Kept {
+    player: usize,
+    seat: Box<dyn Seat + Send>,
+    last_game: Option<LastGame>,
+}
+
+struct LastGame {
+    files: RecordFiles,
+    label: String,
+    started_at: Instant,
+}
+
+impl Kept {
+    /// Ends the bot's process (`quit`, or `END` for a Gomocup brain) and files what it wrote
+    /// on its way out with its last game. Filing is best effort: the game's own files are
+    /// already written, and a table being dropped has nobody to report to.
+    fn finish(mut self) {
+        self.seat.finish();
+        let log = self.seat.take_log();
+        if let Some(last) = &self.last_game {
+            let _ = append_epilogue(&last.files, &last.label, &log, last.started_at);
+        }
+    }
 }
 
 impl Table {
@@ -221,7 +249,7 @@ impl Table {
 
     /// The players whose processes are kept for their next game here.
     pub fn seated(&self) -> Vec<usize> {
-        self.seated.iter().map(|(player, _)| *player).collect()
+        self.seated.iter().map(|kept| kept.player).collect()
     }
 
     /// Plays `game` and returns it once it counts. A game whose timeout coincided with a stall
@@ -258,14 +286,14 @@ impl Table {
         // Processes of players not in this game will not be needed next: let them go.
         let (mut kept, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.seated)
             .into_iter()
-            .partition(|(player, _)| game.seats.contains(player));
-        for (_, mut seat) in others {
-            seat.finish();
+            .partition(|kept| game.seats.contains(&kept.player));
+        for other in others {
+            other.finish();
         }
         let mut seats = Vec::with_capacity(2);
         for &player in &game.seats {
-            let seat = match kept.iter().position(|(e, _)| *e == player) {
-                Some(at) => kept.swap_remove(at).1,
+            let seat = match kept.iter().position(|kept| kept.player == player) {
+                Some(at) => kept.swap_remove(at).seat,
                 None => players[player].spec.start(
                     &self.supervisor,
                     &venue.referee_exe,
@@ -290,6 +318,7 @@ impl Table {
                 seated_player(&players[game.seats[1]], second.as_mut(), &venue.rules),
             ],
         )?;
+        let mut kept = Vec::new();
         for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
             let faulted = played.faulted[side.index()];
             let multi = played.ready[side.index()]
@@ -299,12 +328,23 @@ impl Table {
                 // A bot that broke a rule is killed at once (dropping its seat).
                 drop(seat);
             } else if multi && venue.reuse_processes {
-                self.seated.push((game.seats[side.index()], seat));
+                kept.push((side, seat));
             } else {
                 played.finish_seat(side, seat.as_mut());
             }
         }
         let files = played.write_files(venue.record_dir.as_deref())?;
+        for (side, seat) in kept {
+            self.seated.push(Kept {
+                player: game.seats[side.index()],
+                seat,
+                last_game: files.clone().map(|files| LastGame {
+                    files,
+                    label: played.record.players[side.index()].label.clone(),
+                    started_at: played.started_at,
+                }),
+            });
+        }
         Ok(FinishedGame {
             played,
             seats: game.seats,
@@ -316,8 +356,8 @@ impl Table {
 impl Drop for Table {
     /// The kept bots are told to quit when the table is done with.
     fn drop(&mut self) {
-        for (_, mut seat) in self.seated.drain(..) {
-            seat.finish();
+        for kept in self.seated.drain(..) {
+            kept.finish();
         }
     }
 }

@@ -132,8 +132,10 @@ impl Judge {
         if self.send_legal_moves {
             messages.push(RefereeMessage::Legal(self.game.legal_moves_text()));
         }
+        let millis = |time: Duration| u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
         messages.push(RefereeMessage::Turn {
-            ms: u64::try_from(clock.available().as_millis()).unwrap_or(u64::MAX),
+            ms: millis(clock.available()),
+            bank_left: clock.has_bank().then(|| millis(clock.bank())),
         });
         Some(Request {
             side,
@@ -328,7 +330,7 @@ mod tests {
                 break;
             };
             match request.messages.last() {
-                Some(RefereeMessage::Turn { ms }) => turns.push(*ms),
+                Some(RefereeMessage::Turn { ms, .. }) => turns.push(*ms),
                 other => panic!("a request ends with a turn, not {other:?}"),
             }
             judge.answer(request.side, answer(line, *elapsed), *elapsed);

@@ -285,7 +285,7 @@ pub fn run(
                 writeln!(output, "{ready}")?;
                 output.flush()?;
             }
-            RefereeMessage::Turn { ms } => {
+            RefereeMessage::Turn { ms, .. } => {
                 let budget = Budget::for_turn(ms, &control, !moved, received);
                 moved = true;
                 let index = current.ok_or_else(no_game)?;

@@ -107,6 +107,10 @@ fn multi_game_bots_are_reused_and_others_restarted() {
     let transcript = outcome.file("0001.transcript.txt");
     assert!(!transcript.contains("A> quit"), "{transcript}");
     assert!(transcript.contains("B> quit"), "{transcript}");
+    // A's process ends with the match: its quit is filed with its last game.
+    let last = outcome.file("0003.transcript.txt");
+    assert!(last.contains("A> quit"), "{last}");
+    assert!(!outcome.file("0002.transcript.txt").contains("A> quit"));
 }
 
 #[test]

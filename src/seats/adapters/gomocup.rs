@@ -47,6 +47,13 @@ pub struct Gomocup {
 /// 32-bit signed number: brains read it into an `int`).
 const NO_MATCH_LIMIT: u64 = 2_147_483_647;
 
+/// The `INFO time_left` line sent before every move request, as Piskvork, GomocupJudge and
+/// c-gomoku-cli send it (brains may wait for it): what is left of the bank, else
+/// [`NO_MATCH_LIMIT`].
+fn time_left(bank_left: Option<u64>) -> String {
+    format!("INFO time_left {}", bank_left.unwrap_or(NO_MATCH_LIMIT))
+}
+
 /// What the adapter keeps of the current game.
 struct GameState {
     position: Mnk,
@@ -58,8 +65,6 @@ struct GameState {
     from_opening: bool,
     /// Moves the brain was asked for.
     asked: u32,
-    /// The last `INFO timeout_turn` value sent.
-    turn_limit_told: u64,
     /// The brain's move handed to the arbiter, played here once the game goes on.
     own_move: Option<String>,
 }
@@ -72,39 +77,16 @@ impl GameState {
         }
     }
 
-    /// The limit of the brain's next move as Gomocup tells it: the first-move allowance, else
-    /// the bank's size with a bank (the bank left goes in `time_left`), else the move limit.
+    /// The brain's `timeout_turn`: the move limit, or with a bank alone the bank's size (one
+    /// move may take all of it). A first-move allowance is not told: it is there for the
+    /// brain's own start-up, and a brain told a longer turn would search longer.
     fn turn_limit(&self) -> u64 {
-        if self.asked == 0 && self.time.first_move_ms > 0 {
-            self.time.first_move_ms
-        } else if self.time.bank_ms > 0 {
-            self.time.bank_ms
-        } else {
-            self.time.move_ms
+        match self.time.move_ms {
+            0 => self.time.bank_ms,
+            limit => limit,
         }
     }
 
-    /// The `INFO` lines before a move whose limit is `ms`: the move limit when it changed, and
-    /// `time_left` before every move, as Piskvork, GomocupJudge and c-gomoku-cli send it
-    /// (brains may wait for it): the bank left with a bank (untouched under the first-move
-    /// allowance), else [`NO_MATCH_LIMIT`].
-    fn time_info(&mut self, ms: u64) -> Vec<String> {
-        let mut lines = Vec::new();
-        let limit = self.turn_limit();
-        if limit != self.turn_limit_told {
-            lines.push(format!("INFO timeout_turn {limit}"));
-            self.turn_limit_told = limit;
-        }
-        let left = if self.time.bank_ms == 0 {
-            NO_MATCH_LIMIT
-        } else if self.asked == 0 && self.time.first_move_ms > 0 {
-            self.time.bank_ms
-        } else {
-            ms
-        };
-        lines.push(format!("INFO time_left {left}"));
-        lines
-    }
 
     /// The command that asks for the brain's move: `BOARD` with every stone on its first move
     /// of a game from an opening, else `TURN` with the opponent's last move, else `BEGIN`.
@@ -268,7 +250,7 @@ impl Gomocup {
         let time = &state.time;
         let max_memory = memory_told(self.options.memory_budget_mb, self.options.limits.memory_mb);
         vec![
-            format!("INFO timeout_turn {}", state.turn_limit_told),
+            format!("INFO timeout_turn {}", state.turn_limit()),
             format!("INFO timeout_match {}", time.bank_ms),
             format!("INFO max_memory {max_memory}"),
             // The opponent is a program.
@@ -333,13 +315,11 @@ impl Seat for Gomocup {
             stones: Vec::new(),
             from_opening: !setup.played.is_empty(),
             asked: 0,
-            turn_limit_told: 0,
             own_move: None,
         };
         for mv in &setup.played {
             state.play(mv);
         }
-        state.turn_limit_told = state.turn_limit();
         let info = self.game_info(&state, params.exact);
         self.process.send_lines(&info, deadline)?;
         self.game = Some(state);
@@ -361,7 +341,7 @@ impl Seat for Gomocup {
         for mv in &turn.opponent {
             state.play(mv);
         }
-        let mut request = state.time_info(turn.ms);
+        let mut request = vec![time_left(turn.bank_left)];
         request.extend(state.move_request());
         state.asked += 1;
         let answer = self.process.exchange(&request, watchdog, read_move)?;
@@ -405,13 +385,11 @@ mod tests {
             stones: Vec::new(),
             from_opening: !opening.is_empty(),
             asked: 0,
-            turn_limit_told: 0,
             own_move: None,
         };
         for mv in opening {
             state.play(mv);
         }
-        state.turn_limit_told = state.turn_limit();
         state
     }
 
@@ -434,29 +412,12 @@ mod tests {
     }
 
     #[test]
-    fn time_info_follows_the_clock() {
-        let mut per_move = state("move=100,first=1000", &[], Side::First);
-        assert_eq!(per_move.turn_limit_told, 1000);
-        assert_eq!(per_move.time_info(1000), ["INFO time_left 2147483647"]);
-        per_move.asked = 1;
-        assert_eq!(
-            per_move.time_info(100),
-            ["INFO timeout_turn 100", "INFO time_left 2147483647"]
-        );
-        assert_eq!(
-            per_move.time_info(100),
-            ["INFO time_left 2147483647"],
-            "timeout_turn told once"
-        );
-
-        let mut bank = state("bank=10000,increment=500,first=2000", &[], Side::First);
-        assert_eq!(bank.time_info(2000), ["INFO time_left 10000"]);
-        bank.asked = 1;
-        assert_eq!(
-            bank.time_info(9400),
-            ["INFO timeout_turn 10000", "INFO time_left 9400"]
-        );
-        assert_eq!(bank.time_info(8000), ["INFO time_left 8000"]);
+    fn the_turn_limit_told_is_the_move_limit_never_the_first_move_allowance() {
+        assert_eq!(state("move=100,first=1000", &[], Side::First).turn_limit(), 100);
+        assert_eq!(state("move=5000,bank=120000", &[], Side::First).turn_limit(), 5000);
+        assert_eq!(state("bank=10000,first=2000", &[], Side::First).turn_limit(), 10000);
+        assert_eq!(time_left(None), "INFO time_left 2147483647");
+        assert_eq!(time_left(Some(9400)), "INFO time_left 9400");
     }
 
     #[test]

@@ -136,23 +136,27 @@ struct Turn {
     opponent: Vec<String>,
     /// The time for this move, in milliseconds.
     ms: u64,
+    /// What is left of the bank, in milliseconds (None without a bank).
+    bank_left: Option<u64>,
 }
 
 impl Turn {
     /// Reads the arbiter's request, which always ends with `turn MS`.
     fn read(messages: &[RefereeMessage]) -> Turn {
         let mut opponent = Vec::new();
-        let mut ms = None;
+        let mut time = None;
         for message in messages {
             match message {
                 RefereeMessage::Opponent(mv) => opponent.push(mv.clone()),
-                RefereeMessage::Turn { ms: limit } => ms = Some(*limit),
+                RefereeMessage::Turn { ms, bank_left } => time = Some((*ms, *bank_left)),
                 _ => {}
             }
         }
+        let (ms, bank_left) = time.expect("the arbiter's request ends with a turn");
         Turn {
             opponent,
-            ms: ms.expect("the arbiter's request ends with a turn"),
+            ms,
+            bank_left,
         }
     }
 }

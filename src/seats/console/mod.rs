@@ -258,7 +258,7 @@ impl ConsoleSeat {
                     }
                 }
                 RefereeMessage::OfferDraw => offered = true,
-                RefereeMessage::Turn { ms } => limit = Some(Duration::from_millis(*ms)),
+                RefereeMessage::Turn { ms, .. } => limit = Some(Duration::from_millis(*ms)),
                 _ => {}
             }
         }
