@@ -381,6 +381,60 @@ fn a_brain_plays_the_mnk_starter_from_an_opening_on_a_rectangle_with_a_bank() {
 }
 
 #[test]
+fn a_turn_limit_and_a_match_bank_together_as_gomocup_plays_them() {
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("good"))
+            .b(RANDOM)
+            .time("move=300,bank=2000,first=900")
+            .games(2),
+    );
+    for game in &games {
+        game.ended_by_the_rules();
+        let sent = game.sent_to_a();
+        // The turn limit, never the first move's allowance, and the bank as the match's.
+        assert!(sent.contains(&"INFO timeout_turn 300"), "{sent:?}");
+        assert!(sent.contains(&"INFO timeout_match 2000"), "{sent:?}");
+        assert!(!sent.iter().any(|l| l.contains(" 900")), "{sent:?}");
+        let told: Vec<u64> = sent
+            .iter()
+            .filter_map(|l| l.strip_prefix("INFO time_left "))
+            .map(|ms| ms.parse().unwrap())
+            .collect();
+        assert_eq!(told[0], 2000, "the first move is not charged");
+        assert_banks(&told[1..], &times_of(game, game.a_side()), 2000, 0);
+        // The native bot's turn is the smaller of the move limit and its bank left.
+        let turns: Vec<u64> = game
+            .transcript
+            .lines()
+            .filter_map(|l| l.split_once(" B> turn "))
+            .map(|(_, ms)| ms.parse().unwrap())
+            .collect();
+        assert_eq!(turns[0], 900);
+        let b_banks = banks(&times_of(game, game.a_side().opponent()), 2000, 0);
+        for (turn, bank) in turns[1..].iter().zip(&b_banks) {
+            assert!(turn.abs_diff((*bank).min(300)) <= 1, "{turns:?} {b_banks:?}");
+        }
+    }
+}
+
+#[test]
+fn a_brain_over_its_turn_limit_loses_with_its_bank_still_full() {
+    // 1500 ms against a 300 ms turn: past Gomocup's 1000 ms tolerance, though the bank had
+    // 60 s.
+    let outcome = Match::new("gomoku")
+        .a(brain("slow:1500"))
+        .b(RANDOM)
+        .time("move=300,bank=60000")
+        .games(1)
+        .run();
+    let result = &outcome.records[0]["result"];
+    assert_eq!(result["reason"], "timeout", "{}", outcome.stdout);
+    let detail = result["detail"].as_str().unwrap();
+    assert!(detail.contains("the limit is 300 ms (+1000 ms margin)"), "{detail}");
+}
+
+#[test]
 fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
     for mode in ["noise", "crlf", "suggest"] {
         let games = play(
