@@ -342,7 +342,8 @@ mod tests {
         assert_eq!(tc.to_string(), "move=0 bank=10000 increment=0 first=0");
         assert_eq!(Clock::new(tc).available(), Duration::from_millis(10000));
         // A player's own spec over a control with a bank keeps its move limit.
-        let both = TimeControl::parse_over(TimeControl::default(), "move=5000,bank=120000").unwrap();
+        let both =
+            TimeControl::parse_over(TimeControl::default(), "move=5000,bank=120000").unwrap();
         let own = TimeControl::parse_over(both, "bank=60000").unwrap();
         assert_eq!(own.to_string(), "move=5000 bank=60000 increment=0 first=0");
     }

@@ -354,11 +354,14 @@ mod tests {
             RefereeMessage::Time(TimeControl::default()).to_string(),
             "time move=1000 bank=0 increment=0 first=0"
         );
-        assert_eq!(RefereeMessage::Turn {
+        assert_eq!(
+            RefereeMessage::Turn {
                 ms: 1000,
                 bank_left: Some(4000)
             }
-            .to_string(), "turn 1000");
+            .to_string(),
+            "turn 1000"
+        );
     }
 
     #[test]

@@ -156,19 +156,13 @@ pub fn run(args: MatchArgs) -> Result<()> {
     say(&format!("game: {}", config.venue.rules.spec));
     let margin = config.venue.rules.margin;
     for player in &config.players {
-        // A protocol's own tolerance is stated where it differs from --margin-ms.
-        let own = player.spec.protocol().margin(margin);
-        let tolerance = if own == margin {
-            String::new()
-        } else {
-            format!(
-                " (margin {} ms, as its protocol's managers allow)",
-                own.as_millis()
-            )
-        };
+        // A protocol's own timing is stated where it differs from the referee's.
+        let timing = player.spec.protocol().timing_note(margin);
         say(&format!(
-            "player {}: {}{tolerance}",
-            player.label, player.spec
+            "player {}: {}{}",
+            player.label,
+            player.spec,
+            timing.map(|note| format!(" ({note})")).unwrap_or_default()
         ));
     }
     if let Some(sprt) = &args.sprt {

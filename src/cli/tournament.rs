@@ -93,6 +93,11 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         },
         out.display()
     ));
+    for player in &tournament.players {
+        if let Some(note) = player.spec.protocol().timing_note(tournament.rules.margin) {
+            say(&format!("player {}: {}, {note}", player.label, player.spec));
+        }
+    }
     let mut progress = Progress::new(games, io::stderr().is_terminal(), out.clone());
     let summary = runner::run(&tournament, &options, &host.supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();

@@ -199,6 +199,21 @@ impl StdoutReader {
         !self.ready.is_empty()
     }
 
+    /// Whether something can be read (output, or the end of it) within `wait`, without reading
+    /// it.
+    pub fn readable_within(&self, wait: Duration) -> bool {
+        if !self.ready.is_empty() {
+            return true;
+        }
+        let millis = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+        let timeout = PollTimeout::try_from(millis).unwrap_or(PollTimeout::MAX);
+        let mut fds = [PollFd::new(self.pipe.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, timeout) {
+            Ok(n) => n > 0,
+            Err(_) => false,
+        }
+    }
+
     /// The next event, waiting for it until `deadline`; `None` when the deadline passed first.
     /// Once the bot process has exited, what it wrote before is read, then `Closed` comes.
     pub fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {

@@ -28,7 +28,7 @@ use crate::games::GameSpec;
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::Fault;
 use process::SpawnError;
-use process_options::ProcessOptions;
+use process_options::{ClockStart, ProcessOptions};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -277,6 +277,34 @@ impl Protocol {
             Protocol::Gomocup => base.max(Duration::from_millis(1000)),
             _ => base,
         }
+    }
+
+    /// When a move's clock starts for this protocol's bots: CodinGame's timer starts once the
+    /// bot has read its turn's input (its staff and its runner, cited in protocol.md 12), and
+    /// CodinGame bots time themselves from that read; every other system's, when the request
+    /// is sent.
+    pub fn clock_start(self) -> ClockStart {
+        match self {
+            Protocol::Codingame => ClockStart::Read,
+            _ => ClockStart::Written,
+        }
+    }
+
+    /// How this protocol's players are timed where that differs from the referee's own (with
+    /// `base` the match's margin), for the match and tournament headers.
+    pub fn timing_note(self, base: Duration) -> Option<String> {
+        let margin = self.margin(base);
+        let mut notes = Vec::new();
+        if margin != base {
+            notes.push(format!(
+                "margin {} ms, as its protocol's managers allow",
+                margin.as_millis()
+            ));
+        }
+        if self.clock_start() == ClockStart::Read {
+            notes.push("its clock starts once it has read its input, as CodinGame's".into());
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 }
 

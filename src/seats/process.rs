@@ -17,8 +17,8 @@
 use super::bot_output::{ReadEvent, StdoutReader};
 use super::bot_stderr::StderrCollector;
 use super::cage::Cage;
-use super::pipes::set_nonblocking;
-use super::process_options::{LineEnds, ProcessOptions};
+use super::pipes::{self, set_nonblocking};
+use super::process_options::{ClockStart, LineEnds, ProcessOptions};
 use super::supervisor::Supervisor;
 use super::{memory_cgroup, pids_cgroup, procfs, sandbox};
 use super::{Answer, Reading, Seat, SeatLog, Transcript};
@@ -39,6 +39,10 @@ use wait_timeout::ChildExt;
 
 /// How long [`BotProcess::drain_unrequested`] reads at most.
 const DRAIN_BUDGET: Duration = Duration::from_millis(20);
+
+/// How often a bot's input pipe is looked at, for a clock that starts when the bot has read
+/// its request ([`ClockStart::Read`]): CodinGame's own runner polls its bots every millisecond.
+const READ_CHECK: Duration = Duration::from_millis(1);
 
 /// How many lines [`BotProcess::close_input_and_collect`] collects at most.
 const COLLECTED_LINES: usize = 16;
@@ -228,6 +232,10 @@ impl BotProcess {
         let asked_at = Instant::now();
         let mut answer = self
             .send_lines(request, asked_at + watchdog)
+            .map(|sent_at| match self.options.clock_start {
+                ClockStart::Written => sent_at,
+                ClockStart::Read => self.until_read(sent_at, watchdog),
+            })
             .and_then(|sent_at| {
                 let deadline = sent_at + watchdog;
                 loop {
@@ -256,6 +264,31 @@ impl BotProcess {
             .zip(self.cpu_time())
             .map(|(before, after)| after.saturating_sub(before));
         Ok(answer)
+    }
+
+    /// When the bot had read all of the request written at `sent_at`: the first time its input
+    /// pipe is seen empty, checked every millisecond; `sent_at` itself when it was empty at
+    /// once (the bot was waiting in `read`) or when the bot writes or exits before reading;
+    /// at most `cap` after `sent_at`, so that a bot that never reads is still timed.
+    fn until_read(&mut self, sent_at: Instant, cap: Duration) -> Instant {
+        let Some(stdin) = self.stdin.as_ref() else {
+            return sent_at;
+        };
+        let until = sent_at + cap;
+        let mut first_look = true;
+        loop {
+            let now = Instant::now();
+            if pipes::unread_bytes(stdin.as_fd()) == 0 {
+                return if first_look { sent_at } else { now };
+            }
+            first_look = false;
+            if now >= until {
+                return until;
+            }
+            if self.output.readable_within(READ_CHECK.min(until - now)) {
+                return sent_at;
+            }
+        }
     }
 
     /// Waits for the next line until `deadline`, returning it with the instant it was read.

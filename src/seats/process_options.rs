@@ -26,6 +26,8 @@ pub struct ProcessOptions {
     pub memory_budget_mb: u64,
     /// How lines end on the bot's pipes.
     pub line_ends: LineEnds,
+    /// When a move's clock starts.
+    pub clock_start: ClockStart,
     /// Environment variables the bot does not inherit from the referee (`referee check` runs
     /// a bot without those that make output unbuffered, as a contest server would).
     pub env_removed: &'static [&'static str],
@@ -43,6 +45,19 @@ pub enum LineEnds {
     CrLf,
 }
 
+/// When a move's clock starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClockStart {
+    /// When the request is written into the bot's input pipe (the referee's own protocol).
+    #[default]
+    Written,
+    /// When the bot has read the whole request out of its pipe (seen within about a
+    /// millisecond), but no later than the move's limit after it was written: CodinGame's
+    /// timer starts once a bot reads its turn's first input, and CodinGame bots time
+    /// themselves from that read.
+    Read,
+}
+
 impl Default for ProcessOptions {
     fn default() -> Self {
         ProcessOptions {
@@ -54,6 +69,7 @@ impl Default for ProcessOptions {
             sandbox: false,
             memory_budget_mb: 350,
             line_ends: LineEnds::default(),
+            clock_start: ClockStart::default(),
             env_removed: &[],
         }
     }

@@ -9,7 +9,9 @@ usage: codingame_uttt.py MODE [MARKER]
 MODE: good, first (plays the first valid action, as some real bots do), message (a message
 after the move), crlf (CR LF line ends), wrong (answers
 'row,col' at its third move), illegal (answers a square that is not a valid action, in a
-row and column that differ, at its third move), slow:MS (sleeps before each move).
+row and column that differ, at its third move), slow:MS (sleeps before each move),
+late-read:MS (after each answer, stays busy MS before reading its next input, then thinks 90 ms
+timed from its own read, as CodinGame bots time themselves).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 """
 import os
@@ -37,9 +39,12 @@ while True:
     opponent_row, opponent_col = [int(i) for i in read_line().split()]
     count = int(read_line())
     actions = [tuple(int(i) for i in read_line().split()) for _ in range(count)]
+    read_at = time.monotonic()
     turn += 1
     if mode == "slow":
         time.sleep(int(param) / 1000.0)
+    elif mode == "late-read" and turn > 1:
+        time.sleep(max(0.0, read_at + 0.090 - time.monotonic()))
     row, col = actions[0] if mode == "first" else rng.choice(actions)
     if mode == "wrong" and turn == 3:
         line = "%d,%d" % (row, col)
@@ -55,3 +60,5 @@ while True:
         line = "%d %d" % (row, col)
     sys.stdout.write(line + end_of_line)
     sys.stdout.flush()
+    if mode == "late-read":
+        time.sleep(int(param) / 1000.0)

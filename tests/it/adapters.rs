@@ -413,7 +413,10 @@ fn a_turn_limit_and_a_match_bank_together_as_gomocup_plays_them() {
         assert_eq!(turns[0], 900);
         let b_banks = banks(&times_of(game, game.a_side().opponent()), 2000, 0);
         for (turn, bank) in turns[1..].iter().zip(&b_banks) {
-            assert!(turn.abs_diff((*bank).min(300)) <= 1, "{turns:?} {b_banks:?}");
+            assert!(
+                turn.abs_diff((*bank).min(300)) <= 1,
+                "{turns:?} {b_banks:?}"
+            );
         }
     }
 }
@@ -431,7 +434,10 @@ fn a_brain_over_its_turn_limit_loses_with_its_bank_still_full() {
     let result = &outcome.records[0]["result"];
     assert_eq!(result["reason"], "timeout", "{}", outcome.stdout);
     let detail = result["detail"].as_str().unwrap();
-    assert!(detail.contains("the limit is 300 ms (+1000 ms margin)"), "{detail}");
+    assert!(
+        detail.contains("the limit is 300 ms (+1000 ms margin)"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -681,6 +687,59 @@ fn codingame_bots_see_the_referees_legal_moves_row_first() {
             assert!(lines.next().is_none(), "nothing but turns");
         }
     }
+}
+
+/// CodinGame's timer starts once a bot has read its turn's input: a bot busy for 40 ms after
+/// its answer (its garbage collector, say) that then thinks 90 ms from its own read answers
+/// about 130 ms after the request was written, in time on CodinGame, and in time here.
+#[test]
+fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
+    let outcome = Match::new("uttt")
+        .a(codingame("late-read:40"))
+        .b(RANDOM)
+        .games(2)
+        .time("codingame,first=5000")
+        .run();
+    assert!(
+        outcome
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("player A: codingame:")
+                && l.ends_with("(its clock starts once it has read its input, as CodinGame's)")),
+        "{}",
+        outcome.stdout
+    );
+    for record in &outcome.records {
+        assert_ne!(record["result"]["reason"], "timeout", "{}", outcome.stdout);
+        let a = if record["players"][0]["label"] == "A" {
+            "first"
+        } else {
+            "second"
+        };
+        let times: Vec<u64> = record["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["side"] == a)
+            .map(|m| m["us"].as_u64().unwrap())
+            .collect();
+        // Timed from its read: about 90 ms, not the 130 ms since the request was written.
+        for &us in &times[1..] {
+            assert!((85_000..=110_000).contains(&us), "{times:?}");
+        }
+    }
+    // A bot that reads at once and takes 200 ms is late all the same.
+    let late = Match::new("uttt")
+        .a(codingame("slow:200"))
+        .b(RANDOM)
+        .games(1)
+        .time("codingame,first=5000")
+        .run();
+    assert_eq!(
+        late.records[0]["result"]["reason"], "timeout",
+        "{}",
+        late.stdout
+    );
 }
 
 /// CodinGame lists the valid actions in an order that changes from game to game: a bot that

@@ -87,7 +87,6 @@ impl GameState {
         }
     }
 
-
     /// The command that asks for the brain's move: `BOARD` with every stone on its first move
     /// of a game from an opening, else `TURN` with the opponent's last move, else `BEGIN`.
     fn move_request(&self) -> Vec<String> {
@@ -413,9 +412,18 @@ mod tests {
 
     #[test]
     fn the_turn_limit_told_is_the_move_limit_never_the_first_move_allowance() {
-        assert_eq!(state("move=100,first=1000", &[], Side::First).turn_limit(), 100);
-        assert_eq!(state("move=5000,bank=120000", &[], Side::First).turn_limit(), 5000);
-        assert_eq!(state("bank=10000,first=2000", &[], Side::First).turn_limit(), 10000);
+        assert_eq!(
+            state("move=100,first=1000", &[], Side::First).turn_limit(),
+            100
+        );
+        assert_eq!(
+            state("move=5000,bank=120000", &[], Side::First).turn_limit(),
+            5000
+        );
+        assert_eq!(
+            state("bank=10000,first=2000", &[], Side::First).turn_limit(),
+            10000
+        );
         assert_eq!(time_left(None), "INFO time_left 2147483647");
         assert_eq!(time_left(Some(9400)), "INFO time_left 9400");
     }

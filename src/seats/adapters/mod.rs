@@ -35,6 +35,10 @@ pub fn start(
     options: ProcessOptions,
     seed: u64,
 ) -> Result<Box<dyn Seat + Send>, SpawnError> {
+    let options = ProcessOptions {
+        clock_start: protocol.clock_start(),
+        ..options
+    };
     let spawn = |options| BotProcess::spawn(supervisor, command, options);
     Ok(match protocol {
         Protocol::Native => Box::new(spawn(options)?),
