@@ -108,6 +108,9 @@ pub struct MoveRecord {
     /// The mover offered a draw with this move (checkers).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub offers_draw: bool,
+    /// What the bot wrote for people while it thought (see [`crate::seats::Answer::messages`]).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub messages: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

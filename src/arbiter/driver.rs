@@ -219,6 +219,7 @@ mod tests {
                 elapsed,
                 cpu: None,
                 original: None,
+                messages: Vec::new(),
             })
         }
 

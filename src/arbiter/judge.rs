@@ -223,6 +223,7 @@ impl Judge {
                     cpu_us: answer.cpu.map(micros),
                     at_us: micros(at),
                     offers_draw,
+                    messages: answer.messages,
                 });
                 true
             }
@@ -317,6 +318,7 @@ mod tests {
             elapsed,
             cpu: None,
             original: None,
+            messages: Vec::new(),
         })
     }
 

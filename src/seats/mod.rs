@@ -48,15 +48,28 @@ pub struct Answer {
     /// The bot's own line, when an adapter translated it from another protocol (so a verdict
     /// can quote what the bot really wrote).
     pub original: Option<String>,
+    /// What the bot wrote for people while the answer was awaited (Gomocup's `MESSAGE`
+    /// lines: a brain's evaluation, depth, best line), escaped to printable ASCII, at most
+    /// [`MAX_MESSAGES`] of at most [`MAX_MESSAGE_CHARS`] each, kept in the move's record.
+    pub messages: Vec<String>,
 }
+
+/// The most messages kept with one move; later ones are only in the transcript.
+pub const MAX_MESSAGES: usize = 16;
+/// The longest message kept with a move, in characters once escaped; the rest of it is only
+/// in the transcript.
+pub const MAX_MESSAGE_CHARS: usize = 256;
 
 /// What a seat makes of a line its bot wrote while an answer was awaited.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reading {
     /// The awaited answer, in the referee's own protocol.
     Answer(String),
-    /// A line logged and passed over (Gomocup's `MESSAGE` and `DEBUG`); the clock runs on.
+    /// A line logged and passed over (Gomocup's `DEBUG`, `ERROR`, ...); the clock runs on.
     Skip,
+    /// A line for people, logged and kept with the move (the text of Gomocup's `MESSAGE`);
+    /// the clock runs on.
+    Message(String),
     /// Lines to write to the bot before waiting on (Gomocup's `PLAY` after a `SUGGEST`).
     Reply(Vec<String>),
     /// A line that breaks the bot's protocol.

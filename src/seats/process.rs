@@ -21,8 +21,9 @@ use super::pipes::{self, set_nonblocking};
 use super::process_options::{ClockStart, LineEnds, ProcessOptions};
 use super::supervisor::Supervisor;
 use super::{memory_cgroup, pids_cgroup, procfs, sandbox};
-use super::{Answer, Reading, Seat, SeatLog, Transcript};
+use super::{Answer, Reading, Seat, SeatLog, Transcript, MAX_MESSAGES, MAX_MESSAGE_CHARS};
 use crate::protocol::{Ready, RefereeMessage};
+use crate::quote;
 use crate::verdict::{Fault, ResourceLimit};
 use nix::errno::Errno;
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
@@ -238,6 +239,7 @@ impl BotProcess {
             })
             .and_then(|sent_at| {
                 let deadline = sent_at + watchdog;
+                let mut messages = Vec::new();
                 loop {
                     let (text, at) = self.receive(asked_at, sent_at, deadline)?;
                     match read(&text) {
@@ -249,9 +251,15 @@ impl BotProcess {
                                 // no time at all.
                                 elapsed: at.saturating_duration_since(sent_at),
                                 cpu: None,
+                                messages,
                             });
                         }
                         Reading::Skip => {}
+                        Reading::Message(text) => {
+                            if messages.len() < MAX_MESSAGES {
+                                messages.push(quote::shorten(&text, MAX_MESSAGE_CHARS));
+                            }
+                        }
                         Reading::Reply(lines) => {
                             self.send_lines(&lines, deadline)?;
                         }

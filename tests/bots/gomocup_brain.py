@@ -10,7 +10,7 @@ MODE: good, noise (MESSAGE and DEBUG lines and empty lines around every answer),
 (line ends), refuse-size (ERROR to START), no-restart (UNKNOWN to RESTART), wrong (answers
 'x y' instead of 'x,y' at its third move, and nothing more), junk (before every move, lines
 that are not moves: a MESSAGE split by a raw CR and a byte that is not UTF-8, ERROR, UNKNOWN,
-OK, '7,8,1'), occupied (plays the opponent's last square at its third move), slow:MS (sleeps before each move),
+OK, '7,8,1'), chatty (40 MESSAGE lines of 1000 characters before every move), occupied (plays the opponent's last square at its third move), slow:MS (sleeps before each move),
 slow-chatter:MS (writes a MESSAGE at once, then sleeps before each move), suggest (answers
 SUGGEST x,y and then plays what PLAY says), hash (allocates a hash table of the size told by
 INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot).
@@ -93,6 +93,10 @@ def move():
         sys.stdout.write("MESSAGE let me think" + END_OF_LINE)
         sys.stdout.flush()
         time.sleep(int(param) / 1000.0)
+    if mode == "chatty":
+        for n in range(40):
+            sys.stdout.write("MESSAGE %d %s" % (n, "x" * 1000) + END_OF_LINE)
+        sys.stdout.flush()
     if mode == "junk":
         sys.stdout.buffer.write(b"MESSAGE caf\xe9 eval\r 12.5 nodes" + END_OF_LINE.encode())
         for line in ("ERROR Unknown command", "UNKNOWN", "OK", "7,8,1"):

@@ -457,6 +457,16 @@ fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
                     assert!(from.contains(&"MESSAGE thinking hard"));
                     assert!(from.contains(&"DEBUG eval=0.5 depth=3"));
                     assert!(from.contains(&""));
+                    // Each MESSAGE is kept with the move it came with; the other lines are not.
+                    let side = game.a_side().as_str();
+                    for mv in game.record["moves"].as_array().unwrap() {
+                        let expected = if mv["side"] == side {
+                            serde_json::json!(["thinking hard"])
+                        } else {
+                            serde_json::Value::Null
+                        };
+                        assert_eq!(mv["messages"], expected, "{mv}");
+                    }
                 }
                 "suggest" => {
                     // Every SUGGEST is confirmed with PLAY, and the brain's echo is the move.
@@ -475,6 +485,22 @@ fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
                 }
                 _ => {}
             }
+        }
+    }
+}
+
+#[test]
+fn a_brains_messages_kept_with_a_move_are_bounded() {
+    let games = play(Match::new("gomoku").a(brain("chatty")).b(RANDOM).games(1));
+    let game = &games[0];
+    game.ended_by_the_rules();
+    let side = game.a_side().as_str();
+    for mv in game.record["moves"].as_array().unwrap() {
+        if mv["side"] == side {
+            let messages = mv["messages"].as_array().unwrap();
+            assert_eq!(messages.len(), 16, "{mv}");
+            assert!(messages[0].as_str().unwrap().starts_with("0 xxx"));
+            assert!(messages.iter().all(|m| m.as_str().unwrap().len() <= 259));
         }
     }
 }

@@ -151,11 +151,16 @@ fn read_reply(line: &str) -> Reading {
 /// The brain's move `x,y` as the referee's `x y`; a `SUGGEST x,y` is confirmed with `PLAY`.
 /// Every other line is kept in the transcript and passed over, as Gomocup managers do: real
 /// brains write `ERROR Unknown command`, or a raw CR inside a `MESSAGE` that splits it in two.
-/// A brain that writes no move loses on time; a move that is illegal still loses.
+/// A brain that writes no move loses on time; a move that is illegal still loses. A `MESSAGE`
+/// (the brain's evaluation, depth or best line) is kept with the move.
 fn read_move(line: &str) -> Reading {
     match square(line) {
         Some(((x, y), true)) => Reading::Reply(vec![format!("PLAY {x},{y}")]),
         Some(((x, y), false)) => Reading::Answer(format!("{x} {y}")),
+        // The keyword is ASCII, so the text after it starts on a character boundary.
+        None if keyword(line) == "MESSAGE" => {
+            Reading::Message(trim_blanks(&trim_blanks(line)["MESSAGE".len()..]).to_string())
+        }
         None => Reading::Skip,
     }
 }
@@ -433,12 +438,15 @@ mod tests {
         assert_eq!(read_move("7,8"), Reading::Answer("7 8".into()));
         assert_eq!(read_move(" 7 , 8 "), Reading::Answer("7 8".into()));
         assert_eq!(read_move("-1,20"), Reading::Answer("-1 20".into()));
+        assert_eq!(
+            read_move("MESSAGE depth 7 eval +35 pv 7,7 8,8"),
+            Reading::Message("depth 7 eval +35 pv 7,7 8,8".into())
+        );
+        assert_eq!(read_move("message hi"), Reading::Message("hi".into()));
         for passed_over in [
-            "MESSAGE I will win",
             "DEBUG depth 7",
             "",
             "  ",
-            "message hi",
             "7 8",
             "ERROR out of memory",
             "ERROR Unknown command",

@@ -211,6 +211,7 @@ impl ConsoleSeat {
                             elapsed: at.saturating_duration_since(shown_at),
                             cpu: None,
                             original: None,
+                            messages: Vec::new(),
                         });
                     }
                 }
@@ -456,6 +457,7 @@ impl Seat for ConsoleSeat {
                 elapsed: at.saturating_duration_since(asked),
                 cpu: None,
                 original: None,
+                messages: Vec::new(),
             });
         }
         self.turn(messages, watchdog)
