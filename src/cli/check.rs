@@ -66,7 +66,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         ..Settings::default()
     };
     let spec = GameSpec::from_words(&args.game, &args.params)?;
-    let opening = super::moves(args.opening.as_deref());
+    let opening = super::moves(&spec, args.opening.as_deref());
     crate::arbiter::play_opening(&spec, &opening)?;
     let rules = settings.rules(spec);
     let time = settings.time_control()?;

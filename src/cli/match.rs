@@ -68,7 +68,8 @@ pub struct MatchArgs {
     /// Time control of player B only, overriding --time where it names a key.
     #[arg(long, value_name = "SPEC")]
     time_b: Option<String>,
-    /// Moves played before the bots take over, separated by commas, e.g. "4 4,3 3".
+    /// Moves played before the bots take over, separated by commas, e.g. "4 4,3 3"; for m,n,k
+    /// games also Gomocup's offsets from the centre, e.g. "0,0, 1,0, 1,1".
     #[arg(long, value_name = "MOVES")]
     opening: Option<String>,
     /// Write a JSON record, a transcript and the bots' stderr for every game into DIR.
@@ -138,6 +139,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         time: time[at],
         limits: limits[at],
     };
+    let opening = super::moves(&spec, args.opening.as_deref());
     let config = MatchConfig {
         venue: Venue {
             rules: settings.rules(spec),
@@ -149,7 +151,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             reuse_processes: true,
         },
         players: [player(0, player_a), player(1, player_b)],
-        opening: super::moves(args.opening.as_deref()),
+        opening,
         games,
     };
     check_match(&config)?;

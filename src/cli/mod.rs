@@ -2,6 +2,7 @@
 //! errors to a message and a non-zero exit (a bot's failure is a game result, exit 0). One
 //! module per command.
 
+use crate::games::{opening_moves, GameSpec};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -116,8 +117,8 @@ fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Res
         .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
 }
 
-/// Moves given as one argument, separated by commas ("4 4,3 3"); none when not given.
-fn moves(list: Option<&str>) -> Vec<String> {
-    list.map(|text| text.split(',').map(|m| m.trim().to_string()).collect())
+/// An opening given as one argument (see [`opening_moves`]); none when not given.
+fn moves(spec: &GameSpec, list: Option<&str>) -> Vec<String> {
+    list.map(|text| opening_moves(spec, text))
         .unwrap_or_default()
 }

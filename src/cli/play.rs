@@ -62,7 +62,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = Settings::default().seed)]
     seed: u64,
     /// Moves played before anyone takes over, separated by commas, e.g. "4 4,3 3" or
-    /// "9-13,21-17,5-9".
+    /// "9-13,21-17,5-9"; for m,n,k games also Gomocup's offsets, e.g. "0,0, 1,0, 1,1".
     #[arg(long, value_name = "MOVES")]
     opening: Option<String>,
 }
@@ -86,9 +86,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
     };
     let process = settings.process();
     let host = host::prepare(&process)?;
+    let opening = super::moves(&spec, args.opening.as_deref());
     let config = PlayConfig {
         rules: settings.rules(spec),
-        opening: super::moves(args.opening.as_deref()),
+        opening,
         sides,
         defaulted,
         bot_time,

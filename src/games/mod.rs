@@ -13,6 +13,7 @@ pub(crate) mod diagram;
 pub mod dots;
 mod geometry;
 pub(crate) mod mnk;
+mod opening_text;
 mod param_reader;
 pub(crate) mod perft;
 pub(crate) mod spec;
@@ -24,6 +25,7 @@ use std::fmt;
 
 pub use diagram::{Diagram, Tone, View};
 pub use geometry::Geometry;
+pub use opening_text::opening_moves;
 pub use param_reader::ParamError;
 pub use perft::perft;
 pub use spec::{GameSpec, SpecError};

@@ -1,17 +1,15 @@
 //! Openings for fairness: cycle `c` of a tournament plays opening `c` in every pairing, once
 //! with each colour, so no player owes a result to the luck of the start.
 //!
-//! Two sources. An openings file holds one opening per line in the game's notation: the moves
-//! separated by commas, as `--opening` takes them (`7 7,8 8,6 8`); for games whose moves are
-//! single words (checkers) they may instead be separated by spaces, after an optional number
-//! naming the opening, which is how the checkers 3-move deck is written (`001 9-13 21-17 5-9`).
+//! Two sources. An openings file holds one opening per line, written as `--opening` takes it
+//! (see [`opening_moves`]: the game's notation, checkers ballots, Gomocup's offsets).
 //! `#` starts a comment; blank lines are skipped. The deck is shuffled by the tournament's seed
 //! unless its file order is asked for, and starts over when the cycles outnumber it.
 //! Or random openings: `plies` uniformly random legal moves, drawn again until they leave the
 //! game going, from a generator seeded by the tournament's seed and the cycle.
 
 use crate::arbiter::play_opening;
-use crate::games::GameSpec;
+use crate::games::{opening_moves, GameSpec};
 use crate::input_files::{read_text, MAX_INPUT_FILE};
 use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
@@ -139,23 +137,8 @@ impl Openings {
 
 /// The moves of one line, or `None` for a blank or comment line.
 fn split_line(line: &str, spec: &GameSpec) -> Option<Vec<String>> {
-    let line = line.split('#').next().unwrap_or("").trim();
-    if line.is_empty() {
-        return None;
-    }
-    if line.contains(',') {
-        return Some(line.split(',').map(|m| m.trim().to_string()).collect());
-    }
-    if !spec.moves_are_single_words() {
-        // Moves with spaces inside: without commas, the line is one move.
-        return Some(vec![line.to_string()]);
-    }
-    let mut words: Vec<&str> = line.split_whitespace().collect();
-    if words.len() > 1 && words[0].bytes().all(|b| b.is_ascii_digit()) {
-        // The opening's number in the deck.
-        words.remove(0);
-    }
-    Some(words.into_iter().map(String::from).collect())
+    let moves = opening_moves(spec, line.split('#').next().unwrap_or(""));
+    (!moves.is_empty()).then_some(moves)
 }
 
 fn random_opening(
@@ -204,6 +187,21 @@ mod tests {
         let path = dir.path().join("deck.txt");
         std::fs::write(&path, text).unwrap();
         Openings::from_file(&path, &spec(game), DeckOrder::File, 1)
+    }
+
+    #[test]
+    fn a_gomocup_openings_file_is_read_as_it_is_published() {
+        let openings = deck("# Gomocup offsets\n0,0, 1,0, 1,1\n-1,-1, 0,1\n", "gomoku").unwrap();
+        assert_eq!(
+            openings.for_cycle(&spec("gomoku"), 0).unwrap(),
+            ["7 7", "8 7", "8 8"]
+        );
+        assert_eq!(
+            openings.for_cycle(&spec("gomoku"), 1).unwrap(),
+            ["6 6", "7 8"]
+        );
+        let off_board = deck("8,0\n", "gomoku").unwrap_err().to_string();
+        assert!(off_board.contains("line 1"), "{off_board}");
     }
 
     #[test]
