@@ -275,9 +275,10 @@ impl BotProcess {
     }
 
     /// When the bot had read all of the request written at `sent_at`: the first time its input
-    /// pipe is seen empty, checked every millisecond; `sent_at` itself when it was empty at
-    /// once (the bot was waiting in `read`) or when the bot writes or exits before reading;
-    /// at most `cap` after `sent_at`, so that a bot that never reads is still timed.
+    /// pipe is seen empty, checked every millisecond (`sent_at` itself when it was empty at
+    /// once: the bot was waiting in `read`), or the last look before the bot wrote or exited,
+    /// whichever comes first; at most `cap` after `sent_at`, so that a bot that never reads is
+    /// still timed.
     fn until_read(&mut self, sent_at: Instant, cap: Duration) -> Instant {
         let Some(stdin) = self.stdin.as_ref() else {
             return sent_at;
@@ -294,7 +295,9 @@ impl BotProcess {
                 return until;
             }
             if self.output.readable_within(READ_CHECK.min(until - now)) {
-                return sent_at;
+                // The bot read and answered (or wrote, or exited) since `now`, when its
+                // request was still unread: its clock started no earlier.
+                return now;
             }
         }
     }

@@ -11,7 +11,8 @@ after the move), crlf (CR LF line ends), wrong (answers
 'row,col' at its third move), illegal (answers a square that is not a valid action, in a
 row and column that differ, at its third move), slow:MS (sleeps before each move),
 late-read:MS (after each answer, stays busy MS before reading its next input, then thinks 90 ms
-timed from its own read, as CodinGame bots time themselves).
+timed from its own read, as CodinGame bots time themselves), slow-start:MS (sleeps MS before
+reading anything, as a slow interpreter starting up, then answers every turn at once).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 """
 import os
@@ -33,6 +34,9 @@ def read_line():
         sys.exit(0)  # the game is over: CodinGame stops its bots
     return line
 
+
+if mode == "slow-start":
+    time.sleep(int(param) / 1000.0)
 
 turn = 0
 while True:

@@ -754,6 +754,18 @@ fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
             assert!((85_000..=110_000).contains(&us), "{times:?}");
         }
     }
+    // Its start-up before its first read is not on its clock, as on CodinGame (where it mostly
+    // happens before the input is sent): a bot that starts 300 ms late and then answers at
+    // once is charged about nothing for its first move.
+    let slow_start = Match::new("uttt")
+        .a(codingame("slow-start:300"))
+        .b(RANDOM)
+        .games(1)
+        .time("codingame")
+        .run();
+    let first = &slow_start.records[0]["moves"][0];
+    assert_eq!(first["side"], "first", "A moves first in game 1");
+    assert!(first["us"].as_u64().unwrap() < 50_000, "{first}");
     // A bot that reads at once and takes 200 ms is late all the same.
     let late = Match::new("uttt")
         .a(codingame("slow:200"))
