@@ -7,8 +7,9 @@
 //! that plays the first one does not always open in the same square; the adapter shuffles them
 //! with the seed it is started with (the same seed, the same orders).
 //!
-//! CodinGame starts a bot for every game and gives it 1000 ms for its first turn (start-up
-//! included) and 100 ms for each later one: the `codingame` time control.
+//! CodinGame starts a bot for every game and gives it 1000 ms for its first turn and 100 ms for
+//! each later one (the `codingame` time control), timed from when the bot has read its input
+//! (see [`crate::seats::Protocol::clock_start`]).
 
 use super::{number_pair, play_notation, Setup, Turn};
 use crate::games::uttt::Uttt;
