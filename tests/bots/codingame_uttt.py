@@ -10,7 +10,7 @@ MODE: good, first (plays the first valid action, as some real bots do), message 
 after the move), crlf (CR LF line ends), wrong (answers
 'row,col' at its third move), illegal (answers a square that is not a valid action, in a
 row and column that differ, at its third move), slow:MS (sleeps before each move),
-late-read:MS (after each answer, stays busy MS before reading its next input, then thinks 90 ms
+late-read:MS (after each answer, stays busy MS before reading its next input, then thinks 50 ms
 timed from its own read, as CodinGame bots time themselves), slow-start:MS (sleeps MS before
 reading anything, as a slow interpreter starting up, then answers every turn at once).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
@@ -48,7 +48,7 @@ while True:
     if mode == "slow":
         time.sleep(int(param) / 1000.0)
     elif mode == "late-read" and turn > 1:
-        time.sleep(max(0.0, read_at + 0.090 - time.monotonic()))
+        time.sleep(max(0.0, read_at + 0.050 - time.monotonic()))
     row, col = actions[0] if mode == "first" else rng.choice(actions)
     if mode == "wrong" and turn == 3:
         line = "%d,%d" % (row, col)
