@@ -21,6 +21,12 @@ use std::time::Instant;
 /// How often one game is replayed for referee stalls before its result stands (marked).
 pub const MAX_REPLAYS: u32 = 3;
 
+/// The most bots' processes a table keeps between games, the least recently played ended
+/// first: starting a process costs far more than a game of an instant bot, so in a round robin
+/// every `multi` bot is kept for its next game, and a field of hundreds does not keep hundreds
+/// of idle processes per table.
+pub const KEPT_BOTS: usize = 16;
+
 /// A player as the referee knows it: the label written in records and file names, how to start
 /// it, its clock and its resource limits.
 #[derive(Clone, Debug)]
@@ -204,7 +210,8 @@ fn place(working_dir: Option<&Path>) -> String {
         )
 }
 
-/// The bots kept between games, by player index; told to quit when the table is dropped.
+/// The bots kept between games, by player index, the most recently played last (at most
+/// [`KEPT_BOTS`]); told to quit when the table is dropped.
 pub struct Table {
     /// Starts the table's bots and watches its games.
     supervisor: Supervisor,
@@ -283,17 +290,10 @@ impl Table {
         players: &[Player],
         game: &ScheduledGame,
     ) -> Result<FinishedGame, GameError> {
-        // Processes of players not in this game will not be needed next: let them go.
-        let (mut kept, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.seated)
-            .into_iter()
-            .partition(|kept| game.seats.contains(&kept.player));
-        for other in others {
-            other.finish();
-        }
         let mut seats = Vec::with_capacity(2);
         for &player in &game.seats {
-            let seat = match kept.iter().position(|kept| kept.player == player) {
-                Some(at) => kept.swap_remove(at).seat,
+            let seat = match self.seated.iter().position(|kept| kept.player == player) {
+                Some(at) => self.seated.remove(at).seat,
                 None => players[player].spec.start(
                     &self.supervisor,
                     &venue.referee_exe,
@@ -344,6 +344,11 @@ impl Table {
                     started_at: played.started_at,
                 }),
             });
+        }
+        // The bots kept longest without a game go first.
+        let surplus = self.seated.len().saturating_sub(KEPT_BOTS);
+        for idle in self.seated.drain(..surplus) {
+            idle.finish();
         }
         Ok(FinishedGame {
             played,

@@ -222,6 +222,47 @@ fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() 
     assert!(stdout.contains("played 0 games"), "{stdout}");
 }
 
+/// A `multi` bot's process is kept for its next game at the same table, whoever that game is
+/// against: with one table, each of three bots starts once for the whole round robin, and its
+/// quit is filed with its last game.
+#[test]
+fn a_table_keeps_every_multi_bot_for_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\ngames = 4\n{}{}{}",
+            scripted_entry("x", "multi", &marker),
+            scripted_entry("y", "multi", &marker),
+            scripted_entry("z", "multi", &marker),
+        ),
+    );
+    let out = dir.path().join("out");
+    let stdout = tournament(&config, &out, &["-j", "1"]);
+    assert!(stdout.contains("played 12 games"), "{stdout}");
+    let games = out.join("games");
+    for label in ["x", "y", "z"] {
+        // The scripted bot writes its pid on stderr when it starts: once, in its first game.
+        let started: Vec<String> = (1..=12)
+            .filter_map(|n| {
+                std::fs::read_to_string(games.join(format!("{n:04}.{label}.stderr.txt"))).ok()
+            })
+            .filter(|stderr| stderr.contains("pid "))
+            .collect();
+        assert_eq!(started.len(), 1, "{label}: {started:?}");
+        let quits = (1..=12)
+            .filter(|n| {
+                std::fs::read_to_string(games.join(format!("{n:04}.transcript.txt")))
+                    .unwrap()
+                    .contains(&format!(" {label}> quit"))
+            })
+            .count();
+        assert_eq!(quits, 1, "{label}");
+    }
+    assert!(survivors(&marker).is_empty());
+}
+
 #[test]
 fn a_gauntlet_plays_its_challengers_against_the_field_only() {
     let dir = tempfile::tempdir().unwrap();
