@@ -62,6 +62,7 @@ impl Brain<Mnk> for GreedyBrain {
 mod tests {
     use super::*;
     use crate::bots::mnk::tests::position;
+    use crate::games::mnk::Rule;
     use crate::games::{Game, GameSpec};
     use std::time::{Duration, Instant};
 
@@ -81,7 +82,10 @@ mod tests {
 
     #[test]
     fn blocks_the_opponents_winning_square() {
-        let gomoku = GameSpec::Gomoku { exact: false };
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        };
         // O has four in column 3 (rows 3..6), open at both ends but one; X must take 3 7.
         let game = position(
             gomoku,

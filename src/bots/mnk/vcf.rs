@@ -110,7 +110,7 @@ impl Vcf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::Mnk;
+    use crate::games::mnk::{Mnk, Rule};
     use crate::games::{Game, GameSpec};
     use std::time::Duration;
 
@@ -119,7 +119,12 @@ mod tests {
     /// Two attacking moves, not one.
     #[test]
     fn finds_a_win_two_fours_deep() {
-        let gomoku = GameSpec::Gomoku { exact: false }.mnk_params().unwrap();
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        }
+        .mnk_params()
+        .unwrap();
         let mut game = Mnk::new(gomoku);
         let x = [(1, 4), (2, 4), (3, 4), (4, 2), (4, 3)];
         let o = [(0, 4), (14, 14), (10, 14), (14, 10), (10, 10)];

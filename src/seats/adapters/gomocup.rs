@@ -390,7 +390,7 @@ impl Seat for Gomocup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::MnkParams;
+    use crate::games::mnk::{MnkParams, Rule};
 
     fn state(time: &str, opening: &[&str], side: Side) -> GameState {
         let mut state = GameState {
@@ -399,6 +399,7 @@ mod tests {
                 height: 15,
                 line: 5,
                 exact: false,
+                rule: Rule::None,
             }),
             side,
             time: TimeControl::parse_over(TimeControl::default(), time).unwrap(),
