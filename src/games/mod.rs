@@ -317,6 +317,8 @@ pub trait AnyGame: Send {
     /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
     fn piece_moves(&self) -> Vec<PieceMove>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
+    /// Counts the move sequences of length `depth` from this position (see [`perft`]).
+    fn perft(&self, depth: u32) -> u64;
 }
 
 impl<G: Game> AnyGame for G {
@@ -371,6 +373,10 @@ impl<G: Game> AnyGame for G {
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
     }
 }
 

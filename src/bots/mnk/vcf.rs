@@ -62,6 +62,7 @@ impl Vcf {
         let mut moves = std::mem::take(&mut self.levels[level]);
         moves.clear();
         board.four_moves(me, &mut moves);
+        moves.retain(|&square| !board.forbidden(square));
         let mut found = None;
         for &square in &moves {
             self.nodes += 1;
@@ -71,6 +72,8 @@ impl Vcf {
             } else {
                 match board.threats(me) {
                     Threats::Several(_) => true,
+                    // Renju: Black cannot block on a forbidden point.
+                    Threats::One(block) if board.forbidden(block) => true,
                     Threats::One(block) => {
                         board.play(block);
                         let wins = board.can_win(me) || {

@@ -87,6 +87,28 @@ mod tests {
         assert_eq!(toned(Tone::LastMove), ["[O]"]);
     }
 
+    /// In renju with Black to move, Black's forbidden points show as `!` in the forbidden tone;
+    /// with White to move, or without renju, they are plain empty points.
+    #[test]
+    fn forbidden_points_are_marked_for_black() {
+        let spec = crate::games::GameSpec::from_words("mnk", &["size=9", "rule=renju"]).unwrap();
+        let mut game = spec.new_game();
+        for mv in ["2 4", "0 8", "3 4", "2 8", "4 2", "4 8", "4 3", "6 8"] {
+            game.play_text(mv).unwrap();
+        }
+        let drawing = game.diagram(&View::default());
+        let rows: Vec<String> = drawing.to_string().lines().map(str::to_string).collect();
+        assert_eq!(rows[5], "  4 .  .  X  X  !  .  .  .  .");
+        let forbidden: Vec<&str> = drawing
+            .spans()
+            .filter(|(tone, _)| *tone == Tone::Forbidden)
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(forbidden, ["!"]);
+        game.play_text("8 0").unwrap();
+        assert!(!game.render().contains('!'), "White to move");
+    }
+
     #[test]
     fn render_marks_the_last_move() {
         let g = tictactoe_after(&["1 1", "2 0"]);

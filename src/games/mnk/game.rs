@@ -165,10 +165,13 @@ impl Mnk {
         if self.params.rule != Rule::Renju || self.cells.get(square as usize) != Some(&0) {
             return None;
         }
-        let mut cells = self.cells.clone();
         let (x, y) = self.coordinates(square);
-        Lines::new(&mut cells, self.params.width, self.params.height)
-            .forbidden_at(x as i32, y as i32)
+        let (width, height) = (self.params.width, self.params.height);
+        if !renju::may_be_forbidden(&self.cells, width as i32, height as i32, x as i32, y as i32) {
+            return None;
+        }
+        let mut cells = self.cells.clone();
+        Lines::new(&mut cells, width, height).forbidden_at(x as i32, y as i32)
     }
 }
 
@@ -263,9 +266,13 @@ impl Game for Mnk {
         self.last_move = Some(square);
         let forbidden = || {
             let (x, y) = self.coordinates(square);
+            let (x, y) = (x as i32, y as i32);
             let (width, height) = (self.params.width, self.params.height);
+            if !renju::may_be_forbidden(&self.cells, width as i32, height as i32, x, y) {
+                return None;
+            }
             let mut cells = self.cells.clone();
-            Lines::new(&mut cells, width, height).forbidden_shape(x as i32, y as i32)
+            Lines::new(&mut cells, width, height).forbidden_shape(x, y)
         };
         let ending = if self.makes_line(square, mark) {
             Some((Some(self.to_move), Ending::Line))

@@ -23,6 +23,36 @@ const BLACK: u8 = 1;
 /// The four line directions: right, down, down-right, down-left.
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
+/// A quick test that lets most points through unexamined: a forbidden shape needs two lines
+/// with two other Black stones each within four points of (x, y) (not past a White stone or
+/// the edge), or one line with four (an overline, a double four on one line). `cells` are as
+/// [`Lines`] takes them.
+pub fn may_be_forbidden(cells: &[u8], width: i32, height: i32, x: i32, y: i32) -> bool {
+    let at = |x: i32, y: i32| {
+        (x >= 0 && y >= 0 && x < width && y < height).then(|| cells[(y * width + x) as usize])
+    };
+    let mut busy = 0;
+    for (dx, dy) in DIRECTIONS {
+        let mut stones = 0;
+        for sign in [1, -1] {
+            for step in 1..=4 {
+                match at(x + sign * step * dx, y + sign * step * dy) {
+                    Some(BLACK) => stones += 1,
+                    Some(EMPTY) => {}
+                    _ => break,
+                }
+            }
+        }
+        if stones >= 4 {
+            return true;
+        }
+        if stones >= 2 {
+            busy += 1;
+        }
+    }
+    busy >= 2
+}
+
 /// The cells of a board (0 empty, 1 Black, 2 White, row-major), lent to the check.
 pub struct Lines<'a> {
     cells: &'a mut [u8],
@@ -43,7 +73,7 @@ impl<'a> Lines<'a> {
     /// What Black's stone on the empty point (x, y) would be: `None` when allowed (a five
     /// included), else the forbidden shape, the overline named first, then the double four.
     pub fn forbidden_at(&mut self, x: i32, y: i32) -> Option<Forbidden> {
-        if !self.may_be_forbidden(x, y) {
+        if !may_be_forbidden(self.cells, self.width, self.height, x, y) {
             return None;
         }
         self.check_at(x, y)
@@ -51,7 +81,7 @@ impl<'a> Lines<'a> {
 
     /// [`Lines::forbidden_at`] for a Black stone already on (x, y).
     pub fn forbidden_shape(&mut self, x: i32, y: i32) -> Option<Forbidden> {
-        if !self.may_be_forbidden(x, y) {
+        if !may_be_forbidden(self.cells, self.width, self.height, x, y) {
             return None;
         }
         self.shape(x, y)
@@ -60,32 +90,6 @@ impl<'a> Lines<'a> {
     /// Whether (x, y) holds no stone.
     pub fn is_empty(&self, x: i32, y: i32) -> bool {
         self.get(x, y) == Some(EMPTY)
-    }
-
-    /// A quick test that lets most points through unexamined: a forbidden shape needs two
-    /// lines with two other Black stones each within four points (not past a White stone or
-    /// the edge), or one line with four (an overline, a double four on one line).
-    fn may_be_forbidden(&self, x: i32, y: i32) -> bool {
-        let mut busy = 0;
-        for (dx, dy) in DIRECTIONS {
-            let mut stones = 0;
-            for sign in [1, -1] {
-                for step in 1..=4 {
-                    match self.get(x + sign * step * dx, y + sign * step * dy) {
-                        Some(BLACK) => stones += 1,
-                        Some(EMPTY) => {}
-                        _ => break,
-                    }
-                }
-            }
-            if stones >= 4 {
-                return true;
-            }
-            if stones >= 2 {
-                busy += 1;
-            }
-        }
-        busy >= 2
     }
 
     fn get(&self, x: i32, y: i32) -> Option<u8> {
