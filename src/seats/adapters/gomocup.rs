@@ -264,7 +264,7 @@ impl Gomocup {
     }
 
     /// The `INFO` lines of a game's setup.
-    fn game_info(&self, state: &GameState, exact: bool) -> Vec<String> {
+    fn game_info(&self, state: &GameState, rule: u8) -> Vec<String> {
         let time = &state.time;
         let max_memory = memory_told(self.options.memory_budget_mb, self.options.limits.memory_mb);
         vec![
@@ -273,7 +273,7 @@ impl Gomocup {
             format!("INFO max_memory {max_memory}"),
             // The opponent is a program.
             "INFO game_type 1".to_string(),
-            format!("INFO rule {}", u8::from(exact)),
+            format!("INFO rule {rule}"),
         ]
     }
 }
@@ -340,7 +340,7 @@ impl Seat for Gomocup {
             state.play(mv);
         }
         state.turn_limit_told = state.turn_limit();
-        let info = self.game_info(&state, params.exact);
+        let info = self.game_info(&state, super::gomocup_rule::info_rule(&params));
         self.process.send_lines(&info, deadline)?;
         self.game = Some(state);
         let (name, version) = self.about.clone().expect("asked above");
