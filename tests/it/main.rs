@@ -15,6 +15,7 @@ mod match_verdicts;
 mod new_user;
 mod parsers_never_panic;
 mod perft;
+mod renju;
 mod snapshots;
 mod starter_bots;
 mod systems;
