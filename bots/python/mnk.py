@@ -8,11 +8,16 @@ How it plays: win now if it can; otherwise block a square where the opponent wou
 next move; otherwise play a random empty square next to a mark already on the board (the centre
 on an empty board). It is meant to be copied: change `choose_move` and keep the rest.
 
+It knows the rule sets of the `rule` parameter: `renju` (the first player, Black, may not make
+a double three, a double four or an overline; `is_forbidden` checks a point the RIF way, and
+this bot never plays one) and `caro` (a line blocked at both ends by the opponent does not win).
+
 Run it with the referee, for example:
 
     referee match tictactoe "python3 bots/python/mnk.py" builtin:random --games 20
     referee match gomoku "python3 bots/python/mnk.py" builtin:random
     referee match mnk -p size=7 -p line=4 "python3 bots/python/mnk.py" builtin:random
+    referee match gomoku -p rule=renju "python3 bots/python/mnk.py" builtin:random
 
 Rules of the protocol this file relies on:
 - stdout is for protocol lines only, one per line, flushed at once (see `send`);
@@ -51,11 +56,12 @@ class Board:
     """A width x height board. Squares are (x, y): column x, row y, both from 0, with (0, 0)
     at the top left, exactly as in the protocol's moves `x y`."""
 
-    def __init__(self, width, height, line, exact):
+    def __init__(self, width, height, line, exact, rule):
         self.width = width
         self.height = height
         self.line = line  # marks in a row needed to win
         self.exact = exact  # True: only a line of exactly `line` marks wins (no overlines)
+        self.rule = rule  # "none", "renju" or "caro"
         self.cells = [[EMPTY] * width for _ in range(height)]  # cells[y][x]
         self.moves_played = 0
 
@@ -91,10 +97,105 @@ class Board:
         return length
 
     def would_win(self, x, y, mark):
-        """Would putting `mark` on the empty square (x, y) complete a winning line?"""
+        """Would putting `mark` on the empty square (x, y) complete a winning line? In renju
+        only exactly five wins for X (Black), five or more for O; in caro a line with the
+        opponent's marks just beyond both ends does not win (the edge is no block)."""
+        exact = mark == X if self.rule == "renju" else self.exact
         for dx, dy in DIRECTIONS:
             run = self.run_through(x, y, dx, dy, mark)
-            if run == self.line or (run > self.line and not self.exact):
+            if run < self.line or (run > self.line and exact):
+                continue
+            if self.rule == "caro" and self.blocked(x, y, dx, dy, mark):
+                continue
+            return True
+        return False
+
+    def blocked(self, x, y, dx, dy, mark):
+        """Caro: are the squares just past both ends of the run through (x, y) the
+        opponent's? (A square off the board is no block.)"""
+        ends = []
+        for sign in (1, -1):
+            cx, cy = x + sign * dx, y + sign * dy
+            while self.on_board(cx, cy) and self.cells[cy][cx] == mark:
+                cx += sign * dx
+                cy += sign * dy
+            ends.append(self.on_board(cx, cy) and self.cells[cy][cx] not in (EMPTY, mark))
+        return all(ends)
+
+    # Renju's forbidden points (RIF rules), for X, the first player (Black). A move that makes
+    # exactly five is never forbidden; otherwise six or more in a row is (an overline), then
+    # two fours at once (a double four, on two lines or on one: X.XXX.X filled in the middle),
+    # then two threes at once (a double three). A four is a line one more stone turns into
+    # exactly five; a three is a line one more stone turns into a straight four (.XXXX.), where
+    # that stone must itself not be forbidden: checked the same way, recursively.
+
+    def is_forbidden(self, x, y):
+        """Renju: would X's stone on the empty square (x, y) be forbidden?"""
+        if self.rule != "renju" or self.cells[y][x] != EMPTY:
+            return False
+        self.cells[y][x] = X
+        try:
+            return self._forbidden_shape(x, y)
+        finally:
+            self.cells[y][x] = EMPTY
+
+    def _forbidden_shape(self, x, y):
+        runs = [self.run_through(x, y, dx, dy, X) for dx, dy in DIRECTIONS]
+        if 5 in runs:
+            return False
+        if max(runs) > 5:
+            return True
+        fours = [self._fours(x, y, dx, dy) for dx, dy in DIRECTIONS]
+        if sum(fours) >= 2:
+            return True
+        threes = sum(
+            1
+            for (dx, dy), four in zip(DIRECTIONS, fours)
+            if four == 0 and self._is_three(x, y, dx, dy)
+        )
+        return threes >= 2
+
+    def _past_run(self, x, y, dx, dy, sign):
+        """The square just past the run of X through (x, y), one way along (dx, dy)."""
+        cx, cy = x + sign * dx, y + sign * dy
+        while self.on_board(cx, cy) and self.cells[cy][cx] == X:
+            cx += sign * dx
+            cy += sign * dy
+        return cx, cy
+
+    def _makes_five(self, x, y, dx, dy):
+        """For each end of the run of X through (x, y): does a stone there make exactly five?
+        (Only the squares just past the ends can: a five through (x, y) holds every stone
+        between.)"""
+        found = []
+        for sign in (1, -1):
+            cx, cy = self._past_run(x, y, dx, dy, sign)
+            five = False
+            if self.on_board(cx, cy) and self.cells[cy][cx] == EMPTY:
+                self.cells[cy][cx] = X
+                five = self.run_through(cx, cy, dx, dy, X) == 5
+                self.cells[cy][cx] = EMPTY
+            found.append(five)
+        return found
+
+    def _fours(self, x, y, dx, dy):
+        """Fours through (x, y) along (dx, dy): a straight four is one, X.XXX.X is two."""
+        ends = self._makes_five(x, y, dx, dy)
+        if all(ends):
+            return 1 if self.run_through(x, y, dx, dy, X) == 4 else 2
+        return 1 if any(ends) else 0
+
+    def _is_three(self, x, y, dx, dy):
+        for sign in (1, -1):
+            cx, cy = self._past_run(x, y, dx, dy, sign)
+            if not self.on_board(cx, cy) or self.cells[cy][cx] != EMPTY:
+                continue
+            self.cells[cy][cx] = X
+            straight = self.run_through(x, y, dx, dy, X) == 4 and all(
+                self._makes_five(x, y, dx, dy)
+            )
+            self.cells[cy][cx] = EMPTY
+            if straight and not self.is_forbidden(cx, cy):
                 return True
         return False
 
@@ -114,10 +215,14 @@ def choose_move(board, me, opponent, rng, time_ms):
     milliseconds (this bot is fast and does not need it); leave some of it unused, for the
     answer to reach the referee."""
     empty = board.empty_squares()
-    # 1. Win now.
+    # 1. Win now (a five is never forbidden).
     for x, y in empty:
         if board.would_win(x, y, me):
             return x, y
+    # In renju, X (Black) never plays a forbidden point: it would lose at once. (If every
+    # empty square is forbidden, one must be played all the same.)
+    if me == X and board.rule == "renju":
+        empty = [(x, y) for x, y in empty if not board.is_forbidden(x, y)] or empty
     # 2. Block the opponent's immediate win (if it has two, we lose anyway: block one).
     for x, y in empty:
         if board.would_win(x, y, opponent):
@@ -160,8 +265,9 @@ def main():
             board = None
             me = opponent = None
         elif keyword == "game":
-            # `game NAME width=W height=H line=K exact=yes|no`, e.g.
-            # `game tictactoe width=3 height=3 line=3 exact=no`.
+            # `game NAME width=W height=H line=K exact=yes|no [rule=renju|caro]`, e.g.
+            # `game tictactoe width=3 height=3 line=3 exact=no` or
+            # `game gomoku width=15 height=15 line=5 exact=no rule=renju`.
             name, *pairs = rest.split()
             params = dict(pair.split("=", 1) for pair in pairs)
             board = Board(
@@ -169,6 +275,7 @@ def main():
                 int(params["height"]),
                 int(params["line"]),
                 params["exact"] == "yes",
+                params.get("rule", "none"),
             )
             debug("new game:", name, params)
         elif keyword == "side":

@@ -1,11 +1,13 @@
-//! `referee perft`: counts the move sequences of a given length, to check a move generator.
+//! `referee perft`: counts the move sequences of a given length, to check a move generator,
+//! from the start or from the position after an opening.
 //! The counts grow by the branching factor with each move, so a deep one may take longer than
 //! anyone waits: the depths below are counted first, and from their growth the time of the one
 //! asked for is foretold on stderr (when it is more than a moment) before it is started.
 
 use crate::games::GameSpec;
+use crate::quote;
 use crate::report::say;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -18,6 +20,9 @@ pub struct PerftArgs {
     /// Game parameter, key=value (repeatable).
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
+    /// Count from the position after these moves, separated by commas, e.g. "7 7,8 8,6 7".
+    #[arg(long, value_name = "MOVES")]
+    opening: Option<String>,
 }
 
 /// A wait shorter than this needs no word.
@@ -27,10 +32,15 @@ const MEASURABLE: Duration = Duration::from_millis(50);
 
 pub fn run(args: PerftArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
+    let mut game = spec.new_game();
+    for mv in super::moves(&spec, args.opening.as_deref()) {
+        game.play_text(&mv)
+            .with_context(|| format!("opening move '{}'", quote::shorten(&mv, 40)))?;
+    }
     let mut previous: Option<u64> = None;
     for depth in 1..=args.depth {
         let started = Instant::now();
-        let count = spec.perft(depth);
+        let count = game.perft(depth);
         let took = started.elapsed();
         if depth == args.depth || count == 0 {
             // No sequence of `depth` moves: none longer either.
@@ -52,7 +62,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
             );
         }
     }
-    say(&spec.perft(0).to_string());
+    say(&game.perft(0).to_string());
     Ok(())
 }
 

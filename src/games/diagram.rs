@@ -21,6 +21,8 @@ pub enum Tone {
     Allowed,
     /// The checkers piece whose moves are shown.
     Selected,
+    /// Where the side to move may not play: renju's forbidden points for Black.
+    Forbidden,
 }
 
 /// How to draw a position. The default is the plain drawing of records.

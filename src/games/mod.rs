@@ -152,9 +152,51 @@ pub enum Ending {
     /// Checkers: the same position, same player to move, for the third time.
     Repetition,
     /// Checkers: the move rule (no man advanced and no capture for the configured count).
+    /// Renju: 200 moves made without a five (Gomocup's rule).
     MoveRule,
     /// Dots and boxes: every line is drawn; the boxes decide.
     AllLinesDrawn,
+    /// Renju: the first player (Black) made a forbidden shape without making five, and loses.
+    /// Not in [`Ending::ALL`]: its shape is told apart as a violation, not as an ending code.
+    Forbidden(Forbidden),
+}
+
+/// The shapes renju forbids the first player (Black), unless the same move makes exactly five.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Forbidden {
+    /// Two open threes (each can still become a straight four) made at once.
+    DoubleThree,
+    /// Two fours made at once, on two lines or on one.
+    DoubleFour,
+    /// Six or more in a row.
+    Overline,
+}
+
+impl Forbidden {
+    pub const ALL: [Forbidden; 3] = [
+        Forbidden::DoubleThree,
+        Forbidden::DoubleFour,
+        Forbidden::Overline,
+    ];
+
+    /// A short stable identifier, kept in the record's `result.violation`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Forbidden::DoubleThree => "double-three",
+            Forbidden::DoubleFour => "double-four",
+            Forbidden::Overline => "overline",
+        }
+    }
+}
+
+impl fmt::Display for Forbidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Forbidden::DoubleThree => "double three",
+            Forbidden::DoubleFour => "double four",
+            Forbidden::Overline => "overline",
+        })
+    }
 }
 
 impl fmt::Display for Ending {
@@ -168,6 +210,9 @@ impl fmt::Display for Ending {
             Ending::Repetition => "threefold repetition",
             Ending::MoveRule => "move rule",
             Ending::AllLinesDrawn => "all lines drawn",
+            Ending::Forbidden(shape) => {
+                return write!(f, "forbidden move of the first player ({shape})")
+            }
         })
     }
 }
@@ -274,6 +319,8 @@ pub trait AnyGame: Send {
     /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
     fn piece_moves(&self) -> Vec<PieceMove>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
+    /// Counts the move sequences of length `depth` from this position (see [`perft`]).
+    fn perft(&self, depth: u32) -> u64;
 }
 
 impl<G: Game> AnyGame for G {
@@ -328,6 +375,10 @@ impl<G: Game> AnyGame for G {
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
     }
 }
 

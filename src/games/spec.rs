@@ -8,7 +8,7 @@
 
 use super::checkers::CheckersParams;
 use super::dots::DotsParams;
-use super::mnk::{MnkParams, GOMOKU, GOMOKU_EXACT, TICTACTOE};
+use super::mnk::{MnkParams, Preset, Rule, GOMOKU, TICTACTOE};
 use super::param_reader::{ParamError, ParamReader};
 use super::uttt::UtttParams;
 use super::{AnyGame, Geometry, Scenario, Variant};
@@ -31,7 +31,12 @@ pub enum SpecError {
 #[serde(tag = "name", rename_all = "lowercase")]
 pub enum GameSpec {
     Tictactoe,
-    Gomoku { exact: bool },
+    Gomoku {
+        exact: bool,
+        /// Renju or caro; specs written before rule sets existed have none.
+        #[serde(default)]
+        rule: Rule,
+    },
     Mnk(MnkParams),
     Uttt(UtttParams),
     Dots(DotsParams),
@@ -53,9 +58,13 @@ impl GameSpec {
                 TICTACTOE.read(&mut reader)?;
                 GameSpec::Tictactoe
             }
-            "gomoku" => GameSpec::Gomoku {
-                exact: GOMOKU.read(&mut reader)?.exact,
-            },
+            "gomoku" => {
+                let params = GOMOKU.read(&mut reader)?;
+                GameSpec::Gomoku {
+                    exact: params.exact,
+                    rule: params.rule,
+                }
+            }
             "mnk" => GameSpec::Mnk(MnkParams::read(&mut reader)?),
             "uttt" => GameSpec::Uttt(UtttParams::read(&mut reader)?),
             "dots" => GameSpec::Dots(DotsParams::read(&mut reader)?),
@@ -101,8 +110,7 @@ impl GameSpec {
     fn variant(&self) -> &dyn Variant {
         match self {
             GameSpec::Tictactoe => &TICTACTOE,
-            GameSpec::Gomoku { exact: false } => &GOMOKU,
-            GameSpec::Gomoku { exact: true } => &GOMOKU_EXACT,
+            GameSpec::Gomoku { exact, rule } => Preset::gomoku(*exact, *rule),
             GameSpec::Mnk(params) => params,
             GameSpec::Uttt(params) => params,
             GameSpec::Dots(params) => params,
@@ -130,10 +138,7 @@ impl GameSpec {
     pub fn mnk_params(&self) -> Option<MnkParams> {
         match *self {
             GameSpec::Tictactoe => Some(TICTACTOE.params),
-            GameSpec::Gomoku { exact } => Some(MnkParams {
-                exact,
-                ..GOMOKU.params
-            }),
+            GameSpec::Gomoku { exact, rule } => Some(Preset::gomoku(exact, rule).params),
             GameSpec::Mnk(params) => Some(params),
             _ => None,
         }

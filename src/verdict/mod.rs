@@ -21,6 +21,9 @@ pub enum Termination {
     Rules(Ending),
     /// The players agreed a draw (checkers).
     Agreement,
+    /// Renju: the first player made a forbidden shape and lost by the rules; which shape is the
+    /// verdict's [`violation`](Verdict::violation).
+    ForbiddenMove,
     Resign,
     NotReady,
     Timeout,
@@ -69,6 +72,7 @@ impl Termination {
     pub fn all() -> impl Iterator<Item = Termination> {
         let fixed = [
             Termination::Agreement,
+            Termination::ForbiddenMove,
             Termination::Resign,
             Termination::NotReady,
             Termination::Timeout,
@@ -98,8 +102,10 @@ impl Termination {
                 Ending::Repetition => "repetition",
                 Ending::MoveRule => "move-rule",
                 Ending::AllLinesDrawn => "all-lines-drawn",
+                Ending::Forbidden(_) => "forbidden-move",
             },
             Termination::Agreement => "agreement",
+            Termination::ForbiddenMove => "forbidden-move",
             Termination::Resign => "resign",
             Termination::NotReady => "not-ready",
             Termination::Timeout => "timeout",
@@ -117,16 +123,23 @@ impl Termination {
     }
 
     /// Whether a player lost by breaking a rule of the match (a resignation, a protocol fault, an
-    /// illegal move) rather than by the rules of the game or by agreement.
+    /// illegal move) rather than by the rules of the game or by agreement. A forbidden move is
+    /// a loss by the rules of renju: the move is played, and the rules end the game.
     pub fn is_forfeit(self) -> bool {
-        !matches!(self, Termination::Rules(_) | Termination::Agreement)
+        !matches!(
+            self,
+            Termination::Rules(_) | Termination::Agreement | Termination::ForbiddenMove
+        )
     }
 
     /// Where the standings count a loss by this termination: `None` for a loss on the board or a
     /// resignation.
     pub fn forfeit_column(self) -> Option<ForfeitColumn> {
         match self {
-            Termination::Rules(_) | Termination::Agreement | Termination::Resign => None,
+            Termination::Rules(_)
+            | Termination::Agreement
+            | Termination::ForbiddenMove
+            | Termination::Resign => None,
             Termination::Timeout => Some(ForfeitColumn::Timeout),
             Termination::NotAMove | Termination::IllegalMove => Some(ForfeitColumn::Illegal),
             Termination::NotReady
@@ -401,6 +414,10 @@ impl Verdict {
 
     pub fn termination(&self) -> Termination {
         match self {
+            Verdict::Rules {
+                ending: Ending::Forbidden(_),
+                ..
+            } => Termination::ForbiddenMove,
             Verdict::Rules { ending, .. } => Termination::Rules(*ending),
             Verdict::Agreement { .. } => Termination::Agreement,
             Verdict::Forfeit { forfeit, .. } => match forfeit {
@@ -444,9 +461,14 @@ impl Verdict {
         }
     }
 
-    /// For an illegal move: which rule it broke (`occupied`, `off-board`, ...).
+    /// For an illegal move: which rule it broke (`occupied`, `off-board`, ...); for a forbidden
+    /// move, which shape (`double-three`, `double-four`, `overline`).
     pub fn violation(&self) -> Option<&'static str> {
         match self {
+            Verdict::Rules {
+                ending: Ending::Forbidden(shape),
+                ..
+            } => Some(shape.code()),
             Verdict::Forfeit {
                 forfeit: Forfeit::IllegalMove { error, .. },
                 ..

@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn every_code_reads_back_as_its_termination() {
     let all: Vec<Termination> = Termination::all().collect();
-    assert_eq!(all.len(), Ending::ALL.len() + 10 + ResourceLimit::ALL.len());
+    assert_eq!(all.len(), Ending::ALL.len() + 11 + ResourceLimit::ALL.len());
     for termination in all {
         assert_eq!(termination.code().parse(), Ok(termination));
         let json = serde_json::to_string(&termination).unwrap();
@@ -177,4 +177,28 @@ fn a_seat_fault_names_when_it_happened() {
     );
     assert_eq!(exited(Moment::Move(4)).winner(), Some(Side::First));
     assert_eq!(exited(Moment::Move(4)).termination(), Termination::Exited);
+}
+
+#[test]
+fn a_forbidden_move_is_a_loss_by_the_rules_that_names_its_shape() {
+    use crate::games::Forbidden;
+    for shape in Forbidden::ALL {
+        let verdict = Verdict::Rules {
+            winner: Some(Side::Second),
+            ending: Ending::Forbidden(shape),
+        };
+        assert_eq!(verdict.termination(), Termination::ForbiddenMove);
+        assert_eq!(verdict.violation(), Some(shape.code()));
+        assert!(!verdict.termination().is_forfeit());
+        assert_eq!(verdict.termination().forfeit_column(), None);
+    }
+    let verdict = Verdict::Rules {
+        winner: Some(Side::Second),
+        ending: Ending::Forbidden(Forbidden::DoubleThree),
+    };
+    assert_eq!(
+        verdict.sentence(&names()).to_string(),
+        "B (second player) wins: forbidden move of the first player (double three)"
+    );
+    assert_eq!("forbidden-move".parse(), Ok(Termination::ForbiddenMove));
 }

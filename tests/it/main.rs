@@ -16,6 +16,7 @@ mod new_user;
 mod parsers_never_panic;
 mod perft;
 mod platforms;
+mod renju;
 mod snapshots;
 mod starter_bots;
 mod systems;

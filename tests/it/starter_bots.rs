@@ -100,6 +100,26 @@ fn the_mnk_starter_plays_tictactoe_gomoku_and_mnk_boards() {
     );
 }
 
+/// Under renju the starter bot, as either colour, never plays a point the referee's `legal`
+/// line leaves out (its forbidden-point check agrees with the referee's) and so never loses
+/// by a forbidden move; under caro it plays to the end.
+#[test]
+fn the_mnk_starter_knows_renju_and_caro() {
+    let renju = play_starter(
+        "mnk.py",
+        "mnk-starter",
+        "gomoku",
+        4,
+        &["-p", "rule=renju", "--legal-moves"],
+    );
+    for record in &renju.records {
+        let starter_first = record["players"][0]["label"] == "A";
+        let lost_by_forbidden = record["result"]["reason"] == "forbidden-move";
+        assert!(!(starter_first && lost_by_forbidden), "{record:#}");
+    }
+    play_starter("mnk.py", "mnk-starter", "gomoku", 2, &["-p", "rule=caro"]);
+}
+
 #[test]
 fn the_uttt_starter_plays_to_the_end() {
     play_starter("uttt.py", "uttt-starter", "uttt", 4, &["--legal-moves"]);

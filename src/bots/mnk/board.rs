@@ -2,14 +2,14 @@
 //! `line` consecutive squares, how many marks each side has in it.
 //!
 //! A window holding the marks of one side only can still become that side's line: it is *live*
-//! for that side. (With `exact`, a window is also dead for a side that owns a square just
-//! beyond either end, since filling it would make an overline.) Live windows give, cheaply and
+//! for that side. (With `exact`, and for Black in renju, a window is also dead for a side that
+//! owns a square just beyond either end, since filling it would make an overline; in caro, a
+//! window is dead for a side whose opponent owns the squares just beyond both ends.) Live windows give, cheaply and
 //! incrementally, both an evaluation (more marks in live windows is better) and the threats: a
 //! live window one mark short is a square that wins now, and these are exactly the winning
 //! squares of the rules. Moves are played and taken back in place, so a search never clones.
 
-use crate::games::mnk::MnkParams;
-use crate::games::mnk::{Mnk, Square};
+use crate::games::mnk::{Mnk, MnkParams, Rule, Square};
 use crate::games::{Game, Side};
 
 /// What a live window is worth by how many marks it still needs (index 1: one short, a threat
@@ -33,7 +33,7 @@ const NEAR: i32 = 1;
 struct WindowState {
     marks: [u8; 2],
     /// The squares just beyond the window's ends that hold this side's mark (0..=2); they
-    /// matter only with `exact`.
+    /// matter only with `exact`, renju or caro.
     flanks: [u8; 2],
     /// How far the window is towards each side's line: its marks while it is live, `dead`
     /// (`line + 1`) once it cannot become that side's line. Kept from `marks` and `flanks`.
@@ -86,14 +86,20 @@ pub struct Board {
     game: Mnk,
     params: MnkParams,
     line: usize,
-    exact: bool,
+    /// Whether each side wins only with exactly `line` (with `exact`; Black's fives in renju).
+    exact: [bool; 2],
+    /// Caro: a window flanked by the opponent at both ends is dead.
+    caro: bool,
+    /// Renju: Black's forbidden points are no moves.
+    renju: bool,
     /// First square and step (in square numbers) of every window.
     window_start: Vec<Square>,
     window_step: Vec<Square>,
     /// The windows containing each square: `members[member_at[s]..member_at[s + 1]]`.
     member_at: Vec<u32>,
     members: Vec<u32>,
-    /// The windows each square flanks (only with `exact`), laid out like `members`.
+    /// The windows each square flanks (only with `exact`, renju or caro), laid out like
+    /// `members`.
     flank_at: Vec<u32>,
     flanked: Vec<u32>,
     state: Vec<WindowState>,
@@ -147,7 +153,7 @@ impl Board {
                     for i in 0..line {
                         members[((y + i * dy) * width + x + i * dx) as usize].push(window);
                     }
-                    if params.exact {
+                    if params.exact || params.rule != Rule::None {
                         for (fx, fy) in [(x - dx, y - dy), (x + line * dx, y + line * dy)] {
                             if inside(fx, fy) {
                                 flanked[(fy * width + fx) as usize].push(window);
@@ -177,7 +183,12 @@ impl Board {
             game: Mnk::new(params),
             params,
             line: line as usize,
-            exact: params.exact,
+            exact: match params.rule {
+                Rule::Renju => [true, false],
+                Rule::None | Rule::Caro => [params.exact; 2],
+            },
+            caro: params.rule == Rule::Caro,
+            renju: params.rule == Rule::Renju,
             window_start,
             window_step,
             member_at,
@@ -299,7 +310,9 @@ impl Board {
         let before = *state;
         edit(state);
         for side in 0..2 {
-            let live = state.marks[1 - side] == 0 && !(self.exact && state.flanks[side] > 0);
+            let live = state.marks[1 - side] == 0
+                && !(self.exact[side] && state.flanks[side] > 0)
+                && !(self.caro && state.flanks[1 - side] == 2);
             state.level[side] = if live { state.marks[side] } else { self.dead };
         }
         let after = *state;
@@ -440,7 +453,7 @@ impl Board {
 
     /// How much playing `square` would change `side`'s score minus the opponent's: its own
     /// windows it advances (or, with `exact`, kills by flanking them) and the opponent's
-    /// windows it kills.
+    /// windows it kills (in caro also by closing their second end).
     pub fn gain(&self, square: Square, side: Side) -> i32 {
         let (me, them) = (side.index(), side.opponent().index());
         let s = square as usize;
@@ -450,9 +463,21 @@ impl Board {
             gain += self.advance[level[me] as usize] + self.weight[level[them] as usize];
         }
         for &window in &self.flanked[self.flank_at[s] as usize..self.flank_at[s + 1] as usize] {
-            gain -= self.weight[self.state[window as usize].level[me] as usize];
+            let state = &self.state[window as usize];
+            if self.exact[me] {
+                gain -= self.weight[state.level[me] as usize];
+            }
+            if self.caro && state.flanks[me] == 1 {
+                gain += self.weight[state.level[them] as usize];
+            }
         }
         gain
+    }
+
+    /// Whether `square` is a forbidden point of the side to move (renju's Black), which a bot
+    /// never plays: it loses.
+    pub fn forbidden(&self, square: Square) -> bool {
+        self.renju && self.side_to_move() == Side::First && self.game.forbidden(square).is_some()
     }
 
     /// The static value of the position for the side to move, whose windows count more: it
@@ -460,6 +485,14 @@ impl Board {
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         self.score[me] * TEMPO_NUM / TEMPO_DEN - self.score[1 - me]
+    }
+
+    /// The side to move's moves by the rules (renju's forbidden points left out, unless every
+    /// empty point is forbidden).
+    pub fn allowed_moves(&self) -> Vec<Square> {
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        moves
     }
 
     /// Squares still empty.
@@ -500,6 +533,7 @@ fn splitmix(state: &mut u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::mnk::Rule;
     use crate::games::GameSpec;
     use crate::seeded::SeededRng;
     use rand::seq::SliceRandom;
@@ -551,6 +585,8 @@ mod tests {
             params(&["width=10", "height=4", "line=4", "exact=yes"]),
             params(&["width=3", "height=8", "line=6"]),
             params(&["size=6", "line=3", "exact=yes"]),
+            params(&["size=9", "rule=renju"]),
+            params(&["size=9", "rule=caro", "exact=yes"]),
         ];
         let mut rng = SeededRng::seed_from_u64(11);
         for params in boards {
@@ -564,6 +600,9 @@ mod tests {
                     agrees_with_rules(&board, &game);
                     if winning_squares(&game).contains(&square) {
                         break;
+                    }
+                    if game.side_to_move() == Side::First && game.forbidden(square).is_some() {
+                        continue;
                     }
                     let before = (board.hash(), board.score, board.evaluate());
                     let gain = board.gain(square, game.side_to_move());
@@ -610,7 +649,12 @@ mod tests {
     /// answer yet.
     #[test]
     fn defences_against_a_three_are_the_squares_of_its_windows() {
-        let gomoku = GameSpec::Gomoku { exact: false }.mnk_params().unwrap();
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        }
+        .mnk_params()
+        .unwrap();
         let defences = |marks: &[(u8, u8)]| {
             let mut game = Mnk::new(gomoku);
             for (i, &(x, y)) in marks.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! Level 2 for m,n,k games: complete a line if possible, otherwise block the opponent's
 //! winning square, otherwise the move that most improves the balance of live windows (one's
-//! own runs lengthened, the opponent's cut), at random among equals.
+//! own runs lengthened, the opponent's cut), at random among equals. In renju, Black never
+//! plays a forbidden point, even to block.
 
 use super::board::Threats;
 use super::BoardSlot;
@@ -34,10 +35,19 @@ impl Brain<Mnk> for GreedyBrain {
         let me = board.side_to_move();
         let choice = match (board.threats(me), board.threats(me.opponent())) {
             (Threats::One(win) | Threats::Several(win), _) => win,
-            (Threats::None, Threats::One(block) | Threats::Several(block)) => block,
-            (Threats::None, Threats::None) => {
+            (Threats::None, Threats::One(block) | Threats::Several(block))
+                if !board.forbidden(block) =>
+            {
+                block
+            }
+            _ => {
                 self.candidates.clear();
                 board.candidates(&mut self.candidates);
+                self.candidates.retain(|&square| !board.forbidden(square));
+                if self.candidates.is_empty() {
+                    // Every point near the stones is forbidden: any allowed point will do.
+                    self.candidates.extend(board.allowed_moves());
+                }
                 let mut top = i32::MIN;
                 self.best.clear();
                 for &square in &self.candidates {
@@ -62,6 +72,7 @@ impl Brain<Mnk> for GreedyBrain {
 mod tests {
     use super::*;
     use crate::bots::mnk::tests::position;
+    use crate::games::mnk::Rule;
     use crate::games::{Game, GameSpec};
     use std::time::{Duration, Instant};
 
@@ -81,7 +92,10 @@ mod tests {
 
     #[test]
     fn blocks_the_opponents_winning_square() {
-        let gomoku = GameSpec::Gomoku { exact: false };
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        };
         // O has four in column 3 (rows 3..6), open at both ends but one; X must take 3 7.
         let game = position(
             gomoku,

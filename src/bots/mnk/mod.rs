@@ -9,6 +9,9 @@ mod search;
 mod table;
 mod vcf;
 
+#[cfg(test)]
+mod rule_tests;
+
 pub use greedy::GreedyBrain;
 pub use search::StrongBrain;
 

@@ -8,6 +8,9 @@
 //! best few near the marks are searched. On small boards (tic-tac-toe) every move is searched,
 //! and once the depth reaches the number of empty squares the result is exact: perfect play.
 //! Before the search, a victory-by-fours check looks much deeper for a forced win.
+//!
+//! In renju, Black's forbidden points are never among Black's moves, and a four of White's
+//! whose only block is forbidden to Black wins: so White's search steers Black onto them.
 
 use super::board::{Board, Threats};
 use super::table::{Bound, TranspositionTable};
@@ -83,9 +86,15 @@ impl StrongBrain {
         let me = board.side_to_move();
         self.candidates.clear();
         board.defences(me.opponent(), &mut self.candidates);
+        self.candidates.retain(|&square| !board.forbidden(square));
         let defending = !self.candidates.is_empty();
         if !defending {
             board.candidates(&mut self.candidates);
+            self.candidates.retain(|&square| !board.forbidden(square));
+            if self.candidates.is_empty() {
+                // Every point near the stones is forbidden: any allowed point will do.
+                self.candidates.extend(board.allowed_moves());
+            }
         }
         let start = list.len();
         list.extend(
@@ -119,6 +128,8 @@ impl StrongBrain {
         }
         let forced = match board.threats(me.opponent()) {
             Threats::Several(_) => return -(WIN - ply as i32 - 2),
+            // Renju: Black cannot block on a forbidden point, so the five comes.
+            Threats::One(square) if board.forbidden(square) => return -(WIN - ply as i32 - 2),
             Threats::One(square) => Some(square),
             Threats::None => None,
         };
@@ -151,7 +162,11 @@ impl StrongBrain {
                 depth
             }
             None => {
-                moves.extend(remembered.filter(|&s| board.is_empty(s)).map(|s| (0, s)));
+                moves.extend(
+                    remembered
+                        .filter(|&s| board.is_empty(s) && !board.forbidden(s))
+                        .map(|s| (0, s)),
+                );
                 depth - 1
             }
         };
@@ -300,8 +315,12 @@ impl Brain<Mnk> for StrongBrain {
         self.nodes = 0;
         let choice = match (board.threats(me), board.threats(me.opponent())) {
             (Threats::One(win) | Threats::Several(win), _) => win,
-            (Threats::None, Threats::One(block) | Threats::Several(block)) => block,
-            (Threats::None, Threats::None) => {
+            (Threats::None, Threats::One(block) | Threats::Several(block))
+                if !board.forbidden(block) =>
+            {
+                block
+            }
+            _ => {
                 let vcf_deadline = Instant::now() + budget.remaining().mul_f64(VCF_SHARE);
                 match self
                     .vcf
@@ -321,6 +340,7 @@ impl Brain<Mnk> for StrongBrain {
 mod tests {
     use super::*;
     use crate::bots::mnk::tests::position;
+    use crate::games::mnk::Rule;
     use crate::games::{Game, GameSpec, Side};
     use std::time::Duration;
 
@@ -370,7 +390,10 @@ mod tests {
     /// An open three on an open board: making it an open four wins (found by fours).
     #[test]
     fn finds_a_win_by_fours() {
-        let gomoku = GameSpec::Gomoku { exact: false };
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        };
         let game = position(gomoku, &["5 7", "0 0", "6 7", "14 14", "7 7", "0 14"]);
         let mut brain = StrongBrain::new(1);
         let choice = brain.choose(&game, &searched());
@@ -381,7 +404,10 @@ mod tests {
     /// moves that no sequence of fours reaches; the search must see it.
     #[test]
     fn finds_a_double_three() {
-        let gomoku = GameSpec::Gomoku { exact: false };
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        };
         let game = position(
             gomoku,
             &["7 7", "0 0", "8 7", "14 14", "6 5", "0 14", "6 6", "14 0"],

@@ -62,6 +62,7 @@ impl Vcf {
         let mut moves = std::mem::take(&mut self.levels[level]);
         moves.clear();
         board.four_moves(me, &mut moves);
+        moves.retain(|&square| !board.forbidden(square));
         let mut found = None;
         for &square in &moves {
             self.nodes += 1;
@@ -71,6 +72,8 @@ impl Vcf {
             } else {
                 match board.threats(me) {
                     Threats::Several(_) => true,
+                    // Renju: Black cannot block on a forbidden point.
+                    Threats::One(block) if board.forbidden(block) => true,
                     Threats::One(block) => {
                         board.play(block);
                         let wins = board.can_win(me) || {
@@ -110,7 +113,7 @@ impl Vcf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::Mnk;
+    use crate::games::mnk::{Mnk, Rule};
     use crate::games::{Game, GameSpec};
     use std::time::Duration;
 
@@ -119,7 +122,12 @@ mod tests {
     /// Two attacking moves, not one.
     #[test]
     fn finds_a_win_two_fours_deep() {
-        let gomoku = GameSpec::Gomoku { exact: false }.mnk_params().unwrap();
+        let gomoku = GameSpec::Gomoku {
+            exact: false,
+            rule: Rule::None,
+        }
+        .mnk_params()
+        .unwrap();
         let mut game = Mnk::new(gomoku);
         let x = [(1, 4), (2, 4), (3, 4), (4, 2), (4, 3)];
         let o = [(0, 4), (14, 14), (10, 14), (14, 10), (10, 10)];

@@ -1,12 +1,14 @@
-//! The m,n,k board as text: marks, coordinates and the last move.
+//! The m,n,k board as text: marks, coordinates, the last move and, in renju with Black to
+//! move, Black's forbidden points.
 
 use super::Mnk;
 use crate::games::diagram::letter_row;
-use crate::games::{Diagram, Side, Tone, View};
+use crate::games::{Diagram, Game, Side, Tone, View};
 
 impl Mnk {
     /// Column numbers across the top (letters above them if asked), row numbers down the side;
-    /// `X`, `O`, `.` for empty; the last move is shown in brackets.
+    /// `X`, `O`, `.` for empty, `!` for an empty point forbidden to Black (renju, Black to
+    /// move); the last move is shown in brackets.
     pub(super) fn draw(&self, view: &View) -> Diagram {
         let params = self.params();
         let (w, h) = (params.width, params.height);
@@ -25,6 +27,7 @@ impl Mnk {
                 let (mark, tone) = match self.mark_at(x, y) {
                     Some(Side::First) => ('X', Tone::First),
                     Some(Side::Second) => ('O', Tone::Second),
+                    None if self.forbidden_to_move(self.square(x, y)) => ('!', Tone::Forbidden),
                     None => ('.', Tone::Plain),
                 };
                 if self.last_move() == Some(self.square(x, y)) {
@@ -38,6 +41,13 @@ impl Mnk {
             out.end_line();
         }
         out
+    }
+
+    /// Whether the empty `square` is forbidden to the side to move while the game goes on.
+    fn forbidden_to_move(&self, square: crate::games::mnk::Square) -> bool {
+        self.outcome().is_none()
+            && self.side_to_move() == Side::First
+            && self.forbidden(square).is_some()
     }
 }
 
@@ -75,6 +85,28 @@ mod tests {
         };
         assert_eq!(toned(Tone::First), ["X"]);
         assert_eq!(toned(Tone::LastMove), ["[O]"]);
+    }
+
+    /// In renju with Black to move, Black's forbidden points show as `!` in the forbidden tone;
+    /// with White to move, or without renju, they are plain empty points.
+    #[test]
+    fn forbidden_points_are_marked_for_black() {
+        let spec = crate::games::GameSpec::from_words("mnk", &["size=9", "rule=renju"]).unwrap();
+        let mut game = spec.new_game();
+        for mv in ["2 4", "0 8", "3 4", "2 8", "4 2", "4 8", "4 3", "6 8"] {
+            game.play_text(mv).unwrap();
+        }
+        let drawing = game.diagram(&View::default());
+        let rows: Vec<String> = drawing.to_string().lines().map(str::to_string).collect();
+        assert_eq!(rows[5], "  4 .  .  X  X  !  .  .  .  .");
+        let forbidden: Vec<&str> = drawing
+            .spans()
+            .filter(|(tone, _)| *tone == Tone::Forbidden)
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(forbidden, ["!"]);
+        game.play_text("8 0").unwrap();
+        assert!(!game.render().contains('!'), "White to move");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The m,n,k position: the marks on the board, whose turn it is and whether a line ended it.
 
-use super::params::MnkParams;
+use super::params::{MnkParams, Rule};
+use super::renju::{self, Lines};
 use crate::games::{
-    parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
-    View,
+    parse_coordinate, written_square, Diagram, Ending, Forbidden, Game, IllegalMove, MoveError,
+    Outcome, Side, View,
 };
 
 /// A square, as `y * width + x`.
@@ -115,17 +116,62 @@ impl Mnk {
         length
     }
 
+    /// The mark on (x, y), `None` off the board.
+    fn cell(&self, x: i32, y: i32) -> Option<u8> {
+        let (w, h) = (self.params.width as i32, self.params.height as i32);
+        (x >= 0 && y >= 0 && x < w && y < h).then(|| self.cells[(y * w + x) as usize])
+    }
+
+    /// Whether the mark just placed on `square` wins: a run of `line` (exactly, with `exact`;
+    /// in renju exactly for Black, at least for White) which, in caro, is not blocked at both
+    /// ends by the opponent's marks (the edge of the board blocks nothing).
     fn makes_line(&self, square: Square, mark: u8) -> bool {
         let (x, y) = self.coordinates(square);
+        let (x, y) = (x as i32, y as i32);
         let need = self.params.line as u32;
-        DIRECTIONS.iter().any(|&direction| {
-            let run = self.run_length(x as i32, y as i32, direction, mark);
-            if self.params.exact {
-                run == need
-            } else {
-                run >= need
-            }
+        let exact = match self.params.rule {
+            Rule::Renju => mark == 1,
+            Rule::None | Rule::Caro => self.params.exact,
+        };
+        DIRECTIONS.iter().any(|&(dx, dy)| {
+            let run = self.run_length(x, y, (dx, dy), mark);
+            let long_enough = if exact { run == need } else { run >= need };
+            long_enough && !(self.params.rule == Rule::Caro && self.blocked(x, y, (dx, dy), mark))
         })
+    }
+
+    /// Whether both ends of the run of `mark` through (x, y) along (dx, dy) hold the
+    /// opponent's mark.
+    fn blocked(&self, x: i32, y: i32, (dx, dy): (i32, i32), mark: u8) -> bool {
+        let opponent = 3 - mark;
+        [1, -1].into_iter().all(|sign| {
+            let (mut cx, mut cy) = (x, y);
+            while self.cell(cx, cy) == Some(mark) {
+                cx += sign * dx;
+                cy += sign * dy;
+            }
+            self.cell(cx, cy) == Some(opponent)
+        })
+    }
+
+    /// Whether Black's forbidden points are left out of the moves: renju, Black to move.
+    fn black_restricted(&self) -> bool {
+        self.params.rule == Rule::Renju && self.to_move == Side::First
+    }
+
+    /// The forbidden shape the first player's stone on the empty `square` would make under
+    /// renju (`None` under other rules, on a taken square, and for a move that makes five).
+    pub fn forbidden(&self, square: Square) -> Option<Forbidden> {
+        if self.params.rule != Rule::Renju || self.cells.get(square as usize) != Some(&0) {
+            return None;
+        }
+        let (x, y) = self.coordinates(square);
+        let (width, height) = (self.params.width, self.params.height);
+        if !renju::may_be_forbidden(&self.cells, width as i32, height as i32, x as i32, y as i32) {
+            return None;
+        }
+        let mut cells = self.cells.clone();
+        Lines::new(&mut cells, width, height).forbidden_at(x as i32, y as i32)
     }
 }
 
@@ -136,6 +182,9 @@ impl Game for Mnk {
         self.to_move
     }
 
+    /// Every empty square; under renju, Black's forbidden points are left out (the RIF rules
+    /// forbid them: a bot's move generator leaves them out), unless every empty square is
+    /// forbidden. The referee still accepts a forbidden move, which loses (see `play`).
     fn generate_moves(&self, moves: &mut Vec<Square>) {
         moves.clear();
         if self.outcome.is_some() {
@@ -148,6 +197,21 @@ impl Game for Mnk {
                 .filter(|(_, &cell)| cell == 0)
                 .map(|(index, _)| index as Square),
         );
+        if self.black_restricted() {
+            let mut cells = self.cells.clone();
+            let (width, height) = (self.params.width, self.params.height);
+            let mut lines = Lines::new(&mut cells, width, height);
+            let before = moves.len();
+            moves.retain(|&square| {
+                let (x, y) = (square % width as u16, square / width as u16);
+                lines.forbidden_at(x as i32, y as i32).is_none()
+            });
+            if moves.is_empty() && before > 0 {
+                moves.extend(
+                    (0..self.cells.len() as Square).filter(|&s| self.cells[s as usize] == 0),
+                );
+            }
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<Square, MoveError> {
@@ -192,22 +256,36 @@ impl Game for Mnk {
         }
     }
 
+    /// Plays the move; under renju a forbidden move of Black's is played and loses
+    /// (`Ending::Forbidden`), as in Gomocup, and 200 stones on the board draw.
     fn play_unchecked(&mut self, square: Square) {
+        let restricted = self.black_restricted();
         let mark = if self.to_move == Side::First { 1 } else { 2 };
         self.cells[square as usize] = mark;
         self.placed += 1;
         self.last_move = Some(square);
-        if self.makes_line(square, mark) {
-            self.outcome = Some(Outcome {
-                winner: Some(self.to_move),
-                ending: Ending::Line,
-            });
+        let forbidden = || {
+            let (x, y) = self.coordinates(square);
+            let (x, y) = (x as i32, y as i32);
+            let (width, height) = (self.params.width, self.params.height);
+            if !renju::may_be_forbidden(&self.cells, width as i32, height as i32, x, y) {
+                return None;
+            }
+            let mut cells = self.cells.clone();
+            Lines::new(&mut cells, width, height).forbidden_shape(x, y)
+        };
+        let ending = if self.makes_line(square, mark) {
+            Some((Some(self.to_move), Ending::Line))
+        } else if let Some(shape) = restricted.then(forbidden).flatten() {
+            Some((Some(Side::Second), Ending::Forbidden(shape)))
         } else if self.placed as usize == self.cells.len() {
-            self.outcome = Some(Outcome {
-                winner: None,
-                ending: Ending::BoardFull,
-            });
-        }
+            Some((None, Ending::BoardFull))
+        } else if self.params.rule == Rule::Renju && self.placed as usize >= renju::MOVE_LIMIT {
+            Some((None, Ending::MoveRule))
+        } else {
+            None
+        };
+        self.outcome = ending.map(|(winner, ending)| Outcome { winner, ending });
         self.to_move = self.to_move.opponent();
     }
 
@@ -229,7 +307,8 @@ impl Game for Mnk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{Preset, GOMOKU, GOMOKU_EXACT, TICTACTOE};
+    use crate::games::mnk::params::GOMOKU_EXACT;
+    use crate::games::mnk::{Preset, Rule, GOMOKU, TICTACTOE};
     use crate::games::{perft, AnyGame};
 
     fn game(params: MnkParams) -> Box<dyn AnyGame> {
@@ -327,6 +406,7 @@ mod tests {
             height: 3,
             line: 3,
             exact: false,
+            rule: Rule::None,
         };
         for params in [TICTACTOE.params, rectangle] {
             let mut game = Mnk::new(params);
@@ -342,6 +422,7 @@ mod tests {
             height: 3,
             line: 3,
             exact: false,
+            rule: Rule::None,
         });
         let mv = g.parse_move("4 2").unwrap();
         g.play(mv).unwrap();
@@ -477,6 +558,7 @@ mod tests {
             height: 4,
             line: 4,
             exact: false,
+            rule: Rule::None,
         };
         let mut g = game(params);
         play_all(

@@ -1,16 +1,22 @@
 //! m,n,k games: a `width` x `height` board, two players place marks, `line` in a row wins.
 //! Tic-tac-toe (3,3,3) and gomoku (15,15,5) are presets. With `exact`, only a line of exactly
-//! `line` marks wins (gomoku's exactly-five rule); longer lines ("overlines") do not.
+//! `line` marks wins (gomoku's exactly-five rule); longer lines ("overlines") do not. With
+//! `rule=renju` the first player (Black) may not make a double three, a double four or an
+//! overline (see `renju.rs`); with `rule=caro` a line blocked at both ends does not win.
 //!
 //! Notation: `x y`, column then row, both from zero, origin top-left (the Meridius convention).
 
 mod diagram;
 mod game;
 mod params;
+mod renju;
 mod scenarios;
 
+#[cfg(test)]
+mod rule_tests;
+
 pub use game::{Mnk, Square};
-pub use params::{MnkParams, Preset, GOMOKU, GOMOKU_EXACT, TICTACTOE};
+pub use params::{MnkParams, Preset, Rule, GOMOKU, TICTACTOE};
 
 use super::{perft, AnyGame, Geometry, Scenario, Variant};
 

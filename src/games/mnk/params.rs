@@ -1,5 +1,5 @@
-//! The board and line of an m,n,k game, read from `key=value` parameters: `mnk` plays any board
-//! from 3x3 to 20x20, and tic-tac-toe and gomoku are presets with their own names.
+//! The board, line and rule set of an m,n,k game, read from `key=value` parameters: `mnk` plays
+//! any board from 3x3 to 20x20, and tic-tac-toe and gomoku are presets with their own names.
 
 use crate::games::param_reader::{yes_no, ParamError, ParamReader};
 use serde::{Deserialize, Serialize};
@@ -16,6 +16,40 @@ pub struct MnkParams {
     pub line: u8,
     /// When true only a line of exactly `line` wins; an overline (longer) does not.
     pub exact: bool,
+    /// Renju or caro on top of the line (absent from older records and specs: `none`).
+    #[serde(default)]
+    pub rule: Rule,
+}
+
+/// The rule sets of Gomocup on top of `line` in a row: the `rule` parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rule {
+    /// A line wins (exactly `line` with `exact`): freestyle gomoku, or Gomocup's standard.
+    #[default]
+    None,
+    /// The RIF renju rules: Black (the first player) may not make a double three, a double four
+    /// or an overline, and only exactly five wins for Black; White wins with five or more.
+    Renju,
+    /// Caro (Gomocup rule 8): a line blocked at both ends by the opponent's marks does not win.
+    Caro,
+}
+
+impl Rule {
+    const WORDS: [(&'static str, Rule); 3] = [
+        ("none", Rule::None),
+        ("renju", Rule::Renju),
+        ("caro", Rule::Caro),
+    ];
+
+    /// The value of the `rule` parameter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::None => "none",
+            Rule::Renju => "renju",
+            Rule::Caro => "caro",
+        }
+    }
 }
 
 /// A fixed board and line under a name of its own: the game may be asked for with its own
@@ -35,6 +69,7 @@ pub const TICTACTOE: Preset = Preset {
         height: 3,
         line: 3,
         exact: false,
+        rule: Rule::None,
     },
     no_overlines: Some("tic-tac-toe has no overlines: only exact=no is allowed"),
 };
@@ -45,18 +80,48 @@ pub const GOMOKU: Preset = Preset {
         height: 15,
         line: 5,
         exact: false,
+        rule: Rule::None,
     },
     no_overlines: None,
 };
 
 /// Gomoku's exactly-five rule: an overline does not win.
-pub const GOMOKU_EXACT: Preset = Preset {
-    params: MnkParams {
-        exact: true,
-        ..GOMOKU.params
-    },
-    ..GOMOKU
-};
+pub const GOMOKU_EXACT: Preset = gomoku(true, Rule::None);
+
+/// Gomoku under one of the rule sets: every way the gomoku board is played, so the registry can
+/// lend out a preset for each.
+pub const GOMOKU_RULES: [Preset; 5] = [
+    GOMOKU,
+    GOMOKU_EXACT,
+    gomoku(false, Rule::Renju),
+    gomoku(false, Rule::Caro),
+    gomoku(true, Rule::Caro),
+];
+
+const fn gomoku(exact: bool, rule: Rule) -> Preset {
+    Preset {
+        params: MnkParams {
+            exact,
+            rule,
+            ..GOMOKU.params
+        },
+        ..GOMOKU
+    }
+}
+
+impl Preset {
+    /// The gomoku preset with `exact` and `rule` (renju has no `exact`: its own rules decide
+    /// overlines).
+    pub fn gomoku(exact: bool, rule: Rule) -> &'static Preset {
+        &GOMOKU_RULES[match (rule, exact) {
+            (Rule::None, false) => 0,
+            (Rule::None, true) => 1,
+            (Rule::Renju, _) => 2,
+            (Rule::Caro, false) => 3,
+            (Rule::Caro, true) => 4,
+        }]
+    }
+}
 
 const SIZE: RangeInclusive<i64> = 3..=20;
 const LINE: RangeInclusive<i64> = 3..=10;
@@ -75,39 +140,72 @@ impl MnkParams {
                 format!("a line of {line} does not fit on a {width}x{height} board"),
             ));
         }
+        let exact = reader.flag("exact", false)?;
         Ok(MnkParams {
             width: width as u8,
             height: height as u8,
             line: line as u8,
-            exact: reader.flag("exact", false)?,
+            exact,
+            rule: read_rule(reader, line, exact)?,
         })
     }
 
-    /// Every parameter with its value, in the order a bot is told them.
+    /// Every parameter with its value, in the order a bot is told them. `rule` is told only
+    /// when it is not `none`, so that the `game` line of a game without one reads as it always
+    /// has (for bots and records written before rule sets existed).
     pub(crate) fn pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut pairs = vec![
             ("width", self.width.to_string()),
             ("height", self.height.to_string()),
             ("line", self.line.to_string()),
             ("exact", yes_no(self.exact).to_string()),
-        ]
+        ];
+        if self.rule != Rule::None {
+            pairs.push(("rule", self.rule.as_str().to_string()));
+        }
+        pairs
+    }
+}
+
+/// Reads `rule`: renju is defined for five in a row and decides overlines itself (Black's is
+/// forbidden, White's wins), so it takes neither another line nor `exact=yes`.
+fn read_rule(reader: &mut ParamReader, line: i64, exact: bool) -> Result<Rule, ParamError> {
+    let rule = reader.choice("rule", &Rule::WORDS, Rule::None)?;
+    match rule {
+        Rule::Renju if line != 5 => Err(reader.bad(
+            "rule",
+            format!("renju is played with five in a row, not line={line}"),
+        )),
+        Rule::Renju if exact => Err(reader.bad(
+            "rule",
+            "renju decides overlines itself (Black's is forbidden, White's wins): \
+             it takes exact=no"
+                .into(),
+        )),
+        _ => Ok(rule),
     }
 }
 
 impl Preset {
     /// Reads a preset's parameters, which take the same keys as `mnk`'s but only the preset's
-    /// values; `exact` is free unless the board has no overlines.
+    /// values; `exact` is free unless the board has no overlines, and only a board with
+    /// overlines (gomoku) takes a `rule`.
     pub(crate) fn read(&self, reader: &mut ParamReader) -> Result<MnkParams, ParamError> {
         let side = self.params.width as i64;
         for key in ["size", "width", "height"] {
             fixed(reader, key, side)?;
         }
-        fixed(reader, "line", self.params.line as i64)?;
+        let line = fixed(reader, "line", self.params.line as i64)?;
         let exact = reader.flag("exact", false)?;
+        let rule = match self.no_overlines {
+            None => read_rule(reader, line, exact)?,
+            Some(_) => Rule::None,
+        };
         match self.no_overlines {
             Some(why) if exact => Err(reader.bad("exact", why.into())),
             _ => Ok(MnkParams {
                 exact,
+                rule,
                 ..self.params
             }),
         }

@@ -250,7 +250,7 @@ impl Gomocup {
     }
 
     /// The `INFO` lines of a game's setup.
-    fn game_info(&self, state: &GameState, exact: bool) -> Vec<String> {
+    fn game_info(&self, state: &GameState, rule: u8) -> Vec<String> {
         let time = &state.time;
         let max_memory = memory_told(self.options.memory_budget_mb, self.options.limits.memory_mb);
         vec![
@@ -259,7 +259,7 @@ impl Gomocup {
             format!("INFO max_memory {max_memory}"),
             // The opponent is a program.
             "INFO game_type 1".to_string(),
-            format!("INFO rule {}", u8::from(exact)),
+            format!("INFO rule {rule}"),
         ]
     }
 }
@@ -324,7 +324,7 @@ impl Seat for Gomocup {
         for mv in &setup.played {
             state.play(mv);
         }
-        let info = self.game_info(&state, params.exact);
+        let info = self.game_info(&state, super::gomocup_rule::info_rule(&params));
         self.process.send_lines(&info, deadline)?;
         self.game = Some(state);
         let (name, version) = self.about.clone().expect("asked above");
@@ -374,7 +374,7 @@ impl Seat for Gomocup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::MnkParams;
+    use crate::games::mnk::{MnkParams, Rule};
 
     fn state(time: &str, opening: &[&str], side: Side) -> GameState {
         let mut state = GameState {
@@ -383,6 +383,7 @@ mod tests {
                 height: 15,
                 line: 5,
                 exact: false,
+                rule: Rule::None,
             }),
             side,
             time: TimeControl::parse_over(TimeControl::default(), time).unwrap(),

@@ -10,6 +10,7 @@
 
 mod codingame;
 mod gomocup;
+mod gomocup_rule;
 mod riddles;
 
 use super::process::{BotProcess, SpawnError};

@@ -129,6 +129,7 @@ fn tone_style(tone: Tone) -> Style {
             .fg_color(colour(AnsiColor::BrightMagenta))
             .bold(),
         Tone::Allowed => Style::new().fg_color(colour(AnsiColor::Green)).bold(),
+        Tone::Forbidden => Style::new().fg_color(colour(AnsiColor::Red)).bold(),
         Tone::Selected => Style::new()
             .fg_color(colour(AnsiColor::Black))
             .bg_color(colour(AnsiColor::Green)),

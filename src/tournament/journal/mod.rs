@@ -276,10 +276,17 @@ fn check_entry(entry: &Entry, header: &Header) -> Result<(), String> {
             "game {game} has no winner, but '{}' is not a draw",
             entry.reason
         )),
-        _ if entry.violation.is_some() && entry.reason != Termination::IllegalMove => Err(format!(
-            "game {game} names a violation, but its reason is '{}'",
-            entry.reason
-        )),
+        _ if entry.violation.is_some()
+            && !matches!(
+                entry.reason,
+                Termination::IllegalMove | Termination::ForbiddenMove
+            ) =>
+        {
+            Err(format!(
+                "game {game} names a violation, but its reason is '{}'",
+                entry.reason
+            ))
+        }
         _ => Ok(()),
     }
 }
@@ -292,7 +299,9 @@ fn possible_results(reason: Termination) -> (bool, bool) {
             Ending::BoardFull | Ending::NoMovesLeft | Ending::Repetition | Ending::MoveRule => {
                 (false, true)
             }
-            Ending::Line | Ending::MoreSmallBoards | Ending::NoLegalMove => (true, false),
+            Ending::Line | Ending::MoreSmallBoards | Ending::NoLegalMove | Ending::Forbidden(_) => {
+                (true, false)
+            }
         },
         Termination::Agreement => (false, true),
         // Every forfeit, a resignation included, has a winner.

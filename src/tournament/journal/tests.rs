@@ -275,3 +275,20 @@ fn another_tournament_is_refused_naming_the_difference() {
         "{error}"
     );
 }
+
+/// A renju game lost by a forbidden move names its shape as a violation, and reads back.
+#[test]
+fn a_forbidden_move_names_its_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    let forbidden = Entry {
+        winner: Some(Side::Second),
+        reason: Termination::ForbiddenMove,
+        violation: Some("double-three".into()),
+        ..entry(0)
+    };
+    let (mut journal, _) = Journal::open(&path, &header(), false).unwrap();
+    journal.append(&forbidden).unwrap();
+    drop(journal);
+    assert_eq!(read(&path).unwrap().entries, [forbidden]);
+}
