@@ -457,19 +457,29 @@ impl BotProcess {
     /// the systems that start them before their engine. Returns at once when the CPU time
     /// cannot be read (the bot exited, or the system does not tell it).
     pub fn settle(&self, deadline: Instant) {
-        let mut before = None;
+        let mut before: Option<(Duration, procfs::SessionUsage)> = None;
         while Instant::now() < deadline {
             thread::sleep(SETTLED_WINDOW.min(deadline.saturating_duration_since(Instant::now())));
             // Not found yet: a sandbox starts the program a moment after the child.
-            let now = self.cpu_time();
-            if let (Some(before), Some(now)) = (before, now) {
-                let busy = self.program().is_some_and(procfs::busy);
-                if now.saturating_sub(before) < SETTLED_CPU && !busy {
+            let now = self.cpu_time().zip(self.session_usage());
+            if let (Some((cpu_before, session_before)), Some((cpu, session))) = (before, now) {
+                let busy = self.program().is_some_and(procfs::busy) || session.busy;
+                if cpu.saturating_sub(cpu_before) < SETTLED_CPU
+                    && session.cpu_ticks <= session_before.cpu_ticks
+                    && !busy
+                {
                     return;
                 }
             }
             before = now;
         }
+    }
+
+    /// What the processes of the bot's session are doing: a wrapper's children (a launcher's
+    /// JVM, an interpreter behind a version shim) may do the starting up.
+    fn session_usage(&self) -> Option<procfs::SessionUsage> {
+        let session = procfs::stat(self.program()?)?.session;
+        Some(procfs::session_usage(session))
     }
 
     /// CPU time the bot's process (all its threads) has used so far.

@@ -12,6 +12,9 @@ pub(crate) struct Stat {
     /// Clock ticks since boot when the process started: with the pid, it names the process
     /// for good (a pid is given again only to a later process).
     pub start: u64,
+    /// CPU time used, in clock ticks: the process's own (user and system) and that of its
+    /// children it reaped.
+    pub cpu_ticks: u64,
 }
 
 /// `/proc/PID/stat` of `pid`, if it exists.
@@ -23,11 +26,40 @@ pub(crate) fn stat(pid: i32) -> Option<Stat> {
 /// state, ppid, pgrp, session, ..., and starttime, the 22nd field of the whole line.
 fn parse_stat(stat: &str) -> Option<Stat> {
     let after_name: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let field = |index: usize| after_name.get(index)?.parse::<u64>().ok();
     Some(Stat {
         parent: after_name.get(1)?.parse().ok()?,
         session: after_name.get(3)?.parse().ok()?,
-        start: after_name.get(19)?.parse().ok()?,
+        start: field(19)?,
+        // utime, stime, cutime, cstime.
+        cpu_ticks: (11..=14).map(field).sum::<Option<u64>>()?,
     })
+}
+
+/// What the processes of a session are doing: a bot started through a wrapper (a shell
+/// script, an interpreter's version shim, a launcher) does its work in processes other than
+/// the one the referee started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SessionUsage {
+    /// CPU time used by the session's processes alive now, in clock ticks.
+    pub cpu_ticks: u64,
+    /// Whether any of their threads is running, waiting for a CPU or for a disk.
+    pub busy: bool,
+}
+
+/// The usage of every process in `session` (none found: zero and not busy).
+pub(crate) fn session_usage(session: i32) -> SessionUsage {
+    let mut usage = SessionUsage {
+        cpu_ticks: 0,
+        busy: false,
+    };
+    for pid in pids() {
+        if let Some(stat) = stat(pid).filter(|stat| stat.session == session) {
+            usage.cpu_ticks += stat.cpu_ticks;
+            usage.busy = usage.busy || busy(pid);
+        }
+    }
+    usage
 }
 
 /// Whether any thread of `pid` is running or waiting for a CPU or a disk (state `R` or `D` in
@@ -98,7 +130,8 @@ mod tests {
             Some(Stat {
                 parent: 7,
                 session: 42,
-                start: 12345
+                start: 12345,
+                cpu_ticks: 3,
             })
         );
         assert_eq!(parse_stat("garbage"), None);
