@@ -259,24 +259,19 @@ impl Game for Mnk {
     /// Plays the move; under renju a forbidden move of Black's is played and loses
     /// (`Ending::Forbidden`), as in Gomocup, and 200 stones on the board draw.
     fn play_unchecked(&mut self, square: Square) {
-        let restricted = self.black_restricted();
+        // Checked on the empty point: `forbidden` says `None` for a move that makes five.
+        let forbidden = if self.black_restricted() {
+            self.forbidden(square)
+        } else {
+            None
+        };
         let mark = if self.to_move == Side::First { 1 } else { 2 };
         self.cells[square as usize] = mark;
         self.placed += 1;
         self.last_move = Some(square);
-        let forbidden = || {
-            let (x, y) = self.coordinates(square);
-            let (x, y) = (x as i32, y as i32);
-            let (width, height) = (self.params.width, self.params.height);
-            if !renju::may_be_forbidden(&self.cells, width as i32, height as i32, x, y) {
-                return None;
-            }
-            let mut cells = self.cells.clone();
-            Lines::new(&mut cells, width, height).forbidden_shape(x, y)
-        };
         let ending = if self.makes_line(square, mark) {
             Some((Some(self.to_move), Ending::Line))
-        } else if let Some(shape) = restricted.then(forbidden).flatten() {
+        } else if let Some(shape) = forbidden {
             Some((Some(Side::Second), Ending::Forbidden(shape)))
         } else if self.placed as usize == self.cells.len() {
             Some((None, Ending::BoardFull))

@@ -22,9 +22,18 @@ fn after(words: &[&str], moves: &[&str]) -> Box<dyn AnyGame> {
 /// White's moves far from Black's, in the bottom row, that make nothing.
 const FAR: [&str; 6] = ["0 14", "2 14", "4 14", "6 14", "8 14", "10 14"];
 
+/// Black's and White's moves in the order played (as many pairs as the shorter has).
+fn alternate<'a>(black: &[&'a str], white: &[&'a str]) -> Vec<&'a str> {
+    black
+        .iter()
+        .zip(white)
+        .flat_map(|(b, w)| [*b, *w])
+        .collect()
+}
+
 /// Black's moves interleaved with White's far ones.
 fn black_with_far_white(black: &[&'static str]) -> Vec<&'static str> {
-    black.iter().zip(FAR).flat_map(|(b, w)| [*b, w]).collect()
+    alternate(black, &FAR)
 }
 
 fn won_by(side: Side, ending: Ending) -> Option<Outcome> {
@@ -93,11 +102,7 @@ fn renju_black_loses_by_a_double_three() {
 
 #[test]
 fn renju_white_may_make_a_double_three() {
-    let moves: Vec<&str> = ["5 7", "7 5", "6 7", "7 6"]
-        .iter()
-        .zip(FAR)
-        .flat_map(|(white, black)| [black, *white])
-        .collect();
+    let moves = alternate(&FAR, &["5 7", "7 5", "6 7", "7 6"]);
     let mut game = after(&["rule=renju"], &moves);
     game.play_text("12 14").unwrap();
     assert!(game.legal_moves_text().contains(&"7 7".to_string()));
@@ -114,11 +119,10 @@ fn renju_overlines_lose_for_black_and_win_for_white() {
         game.outcome(),
         won_by(Side::Second, Ending::Forbidden(Forbidden::Overline))
     );
-    let white: Vec<&str> = ["0 0", "1 0", "2 0", "4 0", "5 0"]
-        .iter()
-        .zip(["0 5", "2 5", "4 5", "6 5", "8 5", "10 5"])
-        .flat_map(|(white, black)| [black, *white])
-        .collect();
+    let white = alternate(
+        &["0 5", "2 5", "4 5", "6 5", "8 5", "10 5"],
+        &["0 0", "1 0", "2 0", "4 0", "5 0"],
+    );
     let mut game = after(&["rule=renju"], &white);
     game.play_text("12 5").unwrap();
     game.play_text("3 0").unwrap();
@@ -131,7 +135,7 @@ fn renju_exactly_five_wins_even_with_a_double_four() {
     // on the diagonal: 4 2, 3 3, 2 4 and the move make another.
     let black = ["1 1", "2 1", "3 1", "4 1", "5 2", "5 3", "5 4"];
     let white = ["9 9", "11 9", "13 9", "9 11", "11 11", "13 11", "9 13"];
-    let mut moves: Vec<&str> = black.iter().zip(white).flat_map(|(b, w)| [*b, w]).collect();
+    let mut moves = alternate(&black, &white);
     moves.extend(["4 2", "12 13", "3 3", "0 14", "2 4", "14 14"]);
     let mut game = after(&["rule=renju"], &moves);
     game.play_text("5 1").unwrap();
@@ -174,7 +178,7 @@ fn caro_a_five_blocked_at_both_ends_does_not_win() {
     // White at 0 3 and 6 3; Black fills 1..5 on row 3.
     let black = ["1 3", "2 3", "3 3", "4 3"];
     let white = ["0 3", "6 3", "10 10", "12 12"];
-    let moves: Vec<&str> = black.iter().zip(white).flat_map(|(b, w)| [*b, w]).collect();
+    let moves = alternate(&black, &white);
     let mut caro = after(&["rule=caro"], &moves);
     caro.play_text("5 3").unwrap();
     assert_eq!(caro.outcome(), None);
@@ -188,7 +192,7 @@ fn caro_the_edge_of_the_board_is_no_block() {
     // Black fills 0..4 on row 3, White at 5 3: blocked at one end only.
     let black = ["0 3", "1 3", "2 3", "3 3"];
     let white = ["5 3", "10 10", "12 12", "14 14"];
-    let moves: Vec<&str> = black.iter().zip(white).flat_map(|(b, w)| [*b, w]).collect();
+    let moves = alternate(&black, &white);
     let mut caro = after(&["rule=caro"], &moves);
     caro.play_text("4 3").unwrap();
     assert_eq!(caro.outcome(), won_by(Side::First, Ending::Line));
@@ -198,7 +202,7 @@ fn caro_the_edge_of_the_board_is_no_block() {
 fn caro_overlines_win_unless_exact() {
     let black = ["0 5", "1 5", "2 5", "4 5", "5 5"];
     let white = ["0 9", "2 9", "4 9", "6 9", "8 9"];
-    let moves: Vec<&str> = black.iter().zip(white).flat_map(|(b, w)| [*b, w]).collect();
+    let moves = alternate(&black, &white);
     let mut caro = after(&["rule=caro"], &moves);
     caro.play_text("3 5").unwrap();
     assert_eq!(caro.outcome(), won_by(Side::First, Ending::Line));

@@ -79,14 +79,6 @@ impl<'a> Lines<'a> {
         self.check_at(x, y)
     }
 
-    /// [`Lines::forbidden_at`] for a Black stone already on (x, y).
-    pub fn forbidden_shape(&mut self, x: i32, y: i32) -> Option<Forbidden> {
-        if !may_be_forbidden(self.cells, self.width, self.height, x, y) {
-            return None;
-        }
-        self.shape(x, y)
-    }
-
     /// Whether (x, y) holds no stone.
     pub fn is_empty(&self, x: i32, y: i32) -> bool {
         self.get(x, y) == Some(EMPTY)
