@@ -152,7 +152,7 @@ fn start_session(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Session> {
         })
     }
     match spec {
-        GameSpec::Tictactoe | GameSpec::Gomoku { .. } | GameSpec::Mnk(_) => {
+        GameSpec::Tictactoe | GameSpec::Gomoku(_) | GameSpec::Mnk(_) => {
             session(spec, start_mnk, mnk_brain(level, seed))
         }
         GameSpec::Uttt(_) => session(spec, start_uttt, uttt_brain(level, seed)),

@@ -18,9 +18,11 @@ mod tournament;
 const GAMES_HELP: &str = "\
 Games and their parameters (-p key=value):
   tictactoe   3x3, three in a row
-  gomoku      15x15, five in a row; exact=yes: only exactly five wins (default no: five or more)
+  gomoku      five in a row on a 15x15 board, or size=N (5..20; Gomocup's freestyle plays 20);
+              exact=yes: only exactly five wins (default no: five or more);
+              rule=renju|caro (default none): Gomocup's rule sets
   mnk         width, height (3..20; size=N sets both; default 15), line (3..10, default 5,
-              at most the longer side), exact (yes|no)
+              at most the longer side), exact (yes|no), rule (none|renju|caro)
   uttt        ultimate tic-tac-toe; tiebreak=none (a draw when no move is left, default)
               or tiebreak=codingame (more small boards won wins)
   checkers    English checkers (Black is the first player); fen=the start position in PDN

@@ -8,7 +8,7 @@
 
 use super::checkers::CheckersParams;
 use super::dots::DotsParams;
-use super::mnk::{MnkParams, Preset, Rule, GOMOKU, TICTACTOE};
+use super::mnk::{Gomoku, MnkParams, TICTACTOE};
 use super::param_reader::{ParamError, ParamReader};
 use super::uttt::UtttParams;
 use super::{AnyGame, Geometry, Scenario, Variant};
@@ -31,12 +31,7 @@ pub enum SpecError {
 #[serde(tag = "name", rename_all = "lowercase")]
 pub enum GameSpec {
     Tictactoe,
-    Gomoku {
-        exact: bool,
-        /// Renju or caro; specs written before rule sets existed have none.
-        #[serde(default)]
-        rule: Rule,
-    },
+    Gomoku(Gomoku),
     Mnk(MnkParams),
     Uttt(UtttParams),
     Dots(DotsParams),
@@ -58,13 +53,7 @@ impl GameSpec {
                 TICTACTOE.read(&mut reader)?;
                 GameSpec::Tictactoe
             }
-            "gomoku" => {
-                let params = GOMOKU.read(&mut reader)?;
-                GameSpec::Gomoku {
-                    exact: params.exact,
-                    rule: params.rule,
-                }
-            }
+            "gomoku" => GameSpec::Gomoku(Gomoku::read(&mut reader)?),
             "mnk" => GameSpec::Mnk(MnkParams::read(&mut reader)?),
             "uttt" => GameSpec::Uttt(UtttParams::read(&mut reader)?),
             "dots" => GameSpec::Dots(DotsParams::read(&mut reader)?),
@@ -98,7 +87,7 @@ impl GameSpec {
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Tictactoe => "tictactoe",
-            GameSpec::Gomoku { .. } => "gomoku",
+            GameSpec::Gomoku(_) => "gomoku",
             GameSpec::Mnk(_) => "mnk",
             GameSpec::Uttt(_) => "uttt",
             GameSpec::Dots(_) => "dots",
@@ -110,7 +99,7 @@ impl GameSpec {
     fn variant(&self) -> &dyn Variant {
         match self {
             GameSpec::Tictactoe => &TICTACTOE,
-            GameSpec::Gomoku { exact, rule } => Preset::gomoku(*exact, *rule),
+            GameSpec::Gomoku(gomoku) => gomoku,
             GameSpec::Mnk(params) => params,
             GameSpec::Uttt(params) => params,
             GameSpec::Dots(params) => params,
@@ -138,7 +127,7 @@ impl GameSpec {
     pub fn mnk_params(&self) -> Option<MnkParams> {
         match *self {
             GameSpec::Tictactoe => Some(TICTACTOE.params),
-            GameSpec::Gomoku { exact, rule } => Some(Preset::gomoku(exact, rule).params),
+            GameSpec::Gomoku(gomoku) => Some(gomoku.params()),
             GameSpec::Mnk(params) => Some(params),
             _ => None,
         }
@@ -199,6 +188,37 @@ mod tests {
             gomoku.to_string(),
             "gomoku width=15 height=15 line=5 exact=yes"
         );
+    }
+
+    #[test]
+    fn gomoku_takes_gomocups_board_sizes_and_its_game_line_reads_back() {
+        let twenty = GameSpec::from_words("gomoku", &["size=20"]).unwrap();
+        assert_eq!(
+            twenty.to_string(),
+            "gomoku width=20 height=20 line=5 exact=no"
+        );
+        assert_eq!(twenty.mnk_params().unwrap().width, 20);
+        let words: Vec<String> = twenty
+            .params()
+            .into_iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect();
+        assert_eq!(GameSpec::from_words("gomoku", &words).unwrap(), twenty);
+        for refused in [
+            &["width=20", "height=15"][..],
+            &["size=20", "width=15"],
+            &["line=6"],
+        ] {
+            assert!(
+                GameSpec::from_words("gomoku", refused).is_err(),
+                "{refused:?}"
+            );
+        }
+        // Records written before the size could change read as 15x15.
+        let old: GameSpec = serde_json::from_str(r#"{"name":"gomoku","exact":false}"#).unwrap();
+        assert_eq!(old.mnk_params().unwrap().width, 15);
+        let json = serde_json::to_string(&twenty).unwrap();
+        assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), twenty);
     }
 
     #[test]

@@ -422,6 +422,25 @@ fn a_turn_limit_and_a_match_bank_together_as_gomocup_plays_them() {
 }
 
 #[test]
+fn brains_play_gomocups_20x20_gomoku_from_an_opening_in_gomocups_offsets() {
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("good"))
+            .b(RANDOM)
+            .param("size=20")
+            .opening("0,0, 1,0, 1,1")
+            .games(1),
+    );
+    let game = &games[0];
+    game.ended_by_the_rules();
+    assert_eq!(game.sent_to_a()[0], "START 20");
+    // The centre of a 20x20 board is 10,10.
+    assert_eq!(game.opening(), ["10 10", "11 10", "11 11"]);
+    // A opens game 1: the first stone is its own.
+    assert!(game.sent_to_a().contains(&"10,10,1"), "{}", game.transcript);
+}
+
+#[test]
 fn a_brain_over_its_turn_limit_loses_with_its_bank_still_full() {
     // 1500 ms against a 300 ms turn: past Gomocup's 1000 ms tolerance, though the bank had
     // 60 s.

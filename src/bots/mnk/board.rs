@@ -533,7 +533,7 @@ fn splitmix(state: &mut u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::Rule;
+    use crate::games::mnk::Gomoku;
     use crate::games::GameSpec;
     use crate::seeded::SeededRng;
     use rand::seq::SliceRandom;
@@ -649,12 +649,7 @@ mod tests {
     /// answer yet.
     #[test]
     fn defences_against_a_three_are_the_squares_of_its_windows() {
-        let gomoku = GameSpec::Gomoku {
-            exact: false,
-            rule: Rule::None,
-        }
-        .mnk_params()
-        .unwrap();
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD).mnk_params().unwrap();
         let defences = |marks: &[(u8, u8)]| {
             let mut game = Mnk::new(gomoku);
             for (i, &(x, y)) in marks.iter().enumerate() {

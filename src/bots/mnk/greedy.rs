@@ -72,7 +72,7 @@ impl Brain<Mnk> for GreedyBrain {
 mod tests {
     use super::*;
     use crate::bots::mnk::tests::position;
-    use crate::games::mnk::Rule;
+    use crate::games::mnk::Gomoku;
     use crate::games::{Game, GameSpec};
     use std::time::{Duration, Instant};
 
@@ -92,10 +92,7 @@ mod tests {
 
     #[test]
     fn blocks_the_opponents_winning_square() {
-        let gomoku = GameSpec::Gomoku {
-            exact: false,
-            rule: Rule::None,
-        };
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD);
         // O has four in column 3 (rows 3..6), open at both ends but one; X must take 3 7.
         let game = position(
             gomoku,

@@ -340,7 +340,7 @@ impl Brain<Mnk> for StrongBrain {
 mod tests {
     use super::*;
     use crate::bots::mnk::tests::position;
-    use crate::games::mnk::Rule;
+    use crate::games::mnk::Gomoku;
     use crate::games::{Game, GameSpec, Side};
     use std::time::Duration;
 
@@ -390,10 +390,7 @@ mod tests {
     /// An open three on an open board: making it an open four wins (found by fours).
     #[test]
     fn finds_a_win_by_fours() {
-        let gomoku = GameSpec::Gomoku {
-            exact: false,
-            rule: Rule::None,
-        };
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD);
         let game = position(gomoku, &["5 7", "0 0", "6 7", "14 14", "7 7", "0 14"]);
         let mut brain = StrongBrain::new(1);
         let choice = brain.choose(&game, &searched());
@@ -404,10 +401,7 @@ mod tests {
     /// moves that no sequence of fours reaches; the search must see it.
     #[test]
     fn finds_a_double_three() {
-        let gomoku = GameSpec::Gomoku {
-            exact: false,
-            rule: Rule::None,
-        };
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD);
         let game = position(
             gomoku,
             &["7 7", "0 0", "8 7", "14 14", "6 5", "0 14", "6 6", "14 0"],

@@ -113,7 +113,7 @@ impl Vcf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{Mnk, Rule};
+    use crate::games::mnk::{Gomoku, Mnk};
     use crate::games::{Game, GameSpec};
     use std::time::Duration;
 
@@ -122,12 +122,7 @@ mod tests {
     /// Two attacking moves, not one.
     #[test]
     fn finds_a_win_two_fours_deep() {
-        let gomoku = GameSpec::Gomoku {
-            exact: false,
-            rule: Rule::None,
-        }
-        .mnk_params()
-        .unwrap();
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD).mnk_params().unwrap();
         let mut game = Mnk::new(gomoku);
         let x = [(1, 4), (2, 4), (3, 4), (4, 2), (4, 3)];
         let o = [(0, 4), (14, 14), (10, 14), (14, 10), (10, 10)];

@@ -302,8 +302,7 @@ impl Game for Mnk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::params::GOMOKU_EXACT;
-    use crate::games::mnk::{Preset, Rule, GOMOKU, TICTACTOE};
+    use crate::games::mnk::{Gomoku, MnkParams, Rule, TICTACTOE};
     use crate::games::{perft, AnyGame};
 
     fn game(params: MnkParams) -> Box<dyn AnyGame> {
@@ -511,9 +510,14 @@ mod tests {
         );
     }
 
+    const EXACT: Gomoku = Gomoku {
+        exact: true,
+        ..Gomoku::STANDARD
+    };
+
     /// X plays five stones in a row at the top with a gap, then fills it to make six.
-    fn overline_game(preset: Preset) -> Box<dyn AnyGame> {
-        let mut g = game(preset.params);
+    fn overline_game(params: MnkParams) -> Box<dyn AnyGame> {
+        let mut g = game(params);
         play_all(
             g.as_mut(),
             &[
@@ -526,17 +530,20 @@ mod tests {
     #[test]
     fn freestyle_gomoku_counts_an_overline() {
         assert_eq!(
-            overline_game(GOMOKU).outcome().unwrap().winner,
+            overline_game(Gomoku::STANDARD.params())
+                .outcome()
+                .unwrap()
+                .winner,
             Some(Side::First)
         );
     }
 
     #[test]
     fn exactly_five_does_not_count_an_overline() {
-        let g = overline_game(GOMOKU_EXACT);
+        let g = overline_game(EXACT.params());
         assert_eq!(g.outcome(), None);
         // ... but an exact five still wins.
-        let mut g = game(GOMOKU_EXACT.params);
+        let mut g = game(EXACT.params());
         play_all(
             g.as_mut(),
             &[

@@ -1,5 +1,6 @@
 //! m,n,k games: a `width` x `height` board, two players place marks, `line` in a row wins.
-//! Tic-tac-toe (3,3,3) and gomoku (15,15,5) are presets. With `exact`, only a line of exactly
+//! Tic-tac-toe (3,3,3) is a preset, and gomoku five in a row on a square board (15x15 unless
+//! its `size` says otherwise). With `exact`, only a line of exactly
 //! `line` marks wins (gomoku's exactly-five rule); longer lines ("overlines") do not. With
 //! `rule=renju` the first player (Black) may not make a double three, a double four or an
 //! overline (see `renju.rs`); with `rule=caro` a line blocked at both ends does not win.
@@ -16,7 +17,7 @@ mod scenarios;
 mod rule_tests;
 
 pub use game::{Mnk, Square};
-pub use params::{MnkParams, Preset, Rule, GOMOKU, TICTACTOE};
+pub use params::{Gomoku, MnkParams, Preset, Rule, TICTACTOE};
 
 use super::{perft, AnyGame, Geometry, Scenario, Variant};
 
@@ -74,5 +75,32 @@ impl Variant for Preset {
 
     fn check_scenarios(&self) -> Vec<Scenario> {
         scenarios::fixed_board(&self.params)
+    }
+}
+
+/// Gomoku is its board in every way but the edge cases: its board's only freedom is its size.
+impl Variant for Gomoku {
+    fn params(&self) -> Vec<(&'static str, String)> {
+        self.params().pairs()
+    }
+
+    fn new_game(&self) -> Box<dyn AnyGame> {
+        self.params().new_game()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        Variant::perft(&self.params(), depth)
+    }
+
+    fn geometry(&self) -> Geometry {
+        self.params().geometry()
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        self.params().side_names()
+    }
+
+    fn check_scenarios(&self) -> Vec<Scenario> {
+        scenarios::fixed_board(&self.params())
     }
 }

@@ -52,15 +52,12 @@ impl Rule {
     }
 }
 
-/// A fixed board and line under a name of its own: the game may be asked for with its own
-/// values (so every `game` line reads back) and nothing else; other boards are what `mnk` is
-/// for.
+/// Tic-tac-toe: the 3x3 board with a line of three, under a name of its own. It may be asked
+/// for with its own values (so every `game` line reads back) and nothing else; other boards
+/// are what `mnk` is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
-    /// The board and line; `exact` is only the default of the `exact` parameter.
     pub params: MnkParams,
-    /// Why `exact=yes` is refused, for a board on which no line can be longer than `line`.
-    no_overlines: Option<&'static str>,
 }
 
 pub const TICTACTOE: Preset = Preset {
@@ -71,55 +68,66 @@ pub const TICTACTOE: Preset = Preset {
         exact: false,
         rule: Rule::None,
     },
-    no_overlines: Some("tic-tac-toe has no overlines: only exact=no is allowed"),
 };
 
-pub const GOMOKU: Preset = Preset {
-    params: MnkParams {
-        width: 15,
-        height: 15,
-        line: 5,
-        exact: false,
-        rule: Rule::None,
-    },
-    no_overlines: None,
-};
-
-/// Gomoku's exactly-five rule: an overline does not win.
-pub const GOMOKU_EXACT: Preset = gomoku(true, Rule::None);
-
-/// Gomoku under one of the rule sets: every way the gomoku board is played, so the registry can
-/// lend out a preset for each.
-pub const GOMOKU_RULES: [Preset; 5] = [
-    GOMOKU,
-    GOMOKU_EXACT,
-    gomoku(false, Rule::Renju),
-    gomoku(false, Rule::Caro),
-    gomoku(true, Rule::Caro),
-];
-
-const fn gomoku(exact: bool, rule: Rule) -> Preset {
-    Preset {
-        params: MnkParams {
-            exact,
-            rule,
-            ..GOMOKU.params
-        },
-        ..GOMOKU
-    }
+/// Gomoku: five in a row on a square board, 15x15 unless `size` says otherwise (Gomocup's
+/// freestyle league plays on 20x20), with Gomocup's `exact` and `rule`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gomoku {
+    pub exact: bool,
+    /// Renju or caro; specs written before rule sets existed have none.
+    #[serde(default)]
+    pub rule: Rule,
+    /// The board's side; specs written before it could change have 15.
+    #[serde(default = "Gomoku::standard_size")]
+    pub size: u8,
 }
 
-impl Preset {
-    /// The gomoku preset with `exact` and `rule` (renju has no `exact`: its own rules decide
-    /// overlines).
-    pub fn gomoku(exact: bool, rule: Rule) -> &'static Preset {
-        &GOMOKU_RULES[match (rule, exact) {
-            (Rule::None, false) => 0,
-            (Rule::None, true) => 1,
-            (Rule::Renju, _) => 2,
-            (Rule::Caro, false) => 3,
-            (Rule::Caro, true) => 4,
-        }]
+impl Gomoku {
+    /// Freestyle gomoku on the 15x15 board.
+    pub const STANDARD: Gomoku = Gomoku {
+        exact: false,
+        rule: Rule::None,
+        size: 15,
+    };
+
+    fn standard_size() -> u8 {
+        Gomoku::STANDARD.size
+    }
+
+    /// The board and line.
+    pub fn params(&self) -> MnkParams {
+        MnkParams {
+            width: self.size,
+            height: self.size,
+            line: 5,
+            exact: self.exact,
+            rule: self.rule,
+        }
+    }
+
+    /// Reads gomoku's parameters: `size` (5 to 20, 15 unless given), or `width` and `height`
+    /// equal to it (as the `game` line writes the board), `line` only 5, `exact` and `rule`.
+    pub(crate) fn read(reader: &mut ParamReader) -> Result<Gomoku, ParamError> {
+        let size = reader.number("size", 5..=20, i64::from(Gomoku::STANDARD.size))?;
+        let width = reader.number("width", 5..=20, size)?;
+        let height = reader.number("height", 5..=20, width)?;
+        if width != height || (size != i64::from(Gomoku::STANDARD.size) && size != width) {
+            return Err(reader.bad(
+                "width",
+                format!(
+                    "gomoku's board is square: give size=N (a {width}x{height} board is mnk's)"
+                ),
+            ));
+        }
+        let size = width;
+        let line = fixed(reader, "line", 5, "five in a row")?;
+        let exact = reader.flag("exact", false)?;
+        Ok(Gomoku {
+            exact,
+            rule: read_rule(reader, line, exact)?,
+            size: size as u8,
+        })
     }
 }
 
@@ -188,39 +196,42 @@ fn read_rule(reader: &mut ParamReader, line: i64, exact: bool) -> Result<Rule, P
 
 impl Preset {
     /// Reads a preset's parameters, which take the same keys as `mnk`'s but only the preset's
-    /// values; `exact` is free unless the board has no overlines, and only a board with
-    /// overlines (gomoku) takes a `rule`.
+    /// values; a board too small for a longer line has no `exact=yes`.
     pub(crate) fn read(&self, reader: &mut ParamReader) -> Result<MnkParams, ParamError> {
         let side = self.params.width as i64;
         for key in ["size", "width", "height"] {
-            fixed(reader, key, side)?;
+            fixed(reader, key, side, "the game mnk plays other boards")?;
         }
-        let line = fixed(reader, "line", self.params.line as i64)?;
-        let exact = reader.flag("exact", false)?;
-        let rule = match self.no_overlines {
-            None => read_rule(reader, line, exact)?,
-            Some(_) => Rule::None,
-        };
-        match self.no_overlines {
-            Some(why) if exact => Err(reader.bad("exact", why.into())),
-            _ => Ok(MnkParams {
-                exact,
-                rule,
-                ..self.params
-            }),
+        fixed(
+            reader,
+            "line",
+            self.params.line as i64,
+            "the game mnk plays other lines",
+        )?;
+        if reader.flag("exact", false)? {
+            return Err(reader.bad(
+                "exact",
+                "tic-tac-toe has no overlines: only exact=no is allowed".into(),
+            ));
         }
+        Ok(self.params)
     }
 }
 
-/// A preset's parameter, which may only be given its one value.
-fn fixed(reader: &mut ParamReader, key: &'static str, value: i64) -> Result<i64, ParamError> {
+/// A parameter that may only be given its one value, `why` said when another is given.
+fn fixed(
+    reader: &mut ParamReader,
+    key: &'static str,
+    value: i64,
+    why: &str,
+) -> Result<i64, ParamError> {
     match reader.take(key) {
         None => Ok(value),
         Some(text) if text.parse::<i64>() == Ok(value) => Ok(value),
         Some(text) => Err(reader.bad(
             key,
             format!(
-                "'{text}' is not allowed: {} is always {value} (the game mnk plays other boards)",
+                "'{text}' is not allowed: {} is always {value} ({why})",
                 reader.game()
             ),
         )),
