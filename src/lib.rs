@@ -11,6 +11,7 @@ pub(crate) mod check;
 pub mod cli;
 pub mod clock;
 pub mod console_game;
+pub(crate) mod export;
 pub mod games;
 pub(crate) mod host;
 pub(crate) mod input_files;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 mod bot;
 mod check;
+mod export;
 mod r#match;
 mod perft;
 mod play;
@@ -79,6 +80,10 @@ enum Command {
     /// Run a built-in bot on stdin/stdout, speaking protocol.md (what `builtin:LEVEL` players
     /// run). It plays whichever game the referee's `game` line names.
     Bot(bot::BotArgs),
+    /// Export game records as PDN (checkers: the ballot, the result and each move's time as
+    /// comments) or SGF (tic-tac-toe, gomoku, mnk: FF[4], GM[4], each move's time as its
+    /// comment, as c-gomoku-cli writes them). Example: referee export records/ --out exported
+    Export(export::ExportArgs),
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
@@ -102,6 +107,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bot(args) => bot::run(args),
+        Command::Export(args) => export::run(args),
     }
     .map(|()| ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ mod cage;
 mod check;
 mod common;
 mod console;
+mod export;
 mod hostile;
 mod journals;
 mod lazy_schedule;
