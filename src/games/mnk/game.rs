@@ -1,6 +1,7 @@
 //! The m,n,k position: the marks on the board, whose turn it is and whether a line ended it.
 
 use super::params::MnkParams;
+use crate::games::picture::Picture;
 use crate::games::{
     parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
     View,
@@ -223,6 +224,10 @@ impl Game for Mnk {
     /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
         self.draw(view)
+    }
+
+    fn picture(&self) -> Picture {
+        self.draw_picture()
     }
 }
 

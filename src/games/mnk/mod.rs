@@ -7,6 +7,7 @@
 mod diagram;
 mod game;
 mod params;
+pub(crate) mod picture;
 mod scenarios;
 
 pub use game::{Mnk, Square};
