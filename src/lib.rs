@@ -28,3 +28,4 @@ pub mod standings;
 pub mod table;
 pub mod tournament;
 pub mod verdict;
+pub mod web;

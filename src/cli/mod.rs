@@ -12,6 +12,8 @@ mod export;
 mod r#match;
 mod perft;
 mod play;
+mod report;
+mod serve;
 mod standings;
 mod tournament;
 
@@ -84,6 +86,14 @@ enum Command {
     /// comments) or SGF (tic-tac-toe, gomoku, mnk: FF[4], GM[4], each move's time as its
     /// comment, as c-gomoku-cli writes them). Example: referee export records/ --out exported
     Export(export::ExportArgs),
+    /// Serve a web viewer of recorded games on this machine: an index with filters, every game
+    /// replayable move by move with each bot's protocol lines and stderr, tournament standings,
+    /// and games being played shown live. Example: referee serve results/ then open the
+    /// address it prints.
+    Serve(serve::ServeArgs),
+    /// Write one self-contained HTML file with the standings and every game replayable, to
+    /// publish results without a server. Example: referee report site --from results/bundled
+    Report(report::ReportArgs),
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
@@ -108,6 +118,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Bot(args) => bot::run(args),
         Command::Export(args) => export::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Report(args) => report::run(args),
     }
     .map(|()| ExitCode::SUCCESS)
 }
