@@ -165,10 +165,10 @@ async function showGame(source, number) {
   const label = el("span", { class: "ply-label" });
   const scrub = el("input", { type: "range", min: 0, value: ply, "aria-label": "move" });
   const button = (text, name, action) => el("button", { type: "button", name, title: name, onclick: action }, text);
-  const autoplay = button("▶", "autoplay", () => toggle());
+  const autoplay = button("play", "autoplay", () => toggle());
   const controls = el("div", { class: "controls" },
-    button("⏮", "first", () => go(0)), button("◀", "back", () => go(ply - 1)), autoplay,
-    button("▶|", "forward", () => go(ply + 1)), button("⏭", "last", () => go(view.positions - 1)), scrub, label);
+    button("|◀", "first", () => go(0)), button("◀", "back", () => go(ply - 1)), autoplay,
+    button("▶", "forward", () => go(ply + 1)), button("▶|", "last", () => go(view.positions - 1)), scrub, label);
   const moveList = el("ol", { class: "moves" });
   const chart = svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
   const turn = el("pre", { class: "lines turn" });
@@ -200,6 +200,8 @@ async function showGame(source, number) {
     download.replaceChildren(exportUrl && view.export ? el("a", { href: exportUrl, download: `${String(rec.number).padStart(4, "0")}.${view.export}` }, `Download as ${view.export.toUpperCase()}`) : "");
   }
 
+  // Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
+  // moves show as well as a slow one's; the dashed line is the limit.
   function drawChart(rec, opening) {
     chart.replaceChildren();
     const moves = rec.moves;
@@ -208,18 +210,28 @@ async function showGame(source, number) {
       const time = rec.players[move.side === "first" ? 0 : 1].time || {};
       return (time.move || time.bank || 1000) * 1000;
     });
-    const top = Math.max(...limits, ...moves.map((move) => move.us));
+    const floor = 10;
+    const top = Math.max(...limits, ...moves.map((move) => move.us)) * 1.2;
+    const scale = (us) => (Math.log10(Math.max(us, floor) / floor) / Math.log10(top / floor)) * 100;
+    for (const [us, text] of [[100, "0.1 ms"], [1000, "1 ms"], [10000, "10 ms"], [100000, "100 ms"], [1000000, "1 s"], [10000000, "10 s"]]) {
+      if (us > top) break;
+      const y = 105 - scale(us);
+      chart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: y, y2: y }));
+      chart.append(svgEl("text", { class: "tick-label", x: 2, y: y - 1 }, text));
+    }
     const width = 600 / moves.length;
     moves.forEach((move, index) => {
-      const height = Math.max(1, (move.us / top) * 100);
-      chart.append(svgEl("rect", {
-        class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 110 - height,
+      const height = Math.max(1, scale(move.us));
+      const bar = svgEl("rect", {
+        class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
         width: Math.max(width - 1, 0.5), height,
-      }, undefined));
-      chart.lastChild.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(1)} ms of ${limits[index] / 1000} ms`));
+      });
+      bar.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
+      chart.append(bar);
     });
-    const limitY = 110 - (limits[0] / top) * 100;
+    const limitY = 105 - scale(limits[0]);
     chart.append(svgEl("line", { class: "limit", x1: 0, x2: 600, y1: limitY, y2: limitY }));
+    chart.append(svgEl("text", { class: "tick-label", x: 540, y: limitY - 2 }, `limit ${limits[0] / 1000} ms`));
   }
 
   async function position(at) {
@@ -248,9 +260,9 @@ async function showGame(source, number) {
   }
 
   function toggle() {
-    if (playing) { clearInterval(playing); playing = null; autoplay.textContent = "▶"; return; }
+    if (playing) { clearInterval(playing); playing = null; autoplay.textContent = "play"; return; }
     if (ply >= view.positions - 1) go(0);
-    autoplay.textContent = "⏸";
+    autoplay.textContent = "pause";
     playing = setInterval(() => { if (ply >= view.positions - 1) toggle(); else go(ply + 1); }, 600);
   }
 

@@ -3,7 +3,7 @@
 //! static report of `referee report`, and the pages' assets, compiled into the binary so that
 //! nothing is fetched at run time.
 
-pub(crate) mod assets;
+pub mod assets;
 pub(crate) mod library;
 pub(crate) mod live;
 pub(crate) mod replay;

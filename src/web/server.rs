@@ -325,14 +325,21 @@ pub fn tournament_standings(journal_path: &std::path::Path) -> Option<Value> {
 async fn events(
     State(shared): State<AppState>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
-    let receiver = shared.generation.subscribe();
-    let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
-        receiver.changed().await.ok()?;
-        let generation = *receiver.borrow_and_update();
+    change_events(shared.generation.subscribe())
+}
+
+/// Server-sent events, one `changed` event (its data the new generation) each time `changes`
+/// changes: what pages wait on to fetch again.
+pub(crate) fn change_events(
+    changes: watch::Receiver<u64>,
+) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    let stream = futures_util::stream::unfold(changes, |mut changes| async move {
+        changes.changed().await.ok()?;
+        let generation = *changes.borrow_and_update();
         let event = Event::default()
             .event("changed")
             .data(generation.to_string());
-        Some((Ok(event), receiver))
+        Some((Ok(event), changes))
     });
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
