@@ -140,12 +140,13 @@ async function showIndex(query) {
   Object.values(filters).forEach((filter) => filter.addEventListener("input", () => { shown = PAGE_ROWS; render(); }));
   more.addEventListener("click", () => { shown += PAGE_ROWS; render(); });
   render();
-  return watch(debounce(() => { if (location.hash === "" || location.hash.startsWith("#/?") || location.hash === "#/") route(); }, 300));
+  return watch(throttle(() => { if (location.hash === "" || location.hash.startsWith("#/?") || location.hash === "#/") route(); }, 500));
 }
 
-function debounce(callback, ms) {
+// Runs `callback` at most once every `ms`, the last call never lost.
+function throttle(callback, ms) {
   let timer = null;
-  return () => { clearTimeout(timer); timer = setTimeout(callback, ms); };
+  return () => { if (timer === null) timer = setTimeout(() => { timer = null; callback(); }, ms); };
 }
 
 // ----- The game viewer -----

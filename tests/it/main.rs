@@ -2,6 +2,7 @@
 //! library) for one area; `common` holds what they share.
 
 mod adapters;
+mod browser;
 mod bytes;
 mod cage;
 mod check;
