@@ -83,6 +83,11 @@ function resultText(summary) {
   return summary.winner === "first" ? "1-0" : "0-1";
 }
 
+// A performance mark the first time something is on the screen (what benches/web.rs reads).
+function markOnce(name) {
+  if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+}
+
 // ----- The index of games -----
 
 const PAGE_ROWS = 500;
@@ -140,6 +145,7 @@ async function showIndex(query) {
   Object.values(filters).forEach((filter) => filter.addEventListener("input", () => { shown = PAGE_ROWS; render(); }));
   more.addEventListener("click", () => { shown += PAGE_ROWS; render(); });
   render();
+  markOnce("games-shown");
   return watch(throttle(() => { if (location.hash === "" || location.hash.startsWith("#/?") || location.hash === "#/") route(); }, 500));
 }
 
@@ -151,13 +157,13 @@ function throttle(callback, ms) {
 
 // ----- The game viewer -----
 
-async function showGame(source, number) {
+async function showGame(source, number, at) {
   let view = await api.game(source, number);
   const root = main();
   root.replaceChildren();
   const record = () => view.record;
   const positions = new Map();
-  let ply = view.positions - 1;
+  let ply = Number.isInteger(at) && at >= 0 ? Math.min(at, view.positions - 1) : view.positions - 1;
   let playing = null;
 
   const title = el("h1", {});
@@ -247,6 +253,7 @@ async function showGame(source, number) {
     const total = view.positions - 1;
     const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
     label.textContent = `move ${ply} of ${total}: ${move}`;
+    history.replaceState(null, "", `#/game/${source}/${number}/${ply}`);
     moveList.querySelectorAll("li").forEach((item) => item.classList.toggle("current", Number(item.dataset.ply) === ply));
     chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
     turn.replaceChildren(...(view.turns[ply] || []).map((line) =>
@@ -256,6 +263,7 @@ async function showGame(source, number) {
     if (wanted === ply) {
       board.replaceChildren(boardNode(svg));
       board.firstChild.dataset.ply = ply;
+      markOnce("board-shown");
     }
     position(ply + 1);
   }
@@ -440,7 +448,7 @@ async function route() {
   const parts = path.split("/").filter(Boolean);
   try {
     if (document.body.dataset.page === "play") leave = await showPlay();
-    else if (parts[0] === "game") leave = await showGame(Number(parts[1]), Number(parts[2]));
+    else if (parts[0] === "game") leave = await showGame(Number(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
     else if (parts[0] === "tournament") leave = await showTournament(Number(parts[1]));
     else leave = await showIndex(query);
   } catch (error) {
