@@ -174,8 +174,11 @@ pub fn play_at_console(
         // A person answers `start` by typing a `ready` line: give them a move's time for it.
         rules.startup = rules.startup.max(Clock::new(human_time).available());
     }
-    let takebacks = (person.is_some() && takebacks_allowed(config, start.as_ref(), &opening))
-        .then_some(opening.len());
+    // The browser's page has no undo.
+    let takebacks = (person.is_some()
+        && config.browser.is_none()
+        && takebacks_allowed(config, start.as_ref(), &opening))
+    .then_some(opening.len());
 
     let mut screen = Screen::stdout();
     introduce(&mut screen, config, &seating, takebacks.is_some());
@@ -366,7 +369,7 @@ fn introduce(screen: &mut Screen, config: &PlayConfig, seating: &Seating, takeba
              is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
              'ready NAME VERSION', then each 'turn' with one move.",
         );
-    } else if people {
+    } else if people && config.browser.is_none() {
         screen.say(Voice::Aside, "Type help at your turn for how to play.");
     }
     if let Some(side) = config.defaulted {

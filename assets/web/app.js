@@ -19,7 +19,10 @@ async function getJson(url) {
 const api = EMBEDDED ? {
   games: async () => EMBEDDED.index,
   game: async (source, number) => EMBEDDED.games[`${source}/${number}`].view,
-  position: async (source, number, ply) => EMBEDDED.games[`${source}/${number}`].positions[ply],
+  position: async (source, number, ply) => {
+    const game = EMBEDDED.games[`${source}/${number}`];
+    return game.positions[ply] === undefined ? null : game.prefix + game.positions[ply];
+  },
   tournament: async (source) => EMBEDDED.tournaments[source],
   exportUrl: () => null,
 } : {

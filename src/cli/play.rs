@@ -69,7 +69,7 @@ pub struct PlayArgs {
     /// 127.0.0.1 (only this machine can open it) where you click your moves (checkers: the
     /// piece, then each square it lands on), with your clock counting down and buttons to
     /// resign and to offer or accept a draw. Clocks, verdicts and records are the console's.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "raw")]
     browser: bool,
     /// With --browser: the port of the page (default: any free port).
     #[arg(long, default_value_t = 0, requires = "browser")]

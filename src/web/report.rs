@@ -59,18 +59,19 @@ pub fn write_report(dirs: &[PathBuf], out_dir: &Path) -> Result<Written, ReportE
         };
         let view = replay::finished(&source.records, &record);
         let moves = all_moves(&view.record);
-        let positions: Vec<Value> = match spec_of_text(&record.game) {
+        let positions: Vec<String> = match spec_of_text(&record.game) {
             Some(spec) => (0..view.positions)
                 .map(|ply| {
                     position(&spec, &moves, ply)
-                        .map_or(Value::Null, |game| game.picture().to_svg(false).into())
+                        .map_or_else(String::new, |game| game.picture().to_svg(false))
                 })
                 .collect(),
             None => Vec::new(),
         };
+        let (prefix, positions) = shared_start(positions);
         views.insert(
             format!("{}/{}", summary.source, summary.number),
-            json!({ "view": view, "positions": positions }),
+            json!({ "view": view, "prefix": prefix, "positions": positions }),
         );
     }
     let mut tournaments = Map::new();
@@ -99,6 +100,30 @@ pub fn write_report(dirs: &[PathBuf], out_dir: &Path) -> Result<Written, ReportE
     })
 }
 
+/// The start every picture of a game shares (the board without its pieces, mostly), and what
+/// follows it in each: the page joins them again, and the file is several times smaller.
+fn shared_start(pictures: Vec<String>) -> (String, Vec<String>) {
+    let Some(first) = pictures.first() else {
+        return (String::new(), pictures);
+    };
+    let mut shared = first.len();
+    for picture in &pictures[1..] {
+        let common = first
+            .char_indices()
+            .zip(picture.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((at, a), _)| at + a.len_utf8());
+        shared = shared.min(common);
+    }
+    let prefix = first[..shared].to_string();
+    let rests = pictures
+        .into_iter()
+        .map(|picture| picture[shared..].to_string())
+        .collect();
+    (prefix, rests)
+}
+
 /// The page with its style, data and script inside. In the JSON, `<` is written `\u003c`, so
 /// that no text of a bot's can close the script element it sits in.
 fn page(data: &Value) -> String {
@@ -121,6 +146,22 @@ fn page(data: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pictures_keep_their_shared_start_once() {
+        let pictures = vec![
+            "<svg><a/><b/>".into(),
+            "<svg><a/><c/>".into(),
+            "<svg><a/>".into(),
+        ];
+        let (prefix, rests) = shared_start(pictures);
+        assert_eq!(prefix, "<svg><a/>");
+        assert_eq!(rests, ["<b/>", "<c/>", ""]);
+        assert_eq!(shared_start(Vec::new()), (String::new(), Vec::new()));
+        let (prefix, rests) = shared_start(vec!["é1".into(), "é2".into(), "ê".into()]);
+        assert_eq!(prefix, "");
+        assert_eq!(rests, ["é1", "é2", "ê"]);
+    }
 
     #[test]
     fn a_bots_text_cannot_close_the_data_script() {

@@ -30,6 +30,17 @@ impl Checkers {
                 picture.rect(col * SQUARE, row * SQUARE, SQUARE, SQUARE, class);
             }
         }
+        // What every position shares comes first (the squares and their numbers), so that
+        // the pictures of a game start alike (the static report stores that part once).
+        for square in 1..=32u8 {
+            let (x, y) = centre(square);
+            picture.text(
+                x - SQUARE / 2 + 8,
+                y - SQUARE / 2 + 9,
+                "number",
+                square.to_string(),
+            );
+        }
         let last = self.last_move();
         if let Some(mv) = last {
             for square in std::iter::once(mv.from()).chain(mv.landings()) {
@@ -39,12 +50,6 @@ impl Checkers {
         }
         for square in 1..=32u8 {
             let (x, y) = centre(square);
-            picture.text(
-                x - SQUARE / 2 + 8,
-                y - SQUARE / 2 + 9,
-                "number",
-                square.to_string(),
-            );
             if let Some(piece) = self.piece_at(square) {
                 let class = match piece.side {
                     Side::First => "black",
