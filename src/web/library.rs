@@ -230,3 +230,42 @@ pub fn player_name(record: &GameRecord, index: usize) -> String {
         _ => player.label.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::live::{LiveFile, LiveHeader};
+
+    #[test]
+    fn sources_are_found_one_level_down_and_a_record_hides_its_live_file() {
+        let root = tempfile::tempdir().unwrap();
+        let records = root.path().join("records");
+        fs::create_dir_all(&records).unwrap();
+        fs::create_dir_all(root.path().join("empty")).unwrap();
+        let header = LiveHeader {
+            number: 1,
+            game: "tictactoe width=3 height=3 line=3 exact=no".into(),
+            players: ["A".into(), "B".into()],
+            time: Default::default(),
+            opening: Vec::new(),
+            started: String::new(),
+        };
+        let live = LiveFile::start(&records, &header);
+        let mut library = Library::new(vec![root.path().to_path_buf()]);
+        assert_eq!(library.sources.len(), 1, "{:?}", library.sources);
+        assert!(library.sources[0].name.ends_with("records"));
+        let games = library.games();
+        assert_eq!(
+            (games.len(), games[0].live, games[0].reason.as_str()),
+            (1, true, "playing")
+        );
+        assert!(!library.scan(), "nothing changed");
+        // A file named like a record that is no record is no game: the live one stays.
+        fs::write(records.join("0001.json"), "not a record").unwrap();
+        assert!(library.scan());
+        assert!(library.games()[0].live, "an unreadable record is no game");
+        drop(live);
+        assert!(library.scan());
+        assert!(library.games().is_empty());
+    }
+}

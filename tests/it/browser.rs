@@ -534,3 +534,48 @@ fn the_static_report_replays_with_no_server() {
     let start = browser.until("const b = document.querySelector('.board-box'); return b && b.dataset.ply === '0' && document.querySelectorAll('.board-area circle.black').length;");
     assert_eq!(start, json!(12), "twelve black men at the start");
 }
+
+#[test]
+fn a_tournament_page_shows_standings_crosstable_and_ratings() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("small.toml");
+    let mut text = String::from("game = \"tictactoe\"\ngames = 4\n");
+    for name in ["alpha", "beta", "gamma"] {
+        text.push_str(&format!(
+            "\n[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n"
+        ));
+    }
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("results/small");
+    let output = referee()
+        .arg("tournament")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let (_server, url) = serve(&dir.path().join("results"), &[]);
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/"));
+    assert_eq!(
+        browser.until("return document.querySelectorAll('tr.game-row').length;"),
+        json!(12)
+    );
+    browser.click("ul.sources a");
+    let rows = browser.until(
+        "const rows = document.querySelectorAll('table.standings tr'); return rows.length > 1 &&
+         Array.from(rows).slice(1).map(row => row.children[1].textContent).sort().join(',');",
+    );
+    assert_eq!(rows, json!("alpha,beta,gamma"));
+    assert_eq!(
+        browser.eval(
+            "return document.querySelector('.progress').textContent.startsWith('12 of 12 games');"
+        ),
+        json!(true)
+    );
+    assert_eq!(
+        browser.eval("return [document.querySelectorAll('svg.elo circle.point').length, document.querySelectorAll('table.crosstable tr').length];"),
+        json!([3, 4])
+    );
+}
