@@ -212,7 +212,7 @@ fn main() {
     // that serve's sources, in name order, are the matches in order).
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py");
     let bot = format!("python3 {} slow:300", script.display());
-    for k in [1usize, 4] {
+    for k in [1usize, 4, 8] {
         let live = dir.join(format!("live{k}"));
         std::fs::create_dir_all(&live).unwrap();
         let (_live_server, live_url) = serve(&live);

@@ -68,15 +68,28 @@ function boardNode(svgText) {
 const main = () => document.getElementById("main");
 const status = (text) => { document.getElementById("status").textContent = text; };
 
-// Server-sent events: a callback run whenever the served directories change.
+// Server-sent events: a callback run whenever the served directories change. A tab in the
+// background lets its connection go (a browser opens only a few to one server) and catches up
+// when it is shown again.
 let events = null;
 const watchers = new Set();
+function connect() {
+  if (events || EMBEDDED || !window.EventSource || document.hidden) return;
+  events = new EventSource("api/events");
+  events.addEventListener("changed", () => watchers.forEach((watcher) => watcher()));
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) {
+    if (events) events.close();
+    events = null;
+  } else if (watchers.size) {
+    connect();
+    watchers.forEach((watcher) => watcher());
+  }
+});
 function watch(callback) {
   watchers.add(callback);
-  if (!events && !EMBEDDED && window.EventSource) {
-    events = new EventSource("api/events");
-    events.addEventListener("changed", () => watchers.forEach((watcher) => watcher()));
-  }
+  connect();
   return () => watchers.delete(callback);
 }
 
