@@ -35,6 +35,42 @@ pub(crate) fn mark(
 /// The classes of the marks on squares.
 pub(crate) const MARKS: [&str; 2] = ["x", "o"];
 
+/// Lights square (x, y) in `class`.
+pub(crate) fn light(picture: &mut Picture, (x, y): (u8, u8), class: &'static str) {
+    let (cx, cy) = centre(x, y);
+    picture.rect(cx - CELL / 2, cy - CELL / 2, CELL, CELL, class);
+}
+
+/// The X and O marks of a `width` x `height` grid of squares.
+pub(crate) fn marks(
+    picture: &mut Picture,
+    width: u8,
+    height: u8,
+    mark_at: impl Fn(u8, u8) -> Option<Side>,
+) {
+    for y in 0..height {
+        for x in 0..width {
+            if let Some(side) = mark_at(x, y) {
+                mark(picture, side, centre(x, y), CELL / 3, MARKS);
+            }
+        }
+    }
+}
+
+/// A target on each square a legal move plays, given as the square and the move's notation.
+pub(crate) fn targets(picture: &mut Picture, moves: impl IntoIterator<Item = ((u8, u8), String)>) {
+    for ((x, y), notation) in moves {
+        let (cx, cy) = centre(x, y);
+        picture.target(
+            cx - CELL / 2,
+            cy - CELL / 2,
+            CELL,
+            CELL,
+            Target::Move(notation),
+        );
+    }
+}
+
 /// The coordinates along the top and left edges of a grid of `width` x `height` squares.
 pub(crate) fn coordinates(picture: &mut Picture, width: u8, height: u8) {
     for x in 0..width {
@@ -76,30 +112,15 @@ impl Mnk {
             );
         }
         if let Some(last) = self.last_move() {
-            let (x, y) = self.coordinates(last);
-            let (cx, cy) = centre(x, y);
-            picture.rect(cx - CELL / 2, cy - CELL / 2, CELL, CELL, "last");
+            light(&mut picture, self.coordinates(last), "last");
         }
-        for y in 0..height {
-            for x in 0..width {
-                if let Some(side) = self.mark_at(x, y) {
-                    mark(&mut picture, side, centre(x, y), CELL / 3, MARKS);
-                }
-            }
-        }
+        marks(&mut picture, width, height, |x, y| self.mark_at(x, y));
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
-        for square in moves {
-            let (x, y) = self.coordinates(square);
-            let (cx, cy) = centre(x, y);
-            picture.target(
-                cx - CELL / 2,
-                cy - CELL / 2,
-                CELL,
-                CELL,
-                Target::Move(self.format_move(square)),
-            );
-        }
+        let moves = moves
+            .into_iter()
+            .map(|square| (self.coordinates(square), self.format_move(square)));
+        targets(&mut picture, moves);
         picture
     }
 }

@@ -3,8 +3,8 @@
 //! move lit, and only the squares that may be played are targets.
 
 use super::game::{BoardStatus, Uttt};
-use crate::games::mnk::picture::{centre, coordinates, mark, CELL, MARGIN, MARKS};
-use crate::games::picture::{Picture, Target};
+use crate::games::mnk::picture::{coordinates, light, mark, marks, targets, CELL, MARGIN};
+use crate::games::picture::Picture;
 use crate::games::Game;
 
 impl Uttt {
@@ -41,17 +41,9 @@ impl Uttt {
             picture.line((MARGIN, at), (MARGIN + 9 * CELL, at), class);
         }
         if let Some(last) = self.last_move() {
-            let (x, y) = Uttt::coordinates(last);
-            let (cx, cy) = centre(x, y);
-            picture.rect(cx - CELL / 2, cy - CELL / 2, CELL, CELL, "last");
+            light(&mut picture, Uttt::coordinates(last), "last");
         }
-        for y in 0..9 {
-            for x in 0..9 {
-                if let Some(side) = self.mark_at(x, y) {
-                    mark(&mut picture, side, centre(x, y), CELL / 3, MARKS);
-                }
-            }
-        }
+        marks(&mut picture, 9, 9, |x, y| self.mark_at(x, y));
         for board in 0..9 {
             if let BoardStatus::Won(side) = self.board_status(board) {
                 let (left, top) = corner(board);
@@ -61,17 +53,10 @@ impl Uttt {
         }
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
-        for square in moves {
-            let (x, y) = Uttt::coordinates(square);
-            let (cx, cy) = centre(x, y);
-            picture.target(
-                cx - CELL / 2,
-                cy - CELL / 2,
-                CELL,
-                CELL,
-                Target::Move(self.format_move(square)),
-            );
-        }
+        let moves = moves
+            .into_iter()
+            .map(|square| (Uttt::coordinates(square), self.format_move(square)));
+        targets(&mut picture, moves);
         picture
     }
 }
