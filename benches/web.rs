@@ -203,9 +203,9 @@ fn main() {
         rss, peak
     );
 
-    // Not more than 4: Chromium opens at most 6 HTTP/1.1 connections to one server and each
-    // tab's event stream holds one, so past 5 tabs pages wait for a connection (a run with 8
-    // tabs stalled).
+    // Chromium opens at most 6 HTTP/1.1 connections to one server and each visible tab's
+    // event stream holds one; a tab in the background lets its stream go and catches up when
+    // shown (without that, a run with 8 tabs stalled).
     // Live games: K matches of slow bots at once (the scripted bot plays the first free square:
     // a line of 10 on 15x15 takes it well over the 12 s watched), one tab each, all in one browser; after a
     // while, how many moves behind the file each tab shows (the directories are numbered so
