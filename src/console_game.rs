@@ -7,6 +7,7 @@ use crate::clock::{Clock, TimeControl, MAX_MS};
 use crate::games::{AnyGame, GameSpec, Side};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::record::RecordFiles;
+use crate::seats::browser::{BrowserSeat, PlayPage};
 use crate::seats::console::board_view::{draw, played_line, side_name, Seating};
 use crate::seats::console::keyboard::Keyboard;
 use crate::seats::console::screen::{Notice, Screen, Voice};
@@ -76,6 +77,9 @@ pub struct PlayConfig {
     pub seed: u64,
     /// How long to wait after each move when only bots play, so that people can follow.
     pub pause: Duration,
+    /// People play in a web browser rather than at the console: the port of the first
+    /// person's page (0: any free port; a second person's page takes any free port).
+    pub browser: Option<u16>,
 }
 
 /// The game played, and where its record went.
@@ -87,6 +91,7 @@ pub struct ConsoleGame {
 /// What sits on a side for the game: a person at the console, or a bot.
 enum SideSeat {
     Person(ConsoleSeat),
+    Browser(BrowserSeat),
     Bot(ShownBot),
 }
 
@@ -94,6 +99,7 @@ impl SideSeat {
     fn seat(&mut self) -> &mut dyn Seat {
         match self {
             SideSeat::Person(seat) => seat,
+            SideSeat::Browser(seat) => seat,
             SideSeat::Bot(bot) => bot,
         }
     }
@@ -168,15 +174,41 @@ pub fn play_at_console(
         // A person answers `start` by typing a `ready` line: give them a move's time for it.
         rules.startup = rules.startup.max(Clock::new(human_time).available());
     }
-    let takebacks = (person.is_some() && takebacks_allowed(config, start.as_ref(), &opening))
-        .then_some(opening.len());
+    // The browser's page has no undo.
+    let takebacks = (person.is_some()
+        && config.browser.is_none()
+        && takebacks_allowed(config, start.as_ref(), &opening))
+    .then_some(opening.len());
 
     let mut screen = Screen::stdout();
     introduce(&mut screen, config, &seating, takebacks.is_some());
 
-    let keyboard = humans.contains(&true).then(|| Rc::new(Keyboard::stdin()));
-    let side_seat = |side: Side| -> Result<SideSeat, GameError> {
+    let keyboard =
+        (humans.contains(&true) && config.browser.is_none()).then(|| Rc::new(Keyboard::stdin()));
+    let mut pages = 0;
+    let mut side_seat = |side: Side| -> Result<SideSeat, GameError> {
         Ok(match &config.sides[side.index()] {
+            SideSpec::Human if config.browser.is_some() => {
+                let port = if pages == 0 {
+                    config.browser.unwrap_or(0)
+                } else {
+                    0
+                };
+                pages += 1;
+                let page = PlayPage::start(port).map_err(|error| GameError::CannotStart {
+                    label: side_name(spec, side).to_string(),
+                    reason: format!("cannot serve the browser page: {error}"),
+                })?;
+                Screen::stdout().say(
+                    Voice::Plain,
+                    &format!(
+                        "{} plays in the browser: open {}",
+                        side_name(spec, side),
+                        page.url()
+                    ),
+                );
+                SideSeat::Browser(BrowserSeat::new(page, seating.who(spec, side.opponent())))
+            }
             SideSpec::Human => SideSeat::Person(ConsoleSeat::new(
                 Rc::clone(keyboard.as_ref().expect("a person plays")),
                 ConsoleOptions {
@@ -263,7 +295,7 @@ pub fn play_at_console(
         };
         let took_back = match &mut seats[you.index()] {
             SideSeat::Person(seat) => seat.took_back(),
-            SideSeat::Bot(_) => false,
+            SideSeat::Browser(_) | SideSeat::Bot(_) => false,
         };
         if !took_back {
             break played;
@@ -337,7 +369,7 @@ fn introduce(screen: &mut Screen, config: &PlayConfig, seating: &Seating, takeba
              is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
              'ready NAME VERSION', then each 'turn' with one move.",
         );
-    } else if people {
+    } else if people && config.browser.is_none() {
         screen.say(Voice::Aside, "Type help at your turn for how to play.");
     }
     if let Some(side) = config.defaulted {

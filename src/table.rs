@@ -4,7 +4,7 @@
 //! nothing wrong, tells it to quit (or kills it after a fault) otherwise, writes the game's
 //! record files, and replays a game whose timeout coincided with a stall of the referee.
 
-use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlayer};
+use crate::arbiter::{play_game_watched, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::clock::TimeControl;
 use crate::games::Side;
 use crate::record::{append_epilogue, RecordFiles};
@@ -14,6 +14,7 @@ use crate::seats::process::SpawnError;
 use crate::seats::process_options::ProcessOptions;
 use crate::seats::supervisor::Supervisor;
 use crate::seats::{PlayerSpec, Seat};
+use crate::web::{LiveFile, LiveHeader};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -308,7 +309,13 @@ impl Table {
         }
         let [mut first, mut second]: [Box<dyn Seat + Send>; 2] =
             seats.try_into().ok().expect("one seat per side");
-        let mut played = play_game(
+        // While a recorded game is played, its moves so far are in a live file for `referee
+        // serve`, which goes once the record is written.
+        let mut live = venue
+            .record_dir
+            .as_deref()
+            .map(|dir| LiveFile::start(dir, &live_header(venue, players, game)));
+        let mut played = play_game_watched(
             &self.supervisor,
             game.number,
             &venue.rules,
@@ -317,6 +324,11 @@ impl Table {
                 seated_player(&players[game.seats[0]], first.as_mut(), &venue.rules),
                 seated_player(&players[game.seats[1]], second.as_mut(), &venue.rules),
             ],
+            &mut |_, played| {
+                if let Some(live) = &mut live {
+                    live.moved(played);
+                }
+            },
         )?;
         let mut kept = Vec::new();
         for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
@@ -334,6 +346,7 @@ impl Table {
             }
         }
         let files = played.write_files(venue.record_dir.as_deref())?;
+        drop(live);
         for (side, seat) in kept {
             self.seated.push(Kept {
                 player: game.seats[side.index()],
@@ -364,6 +377,18 @@ impl Drop for Table {
         for kept in self.seated.drain(..) {
             kept.finish();
         }
+    }
+}
+
+/// What a live file says of a game before its first move.
+fn live_header(venue: &Venue, players: &[Player], game: &ScheduledGame) -> LiveHeader {
+    LiveHeader {
+        number: game.number,
+        game: venue.rules.spec.to_string(),
+        players: game.seats.map(|seat| players[seat].label.clone()),
+        time: game.seats.map(|seat| players[seat].time),
+        opening: game.opening.clone(),
+        started: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
     }
 }
 

@@ -9,9 +9,12 @@ use std::process::ExitCode;
 
 mod bot;
 mod check;
+mod export;
 mod r#match;
 mod perft;
 mod play;
+mod report;
+mod serve;
 mod standings;
 mod tournament;
 
@@ -82,6 +85,18 @@ enum Command {
     /// Run a built-in bot on stdin/stdout, speaking protocol.md (what `builtin:LEVEL` players
     /// run). It plays whichever game the referee's `game` line names.
     Bot(bot::BotArgs),
+    /// Export game records as PDN (checkers: the ballot, the result and each move's time as
+    /// comments) or SGF (tic-tac-toe, gomoku, mnk: FF[4], GM[4], each move's time as its
+    /// comment, as c-gomoku-cli writes them). Example: referee export records/ --out exported
+    Export(export::ExportArgs),
+    /// Serve a web viewer of recorded games on this machine: an index with filters, every game
+    /// replayable move by move with each bot's protocol lines and stderr, tournament standings,
+    /// and games being played shown live. Example: referee serve results/ then open the
+    /// address it prints.
+    Serve(serve::ServeArgs),
+    /// Write one self-contained HTML file with the standings and every game replayable, to
+    /// publish results without a server. Example: referee report site --from results/bundled
+    Report(report::ReportArgs),
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
@@ -105,6 +120,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bot(args) => bot::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Report(args) => report::run(args),
     }
     .map(|()| ExitCode::SUCCESS)
 }

@@ -65,6 +65,15 @@ pub struct PlayArgs {
     /// "9-13,21-17,5-9"; for m,n,k games also Gomocup's offsets, e.g. "0,0, 1,0, 1,1".
     #[arg(long, value_name = "MOVES")]
     opening: Option<String>,
+    /// Play in a web browser instead of at the console: the referee prints an address on
+    /// 127.0.0.1 (only this machine can open it) where you click your moves (checkers: the
+    /// piece, then each square it lands on), with your clock counting down and buttons to
+    /// resign and to offer or accept a draw. Clocks, verdicts and records are the console's.
+    #[arg(long, conflicts_with = "raw")]
+    browser: bool,
+    /// With --browser: the port of the page (default: any free port).
+    #[arg(long, default_value_t = 0, requires = "browser")]
+    port: u16,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
@@ -100,6 +109,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         process,
         seed: settings.seed,
         pause: Duration::from_millis(args.pause_ms),
+        browser: args.browser.then_some(args.port),
     };
     play_at_console(&config, &host.supervisor)?;
     Ok(())

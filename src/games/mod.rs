@@ -16,6 +16,7 @@ pub(crate) mod mnk;
 mod opening_text;
 mod param_reader;
 pub(crate) mod perft;
+pub mod picture;
 pub(crate) mod spec;
 pub mod uttt;
 mod variant;
@@ -281,6 +282,10 @@ pub trait Game: Clone + Send + 'static {
         self.diagram(&View::default()).to_string()
     }
 
+    /// A picture of the position, with the legal moves as clickable targets: what the web
+    /// viewer and the browser seat show.
+    fn picture(&self) -> picture::Picture;
+
     /// Points each side has scored, for games that keep a score (boxes in dots and boxes).
     fn scores(&self) -> Option<[u32; 2]> {
         None
@@ -314,6 +319,7 @@ pub trait AnyGame: Send {
     fn outcome(&self) -> Option<Outcome>;
     fn render(&self) -> String;
     fn diagram(&self, view: &View) -> Diagram;
+    fn picture(&self) -> picture::Picture;
     fn scores(&self) -> Option<[u32; 2]>;
     /// Every legal move that takes a piece from one square to another, in the order of
     /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
@@ -351,6 +357,10 @@ impl<G: Game> AnyGame for G {
 
     fn diagram(&self, view: &View) -> Diagram {
         Game::diagram(self, view)
+    }
+
+    fn picture(&self) -> picture::Picture {
+        Game::picture(self)
     }
 
     fn scores(&self) -> Option<[u32; 2]> {

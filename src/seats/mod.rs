@@ -8,6 +8,7 @@ pub(crate) mod adapters;
 pub(crate) mod bot_cgroups;
 mod bot_output;
 mod bot_stderr;
+pub mod browser;
 mod cage;
 pub(crate) mod cgroup;
 pub mod console;

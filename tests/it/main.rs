@@ -2,11 +2,13 @@
 //! library) for one area; `common` holds what they share.
 
 mod adapters;
+mod browser;
 mod bytes;
 mod cage;
 mod check;
 mod common;
 mod console;
+mod export;
 mod hostile;
 mod journals;
 mod lazy_schedule;

@@ -7,6 +7,7 @@ use super::notation::parse_notation;
 use super::params::CheckersParams;
 use super::position::{Piece, Position};
 use super::squares::bit;
+use crate::games::picture::Picture;
 use crate::games::{Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side, View};
 
 /// A checkers game: the position, the draw rules in force and the history they need.
@@ -221,6 +222,10 @@ impl Game for Checkers {
     /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
         self.draw(view)
+    }
+
+    fn picture(&self) -> Picture {
+        self.draw_picture()
     }
 
     fn piece_squares(&self, mv: Move) -> Option<(u8, u8)> {

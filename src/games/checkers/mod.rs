@@ -25,6 +25,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod params;
+mod picture;
 mod position;
 mod scenarios;
 mod squares;

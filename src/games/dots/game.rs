@@ -2,6 +2,7 @@
 //! and the rules that change them.
 
 use super::params::DotsParams;
+use crate::games::picture::Picture;
 use crate::games::{
     parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
     View,
@@ -347,6 +348,10 @@ impl Game for Dots {
     /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
         self.draw(view)
+    }
+
+    fn picture(&self) -> Picture {
+        self.draw_picture()
     }
 
     fn scores(&self) -> Option<[u32; 2]> {

@@ -12,6 +12,7 @@
 mod diagram;
 mod game;
 mod params;
+mod picture;
 mod scenarios;
 #[cfg(test)]
 mod test_boards;

@@ -2,6 +2,7 @@
 
 use super::params::{MnkParams, Rule};
 use super::renju::{self, Lines};
+use crate::games::picture::Picture;
 use crate::games::{
     parse_coordinate, written_square, Diagram, Ending, Forbidden, Game, IllegalMove, MoveError,
     Outcome, Side, View,
@@ -296,6 +297,10 @@ impl Game for Mnk {
     /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
         self.draw(view)
+    }
+
+    fn picture(&self) -> Picture {
+        self.draw_picture()
     }
 }
 

@@ -11,6 +11,7 @@ mod diagram;
 mod game;
 mod params;
 mod renju;
+pub(crate) mod picture;
 mod scenarios;
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::params::{UtttParams, UtttTiebreak};
 use super::tables::{Square, ALL_CELLS, BIT_OF_SQUARE, BOARD_CELLS, HAS_LINE, SQUARE_OF_BIT};
 use crate::games::diagram::column_letter;
+use crate::games::picture::Picture;
 use crate::games::{
     parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
     View,
@@ -351,6 +352,10 @@ impl Game for Uttt {
     /// Drawn in `diagram.rs`.
     fn diagram(&self, view: &View) -> Diagram {
         self.draw(view)
+    }
+
+    fn picture(&self) -> Picture {
+        self.draw_picture()
     }
 }
 

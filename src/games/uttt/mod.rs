@@ -14,6 +14,7 @@
 mod diagram;
 mod game;
 mod params;
+mod picture;
 mod scenarios;
 mod tables;
 #[cfg(test)]

@@ -1,0 +1,475 @@
+// The referee's pages: the index of games, the game viewer, a tournament's standings, and a
+// person's seat in play. Everything a bot wrote is put on the page as text (textContent),
+// never as HTML; the boards are SVG pictures drawn by the referee itself.
+"use strict";
+
+// In a static report (referee report) the data is in the page; otherwise it comes from the
+// server that sent the page.
+const EMBEDDED = (() => {
+  const node = document.getElementById("referee-data");
+  return node ? JSON.parse(node.textContent) : null;
+})();
+
+async function getJson(url) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return response.json();
+}
+
+const api = EMBEDDED ? {
+  games: async () => EMBEDDED.index,
+  game: async (source, number) => EMBEDDED.games[`${source}/${number}`].view,
+  position: async (source, number, ply) => {
+    const game = EMBEDDED.games[`${source}/${number}`];
+    return game.positions[ply] === undefined ? null : game.prefix + game.positions[ply];
+  },
+  tournament: async (source) => EMBEDDED.tournaments[source],
+  exportUrl: () => null,
+} : {
+  games: () => getJson("api/games"),
+  game: (source, number) => getJson(`api/game/${source}/${number}`),
+  position: async (source, number, ply) => {
+    const response = await fetch(`api/position/${source}/${number}/${ply}`, { credentials: "same-origin" });
+    return response.ok ? response.text() : null;
+  },
+  tournament: (source) => getJson(`api/tournament/${source}`),
+  exportUrl: (source, number) => `api/export/${source}/${number}`,
+};
+
+// An element with attributes and children; strings become text nodes.
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A board picture from the referee, made into a node (the referee escapes every text in it).
+function boardNode(svgText) {
+  const box = el("div", { class: "board-box" });
+  if (svgText) box.innerHTML = svgText;
+  return box;
+}
+
+const main = () => document.getElementById("main");
+const status = (text) => { document.getElementById("status").textContent = text; };
+
+// Server-sent events: a callback run whenever the served directories change. A tab in the
+// background lets its connection go (a browser opens only a few to one server) and catches up
+// when it is shown again.
+let events = null;
+const watchers = new Set();
+function connect() {
+  if (events || EMBEDDED || !window.EventSource || document.hidden) return;
+  events = new EventSource("api/events");
+  events.addEventListener("changed", () => watchers.forEach((watcher) => watcher()));
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) {
+    if (events) events.close();
+    events = null;
+  } else if (watchers.size) {
+    connect();
+    watchers.forEach((watcher) => watcher());
+  }
+});
+function watch(callback) {
+  watchers.add(callback);
+  connect();
+  return () => watchers.delete(callback);
+}
+
+function resultText(summary) {
+  if (summary.live) return "playing";
+  if (!summary.winner) return "draw";
+  return summary.winner === "first" ? "1-0" : "0-1";
+}
+
+// A performance mark the first time something is on the screen (what benches/web.rs reads).
+function markOnce(name) {
+  if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+}
+
+// ----- The index of games -----
+
+const PAGE_ROWS = 500;
+
+async function showIndex(query) {
+  const data = await api.games();
+  const root = main();
+  root.replaceChildren();
+  const params = new URLSearchParams(query || "");
+  const filters = {
+    source: el("select", {}, el("option", { value: "" }, "all sources"),
+      data.sources.map((source) => el("option", { value: source.id }, source.name))),
+    player: el("input", { type: "search", placeholder: "player", size: 14 }),
+    result: el("select", {}, ["", "1-0", "0-1", "draw", "playing"].map((value) =>
+      el("option", { value }, value || "any result"))),
+    reason: el("select", {}, el("option", { value: "" }, "any reason"),
+      [...new Set(data.games.map((game) => game.reason))].sort().map((reason) => el("option", { value: reason }, reason))),
+  };
+  filters.source.value = params.get("source") || "";
+  filters.player.value = params.get("player") || "";
+  root.append(el("h1", {}, `${data.games.length} games`));
+  const links = data.sources.map((source) => el("li", {}, source.name, " ",
+    source.tournament ? el("a", { href: `#/tournament/${source.id}` }, "standings") : ""));
+  root.append(el("ul", { class: "sources" }, links));
+  root.append(el("div", { class: "filters" }, Object.values(filters)));
+  const table = el("table", { class: "games" });
+  const more = el("button", { type: "button" }, "show more");
+  root.append(table, more);
+  let shown = PAGE_ROWS;
+  const render = () => {
+    const player = filters.player.value.trim().toLowerCase();
+    const games = data.games.filter((game) =>
+      (filters.source.value === "" || String(game.source) === filters.source.value) &&
+      (player === "" || game.players.some((name) => name.toLowerCase().includes(player))) &&
+      (filters.result.value === "" || resultText(game) === filters.result.value) &&
+      (filters.reason.value === "" || game.reason === filters.reason.value));
+    const rows = games.slice(0, shown).map((game) => el("tr", {
+      class: "game-row", "data-game": `${game.source}/${game.number}`,
+      onclick: () => { location.hash = `#/game/${game.source}/${game.number}`; },
+    },
+      el("td", { class: "num" }, game.number),
+      el("td", {}, data.sources[game.source] ? data.sources[game.source].name : ""),
+      el("td", {}, game.game.split(" ")[0]),
+      el("td", {}, game.players[0]),
+      el("td", {}, game.players[1]),
+      el("td", {}, game.live ? el("span", { class: "live-badge" }, "live") : resultText(game)),
+      el("td", {}, game.reason),
+      el("td", { class: "num" }, game.moves),
+      el("td", {}, game.started.replace("T", " ").slice(0, 19))));
+    table.replaceChildren(el("tr", {}, ["#", "source", "game", "first", "second", "result", "reason", "moves", "started"]
+      .map((title) => el("th", {}, title))), ...rows);
+    more.hidden = games.length <= shown;
+    status(`${games.length} of ${data.games.length} games shown`);
+  };
+  Object.values(filters).forEach((filter) => filter.addEventListener("input", () => { shown = PAGE_ROWS; render(); }));
+  more.addEventListener("click", () => { shown += PAGE_ROWS; render(); });
+  render();
+  markOnce("games-shown");
+  return watch(throttle(() => { if (location.hash === "" || location.hash.startsWith("#/?") || location.hash === "#/") route(); }, 500));
+}
+
+// Runs `callback` at most once every `ms`, the last call never lost.
+function throttle(callback, ms) {
+  let timer = null;
+  return () => { if (timer === null) timer = setTimeout(() => { timer = null; callback(); }, ms); };
+}
+
+// ----- The game viewer -----
+
+async function showGame(source, number, at) {
+  let view = await api.game(source, number);
+  const root = main();
+  root.replaceChildren();
+  const record = () => view.record;
+  const positions = new Map();
+  let ply = Number.isInteger(at) && at >= 0 ? Math.min(at, view.positions - 1) : view.positions - 1;
+  let playing = null;
+
+  const title = el("h1", {});
+  const detail = el("div", { class: "detail" });
+  const board = el("div", { class: "board-area" });
+  const label = el("span", { class: "ply-label" });
+  const scrub = el("input", { type: "range", min: 0, value: ply, "aria-label": "move" });
+  const button = (text, name, action) => el("button", { type: "button", name, title: name, onclick: action }, text);
+  const autoplay = button("play", "autoplay", () => toggle());
+  const controls = el("div", { class: "controls" },
+    button("|◀", "first", () => go(0)), button("◀", "back", () => go(ply - 1)), autoplay,
+    button("▶", "forward", () => go(ply + 1)), button("▶|", "last", () => go(view.positions - 1)), scrub, label);
+  const moveList = el("ol", { class: "moves" });
+  const chart = svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
+  const turn = el("pre", { class: "lines turn" });
+  const stderrBoxes = el("div", {});
+  const exportUrl = api.exportUrl(source, number);
+  const download = el("p", {});
+  root.append(title, detail, el("div", { class: "viewer" },
+    el("div", {}, board, controls, el("h2", {}, "Time of each move against its limit"), chart),
+    el("div", {}, el("h2", {}, "Moves"), moveList, el("h2", {}, "This turn's protocol lines"), turn,
+      stderrBoxes, download)));
+
+  function fill() {
+    const rec = record();
+    const names = rec.players.map((player) => player.name ? `${player.label} (${player.name})` : player.label);
+    title.textContent = `Game ${rec.number}: ${rec.game.split(" ")[0]}, ${names[0]} vs ${names[1]}`;
+    detail.replaceChildren(view.live ? el("span", { class: "live-badge" }, "live") : "",
+      " ", rec.result ? rec.result.detail : `${rec.moves.length} moves so far`, " ", el("small", {}, rec.game));
+    scrub.max = view.positions - 1;
+    const opening = rec.opening.length;
+    const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })));
+    moveList.replaceChildren(...all.map((entry, index) => el("li", {
+      class: entry.opening ? "opening" : null, "data-ply": index + 1, onclick: () => go(index + 1),
+    }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms)` : " (opening)")));
+    drawChart(rec, opening);
+    stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
+      const text = view.stderr[index] || (player.stderr_tail ? player.stderr_tail.join("\n") : null);
+      return text ? el("div", {}, el("h2", {}, `stderr of ${player.label}`), el("pre", { class: "lines stderr" }, text)) : null;
+    }).filter(Boolean));
+    download.replaceChildren(exportUrl && view.export ? el("a", { href: exportUrl, download: `${String(rec.number).padStart(4, "0")}.${view.export}` }, `Download as ${view.export.toUpperCase()}`) : "");
+  }
+
+  // Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
+  // moves show as well as a slow one's; the dashed line is the limit.
+  function drawChart(rec, opening) {
+    chart.replaceChildren();
+    const moves = rec.moves;
+    if (!moves.length) return;
+    const limits = moves.map((move) => {
+      const time = rec.players[move.side === "first" ? 0 : 1].time || {};
+      return (time.move || time.bank || 1000) * 1000;
+    });
+    const floor = 10;
+    const top = Math.max(...limits, ...moves.map((move) => move.us)) * 1.2;
+    const scale = (us) => (Math.log10(Math.max(us, floor) / floor) / Math.log10(top / floor)) * 100;
+    for (const [us, text] of [[100, "0.1 ms"], [1000, "1 ms"], [10000, "10 ms"], [100000, "100 ms"], [1000000, "1 s"], [10000000, "10 s"]]) {
+      if (us > top) break;
+      const y = 105 - scale(us);
+      chart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: y, y2: y }));
+      chart.append(svgEl("text", { class: "tick-label", x: 2, y: y - 1 }, text));
+    }
+    const width = 600 / moves.length;
+    moves.forEach((move, index) => {
+      const height = Math.max(1, scale(move.us));
+      const bar = svgEl("rect", {
+        class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
+        width: Math.max(width - 1, 0.5), height,
+      });
+      bar.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
+      chart.append(bar);
+    });
+    const limitY = 105 - scale(limits[0]);
+    chart.append(svgEl("line", { class: "limit", x1: 0, x2: 600, y1: limitY, y2: limitY }));
+    chart.append(svgEl("text", { class: "tick-label", x: 540, y: limitY - 2 }, `limit ${limits[0] / 1000} ms`));
+  }
+
+  async function position(at) {
+    if (!positions.has(at)) positions.set(at, await api.position(source, number, at));
+    return positions.get(at);
+  }
+
+  async function go(at) {
+    ply = Math.max(0, Math.min(view.positions - 1, at));
+    scrub.value = ply;
+    const rec = record();
+    const total = view.positions - 1;
+    const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
+    label.textContent = `move ${ply} of ${total}: ${move}`;
+    history.replaceState(null, "", `#/game/${source}/${number}/${ply}`);
+    moveList.querySelectorAll("li").forEach((item) => item.classList.toggle("current", Number(item.dataset.ply) === ply));
+    chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
+    turn.replaceChildren(...(view.turns[ply] || []).map((line) =>
+      el("div", { class: line.way === "<" ? "way-from" : "way-to" }, `+${line.ms.toFixed(3)} ms ${line.player}${line.way} ${line.text}`)));
+    const wanted = ply;
+    const svg = await position(wanted);
+    if (wanted === ply) {
+      board.replaceChildren(boardNode(svg));
+      board.firstChild.dataset.ply = ply;
+      markOnce("board-shown");
+    }
+    position(ply + 1);
+  }
+
+  function toggle() {
+    if (playing) { clearInterval(playing); playing = null; autoplay.textContent = "play"; return; }
+    if (ply >= view.positions - 1) go(0);
+    autoplay.textContent = "pause";
+    playing = setInterval(() => { if (ply >= view.positions - 1) toggle(); else go(ply + 1); }, 600);
+  }
+
+  scrub.addEventListener("input", () => go(Number(scrub.value)));
+  const keys = (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    const actions = { ArrowLeft: () => go(ply - 1), ArrowRight: () => go(ply + 1), Home: () => go(0), End: () => go(view.positions - 1), " ": () => toggle() };
+    if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+  };
+  document.addEventListener("keydown", keys);
+  fill();
+  await go(ply);
+  status(view.live ? "live: the game updates as it is played" : "");
+  const stopWatching = watch(async () => {
+    if (!view.live) return;
+    const atEnd = ply >= view.positions - 1;
+    try { view = await api.game(source, number); } catch (error) { return; }
+    positions.clear();
+    fill();
+    go(atEnd ? view.positions - 1 : ply);
+    if (!view.live) status("the game is over");
+  });
+  return () => { document.removeEventListener("keydown", keys); stopWatching(); if (playing) clearInterval(playing); };
+}
+
+// ----- A tournament's standings -----
+
+async function showTournament(source) {
+  const data = await api.tournament(source);
+  const root = main();
+  root.replaceChildren();
+  const standings = data.standings;
+  root.append(el("h1", {}, `${data.name}: ${data.game.split(" ")[0]}, ${data.format}`),
+    el("p", { class: "progress" }, `${standings.games} of ${data.total_games} games played`,
+      el("progress", { max: data.total_games, value: standings.games })),
+    el("p", {}, el("a", { href: `#/?source=${source}` }, "the games")));
+  const percent = (x) => `${(x * 100).toFixed(1)}%`;
+  root.append(el("h2", {}, "Standings"), el("table", { class: "standings" },
+    el("tr", {}, ["#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts", "illegal", "crashes", "Elo", "±"].map((title) => el("th", {}, title))),
+    standings.players.map((row) => el("tr", {},
+      el("td", { class: "num" }, row.rank), el("td", {}, row.name), el("td", { class: "num" }, row.games),
+      el("td", { class: "num" }, row.points), el("td", { class: "num" }, percent(row.score)),
+      el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws), el("td", { class: "num" }, row.losses),
+      el("td", { class: "num" }, row.timeouts), el("td", { class: "num" }, row.illegal), el("td", { class: "num" }, row.crashes),
+      el("td", { class: "num" }, row.elo.toFixed(0)), el("td", { class: "num" }, row.elo_error95.toFixed(0))))));
+  root.append(el("h2", {}, "Elo with 95% intervals"), eloPlot(standings.players));
+  const names = standings.crosstable.map((row) => row.name);
+  root.append(el("h2", {}, "Crosstable"), el("table", { class: "crosstable" },
+    el("tr", {}, el("th", {}, ""), names.map((name) => el("th", {}, name))),
+    standings.crosstable.map((row) => el("tr", {}, el("th", {}, row.name), names.map((name) => {
+      const met = row.against.find((encounter) => encounter.opponent === name);
+      return el("td", { class: "num" }, met ? `${met.points}/${met.games}` : "");
+    })))));
+}
+
+function eloPlot(players) {
+  const rowHeight = 22, left = 140, width = 420;
+  const lows = players.map((p) => p.elo - p.elo_error95), highs = players.map((p) => p.elo + p.elo_error95);
+  const low = Math.min(...lows, -50), high = Math.max(...highs, 50);
+  const x = (elo) => left + ((elo - low) / (high - low || 1)) * width;
+  const svg = svgEl("svg", { class: "elo", viewBox: `0 0 ${left + width + 20} ${players.length * rowHeight + 24}`, width: left + width + 20 });
+  svg.append(svgEl("line", { x1: x(0), x2: x(0), y1: 0, y2: players.length * rowHeight, stroke: "#999" }));
+  players.forEach((player, index) => {
+    const y = index * rowHeight + 12;
+    svg.append(svgEl("text", { x: 4, y: y + 4 }, player.name));
+    svg.append(svgEl("line", { class: "interval", x1: x(lows[index]), x2: x(highs[index]), y1: y, y2: y }));
+    svg.append(svgEl("circle", { class: "point", cx: x(player.elo), cy: y, r: 4 }));
+  });
+  svg.append(svgEl("text", { x: x(low), y: players.length * rowHeight + 18 }, low.toFixed(0)));
+  svg.append(svgEl("text", { x: x(high) - 20, y: players.length * rowHeight + 18 }, high.toFixed(0)));
+  return svg;
+}
+
+// ----- A person's seat (referee play --browser) -----
+
+async function showPlay() {
+  const root = main();
+  root.replaceChildren();
+  const title = el("h1", {});
+  const board = el("div", { class: "board-area" });
+  const clock = el("div", { class: "clock" });
+  const message = el("div", { class: "message", role: "status" });
+  const moves = el("ol", { class: "moves" });
+  const resign = el("button", { type: "button", name: "resign" }, "Resign");
+  const draw = el("button", { type: "button", name: "draw" }, "Offer a draw");
+  root.append(title, el("div", { class: "viewer" }, board,
+    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw), el("h2", {}, "Moves"), moves)));
+  let state = null;
+  let deadline = null;
+  let chosen = [];
+  let offerDraw = false;
+
+  const post = (path, body) => fetch(path, { method: "POST", credentials: "same-origin", body: body || "" });
+  resign.addEventListener("click", () => { if (confirm("Resign this game?")) post("api/play/resign"); });
+  draw.addEventListener("click", () => {
+    if (state && state.draw_offered) post("api/play/draw");
+    else { offerDraw = !offerDraw; draw.classList.toggle("chosen", offerDraw); message.textContent = offerDraw ? "Your next move offers a draw." : ""; }
+  });
+
+  // Checkers: a move is built square by square among the legal moves.
+  const squaresOf = (move) => move.split(/[-x]/).map(Number);
+  const candidates = () => state.legal.filter((move) => {
+    const squares = squaresOf(move);
+    return chosen.every((square, index) => squares[index] === square);
+  });
+  function light() {
+    const svg = board.querySelector("svg");
+    if (!svg) return;
+    const next = new Set(candidates().map((move) => squaresOf(move)[chosen.length]).filter((square) => square !== undefined));
+    const capturing = state.legal.some((move) => move.includes("x"));
+    svg.querySelectorAll(".target[data-square]").forEach((target) => {
+      const square = Number(target.dataset.square);
+      target.classList.toggle("chosen", chosen.includes(square));
+      target.classList.toggle("reachable", chosen.length > 0 && next.has(square));
+      target.classList.toggle("capturing", chosen.length === 0 && capturing && next.has(square));
+    });
+  }
+  function send(move) {
+    chosen = [];
+    post("api/play/move", offerDraw ? `${move} draw` : move);
+    offerDraw = false;
+    draw.classList.remove("chosen");
+  }
+  board.addEventListener("click", (event) => {
+    const target = event.target.closest(".target");
+    if (!target || !state || !state.your_turn) return;
+    if (target.dataset.move !== undefined) { send(target.dataset.move); return; }
+    const square = Number(target.dataset.square);
+    if (chosen.length > 0 && !candidates().some((move) => squaresOf(move)[chosen.length] === square)) chosen = [];
+    chosen.push(square);
+    const left = candidates();
+    if (left.length === 0) { chosen = []; }
+    else {
+      const done = left.filter((move) => squaresOf(move).length === chosen.length);
+      if (done.length === 1 && left.length === 1) { send(done[0]); return; }
+    }
+    light();
+  });
+
+  async function refresh() {
+    state = await getJson("api/play/state");
+    title.textContent = state.title;
+    board.replaceChildren(boardNode(state.svg));
+    moves.replaceChildren(...state.moves.map((move) => el("li", {}, move)));
+    deadline = state.your_turn && state.remaining_ms !== null ? performance.now() + state.remaining_ms : null;
+    resign.disabled = state.over;
+    draw.disabled = state.over || !state.draw_offers;
+    draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
+    const capture = state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
+    message.textContent = state.message + capture;
+    chosen = [];
+    light();
+    tick();
+  }
+  function tick() {
+    if (deadline === null) { clock.textContent = state && state.your_turn ? "no clock" : ""; return; }
+    const left = Math.max(0, deadline - performance.now());
+    clock.textContent = `${(left / 1000).toFixed(1)} s`;
+    clock.classList.toggle("low", left < 5000);
+  }
+  setInterval(tick, 100);
+  const source = new EventSource("api/play/events");
+  source.addEventListener("changed", refresh);
+  await refresh();
+}
+
+// ----- Routing -----
+
+let leave = null;
+async function route() {
+  if (leave) { leave(); leave = null; }
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const [path, query] = hash.split("?");
+  const parts = path.split("/").filter(Boolean);
+  try {
+    if (document.body.dataset.page === "play") leave = await showPlay();
+    else if (parts[0] === "game") leave = await showGame(Number(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
+    else if (parts[0] === "tournament") leave = await showTournament(Number(parts[1]));
+    else leave = await showIndex(query);
+  } catch (error) {
+    main().replaceChildren(el("p", {}, `Cannot show this page: ${error.message}`));
+  }
+}
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,28 @@
+//! `referee report`: one self-contained HTML file of results, every game replayable.
+
+use crate::web::report::write_report;
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Where to write index.html (created if needed).
+    #[arg(value_name = "OUT_DIR")]
+    out: PathBuf,
+    /// Directories whose games go in: --record directories, tournament outputs, or
+    /// directories holding them.
+    #[arg(long = "from", value_name = "DIR", default_values = ["results", "records"])]
+    from: Vec<PathBuf>,
+}
+
+pub fn run(args: ReportArgs) -> Result<()> {
+    let written = write_report(&args.from, &args.out)?;
+    println!(
+        "wrote {} ({} games, {} KiB): open it in a browser, no server needed",
+        written.path.display(),
+        written.games,
+        written.bytes / 1024
+    );
+    Ok(())
+}

@@ -1,0 +1,36 @@
+//! `referee serve`: the web viewer over record and tournament directories.
+
+use crate::web::{serve, ServeOptions};
+use anyhow::Result;
+use clap::Args;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Directories to serve: --record directories (NNNN.json), tournament outputs
+    /// (journal.jsonl and games/), or directories holding such directories (results/). Games
+    /// being played into them (referee match --record DIR, a tournament) appear and move live.
+    #[arg(value_name = "DIR", default_values = ["results", "records"])]
+    dirs: Vec<PathBuf>,
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8300)]
+    port: u16,
+    /// The address to listen on. Only this machine can connect to the default, 127.0.0.1; any
+    /// other address (0.0.0.0 for every network) needs the access token printed at start.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+}
+
+pub fn run(args: ServeArgs) -> Result<()> {
+    let options = ServeOptions {
+        dirs: args.dirs.clone(),
+        address: SocketAddr::new(args.bind, args.port),
+    };
+    serve(options, |url| {
+        let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();
+        println!("serving {} at {url}", dirs.join(", "));
+        println!("(new games and moves appear as they are played; Ctrl-C stops)");
+    })?;
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! The m,n,k board as a picture: a grid with its coordinates, X and O marks, the last move
+//! lit, and each empty square a target while the game goes on.
+
+use super::Mnk;
+use crate::games::picture::{Picture, Target};
+use crate::games::{Game, Side};
+
+/// A square's side, in the picture's units.
+pub(crate) const CELL: i32 = 32;
+/// Room for the coordinates along the top and left edges.
+pub(crate) const MARGIN: i32 = 24;
+
+/// Where the mark of column `x`, row `y` is centred.
+pub(crate) fn centre(x: u8, y: u8) -> (i32, i32) {
+    (
+        MARGIN + i32::from(x) * CELL + CELL / 2,
+        MARGIN + i32::from(y) * CELL + CELL / 2,
+    )
+}
+
+/// Draws an X or an O centred on `at`, in the classes given for X and for O.
+pub(crate) fn mark(
+    picture: &mut Picture,
+    side: Side,
+    at: (i32, i32),
+    half: i32,
+    [x_class, o_class]: [&'static str; 2],
+) {
+    match side {
+        Side::First => picture.cross(at, half, x_class),
+        Side::Second => picture.circle(at.0, at.1, half, o_class),
+    }
+}
+
+/// The classes of the marks on squares.
+pub(crate) const MARKS: [&str; 2] = ["x", "o"];
+
+/// Lights square (x, y) in `class`.
+pub(crate) fn light(picture: &mut Picture, (x, y): (u8, u8), class: &'static str) {
+    let (cx, cy) = centre(x, y);
+    picture.rect(cx - CELL / 2, cy - CELL / 2, CELL, CELL, class);
+}
+
+/// The X and O marks of a `width` x `height` grid of squares.
+pub(crate) fn marks(
+    picture: &mut Picture,
+    width: u8,
+    height: u8,
+    mark_at: impl Fn(u8, u8) -> Option<Side>,
+) {
+    for y in 0..height {
+        for x in 0..width {
+            if let Some(side) = mark_at(x, y) {
+                mark(picture, side, centre(x, y), CELL / 3, MARKS);
+            }
+        }
+    }
+}
+
+/// A target on each square a legal move plays, given as the square and the move's notation.
+pub(crate) fn targets(picture: &mut Picture, moves: impl IntoIterator<Item = ((u8, u8), String)>) {
+    for ((x, y), notation) in moves {
+        let (cx, cy) = centre(x, y);
+        picture.target(
+            cx - CELL / 2,
+            cy - CELL / 2,
+            CELL,
+            CELL,
+            Target::Move(notation),
+        );
+    }
+}
+
+/// The coordinates along the top and left edges of a grid of `width` x `height` squares.
+pub(crate) fn coordinates(picture: &mut Picture, width: u8, height: u8) {
+    for x in 0..width {
+        picture.text(centre(x, 0).0, MARGIN / 2, "label", x.to_string());
+    }
+    for y in 0..height {
+        picture.text(MARGIN / 2, centre(0, y).1, "label", y.to_string());
+    }
+}
+
+impl Mnk {
+    pub(super) fn draw_picture(&self) -> Picture {
+        let params = self.params();
+        let (width, height) = (params.width, params.height);
+        let size = |n: u8| MARGIN + i32::from(n) * CELL + 4;
+        let mut picture = Picture::new("mnk", size(width), size(height));
+        picture.rect(
+            MARGIN,
+            MARGIN,
+            i32::from(width) * CELL,
+            i32::from(height) * CELL,
+            "ground",
+        );
+        coordinates(&mut picture, width, height);
+        for x in 0..=width {
+            let left = MARGIN + i32::from(x) * CELL;
+            picture.line(
+                (left, MARGIN),
+                (left, MARGIN + i32::from(height) * CELL),
+                "grid",
+            );
+        }
+        for y in 0..=height {
+            let top = MARGIN + i32::from(y) * CELL;
+            picture.line(
+                (MARGIN, top),
+                (MARGIN + i32::from(width) * CELL, top),
+                "grid",
+            );
+        }
+        if let Some(last) = self.last_move() {
+            light(&mut picture, self.coordinates(last), "last");
+        }
+        marks(&mut picture, width, height, |x, y| self.mark_at(x, y));
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        let moves = moves
+            .into_iter()
+            .map(|square| (self.coordinates(square), self.format_move(square)));
+        targets(&mut picture, moves);
+        picture
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::mnk::{Mnk, TICTACTOE};
+    use crate::games::picture::Target;
+    use crate::games::{AnyGame, Game};
+
+    #[test]
+    fn marks_the_last_move_and_offers_the_empty_squares() {
+        let mut game = Mnk::new(TICTACTOE.params);
+        game.play_text("1 1").unwrap();
+        game.play_text("2 0").unwrap();
+        let picture = Game::picture(&game);
+        let svg = picture.to_svg(true);
+        assert_eq!(svg.matches("class=\"x\"").count(), 2, "one X: two strokes");
+        assert_eq!(svg.matches("class=\"o\"").count(), 1);
+        // The last move, 2 0, is lit.
+        assert!(
+            svg.contains("<rect class=\"last\" x=\"88\" y=\"24\""),
+            "{svg}"
+        );
+        let targets: Vec<&Target> = picture.targets().collect();
+        assert_eq!(targets.len(), 7);
+        assert!(!targets.contains(&&Target::Move("1 1".into())));
+        assert!(targets.contains(&&Target::Move("0 2".into())));
+    }
+}

@@ -1,0 +1,248 @@
+//! A person in a web browser as a seat (`referee play GAME --browser`): the match loop asks
+//! them for moves exactly as it asks a bot or the console, so clocks, verdicts and records are
+//! the same. The seat follows the game on its own copy of the position (from the setup's `game`
+//! and `played` lines and the `opponent` lines) and shows it on a page served from this
+//! machine: the position's picture with the legal moves clickable, a clock counting down, and
+//! buttons to resign and to offer or accept a draw. A move is checked before it is sent, so a
+//! slip never costs the turn.
+
+mod page;
+
+use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
+use crate::games::{AnyGame, GameSpec, Side};
+use crate::protocol::{Ready, RefereeMessage};
+use crate::verdict::Fault;
+pub use page::PlayPage;
+use page::{Shown, Submission};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// The game as the seat follows it.
+struct FollowedGame {
+    spec: GameSpec,
+    game: Box<dyn AnyGame>,
+    side: Side,
+    moves: Vec<String>,
+}
+
+/// A person's seat in the browser.
+pub struct BrowserSeat {
+    page: PlayPage,
+    answers: Receiver<Submission>,
+    transcript: Vec<TranscriptLine>,
+    followed: Option<FollowedGame>,
+    /// Who the opponent is, for the page's messages.
+    opponent: String,
+}
+
+impl BrowserSeat {
+    /// A seat showing its game on `page`, against `opponent` (as the page names it).
+    pub fn new(page: PlayPage, opponent: String) -> BrowserSeat {
+        let answers = page.answers();
+        BrowserSeat {
+            page,
+            answers,
+            transcript: Vec::new(),
+            followed: None,
+            opponent,
+        }
+    }
+
+    fn log_sent(&mut self, messages: &[RefereeMessage]) {
+        let at = Instant::now();
+        self.transcript
+            .extend(messages.iter().map(|message| TranscriptLine {
+                at,
+                direction: Direction::ToBot,
+                line: message.to_string(),
+            }));
+    }
+
+    /// Shows the position; `turn` is the time the person has for a move when it is theirs.
+    fn show(
+        &self,
+        message: String,
+        turn: Option<Option<Duration>>,
+        draw_offered: bool,
+        over: bool,
+    ) {
+        let Some(followed) = &self.followed else {
+            return;
+        };
+        let legal = if turn.is_some() {
+            followed.game.legal_moves_text()
+        } else {
+            Vec::new()
+        };
+        let picture = followed.game.picture();
+        self.page.show(Shown {
+            title: format!(
+                "You play {} ({}) against {}",
+                followed.spec.side_names()[followed.side.index()],
+                followed.side,
+                self.opponent
+            ),
+            svg: picture.to_svg(turn.is_some()),
+            legal,
+            moves: followed.moves.clone(),
+            your_turn: turn.is_some(),
+            remaining_ms: turn.flatten().map(|left| left.as_millis() as u64),
+            draw_offers: followed.spec.allows_draw_offers(),
+            draw_offered,
+            message,
+            over,
+            game: followed.game.boxed_clone(),
+        });
+    }
+
+    /// Plays the opponent's moves told in `messages`; whether they offered a draw.
+    fn follow(&mut self, messages: &[RefereeMessage]) -> bool {
+        let mut offered = false;
+        if let Some(followed) = self.followed.as_mut() {
+            for message in messages {
+                match message {
+                    RefereeMessage::Opponent(mv) if followed.game.play_text(mv).is_ok() => {
+                        followed.moves.push(mv.clone());
+                    }
+                    RefereeMessage::OfferDraw => offered = true,
+                    _ => {}
+                }
+            }
+        }
+        offered
+    }
+}
+
+impl Seat for BrowserSeat {
+    fn setup(&mut self, messages: &[RefereeMessage], _allowance: Duration) -> Result<Ready, Fault> {
+        self.log_sent(messages);
+        let (mut spec, mut side, mut played) = (None, None, Vec::new());
+        for message in messages {
+            match message {
+                RefereeMessage::Game(game) => spec = Some(game.clone()),
+                RefereeMessage::Side(seat) => side = Some(*seat),
+                RefereeMessage::Played(mv) => played.push(mv.clone()),
+                _ => {}
+            }
+        }
+        let (Some(spec), Some(side)) = (spec, side) else {
+            return Err(Fault::NotReady {
+                detail: "the setup named no game or no side".into(),
+            });
+        };
+        let mut game = spec.new_game();
+        for mv in &played {
+            game.play_text(mv).map_err(|e| Fault::NotReady {
+                detail: format!("opening move '{mv}': {e}"),
+            })?;
+        }
+        self.followed = Some(FollowedGame {
+            spec,
+            game,
+            side,
+            moves: played,
+        });
+        self.show(format!("{} is to move.", self.opponent), None, false, false);
+        let ready = Ready {
+            name: "human".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            multi_game: false,
+        };
+        self.transcript.push(TranscriptLine {
+            at: Instant::now(),
+            direction: Direction::FromBot,
+            line: ready.to_string(),
+        });
+        Ok(ready)
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        self.log_sent(messages);
+        let offered = self.follow(messages);
+        let limit = messages.iter().find_map(|message| match message {
+            RefereeMessage::Turn { ms, .. } => Some(Duration::from_millis(*ms)),
+            _ => None,
+        });
+        // Answers sent before this turn (a double click) are not for it.
+        while self.answers.try_recv().is_ok() {}
+        let asked = Instant::now();
+        let message = if offered {
+            format!("Your move. {} offers a draw.", self.opponent)
+        } else {
+            "Your move.".to_string()
+        };
+        self.show(message, Some(limit), offered, false);
+        loop {
+            let left = watchdog.saturating_sub(asked.elapsed());
+            let submission = match self.answers.recv_timeout(left) {
+                Ok(submission) => submission,
+                Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout { waited: watchdog }),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Fault::Exited {
+                        detail: "the browser page's server stopped".into(),
+                    })
+                }
+            };
+            let at = Instant::now();
+            let line = match submission {
+                Submission::Resign => "resign".to_string(),
+                Submission::AcceptDraw if offered => "draw".to_string(),
+                Submission::AcceptDraw => continue,
+                Submission::Move {
+                    canonical,
+                    offers_draw,
+                } => {
+                    let followed = self.followed.as_mut().expect("set up before a turn");
+                    if followed.game.play_text(&canonical).is_err() {
+                        continue;
+                    }
+                    followed.moves.push(canonical.clone());
+                    if offers_draw {
+                        format!("{canonical} draw")
+                    } else {
+                        canonical
+                    }
+                }
+            };
+            self.transcript.push(TranscriptLine {
+                at,
+                direction: Direction::FromBot,
+                line: line.clone(),
+            });
+            self.show(
+                format!("{} is thinking...", self.opponent),
+                None,
+                false,
+                false,
+            );
+            return Ok(Answer {
+                line,
+                elapsed: at.saturating_duration_since(asked),
+                cpu: None,
+                original: None,
+                messages: Vec::new(),
+            });
+        }
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        self.log_sent(messages);
+        self.follow(messages);
+        if let Some(RefereeMessage::Result { detail, .. }) = messages
+            .iter()
+            .find(|message| matches!(message, RefereeMessage::Result { .. }))
+        {
+            self.show(format!("Game over: {detail}"), None, false, true);
+        }
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        SeatLog {
+            transcript: std::mem::take(&mut self.transcript),
+            ..SeatLog::default()
+        }
+    }
+
+    /// The page stays up showing the result until the command ends.
+    fn finish(&mut self) {}
+}

@@ -1,0 +1,581 @@
+//! The web pages in a real browser: Chromium driven over WebDriver (chromedriver, from
+//! Debian's `chromium-driver`, which .ci/run installs) with fantoccini. A replay is checked
+//! against its record move by move, games are played by clicking, a live game is watched
+//! moving, and the static report is opened from disk with no server. The safety of `referee
+//! serve` (paths, the access token, a bot's text shown as text) is checked here too.
+
+use crate::common::{referee, scripted, Match, RANDOM};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A process killed when the test is done with it.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A port free now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts `command` and returns it with the first address it prints (`http://...`).
+fn start_with_url(mut command: Command) -> (Running, String) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let running = Running(child);
+    let url = loop {
+        let line = lines
+            .next()
+            .expect("the command printed its address")
+            .unwrap();
+        if let Some(at) = line.find("http://") {
+            break line[at..].split_whitespace().next().unwrap().to_string();
+        }
+    };
+    // Keep reading its output so that it never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (running, url)
+}
+
+/// `referee serve DIR` on a free port, and its address.
+fn serve(dir: &Path, extra: &[&str]) -> (Running, String) {
+    let mut command = referee();
+    command
+        .arg("serve")
+        .arg(dir)
+        .args(["--port", "0"])
+        .args(extra);
+    start_with_url(command)
+}
+
+/// Headless Chromium under chromedriver.
+struct Browser {
+    client: Client,
+    _driver: Running,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = free_port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(
+                "chromedriver runs the browser tests: apt-get install chromium chromium-driver",
+            );
+        let driver = Running(driver);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}),
+        );
+        let client = runtime
+            .block_on(
+                ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                    .capabilities(capabilities)
+                    .connect(&format!("http://127.0.0.1:{port}")),
+            )
+            .expect("a WebDriver session with headless Chromium");
+        Browser {
+            client,
+            _driver: driver,
+            runtime,
+        }
+    }
+
+    fn goto(&self, url: &str) {
+        self.runtime.block_on(self.client.goto(url)).unwrap();
+    }
+
+    /// Runs `script` (a function body) in the page and returns what it returns.
+    fn eval(&self, script: &str) -> Value {
+        self.runtime
+            .block_on(self.client.execute(script, Vec::new()))
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    /// Waits until `script` returns something other than null, false or undefined.
+    fn until(&self, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let value = self.eval(script);
+            if !value.is_null() && value != Value::Bool(false) {
+                return value;
+            }
+            if Instant::now() > deadline {
+                let page = self.eval("return document.body.innerText;");
+                panic!("waited in vain for: {script}\nthe page: {page}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the element `css` selects, as a person does (a WebDriver click).
+    fn click(&self, css: &str) {
+        self.runtime
+            .block_on(async {
+                let element = self.client.find(Locator::Css(css)).await?;
+                element.click().await
+            })
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    fn press(&self, key: &str) {
+        self.runtime
+            .block_on(async {
+                let body = self.client.find(Locator::Css("body")).await?;
+                body.send_keys(key).await
+            })
+            .unwrap();
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let png = self.runtime.block_on(self.client.screenshot()).unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let client = self.client.clone();
+        let _ = self.runtime.block_on(client.close());
+    }
+}
+
+/// Where the pictures put the centre of square x, y on an m,n,k or uttt board (see
+/// src/games/mnk/picture.rs: 32 units a square, 24 for the coordinates).
+fn cell_corner(notation: &str) -> (i64, i64) {
+    let (x, y) = notation.split_once(' ').unwrap();
+    let corner = |n: &str| 24 + 32 * n.parse::<i64>().unwrap();
+    (corner(x), corner(y))
+}
+
+/// A script returning the board the page shows once it shows position `ply`: X marks (two
+/// strokes each), O marks, the lit last move and the lit boards.
+fn board_at(ply: usize) -> String {
+    format!(
+        "const box = document.querySelector('.board-box');
+         if (!box || Number(box.dataset.ply) !== {ply}) return null;
+         const svg = box.querySelector('svg'); const last = svg.querySelector('rect.last');
+         return {{ x: svg.querySelectorAll('polyline.x:not(.won)').length / 2, o: svg.querySelectorAll('circle.o:not(.won)').length,
+           last: last ? [Number(last.getAttribute('x')), Number(last.getAttribute('y'))] : null,
+           allowed: svg.querySelectorAll('rect.allowed').length }};"
+    )
+}
+
+#[test]
+fn a_replay_shows_the_recorded_position_at_each_move() {
+    let records = tempfile::tempdir().unwrap();
+    let outcome = Match::new("uttt")
+        .a(RANDOM)
+        .b(RANDOM)
+        .games(1)
+        .record(records.path())
+        .run();
+    let record = outcome.record();
+    let moves: Vec<&str> = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| mv["move"].as_str().unwrap())
+        .collect();
+    let (_server, url) = serve(records.path(), &[]);
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/game/0/1"));
+    let expect = |ply: usize| {
+        let shown = browser.until(&board_at(ply));
+        assert_eq!(shown["x"], json!(ply.div_ceil(2)), "X marks at move {ply}");
+        assert_eq!(shown["o"], json!(ply / 2), "O marks at move {ply}");
+        match ply {
+            0 => assert_eq!(shown["last"], Value::Null),
+            _ => {
+                let (x, y) = cell_corner(moves[ply - 1]);
+                assert_eq!(
+                    shown["last"],
+                    json!([x, y]),
+                    "the last move lit at move {ply}"
+                );
+            }
+        }
+        // Until a small board is decided, play is forced to one board (none at the start).
+        if ply == 1 {
+            assert_eq!(shown["allowed"], json!(1));
+        }
+    };
+    // The viewer opens at the end of the game.
+    expect(moves.len());
+    browser.click("button[name=first]");
+    expect(0);
+    browser.click("button[name=forward]");
+    expect(1);
+    browser.press("\u{E014}"); // the right arrow key
+    expect(2);
+    browser.eval("const range = document.querySelector('input[type=range]'); range.value = 7; range.dispatchEvent(new Event('input')); return null;");
+    expect(7);
+    browser.press("\u{E012}"); // the left arrow key
+    expect(6);
+    // The move list and the time chart follow, and this turn's protocol lines are shown.
+    let current = browser.until(
+        "const li = document.querySelector('ol.moves li.current'); return li && li.textContent;",
+    );
+    assert!(current.as_str().unwrap().starts_with(moves[5]), "{current}");
+    let turn = browser.eval("return document.querySelector('pre.turn').textContent;");
+    assert!(
+        turn.as_str().unwrap().contains(&format!("< {}", moves[5])),
+        "{turn}"
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('svg.chart rect').length;"),
+        json!(moves.len())
+    );
+    if let Ok(dir) = std::env::var("REFEREE_SCREENSHOTS") {
+        browser.screenshot(&Path::new(&dir).join("viewer.png"));
+    }
+}
+
+/// A GET request over a plain socket: the status code and the body.
+fn get(url: &str, path: &str, cookie: Option<&str>) -> (u16, String) {
+    let host = url.trim_start_matches("http://").split('/').next().unwrap();
+    let mut stream = TcpStream::connect(host).unwrap();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\n{cookie}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+#[test]
+fn serve_reaches_nothing_outside_its_directories_and_shows_bot_text_as_text() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("tictactoe")
+        .games(1)
+        .record(records.path())
+        .run();
+    // A record holding what a hostile bot could put in it.
+    let hostile = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">";
+    let path = records.path().join("0001.json");
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    record["players"][0]["name"] = json!(hostile);
+    record["result"]["detail"] = json!(format!("A sent {hostile}"));
+    std::fs::write(&path, record.to_string()).unwrap();
+    std::fs::write(records.path().join("0001.A.stderr.txt"), hostile).unwrap();
+    let secret = records
+        .path()
+        .parent()
+        .unwrap()
+        .join(format!("secret-{}.json", std::process::id()));
+    std::fs::write(&secret, "{\"secret\": true}").unwrap();
+
+    let (_server, url) = serve(records.path(), &[]);
+    assert_eq!(get(&url, "/api/game/0/1", None).0, 200);
+    for path in [
+        "/api/game/../../etc/passwd",
+        "/api/game/0/..%2F..%2Fetc%2Fpasswd",
+        "/api/game/%2Fetc%2Fpasswd/1",
+        "/../../etc/passwd",
+        "/api/position/0/1/..%2F..%2F..%2Fetc%2Fpasswd",
+        &format!(
+            "/api/game/0/..%2F{}",
+            secret.file_name().unwrap().to_str().unwrap()
+        ),
+        &format!("/{}", secret.display()),
+        "/api/export/0/99",
+        "/api/tournament/0",
+    ] {
+        let (status, body) = get(&url, path, None);
+        assert!(status == 404 || status == 400, "{path}: {status} {body}");
+        assert!(
+            !body.contains("root:") && !body.contains("\"secret\": true"),
+            "{path}: {body}"
+        );
+    }
+    std::fs::remove_file(&secret).unwrap();
+
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/game/0/1"));
+    let text = browser.until("const d = document.querySelector('.detail'); return d && d.textContent.includes('script') && document.body.innerText;");
+    assert!(
+        text.as_str().unwrap().contains(hostile),
+        "shown as text: {text}"
+    );
+    browser.goto(&format!("{url}#/"));
+    let row = browser
+        .until("const row = document.querySelector('tr.game-row'); return row && row.textContent;");
+    assert!(row.as_str().unwrap().contains("<script>"), "{row}");
+    assert_eq!(browser.eval("return window.pwned === undefined && document.querySelectorAll('main script, main img').length === 0;"), json!(true));
+}
+
+#[test]
+fn serve_on_another_address_wants_its_token() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("tictactoe")
+        .games(1)
+        .record(records.path())
+        .run();
+    let (_server, url) = serve(records.path(), &["--bind", "0.0.0.0"]);
+    let token = url
+        .split("token=")
+        .nth(1)
+        .expect("the address carries the token");
+    assert_eq!(token.len(), 32, "{url}");
+    let port = url
+        .trim_start_matches("http://")
+        .split(['/', ':'])
+        .nth(1)
+        .unwrap();
+    let local = format!("http://127.0.0.1:{port}/");
+    assert_eq!(get(&local, "/api/games", None).0, 403);
+    assert_eq!(get(&local, "/api/games?token=wrong", None).0, 403);
+    assert_eq!(
+        get(&local, &format!("/api/games?token={token}"), None).0,
+        200
+    );
+    assert_eq!(
+        get(
+            &local,
+            "/api/games",
+            Some(&format!("referee_token={token}"))
+        )
+        .0,
+        200
+    );
+}
+
+/// `referee play GAME --browser` against the random bot, recording into `records`.
+fn play_in_browser(game: &str, records: &Path, extra: &[&str]) -> (Running, String) {
+    let mut command = referee();
+    command
+        .args([
+            "play",
+            game,
+            "--browser",
+            "--second",
+            RANDOM,
+            "--human-time",
+            "move=60000",
+            "--record",
+        ])
+        .arg(records)
+        .args(extra);
+    start_with_url(command)
+}
+
+#[test]
+fn a_person_plays_tictactoe_to_the_end_by_clicking() {
+    let records = tempfile::tempdir().unwrap();
+    let (mut play, url) = play_in_browser("tictactoe", records.path(), &[]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    loop {
+        let state = browser.until(
+            "const m = document.querySelector('.message').textContent;
+             if (m.startsWith('Game over')) return 'over';
+             return document.querySelector('.board-area .target[data-move]') && m.startsWith('Your move') ? 'turn' : null;",
+        );
+        if state == "over" {
+            break;
+        }
+        let clock = browser.eval("return document.querySelector('.clock').textContent;");
+        assert!(clock.as_str().unwrap().ends_with(" s"), "a clock: {clock}");
+        let moves_before = browser.eval("return document.querySelectorAll('ol.moves li').length;");
+        browser.click(".board-area .target[data-move]");
+        browser.until(&format!("return document.querySelectorAll('ol.moves li').length > {moves_before} || document.querySelector('.message').textContent.startsWith('Game over');"));
+    }
+    let status = play.0.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(records.path().join("0001.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["players"][0]["name"], "human");
+    assert!(
+        ["line", "board-full"].contains(&record["result"]["reason"].as_str().unwrap()),
+        "{record}"
+    );
+    let shown = browser.eval(
+        "return Array.from(document.querySelectorAll('ol.moves li')).map(li => li.textContent);",
+    );
+    let recorded: Vec<Value> = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| mv["move"].clone())
+        .collect();
+    assert_eq!(shown, Value::Array(recorded));
+}
+
+#[test]
+fn a_person_plays_a_checkers_multi_jump_square_by_square() {
+    let records = tempfile::tempdir().unwrap();
+    // Black (the person) must jump 14 and 23 with the man on 9: 9x18x27.
+    let (mut play, url) =
+        play_in_browser("checkers", records.path(), &["-p", "fen=B:W14,23,30:B9,1"]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    browser.until("return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelector('.target[data-square=\"9\"]');");
+    let message = browser.eval("return document.querySelector('.message').textContent;");
+    assert!(
+        message.as_str().unwrap().contains("A capture is mandatory"),
+        "{message}"
+    );
+    // Only the squares of the capture are targets, the capturing piece marked.
+    assert_eq!(browser.eval("return Array.from(document.querySelectorAll('.target')).map(t => t.dataset.square).join(',');"), json!("9,18,27"));
+    assert_eq!(browser.eval("return document.querySelector('.target[data-square=\"9\"]').classList.contains('capturing');"), json!(true));
+    browser.click(".target[data-square=\"9\"]");
+    assert_eq!(browser.eval("return document.querySelector('.target[data-square=\"18\"]').classList.contains('reachable');"), json!(true));
+    browser.click(".target[data-square=\"18\"]");
+    assert_eq!(browser.eval("return document.querySelector('.target[data-square=\"27\"]').classList.contains('reachable');"), json!(true));
+    browser.click(".target[data-square=\"27\"]");
+    browser.until("return Array.from(document.querySelectorAll('ol.moves li')).some(li => li.textContent === '9x18x27');");
+    if let Ok(dir) = std::env::var("REFEREE_SCREENSHOTS") {
+        browser.screenshot(&Path::new(&dir).join("play.png"));
+    }
+    // Then the person resigns.
+    browser.until("return document.querySelector('.message').textContent.startsWith('Your move') || document.querySelector('.message').textContent.startsWith('Game over');");
+    if browser
+        .eval("return document.querySelector('.message').textContent.startsWith('Your move');")
+        == json!(true)
+    {
+        browser.eval("window.confirm = () => true; return null;");
+        browser.click("button[name=resign]");
+    }
+    browser.until("return document.querySelector('.message').textContent.startsWith('Game over');");
+    assert!(play.0.wait().unwrap().success());
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(records.path().join("0001.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["moves"][0]["move"], "9x18x27");
+}
+
+#[test]
+fn a_live_game_moves_in_the_viewer() {
+    let records = tempfile::tempdir().unwrap();
+    let (_server, url) = serve(records.path(), &[]);
+    // Bots taking 400 ms a move, far within their limit: a game of some seconds.
+    let mut game = Match::new("mnk")
+        .param("size=7")
+        .a(scripted("slow:400"))
+        .b(scripted("slow:400"))
+        .time("move=5000")
+        .games(1)
+        .record(records.path())
+        .command();
+    let _match = Running(game.stdout(Stdio::null()).spawn().unwrap());
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/"));
+    browser.until("return document.querySelector('tr.game-row .live-badge');");
+    browser.click("tr.game-row");
+    let first = browser.until("const p = document.querySelector('.board-box'); return p && document.querySelector('.live-badge') && Number(p.dataset.ply);");
+    let later = browser.until(&format!("const p = document.querySelector('.board-box'); return p && Number(p.dataset.ply) > {first} && Number(p.dataset.ply);"));
+    assert!(later.as_u64() > first.as_u64(), "{first} then {later}");
+}
+
+#[test]
+fn the_static_report_replays_with_no_server() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("checkers").games(2).record(records.path()).run();
+    let site = tempfile::tempdir().unwrap();
+    let output = referee()
+        .arg("report")
+        .arg(site.path())
+        .arg("--from")
+        .arg(records.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let page = site.path().join("index.html");
+    let browser = Browser::start();
+    browser.goto(&format!("file://{}", page.display()));
+    assert_eq!(
+        browser.until("return document.querySelectorAll('tr.game-row').length;"),
+        json!(2)
+    );
+    browser.click("tr.game-row");
+    browser.until("return document.querySelector('.board-area svg.checkers');");
+    browser.click("button[name=first]");
+    let start = browser.until("const b = document.querySelector('.board-box'); return b && b.dataset.ply === '0' && document.querySelectorAll('.board-area circle.black').length;");
+    assert_eq!(start, json!(12), "twelve black men at the start");
+}
+
+#[test]
+fn a_tournament_page_shows_standings_crosstable_and_ratings() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("small.toml");
+    let mut text = String::from("game = \"tictactoe\"\ngames = 4\n");
+    for name in ["alpha", "beta", "gamma"] {
+        text.push_str(&format!(
+            "\n[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n"
+        ));
+    }
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("results/small");
+    let output = referee()
+        .arg("tournament")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let (_server, url) = serve(&dir.path().join("results"), &[]);
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/"));
+    assert_eq!(
+        browser.until("return document.querySelectorAll('tr.game-row').length;"),
+        json!(12)
+    );
+    browser.click("ul.sources a");
+    let rows = browser.until(
+        "const rows = document.querySelectorAll('table.standings tr'); return rows.length > 1 &&
+         Array.from(rows).slice(1).map(row => row.children[1].textContent).sort().join(',');",
+    );
+    assert_eq!(rows, json!("alpha,beta,gamma"));
+    assert_eq!(
+        browser.eval(
+            "return document.querySelector('.progress').textContent.startsWith('12 of 12 games');"
+        ),
+        json!(true)
+    );
+    assert_eq!(
+        browser.eval("return [document.querySelectorAll('svg.elo circle.point').length, document.querySelectorAll('table.crosstable tr').length];"),
+        json!([3, 4])
+    );
+}

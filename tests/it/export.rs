@@ -1,0 +1,222 @@
+//! `referee export`: real matches played by the binary, exported, and read back with small
+//! parsers of SGF and PDN: every move, its time and the result must come back as recorded.
+
+use crate::common::{referee, Match, RANDOM};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The moves of a record as exported: the opening's (no time), then the bots' (their time in
+/// whole milliseconds).
+fn expected_moves(record: &Value) -> Vec<(String, Option<u64>)> {
+    let opening = record["opening"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| (mv.as_str().unwrap().to_string(), None));
+    let played = record["moves"].as_array().unwrap().iter().map(|mv| {
+        (
+            mv["move"].as_str().unwrap().to_string(),
+            Some(mv["us"].as_u64().unwrap() / 1000),
+        )
+    });
+    opening.chain(played).collect()
+}
+
+/// An SGF game tree read back: the root's properties, and each move node's colour, point and
+/// comment.
+struct Sgf {
+    root: HashMap<String, String>,
+    moves: Vec<(char, String, String)>,
+}
+
+/// Reads one SGF game tree (no variations), honouring `\` escapes in values.
+fn parse_sgf(text: &str) -> Sgf {
+    let body = text
+        .trim()
+        .strip_prefix("(;")
+        .unwrap()
+        .strip_suffix(')')
+        .unwrap();
+    let mut nodes: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    let mut chars = body.chars().peekable();
+    let mut ident = String::new();
+    let mut after_value = false;
+    while let Some(c) = chars.next() {
+        match c {
+            ';' => {
+                nodes.push(Vec::new());
+                ident.clear();
+            }
+            '[' => {
+                let mut value = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => value.push(chars.next().unwrap()),
+                        ']' => break,
+                        c => value.push(c),
+                    }
+                }
+                nodes.last_mut().unwrap().push((ident.clone(), value));
+                after_value = true;
+            }
+            c if c.is_ascii_uppercase() => {
+                if after_value {
+                    ident.clear();
+                    after_value = false;
+                }
+                ident.push(c);
+            }
+            _ => {}
+        }
+    }
+    let root = nodes.remove(0).into_iter().collect();
+    let moves = nodes
+        .into_iter()
+        .map(|node| {
+            let props: HashMap<String, String> = node.into_iter().collect();
+            let (colour, point) = if let Some(point) = props.get("B") {
+                ('B', point.clone())
+            } else {
+                ('W', props["W"].clone())
+            };
+            (colour, point, props["C"].clone())
+        })
+        .collect();
+    Sgf { root, moves }
+}
+
+#[test]
+fn an_mnk_match_comes_back_from_sgf() {
+    let outcome = Match::new("mnk")
+        .a(RANDOM)
+        .b(RANDOM)
+        .param("width=9")
+        .param("height=7")
+        .param("line=4")
+        .opening("4 3")
+        .games(2)
+        .run();
+    let out = tempfile::tempdir().unwrap();
+    let output = referee()
+        .arg("export")
+        .arg(&outcome.dir)
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    for (number, record) in outcome.records.iter().enumerate() {
+        let text =
+            std::fs::read_to_string(out.path().join(format!("{:04}.sgf", number + 1))).unwrap();
+        let sgf = parse_sgf(&text);
+        assert_eq!(sgf.root["FF"], "4");
+        assert_eq!(sgf.root["GM"], "4");
+        assert_eq!(sgf.root["SZ"], "9:7");
+        assert_eq!(sgf.root["PB"], "referee-random 0.1.0");
+        let winner = record["result"]["winner"].as_str();
+        let expected_result = match winner {
+            Some("first") => "B+",
+            Some("second") => "W+",
+            _ => "0",
+        };
+        assert_eq!(sgf.root["RE"], expected_result, "{text}");
+        let expected = expected_moves(record);
+        assert_eq!(sgf.moves.len(), expected.len(), "{text}");
+        for (ply, ((colour, point, comment), (notation, ms))) in
+            sgf.moves.iter().zip(&expected).enumerate()
+        {
+            assert_eq!(*colour, if ply % 2 == 0 { 'B' } else { 'W' });
+            let (x, y) = notation.split_once(' ').unwrap();
+            let letter = |n: &str| char::from(b'a' + n.parse::<u8>().unwrap());
+            assert_eq!(*point, format!("{}{}", letter(x), letter(y)));
+            match ms {
+                Some(ms) => assert_eq!(*comment, format!("{ms}ms")),
+                None => assert_eq!(comment, "opening move"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_checkers_match_comes_back_from_pdn() {
+    let outcome = Match::new("checkers")
+        .a(RANDOM)
+        .b(RANDOM)
+        .opening("9-13,21-17,5-9")
+        .games(1)
+        .run();
+    let output = referee().arg("export").arg(&outcome.dir).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let record = outcome.record();
+    let tags: HashMap<&str, &str> = text
+        .lines()
+        .filter_map(|line| {
+            line.strip_prefix('[')?
+                .strip_suffix("\"]")?
+                .split_once(" \"")
+        })
+        .collect();
+    assert_eq!(tags["Opening"], "9-13 21-17 5-9");
+    assert_eq!(tags["GameType"], "21");
+    assert_eq!(tags["Black"], "referee-random 0.1.0");
+    let result = match record["result"]["winner"].as_str() {
+        Some("first") => "1-0",
+        Some("second") => "0-1",
+        _ => "1/2-1/2",
+    };
+    assert_eq!(tags["Result"], result);
+    // The move text: numbers, moves, {comments}, and the result at the end.
+    let movetext: String = text
+        .lines()
+        .filter(|line| !line.starts_with('[') && !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut tokens: Vec<&str> = Vec::new();
+    let mut rest = movetext.as_str();
+    while let Some(start) = rest.find(['{', ' ']) {
+        let (before, after) = rest.split_at(start);
+        tokens.extend(before.split_whitespace());
+        if after.starts_with('{') {
+            let end = after.find('}').unwrap();
+            tokens.push(&after[..=end]);
+            rest = &after[end + 1..];
+        } else {
+            rest = &after[1..];
+        }
+    }
+    tokens.extend(rest.split_whitespace());
+    assert_eq!(tokens.last(), Some(&result), "{text}");
+    let pairs: Vec<(&str, &str)> = tokens
+        .iter()
+        .zip(tokens.iter().skip(1))
+        .filter(|(mv, comment)| !mv.ends_with('.') && comment.starts_with('{'))
+        .map(|(mv, comment)| (*mv, *comment))
+        .collect();
+    let expected = expected_moves(record);
+    assert_eq!(pairs.len(), expected.len(), "{text}");
+    for ((mv, comment), (notation, ms)) in pairs.iter().zip(&expected) {
+        assert_eq!(mv, notation);
+        let offered = if comment.contains("offers") {
+            ", offers a draw"
+        } else {
+            ""
+        };
+        match ms {
+            Some(ms) => assert_eq!(*comment, format!("{{{ms}ms{offered}}}")),
+            None => assert_eq!(*comment, "{ballot}"),
+        }
+    }
+}
+
+#[test]
+fn a_game_without_a_format_is_refused_with_the_formats_named() {
+    let outcome = Match::new("uttt").games(1).run();
+    let output = referee().arg("export").arg(&outcome.dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("game 1 is uttt: only checkers (PDN) and tic-tac-toe, gomoku and mnk (SGF) can be exported"),
+        "{stderr}"
+    );
+}
