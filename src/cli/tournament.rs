@@ -106,6 +106,9 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let standings = summary.standings()?;
     say("");
     say(&render::full_report(&standings));
+    if let Some(bracket) = summary.bracket_report(&tournament)? {
+        say(&bracket);
+    }
     let [json, csv] = summary.save_standings(&standings)?;
     say(&format!(
         "standings: {} and {}",

@@ -17,5 +17,6 @@ mod parsers_never_panic;
 mod perft;
 mod snapshots;
 mod starter_bots;
+mod swiss;
 mod systems;
 mod tournament;
