@@ -196,10 +196,10 @@ fn colours_pairable(players: &[usize], history: &[History]) -> bool {
     2 * behind <= players.len() && 2 * ahead <= players.len()
 }
 
-/// The most rounds a field of `players` may have: with at most half the field met, a pairing
-/// without repeats always exists.
+/// The most rounds a field of `players` may have: with at most half the field met (the bye
+/// counting as a player in an odd field), a pairing without repeats always exists.
 pub fn max_rounds(players: usize) -> u32 {
-    (players / 2).max(1) as u32
+    players.div_ceil(2).max(1) as u32
 }
 
 #[cfg(test)]

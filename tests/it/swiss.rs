@@ -157,7 +157,7 @@ fn a_swiss_needs_its_rounds_and_refuses_too_many() {
             "format = \"swiss\"",
             "a Swiss tournament needs its number of rounds",
         ),
-        ("format = \"swiss\"\nrounds = 4", "has 1 to 3 rounds"),
+        ("format = \"swiss\"\nrounds = 5", "has 1 to 4 rounds"),
         ("rounds = 2", "rounds: only for format = \"swiss\""),
         (
             "format = \"swiss\"\nrounds = 2\ntiebreaks = 1",

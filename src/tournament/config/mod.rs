@@ -228,13 +228,23 @@ impl Tournament {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "tournament".into());
-        Tournament::parse(&text, &default_name).map_err(|error| match error {
+        Tournament::from_text(&text, &default_name, path)
+    }
+
+    /// Reads and checks a tournament file's `text` (what [`Tournament::load`] reads from
+    /// `origin`, which errors name), named `default_name` unless it says otherwise.
+    pub fn from_text(
+        text: &str,
+        default_name: &str,
+        origin: &Path,
+    ) -> Result<Tournament, ConfigError> {
+        Tournament::parse(text, default_name).map_err(|error| match error {
             Problem::Syntax(message) => ConfigError::Syntax {
-                path: path.to_path_buf(),
+                path: origin.to_path_buf(),
                 message,
             },
             Problem::Invalid(message) => ConfigError::Invalid {
-                path: path.to_path_buf(),
+                path: origin.to_path_buf(),
                 message,
             },
         })
