@@ -62,7 +62,11 @@ fn field(dir: &Path, failed_check: &str) -> std::path::PathBuf {
     write(&subs.join("ann"), "main.py", FIRST_FREE);
     write(&subs.join("ben"), "main.py", FIRST_FREE);
     write(&subs.join("cid"), "main.c", "int main(void) { return 0 }\n");
-    write(&subs.join("dee"), "main.py", "import time\ntime.sleep(60)\n");
+    write(
+        &subs.join("dee"),
+        "main.py",
+        "import time\ntime.sleep(60)\n",
+    );
     let config = dir.join("cup.toml");
     std::fs::write(
         &config,
@@ -77,7 +81,11 @@ fn field(dir: &Path, failed_check: &str) -> std::path::PathBuf {
 
 fn players(out: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(out.join("players.json")).unwrap();
-    serde_json::from_str::<Value>(&text).unwrap().as_array().unwrap().clone()
+    serde_json::from_str::<Value>(&text)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 fn status(players: &[Value], name: &str) -> String {
@@ -121,9 +129,15 @@ fn sources_are_built_checked_played_and_resumed() {
 
     // Resumed: the builds come from the cache, the checks and the games are not run again.
     let again = succeeded(&contest(&config, &out, &["--resume"]));
-    assert!(again.contains("ann                      plays; python, cached"), "{again}");
+    assert!(
+        again.contains("ann                      plays; python, cached"),
+        "{again}"
+    );
     assert!(again.contains("played 0 games"), "{again}");
-    assert_eq!(std::fs::read_to_string(out.join("journal.jsonl")).unwrap(), journal);
+    assert_eq!(
+        std::fs::read_to_string(out.join("journal.jsonl")).unwrap(),
+        journal
+    );
 }
 
 #[test]
@@ -132,12 +146,18 @@ fn a_player_that_fails_the_check_may_be_kept_with_a_flag() {
     let config = field(dir.path(), "keep");
     let out = dir.path().join("out");
     let shown = succeeded(&contest(&config, &out, &["--prepare-only"]));
-    assert!(shown.contains("dee                      plays, FLAGGED"), "{shown}");
+    assert!(
+        shown.contains("dee                      plays, FLAGGED"),
+        "{shown}"
+    );
     assert!(shown.contains("referee tournament"), "{shown}");
     assert_eq!(status(&players(&out), "dee"), "flagged");
     let tournament = std::fs::read_to_string(out.join("tournament.toml")).unwrap();
     assert!(tournament.contains("name = \"dee\""), "{tournament}");
-    assert!(!out.join("journal.jsonl").exists(), "--prepare-only plays nothing");
+    assert!(
+        !out.join("journal.jsonl").exists(),
+        "--prepare-only plays nothing"
+    );
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod match_verdicts;
 mod new_user;
 mod parsers_never_panic;
 mod perft;
+mod slurm;
 mod snapshots;
 mod starter_bots;
 mod starter_kits;

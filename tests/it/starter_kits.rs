@@ -16,7 +16,11 @@ const TOOLCHAINS: [&str; 6] = ["g++", "javac", "java", "go", "node", "rustc"];
 fn every_starter_kit_builds_with_its_profile_and_passes_the_check() {
     let missing: Vec<&str> = TOOLCHAINS
         .into_iter()
-        .filter(|tool| !["/usr/bin", "/bin"].iter().any(|dir| Path::new(dir).join(tool).exists()))
+        .filter(|tool| {
+            !["/usr/bin", "/bin"]
+                .iter()
+                .any(|dir| Path::new(dir).join(tool).exists())
+        })
         .collect();
     if !missing.is_empty() {
         println!("skipped: the starter kits need {} (apt-get install g++ default-jdk-headless golang-go nodejs rustc)", missing.join(", "));
@@ -25,7 +29,14 @@ fn every_starter_kit_builds_with_its_profile_and_passes_the_check() {
     let out = tempfile::tempdir().unwrap();
     let output = referee()
         .current_dir(repo_file(""))
-        .args(["contest", "contests/starter-kits.toml", "--prepare-only", "-j", "2", "--out"])
+        .args([
+            "contest",
+            "contests/starter-kits.toml",
+            "--prepare-only",
+            "-j",
+            "2",
+            "--out",
+        ])
         .arg(out.path())
         .stdin(Stdio::null())
         .output()
@@ -50,6 +61,9 @@ fn every_starter_kit_builds_with_its_profile_and_passes_the_check() {
         assert_eq!(player["status"], "plays", "{stdout}");
         assert_eq!(player["problems"], serde_json::json!([]), "{stdout}");
         let build = player["build"].as_str().unwrap();
-        assert!(build.starts_with("built in") || build == "cached", "{build}");
+        assert!(
+            build.starts_with("built in") || build == "cached",
+            "{build}"
+        );
     }
 }
