@@ -1,7 +1,8 @@
 //! The starter kits of every profiled language (bots/cpp, bots/java, bots/rust, bots/go,
-//! bots/javascript) built from their sources by their language's profile, in the sandbox, and
-//! passing `referee check`: `referee contest contests/starter-kits.toml --prepare-only`, which
-//! does both for each. The toolchains are Debian's (g++, default-jdk-headless, golang-go,
+//! bots/javascript), for m,n,k games and ultimate tic-tac-toe, built from their sources by
+//! their language's profile, in the sandbox, and passing `referee check`: `referee contest
+//! contests/starter-kits.toml --prepare-only` (and starter-kits-uttt.toml), which does both for
+//! each. The toolchains are Debian's (g++, default-jdk-headless, golang-go,
 //! nodejs, rustc), which .ci/run installs; without one the test says 'skipped:'.
 
 use crate::common::{referee, repo_file};
@@ -58,7 +59,7 @@ fn every_starter_kit_builds_with_its_profile_and_passes_the_check() {
     ] {
         let player = players.iter().find(|p| p["name"] == name).unwrap();
         assert_eq!(player["language"], language, "{player}");
-        assert_eq!(player["status"], "plays", "{stdout}");
+        assert_eq!(player["status"], "plays", "{contest}: {stdout}");
         assert_eq!(player["problems"], serde_json::json!([]), "{stdout}");
         let build = player["build"].as_str().unwrap();
         assert!(
