@@ -6,9 +6,9 @@ use super::config::{Contest, FailedCheck};
 use crate::build::compile::{self, BuildError, Built};
 use crate::build::profile;
 use crate::check::{run_check, CheckConfig, CheckError, Severity};
+use crate::host::Host;
 use crate::seats::process_options::ProcessOptions;
 use crate::seats::sandbox::{self, SandboxError};
-use crate::seats::supervisor::Supervisor;
 use crate::seats::PlayerSpec;
 use crate::tournament::config::Tournament;
 use serde::{Deserialize, Serialize};
@@ -158,16 +158,14 @@ fn language<'c>(
     }
 }
 
-/// Runs `referee check` on every built player of `tournament` (all but the built-in bots),
-/// `jobs` at a time, and decides who plays; a player checked before with the same command
+/// Runs `referee check` on every built player of `tournament` (all but the built-in bots) with
+/// bots of `host`, `jobs` at a time, and decides who plays; a player checked before with the same command
 /// (in `earlier`, from a run being resumed) is not checked again.
-#[allow(clippy::too_many_arguments)]
 pub fn gate(
     contest: &Contest,
     mut entries: Vec<Entry>,
     tournament: &Tournament,
-    supervisor: &Supervisor,
-    referee_exe: &Path,
+    host: &Host,
     earlier: &[Entry],
     jobs: usize,
     report: &(dyn Fn(&Entry) + Sync),
@@ -199,9 +197,9 @@ pub fn gate(
                 ..tournament.process.clone()
             },
             record_dir: Some(contest.output.join("checks").join(&entry.name)),
-            referee_exe: referee_exe.to_path_buf(),
+            referee_exe: host.referee_exe.clone(),
         };
-        let findings = run_check(&config, supervisor, |_| {}).map_err(FieldError::Check)?;
+        let findings = run_check(&config, &host.supervisor, |_| {}).map_err(FieldError::Check)?;
         Ok(Some(
             findings
                 .into_iter()
@@ -338,12 +336,4 @@ pub fn playing(entries: &[Entry]) -> Vec<toml::Table> {
         .filter(|e| matches!(e.status, Status::Plays | Status::Flagged))
         .map(|e| e.table.clone())
         .collect()
-}
-
-/// Whether an entry's build failed (for the caller's summary).
-pub fn failed_builds(entries: &[Entry]) -> usize {
-    entries
-        .iter()
-        .filter(|e| e.status == Status::BuildFailed)
-        .count()
 }

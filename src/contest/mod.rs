@@ -68,16 +68,7 @@ pub fn prepare(
     } else {
         Vec::new()
     };
-    let entries = field::gate(
-        contest,
-        entries,
-        &candidates,
-        &host.supervisor,
-        &host.referee_exe,
-        &earlier,
-        jobs,
-        report,
-    )?;
+    let entries = field::gate(contest, entries, &candidates, &host, &earlier, jobs, report)?;
     let write_error = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ContestError::Write { path, source }

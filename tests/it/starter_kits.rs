@@ -27,17 +27,20 @@ fn every_starter_kit_builds_with_its_profile_and_passes_the_check() {
         println!("skipped: the starter kits need {} (apt-get install g++ default-jdk-headless golang-go nodejs rustc)", missing.join(", "));
         return;
     }
+    for contest in [
+        "contests/starter-kits.toml",
+        "contests/starter-kits-uttt.toml",
+    ] {
+        prepare_and_check(contest);
+    }
+}
+
+/// Builds and checks the starter kits a contest file lists: every one plays, compliant.
+fn prepare_and_check(contest: &str) {
     let out = tempfile::tempdir().unwrap();
     let output = referee()
         .current_dir(repo_file(""))
-        .args([
-            "contest",
-            "contests/starter-kits.toml",
-            "--prepare-only",
-            "-j",
-            "2",
-            "--out",
-        ])
+        .args(["contest", contest, "--prepare-only", "-j", "2", "--out"])
         .arg(out.path())
         .stdin(Stdio::null())
         .output()

@@ -9,7 +9,11 @@ use std::path::Path;
 use std::process::Stdio;
 
 fn config(dir: &Path, format: &str, players: usize) -> std::path::PathBuf {
-    let mut text = format!("game = \"tictactoe\"\ntime = \"move=500\"\nseed = 5\n{format}\n");
+    // Fresh processes for every game: a built-in bot then plays the same game from the same
+    // seed whichever games came before it, so a resumed run gets the same results.
+    let mut text = format!(
+        "game = \"tictactoe\"\ntime = \"move=500\"\nseed = 5\nreuse_processes = false\n{format}\n"
+    );
     for at in 0..players {
         let level = ["random", "greedy"][at % 2];
         text.push_str(&format!(
