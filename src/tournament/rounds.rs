@@ -125,25 +125,10 @@ impl SwissLayout {
             if !missing.is_empty() {
                 return Some(missing);
             }
-            for games in &slots {
-                let [home, away] = games[0].seats;
-                for slot in games {
-                    let played = results[&slot.index];
-                    let [first, second] = slot.seats;
-                    history[first].points += played.points_first;
-                    history[second].points += 1.0 - played.points_first;
-                    history[first].colour_balance += 1;
-                    history[second].colour_balance -= 1;
-                }
-                history[home].met.insert(away);
-                history[away].met.insert(home);
-                history[home].last_first = Some(true);
-                history[away].last_first = Some(false);
+            for slot in slots.iter().flatten() {
+                swiss::record_game(&mut history, slot.seats, results[&slot.index].points_first);
             }
-            if let Some(bye) = pairing.bye {
-                history[bye].byes += 1;
-                history[bye].points += f64::from(self.games_per_pairing);
-            }
+            swiss::record_round(&mut history, &pairing, self.games_per_pairing);
         }
         None
     }

@@ -34,6 +34,30 @@ pub struct History {
     pub byes: u32,
 }
 
+/// Adds a finished game to the players' records: `points_first` to the first seat, the rest
+/// to the second.
+pub fn record_game(history: &mut [History], [first, second]: [usize; 2], points_first: f64) {
+    history[first].points += points_first;
+    history[second].points += 1.0 - points_first;
+    history[first].colour_balance += 1;
+    history[second].colour_balance -= 1;
+}
+
+/// Adds a round's pairings to the players' records once its games are recorded: who met whom,
+/// who had the first seat, and the bye, worth `games` points (a round won).
+pub fn record_round(history: &mut [History], round: &Round, games: u32) {
+    for &[home, away] in &round.boards {
+        history[home].met.insert(away);
+        history[away].met.insert(home);
+        history[home].last_first = Some(true);
+        history[away].last_first = Some(false);
+    }
+    if let Some(bye) = round.bye {
+        history[bye].byes += 1;
+        history[bye].points += f64::from(games);
+    }
+}
+
 /// One round's pairings: `[home, away]`, home taking the first seat in the pairing's first
 /// game, best-ranked boards first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,28 +248,16 @@ mod tests {
             let round = pair_round(&history, r, seed);
             for &[home, away] in &round.boards {
                 for g in 0..games {
-                    let outcome = outcomes[k % outcomes.len()];
+                    let home_points = f64::from(outcomes[k % outcomes.len()]) / 2.0;
                     k += 1;
-                    let home_points = f64::from(outcome) / 2.0;
-                    history[home].points += home_points;
-                    history[away].points += 1.0 - home_points;
-                    let (first, second) = if g % 2 == 0 {
-                        (home, away)
+                    if g % 2 == 0 {
+                        record_game(&mut history, [home, away], home_points);
                     } else {
-                        (away, home)
-                    };
-                    history[first].colour_balance += 1;
-                    history[second].colour_balance -= 1;
+                        record_game(&mut history, [away, home], 1.0 - home_points);
+                    }
                 }
-                history[home].met.insert(away);
-                history[away].met.insert(home);
-                history[home].last_first = Some(true);
-                history[away].last_first = Some(false);
             }
-            if let Some(bye) = round.bye {
-                history[bye].byes += 1;
-                history[bye].points += f64::from(games);
-            }
+            record_round(&mut history, &round, games);
             played.push(round);
         }
         (history, played)

@@ -3,32 +3,15 @@
 //! (one that fails left out, or kept with a flag), the rest played as a Swiss tournament with
 //! standings written; a second run with `--resume` reuses the builds, the checks and the games.
 
-use crate::common::referee;
+use crate::common::{referee, repo_file};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-/// A Python bot that plays the first free square of a tic-tac-toe board.
-const FIRST_FREE: &str = r#"
-import sys
-taken = set()
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "referee":
-        taken = set()
-    elif words[0] in ("played", "opponent"):
-        taken.add((int(words[1]), int(words[2])))
-    elif words[0] == "start":
-        print("ready firstfree 1 multi", flush=True)
-    elif words[0] == "turn":
-        x, y = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
-        taken.add((x, y))
-        print(x, y, flush=True)
-    elif words[0] == "quit":
-        break
-"#;
+/// A deterministic tic-tac-toe bot, as a contestant's main.py.
+fn first_free() -> String {
+    std::fs::read_to_string(repo_file("tests/bots/first_free.py")).unwrap()
+}
 
 fn write(dir: &Path, file: &str, text: &str) {
     std::fs::create_dir_all(dir).unwrap();
@@ -59,8 +42,8 @@ fn succeeded(output: &Output) -> String {
 /// answers `start`) and the built-in random bot.
 fn field(dir: &Path, failed_check: &str) -> std::path::PathBuf {
     let subs = dir.join("subs");
-    write(&subs.join("ann"), "main.py", FIRST_FREE);
-    write(&subs.join("ben"), "main.py", FIRST_FREE);
+    write(&subs.join("ann"), "main.py", &first_free());
+    write(&subs.join("ben"), "main.py", &first_free());
     write(&subs.join("cid"), "main.c", "int main(void) { return 0 }\n");
     write(
         &subs.join("dee"),
@@ -164,7 +147,7 @@ fn a_player_that_fails_the_check_may_be_kept_with_a_flag() {
 fn a_folder_of_several_languages_must_name_one() {
     let dir = tempfile::tempdir().unwrap();
     let both = dir.path().join("both");
-    write(&both, "main.py", FIRST_FREE);
+    write(&both, "main.py", &first_free());
     write(&both, "main.js", "");
     let config = dir.path().join("c.toml");
     let players = format!(

@@ -9,35 +9,16 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// A deterministic field: two copies of a Python bot from sources and the seeded built-in
+/// A deterministic field: two copies of tests/bots/first_free.py from sources and the seeded built-in
 /// random and greedy bots, each game in fresh processes (a reused built-in bot draws on from
 /// where its last game left its generator, which depends on the games a shard gave it), in a
 /// round robin of 6 games per pairing.
 fn write_contest(dir: &Path) -> std::path::PathBuf {
-    let bot = r#"
-import sys
-taken = set()
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "referee":
-        taken = set()
-    elif words[0] in ("played", "opponent"):
-        taken.add((int(words[1]), int(words[2])))
-    elif words[0] == "start":
-        print("ready lastfree 1 multi", flush=True)
-    elif words[0] == "turn":
-        x, y = [(x, y) for y in range(3) for x in range(3) if (x, y) not in taken][-1]
-        taken.add((x, y))
-        print(x, y, flush=True)
-    elif words[0] == "quit":
-        break
-"#;
+    let bot = std::fs::read_to_string(repo_file("tests/bots/first_free.py")).unwrap();
     for name in ["ada", "bea"] {
         let folder = dir.join("subs").join(name);
         std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("main.py"), bot).unwrap();
+        std::fs::write(folder.join("main.py"), &bot).unwrap();
     }
     let config = dir.join("cluster-cup.toml");
     std::fs::write(
