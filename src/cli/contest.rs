@@ -7,7 +7,29 @@ use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 
+const CONTEST_HELP: &str = "\
+A contest file: every key of a tournament file (game, params, format, rounds, games, time,
+limits, openings, seed, concurrency, output, ...; see README.md, \"Tournaments\"), and:
+
+  sources = \"submissions\"        every folder in it is a player, named after the folder
+  failed_check = \"leave-out\"     or \"keep\": a player that fails `referee check` plays, flagged
+  build_limits = \"memory=4096\"   the builds' limits, as --limits takes them
+  build_timeout_s = 300          wall-clock time a build may take
+  build_cache = \"DIR\"            where builds are kept [default: OUT/builds]
+
+  [[players]]                    a player given by hand: source = \"DIR\" (with an optional
+  name = \"alice\"                 language = \"cpp\"), or command = \"...\" or builtin = \"LEVEL\"
+  source = \"late/alice\"
+
+  [languages.python]             change a profile's detect, compile or run, or add a language
+  run = \"pypy3 {dir}/main.py\"
+
+Languages built in: cpp, c, rust, go, java (class Main), python, javascript; the entry point is
+main.EXT. Writes OUT/players.txt (who plays, who does not and why: the compiler's or the
+check's words), OUT/tournament.toml, then the tournament's journal and standings.";
+
 #[derive(Args, Debug)]
+#[command(after_help = CONTEST_HELP)]
 pub struct ContestArgs {
     /// The contest's file (TOML): a tournament file whose players may also be source folders
     /// (source = "DIR", or sources = "DIR" for a folder of them), see README.md, "Contests".
@@ -43,7 +65,10 @@ pub fn run(args: ContestArgs) -> Result<()> {
     let out = args.out.unwrap_or_else(|| contest.output.clone());
     contest.set_output(&out);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = args.jobs.unwrap_or((cores / 2).max(1));
+    let jobs = args
+        .jobs
+        .or(contest.concurrency())
+        .unwrap_or((cores / 2).max(1));
     say(&format!(
         "contest {}: {} players; building and checking {jobs} at a time",
         contest.name,

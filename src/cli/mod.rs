@@ -62,8 +62,9 @@ enum Command {
     /// Exits 0 when it found no problem, 1 when it did.
     #[command(after_help = GAMES_HELP)]
     Check(check::CheckArgs),
-    /// Play a tournament described in a TOML file: a round robin or a gauntlet, openings played
-    /// with both colours, several games at once, every result journaled (see README.md,
+    /// Play a tournament described in a TOML file: a round robin, a gauntlet, a Swiss
+    /// tournament (format = "swiss", rounds = N) or a knock-out (format = "knockout"), openings
+    /// played with both colours, several games at once, every result journaled (see README.md,
     /// "Tournaments").
     Tournament(tournament::TournamentArgs),
     /// Run a contest from a TOML file: build every player's sources with its language's

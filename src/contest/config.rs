@@ -221,6 +221,15 @@ impl Contest {
         })
     }
 
+    /// The file's `concurrency`, if it is a usable one (the tournament's parser judges it).
+    pub fn concurrency(&self) -> Option<usize> {
+        self.tournament
+            .get("concurrency")
+            .and_then(toml::Value::as_integer)
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n >= 1)
+    }
+
     /// Writes into `out` (`--out`): the tournament file says so, and builds are cached there
     /// unless the file names a cache.
     pub fn set_output(&mut self, out: &Path) {
