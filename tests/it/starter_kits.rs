@@ -1,8 +1,8 @@
 //! The starter kits of every profiled language (bots/cpp, bots/java, bots/rust, bots/go,
-//! bots/javascript), for m,n,k games and ultimate tic-tac-toe, built from their sources by
-//! their language's profile, in the sandbox, and passing `referee check`: `referee contest
-//! contests/starter-kits.toml --prepare-only` (and starter-kits-uttt.toml), which does both for
-//! each. The toolchains are Debian's (g++, default-jdk-headless, golang-go,
+//! bots/javascript), for m,n,k games, ultimate tic-tac-toe and dots and boxes, built from their
+//! sources by their language's profile, in the sandbox, and passing `referee check`: `referee
+//! contest contests/starter-kits.toml --prepare-only` (and starter-kits-uttt.toml,
+//! starter-kits-dots.toml), which does both for each. The toolchains are Debian's (g++, default-jdk-headless, golang-go,
 //! nodejs, rustc), which .ci/run installs; without one the test says 'skipped:'.
 
 use crate::common::{referee, repo_file};
