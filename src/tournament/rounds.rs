@@ -184,6 +184,56 @@ impl KnockoutLayout {
         self.walk(results).1
     }
 
+    /// Match `[a, b]` of `round`, whose first game has index `first`, as far as `results` go:
+    /// its points so far, and the games it needs next (the regular ones, then a tie-break pair
+    /// while it is level), if any.
+    fn settle(
+        &self,
+        round: u32,
+        first: u64,
+        [a, b]: [usize; 2],
+        results: &Results,
+    ) -> (Match, Option<Vec<Slot>>) {
+        let mut found = Match {
+            round,
+            players: [a, b],
+            points: [0.0; 2],
+            games: 0,
+            winner: None,
+        };
+        let games = u64::from(self.games_per_pairing);
+        let blocks = std::iter::once(0..games)
+            .chain((0..u64::from(self.tiebreaks)).map(|k| games + 2 * k..games + 2 * k + 2));
+        for (number, block) in blocks.enumerate() {
+            if number > 0 && found.points[0] != found.points[1] {
+                break;
+            }
+            let slots = pairing_slots(first, [a, b], block, |g| (first + g) / 2);
+            let mut missing = Vec::new();
+            for slot in slots {
+                match results.get(&slot.index) {
+                    Some(played) => {
+                        let points_a = if slot.seats[0] == a {
+                            played.points_first
+                        } else {
+                            1.0 - played.points_first
+                        };
+                        found.points[0] += points_a;
+                        found.points[1] += 1.0 - points_a;
+                        found.games += 1;
+                    }
+                    None => missing.push(slot),
+                }
+            }
+            if !missing.is_empty() {
+                return (found, Some(missing));
+            }
+        }
+        (found, None)
+    }
+
+    /// Goes through the bracket round by round over `results`, up to the first round with
+    /// games to play: those games (None when the bracket has its champion) and every match met.
     fn walk(&self, results: &Results) -> (Option<Batch>, Vec<Match>) {
         let places = knockout::bracket(knockout::size(self.players));
         // Who stands at each place of the current round; None for a bye.
@@ -192,7 +242,6 @@ impl KnockoutLayout {
             .map(|&seed| (seed < self.players).then_some(seed))
             .collect();
         let mut matches = Vec::new();
-        let games = u64::from(self.games_per_pairing);
         for round in 0..knockout::rounds(self.players) {
             let base = u64::from(round) * self.matches_per_round() * self.games_per_match();
             let mut batch = Batch::new();
@@ -206,45 +255,7 @@ impl KnockoutLayout {
                     }
                 };
                 let first = base + at as u64 * self.games_per_match();
-                let cycle = |g: u64| (base + at as u64 * self.games_per_match() + g) / 2;
-                let mut found = Match {
-                    round,
-                    players: [a, b],
-                    points: [0.0; 2],
-                    games: 0,
-                    winner: None,
-                };
-                // The regular games, then tie-break pairs while the match is level.
-                let mut blocks = std::iter::once(0..games).chain(
-                    (0..u64::from(self.tiebreaks)).map(|k| games + 2 * k..games + 2 * k + 2),
-                );
-                let mut needed = None;
-                for (number, block) in blocks.by_ref().enumerate() {
-                    if number > 0 && found.points[0] != found.points[1] {
-                        break;
-                    }
-                    let slots = pairing_slots(first, [a, b], block, cycle);
-                    let missing: Vec<Slot> = slots
-                        .iter()
-                        .filter(|slot| !results.contains_key(&slot.index))
-                        .copied()
-                        .collect();
-                    for slot in slots
-                        .iter()
-                        .filter_map(|s| results.get(&s.index).map(|p| (s, p)))
-                    {
-                        let (slot, played) = slot;
-                        let first_is_a = slot.seats[0] == a;
-                        let (pa, pb) = (played.points_first, 1.0 - played.points_first);
-                        found.points[0] += if first_is_a { pa } else { pb };
-                        found.points[1] += if first_is_a { pb } else { pa };
-                        found.games += 1;
-                    }
-                    if !missing.is_empty() {
-                        needed = Some(missing);
-                        break;
-                    }
-                }
+                let (mut found, needed) = self.settle(round, first, [a, b], results);
                 match needed {
                     Some(missing) => {
                         batch.push(missing);
