@@ -363,17 +363,28 @@ mod tests {
     /// Plays batches until none is left, the lower index always winning (or every game
     /// drawn); returns every game played.
     fn play_out(next: impl Fn(&Results) -> Option<Batch>, draws: bool) -> Results {
+        play_with(next, |slot, _| {
+            if draws {
+                0.5
+            } else if slot.seats[0] < slot.seats[1] {
+                1.0
+            } else {
+                0.0
+            }
+        })
+    }
+
+    /// Plays batches until none is left, each game's points for the first seat from `points`
+    /// (given the slot and the games played before it); returns every game played.
+    fn play_with(
+        next: impl Fn(&Results) -> Option<Batch>,
+        points: impl Fn(&Slot, usize) -> f64,
+    ) -> Results {
         let mut results = Results::new();
         while let Some(batch) = next(&results) {
             assert!(!batch.is_empty());
             for slot in batch.into_iter().flatten() {
-                let points_first = if draws {
-                    0.5
-                } else if slot.seats[0] < slot.seats[1] {
-                    1.0
-                } else {
-                    0.0
-                };
+                let points_first = points(&slot, results.len());
                 let previous = results.insert(
                     slot.index,
                     Played {
@@ -421,6 +432,43 @@ mod tests {
         // Decisive matches need no tie-break: 2 games each.
         assert_eq!(results.len(), 10);
         assert!(results.keys().all(|&i| i < layout.total_games()));
+    }
+
+    proptest::proptest! {
+        /// Whatever the results: one champion after n - 1 matches, nobody in two matches of a
+        /// round or after losing, every game within the schedule, a match's tie-breaks only
+        /// while it is level.
+        #[test]
+        fn a_knockout_always_ends_with_one_champion(
+            players in 2usize..70,
+            games in 1u32..4,
+            tiebreaks in 0u32..3,
+            outcomes in proptest::collection::vec(0u8..3, 1..40),
+        ) {
+            let layout = KnockoutLayout { players, games_per_pairing: games, tiebreaks };
+            let results = play_with(|r| layout.next_batch(r), |_, played| {
+                f64::from(outcomes[played % outcomes.len()]) / 2.0
+            });
+            proptest::prop_assert!(results.keys().all(|&i| i < layout.total_games()));
+            let matches = layout.matches(&results);
+            proptest::prop_assert_eq!(matches.len(), players - 1);
+            let mut out = std::collections::BTreeSet::new();
+            for round in 0..knockout::rounds(players) {
+                let mut seated = std::collections::BTreeSet::new();
+                for found in matches.iter().filter(|m| m.round == round) {
+                    for player in found.players {
+                        proptest::prop_assert!(seated.insert(player), "{} twice in round {}", player, round);
+                        proptest::prop_assert!(!out.contains(&player), "{} played after losing", player);
+                    }
+                    let winner = found.winner.unwrap();
+                    let [a, b] = found.players;
+                    out.insert(if winner == a { b } else { a });
+                    let extra = found.games - games;
+                    proptest::prop_assert!(extra % 2 == 0 && extra <= 2 * tiebreaks);
+                }
+            }
+            proptest::prop_assert_eq!(out.len(), players - 1);
+        }
     }
 
     #[test]
