@@ -51,11 +51,23 @@ pub fn prepare(
     resume: bool,
     report: &(dyn Fn(&Entry) + Sync),
 ) -> Result<Prepared, ContestError> {
+    // Read before this run saves its own list over it.
+    let earlier = if resume {
+        field::earlier(out)
+    } else {
+        Vec::new()
+    };
     let entries = field::build_all(contest, jobs, &|entry| {
         if entry.status != field::Status::Plays {
             report(entry)
         }
     })?;
+    let write_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ContestError::Write { path, source }
+    };
+    // Saved now too: if too few players are left to play, the list still says why.
+    field::save(out, &entries).map_err(write_error(out))?;
     // Every built player, to read the game, the clocks and the limits the check needs.
     let candidates = Tournament::from_text(
         &contest.tournament_text(&field::playing(&entries)),
@@ -63,16 +75,7 @@ pub fn prepare(
         origin,
     )?;
     let host = host::prepare(&candidates.process)?;
-    let earlier = if resume {
-        field::earlier(out)
-    } else {
-        Vec::new()
-    };
     let entries = field::gate(contest, entries, &candidates, &host, &earlier, jobs, report)?;
-    let write_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ContestError::Write { path, source }
-    };
     field::save(out, &entries).map_err(write_error(out))?;
     let mut text = contest.tournament_text(&field::playing(&entries));
     text.insert_str(
