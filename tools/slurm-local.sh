@@ -5,7 +5,7 @@
 # run `sbatch --array` for real, as tests/it/slurm.rs and tools/slurm-contest.sh do.
 #
 #     tools/slurm-local.sh start     # idempotent: does nothing if the cluster answers already
-#     tools/slurm-local.sh stop      # stops the daemons this script started
+#     tools/slurm-local.sh stop      # stops the daemons this script started (munged too, if it did)
 set -euo pipefail
 
 host=$(hostname -s)
@@ -27,6 +27,8 @@ start() {
   chown -R root:root /etc/munge /run/munge /var/log/munge /var/lib/munge
   if ! pgrep -x munged >/dev/null; then
     munged --force
+    # Stopped by `stop` only if started here.
+    touch "$state/munged.started"
   fi
   cat > "$conf" <<CONF
 # Written by tools/slurm-local.sh: one node, this host, everything as root.
@@ -76,6 +78,10 @@ stop() {
       kill "$(cat "$state/$daemon.pid")" 2>/dev/null || true
     fi
   done
+  if [ -e "$state/munged.started" ] && [ -s /run/munge/munged.pid ]; then
+    kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
+    rm -f "$state/munged.started"
+  fi
 }
 
 case "${1:-}" in
