@@ -7,10 +7,12 @@
 
 pub mod arbiter;
 pub mod bots;
+pub mod build;
 pub(crate) mod check;
 pub mod cli;
 pub mod clock;
 pub mod console_game;
+pub mod contest;
 pub(crate) mod export;
 pub mod games;
 pub(crate) mod host;

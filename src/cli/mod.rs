@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 mod bot;
 mod check;
+mod contest;
 mod export;
 mod r#match;
 mod perft;
@@ -67,10 +68,16 @@ enum Command {
     /// Exits 0 when it found no problem, 1 when it did.
     #[command(after_help = GAMES_HELP)]
     Check(check::CheckArgs),
-    /// Play a tournament described in a TOML file: a round robin or a gauntlet, openings played
-    /// with both colours, several games at once, every result journaled (see README.md,
+    /// Play a tournament described in a TOML file: a round robin, a gauntlet, a Swiss
+    /// tournament (format = "swiss", rounds = N) or a knock-out (format = "knockout"), openings
+    /// played with both colours, several games at once, every result journaled (see README.md,
     /// "Tournaments").
     Tournament(tournament::TournamentArgs),
+    /// Run a contest from a TOML file: build every player's sources with its language's
+    /// profile (in the sandbox, cached), check each with `referee check` (leaving out, or
+    /// flagging, those that fail), then play the players who pass as a tournament (see
+    /// README.md, "Contests").
+    Contest(contest::ContestArgs),
     /// Print the standings, ratings and crosstable of tournament journals: one run's, or the
     /// journals of every shard of a tournament, merged.
     Standings(standings::StandingsArgs),
@@ -116,6 +123,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Match(args) => r#match::run(*args),
         Command::Check(args) => return check::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Contest(args) => contest::run(args),
         Command::Standings(args) => standings::run(args),
         Command::Play(args) => play::run(args),
         Command::Perft(args) => perft::run(args),

@@ -1,6 +1,6 @@
 //! `referee tournament`: plays a tournament file's games, then prints and saves its standings.
 
-use crate::host;
+use crate::host::{self, Host};
 use crate::report::{counted, say};
 use crate::standings::render;
 use crate::table::check_startable;
@@ -11,7 +11,7 @@ use crate::tournament::schedule::Shard;
 use anyhow::Result;
 use clap::Args;
 use std::io::{self, IsTerminal};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -43,6 +43,30 @@ pub struct TournamentArgs {
 
 pub fn run(args: TournamentArgs) -> Result<()> {
     let tournament = Tournament::load(&args.config)?;
+    let host = host::prepare(&tournament.process)?;
+    let out = args.out.unwrap_or_else(|| tournament.output.clone());
+    play(
+        &tournament,
+        &host,
+        args.jobs,
+        args.shard.unwrap_or(Shard::WHOLE),
+        args.resume,
+        &out,
+    )
+}
+
+/// Plays `tournament` (or its `shard`) into `out` with bots of `host`, `jobs` games at a time
+/// (else the file's concurrency, else half the cores), then prints and saves its standings:
+/// what `referee tournament` does once the file is read, and `referee contest` once its
+/// players are built.
+pub(super) fn play(
+    tournament: &Tournament,
+    host: &Host,
+    jobs: Option<usize>,
+    shard: Shard,
+    resume: bool,
+    out: &Path,
+) -> Result<()> {
     // Every player must be able to start before the first game: a missing program would
     // otherwise stop the tournament at that player's first game, partway through.
     check_startable(
@@ -50,8 +74,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         tournament.process.working_dir.as_deref(),
     )?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = args
-        .jobs
+    let jobs = jobs
         .or(tournament.concurrency)
         .unwrap_or((cores / 2).max(1));
     if jobs > cores {
@@ -59,15 +82,12 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
         );
     }
-    let host = host::prepare(&tournament.process)?;
-    let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let out = args.out.unwrap_or_else(|| tournament.output.clone());
     let options = RunOptions {
         jobs,
         shard,
-        resume: args.resume,
-        out: out.clone(),
-        referee_exe: host.referee_exe,
+        resume,
+        out: out.to_path_buf(),
+        referee_exe: host.referee_exe.clone(),
     };
     let schedule = &tournament.schedule;
     let games = schedule.games_in(shard);
@@ -76,7 +96,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         tournament.name,
         tournament.rules.spec,
         tournament.players.len(),
-        runner::identity(&tournament).format,
+        runner::identity(tournament).format,
         tournament.games_per_pairing,
         tournament.openings.description()
     ));
@@ -98,8 +118,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             say(&format!("player {}: {}, {note}", player.label, player.spec));
         }
     }
-    let mut progress = Progress::new(games, io::stderr().is_terminal(), out.clone());
-    let summary = runner::run(&tournament, &options, &host.supervisor, &mut progress)?;
+    let mut progress = Progress::new(games, io::stderr().is_terminal(), out.to_path_buf());
+    let summary = runner::run(tournament, &options, &host.supervisor, &mut progress)?;
     let seconds = summary.elapsed.as_secs_f64();
     say(&format!(
         "played {} in {:.1} s ({}); journal: {}",
@@ -111,6 +131,9 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let standings = summary.standings()?;
     say("");
     say(&render::full_report(&standings));
+    if let Some(bracket) = summary.bracket_report(tournament)? {
+        say(&bracket);
+    }
     let [json, csv] = summary.save_standings(&standings)?;
     say(&format!(
         "standings: {} and {}",
@@ -120,7 +143,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     if !shard.is_whole() {
         say(&format!(
             "when every shard is done: referee standings {}",
-            runner::shard_journals(&out, shard).display()
+            runner::shard_journals(out, shard).display()
         ));
     }
     Ok(())

@@ -6,7 +6,8 @@
 //! games than the field, and in a run still under way some players have played more than
 //! others, so total points would mislead), then, among players level on score, by the points
 //! they scored against each other (head-to-head), then by Sonneborn-Berger (the points of
-//! every opponent, weighted by the points scored against it), then by wins, then by name. A
+//! every opponent, weighted by the points scored against it), then by Buchholz (the points of
+//! every opponent, once per game against it), then by wins, then by name. A
 //! gauntlet also gets each challenger's results against each opponent, with the Elo difference
 //! they show.
 
@@ -235,9 +236,12 @@ impl Tally {
         let points: Vec<f64> = self.players.iter().map(PlayerTally::points).collect();
         let score: Vec<f64> = self.players.iter().map(PlayerTally::score).collect();
         let mut sonneborn_berger = vec![0.0; n];
+        let mut buchholz = vec![0.0; n];
         for (&(low, high), meeting) in &self.meetings {
             sonneborn_berger[low] += meeting.points_low * points[high];
             sonneborn_berger[high] += (meeting.games as f64 - meeting.points_low) * points[low];
+            buchholz[low] += meeting.games as f64 * points[high];
+            buchholz[high] += meeting.games as f64 * points[low];
         }
         // Head-to-head: points among the players level on score (none for a player level with
         // nobody, who needs no tie-break).
@@ -264,6 +268,7 @@ impl Tally {
                 .total_cmp(&score[a])
                 .then(tie_break(head_to_head[b]).total_cmp(&tie_break(head_to_head[a])))
                 .then(sonneborn_berger[b].total_cmp(&sonneborn_berger[a]))
+                .then(buchholz[b].total_cmp(&buchholz[a]))
                 .then(self.players[b].wins.cmp(&self.players[a].wins))
                 .then(self.names[a].cmp(&self.names[b]))
         });
@@ -314,6 +319,7 @@ impl Tally {
                     crashes: player.forfeits[ForfeitColumn::Crash as usize],
                     head_to_head: head_to_head[i],
                     sonneborn_berger: sonneborn_berger[i],
+                    buchholz: buchholz[i],
                     elo: ratings.elo[i],
                     elo_error95: ratings.error95(i),
                     elo_rank: elo_rank[i],
@@ -380,6 +386,9 @@ pub struct StandingRow {
     /// player is.
     pub head_to_head: Option<f64>,
     pub sonneborn_berger: f64,
+    /// The points of every opponent, once per game against it: how hard a player's draw was,
+    /// which matters in a Swiss tournament, where players of one score met different fields.
+    pub buchholz: f64,
     /// Elo relative to the field's average, and half the width of its 95% interval.
     pub elo: f64,
     pub elo_error95: f64,
@@ -482,6 +491,26 @@ mod tests {
         assert_eq!(standings.players[0].rank, 1);
         // Sonneborn-Berger of b: 0.5 points against a (1.5 in all), 2 against c (2.0).
         assert_eq!(b.sonneborn_berger, 0.5 * 1.5 + 2.0 * 2.0);
+        // Buchholz of b: a's 1.5 points twice (two games), c's 2.0 twice.
+        assert_eq!(b.buchholz, 2.0 * 1.5 + 2.0 * 2.0);
+    }
+
+    #[test]
+    fn buchholz_breaks_a_tie_that_sonneborn_berger_leaves() {
+        // p and q each beat one player and lost to one, to the same effect for
+        // Sonneborn-Berger (their victims scored nothing else), but p lost to the strong s.
+        let mut tally = Tally::new();
+        tally.add(game("p", "v", W, LINE));
+        tally.add(game("q", "w", W, LINE));
+        tally.add(game("s", "p", W, LINE));
+        tally.add(game("t", "q", W, LINE));
+        tally.add(game("s", "t", W, LINE));
+        let standings = tally.standings();
+        let row = |name: &str| standings.players.iter().find(|r| r.name == name).unwrap();
+        let (p, q) = (row("p"), row("q"));
+        assert_eq!((p.score, p.sonneborn_berger), (q.score, q.sonneborn_berger));
+        assert_eq!((p.buchholz, q.buchholz), (2.0, 1.0));
+        assert!(p.rank < q.rank);
     }
 
     #[test]

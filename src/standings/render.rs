@@ -36,7 +36,7 @@ pub fn standings_table(standings: &Standings) -> String {
     let mut table = new_table(
         &[
             "#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts",
-            "illegal", "crashes", "h2h", "SB",
+            "illegal", "crashes", "h2h", "SB", "Buch",
         ],
         2,
     );
@@ -55,6 +55,7 @@ pub fn standings_table(standings: &Standings) -> String {
             row.crashes.to_string(),
             row.head_to_head.map(points).unwrap_or_default(),
             points(row.sonneborn_berger),
+            points(row.buchholz),
         ]);
     }
     table.to_string()
@@ -143,7 +144,7 @@ pub fn crosstable(standings: &Standings) -> Option<String> {
 /// it is ranked by.
 pub fn full_report(standings: &Standings) -> String {
     let mut out = format!(
-        "standings after {}, ranked by score (points per game), then among players level on score by head-to-head points (h2h), Sonneborn-Berger (SB), wins\n\n{}\n",
+        "standings after {}, ranked by score (points per game), then among players level on score by head-to-head points (h2h), Sonneborn-Berger (SB), Buchholz (Buch), wins\n\n{}\n",
         crate::report::counted(standings.games, "game"),
         standings_table(standings),
     );
@@ -216,6 +217,7 @@ struct CsvRow<'a> {
     crashes: u32,
     head_to_head: Option<f64>,
     sonneborn_berger: f64,
+    buchholz: f64,
     elo: f64,
     elo_error95: f64,
     elo_rank: usize,
@@ -244,6 +246,7 @@ fn write_csv_rows(path: &Path, standings: &Standings) -> io::Result<()> {
                 crashes: row.crashes,
                 head_to_head: row.head_to_head,
                 sonneborn_berger: row.sonneborn_berger,
+                buchholz: row.buchholz,
                 elo: row.elo,
                 elo_error95: row.elo_error95,
                 elo_rank: row.elo_rank,

@@ -8,6 +8,7 @@ use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
 use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
+use super::rounds;
 use super::schedule::{Format, Shard, Slot};
 use crate::seats::supervisor::Supervisor;
 use crate::standings::render::{self, WriteError};
@@ -45,6 +46,8 @@ pub enum TournamentError {
     Game(#[from] GameError),
     #[error(transparent)]
     Openings(#[from] OpeningsError),
+    #[error("a {format} tournament cannot be split into shards: each round is paired from the results of the whole round before; run it on one machine (with -j), or shard a round robin")]
+    ShardedByResults { format: String },
 }
 
 /// What a run did.
@@ -80,6 +83,16 @@ impl RunSummary {
             .standings())
     }
 
+    /// A knock-out's bracket as played (see [`rounds::bracket_report`]); None for another
+    /// format.
+    pub fn bracket_report(&self, tournament: &Tournament) -> Result<Option<String>, JournalError> {
+        if tournament.schedule.rounds().is_none() {
+            return Ok(None);
+        }
+        let entries = journal::read(&self.journal)?.entries;
+        Ok(rounds::bracket_report(tournament, &entries))
+    }
+
     /// Writes `standings` as JSON and CSV next to the journal, named after it
     /// (`standings.json`, or `standings-K-of-N.json` for a shard); returns the two files.
     pub fn save_standings(&self, standings: &Standings) -> Result<[PathBuf; 2], WriteError> {
@@ -96,20 +109,29 @@ impl RunSummary {
     }
 }
 
+/// How a knock-out's format begins in its journal: its schedule's size is only the most it
+/// may take.
+pub const KNOCKOUT: &str = "knockout";
+
 /// What identifies the tournament in its journal.
 pub fn identity(tournament: &Tournament) -> Identity {
     let names: Vec<String> = tournament.names().map(String::from).collect();
     let (format, challengers) = match &tournament.format {
-        Format::RoundRobin => ("round-robin", Vec::new()),
+        Format::RoundRobin => ("round-robin".into(), Vec::new()),
         Format::Gauntlet { challengers } => (
-            "gauntlet",
+            "gauntlet".into(),
             challengers.iter().map(|&c| names[c].clone()).collect(),
+        ),
+        Format::Swiss { rounds } => (format!("swiss, {rounds} rounds"), Vec::new()),
+        Format::Knockout { tiebreaks } => (
+            format!("{KNOCKOUT}, up to {tiebreaks} tie-break pairs"),
+            Vec::new(),
         ),
     };
     Identity {
         name: tournament.name.clone(),
         game: tournament.rules.spec.to_string(),
-        format: format.into(),
+        format,
         challengers,
         players: names,
         games_per_pairing: tournament.games_per_pairing,
@@ -122,7 +144,7 @@ pub fn identity(tournament: &Tournament) -> Identity {
 /// Hands out the games still to play, a pair at a time, nearly in schedule order: among the
 /// next few pairs, a worker gets one whose players it already has processes for, if any.
 struct Dispatcher<'a> {
-    pairs: Box<dyn Iterator<Item = [Slot; 2]> + Send + 'a>,
+    pairs: Box<dyn Iterator<Item = Vec<Slot>> + Send + 'a>,
     /// The next pairs (their games not yet finished), at most `lookahead` of them.
     window: VecDeque<Vec<Slot>>,
     lookahead: usize,
@@ -197,19 +219,15 @@ pub fn run(
         tournament: identity(tournament),
         shard: (!options.shard.is_whole()).then(|| options.shard.to_string()),
     };
+    if tournament.format.is_paired_by_results() && !options.shard.is_whole() {
+        return Err(TournamentError::ShardedByResults {
+            format: header.tournament.format,
+        });
+    }
     let path = journal_path(&options.out, options.shard);
     let (journal, finished) = Journal::open(&path, &header, options.resume)?;
     progress.enter_players(tournament.names());
     progress.resumed(&finished);
-    let dispatcher = Mutex::new(Dispatcher {
-        pairs: Box::new(tournament.schedule.pairs(options.shard)),
-        window: VecDeque::new(),
-        lookahead: LOOKAHEAD_PER_JOB * options.jobs.max(1),
-        front_waited: 0,
-        done: finished.iter().map(|entry| entry.index).collect(),
-        stopped: false,
-    });
-    drop(finished);
     let journal = Mutex::new(journal);
     let venue = Venue {
         rules: tournament.rules.clone(),
@@ -220,39 +238,34 @@ pub fn run(
         replay_stalled: tournament.replay_stalled,
         reuse_processes: tournament.reuse_processes,
     };
-    let (sender, events) = mpsc::channel();
-    let outcome = thread::scope(|scope| {
-        let workers: Vec<_> = (0..options.jobs.max(1))
-            .map(|_| {
-                let sender = sender.clone();
-                let (venue, dispatcher, journal) = (&venue, &dispatcher, &journal);
-                let out = options.out.as_path();
-                scope.spawn(move || {
-                    let table = Table::new(supervisor);
-                    let result = work(tournament, venue, table, out, dispatcher, journal, &sender);
-                    if result.is_err() {
-                        lock(dispatcher).stopped = true;
-                    }
-                    result
-                })
-            })
-            .collect();
-        drop(sender);
-        for event in events {
-            match event {
-                Event::Finished(entry) => progress.finished(&entry),
-                Event::Replayed { number, detail } => progress.replayed(number, &detail),
-            }
+    let play = Play {
+        tournament,
+        venue: &venue,
+        journal: &journal,
+        supervisor,
+        jobs: options.jobs.max(1),
+        out: &options.out,
+    };
+    let outcome = match tournament.schedule.rounds() {
+        None => {
+            let done = finished.iter().map(|entry| entry.index).collect();
+            drop(finished);
+            let pairs = tournament.schedule.pairs(options.shard).map(Vec::from);
+            play.batch(Box::new(pairs), done, progress).map(drop)
         }
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect::<Result<Vec<()>, TournamentError>>()
-    });
+        Some(rounds) => {
+            let mut results = rounds::results(tournament, &finished);
+            drop(finished);
+            (|| {
+                while let Some(batch) = rounds.next_batch(&results, tournament.seed) {
+                    let entries =
+                        play.batch(Box::new(batch.into_iter()), HashSet::new(), progress)?;
+                    results.extend(rounds::results(tournament, &entries));
+                }
+                Ok(())
+            })()
+        }
+    };
     let (played, elapsed) = progress.finish();
     outcome?;
     Ok(RunSummary {
@@ -260,6 +273,80 @@ pub fn run(
         played,
         elapsed,
     })
+}
+
+/// What every batch of games is played with.
+struct Play<'a> {
+    tournament: &'a Tournament,
+    venue: &'a Venue,
+    journal: &'a Mutex<Journal>,
+    supervisor: &'a Supervisor,
+    jobs: usize,
+    out: &'a Path,
+}
+
+impl Play<'_> {
+    /// Plays the games of `pairs` not in `done` on `jobs` workers; returns the games finished.
+    fn batch(
+        &self,
+        pairs: Box<dyn Iterator<Item = Vec<Slot>> + Send + '_>,
+        done: HashSet<u64>,
+        progress: &mut Progress,
+    ) -> Result<Vec<Entry>, TournamentError> {
+        let dispatcher = Mutex::new(Dispatcher {
+            pairs,
+            window: VecDeque::new(),
+            lookahead: LOOKAHEAD_PER_JOB * self.jobs,
+            front_waited: 0,
+            done,
+            stopped: false,
+        });
+        let mut finished = Vec::new();
+        let (sender, events) = mpsc::channel();
+        let outcome = thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.jobs)
+                .map(|_| {
+                    let sender = sender.clone();
+                    let dispatcher = &dispatcher;
+                    scope.spawn(move || {
+                        let table = Table::new(self.supervisor);
+                        let result = work(
+                            self.tournament,
+                            self.venue,
+                            table,
+                            self.out,
+                            dispatcher,
+                            self.journal,
+                            &sender,
+                        );
+                        if result.is_err() {
+                            lock(dispatcher).stopped = true;
+                        }
+                        result
+                    })
+                })
+                .collect();
+            drop(sender);
+            for event in events {
+                match event {
+                    Event::Finished(entry) => {
+                        progress.finished(&entry);
+                        finished.push(entry);
+                    }
+                    Event::Replayed { number, detail } => progress.replayed(number, &detail),
+                }
+            }
+            workers
+                .into_iter()
+                .map(|worker| {
+                    worker
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect::<Result<Vec<()>, TournamentError>>()
+        });
+        outcome.map(|_| finished)
+    }
 }
 
 /// One worker: plays pairs until none is left (or another worker failed).
@@ -325,7 +412,7 @@ mod tests {
 
     fn dispatcher<'a>(schedule: &'a Schedule, done: &[u64], lookahead: usize) -> Dispatcher<'a> {
         Dispatcher {
-            pairs: Box::new(schedule.pairs(Shard::WHOLE)),
+            pairs: Box::new(schedule.pairs(Shard::WHOLE).map(Vec::from)),
             window: VecDeque::new(),
             lookahead,
             front_waited: 0,

@@ -8,9 +8,13 @@
 //! each cycle by rounds of the circle method (every player plays once per round, so partial
 //! standings stay balanced); a gauntlet goes through the field, each challenger in turn.
 //!
+//! A Swiss tournament or a knock-out cannot be ordered up front: its rounds are paired from
+//! the results of the rounds before, by [`super::rounds`]; the schedule gives its shape.
+//!
 //! Shard K of N plays the pairs whose number is K - 1 modulo N: a deterministic slice that
 //! spreads every pairing and every cycle evenly over the shards, and keeps pairs together.
 
+use super::rounds::{KnockoutLayout, Rounds, SwissLayout};
 use std::fmt;
 use std::str::FromStr;
 
@@ -21,6 +25,19 @@ pub enum Format {
     RoundRobin,
     /// Every challenger against every other player (the field); challengers do not meet.
     Gauntlet { challengers: Vec<usize> },
+    /// Rounds paired by score from the results so far (see [`super::swiss`]).
+    Swiss { rounds: u32 },
+    /// A seeded bracket, a drawn match settled by up to `tiebreaks` pairs of games (see
+    /// [`super::knockout`]).
+    Knockout { tiebreaks: u32 },
+}
+
+impl Format {
+    /// Whether the games are paired round by round from results ([`super::rounds`]) rather
+    /// than all known up front.
+    pub fn is_paired_by_results(&self) -> bool {
+        matches!(self, Format::Swiss { .. } | Format::Knockout { .. })
+    }
 }
 
 /// One game of the schedule: its index (from 0), who sits first and second (player indices),
@@ -40,15 +57,19 @@ pub struct Schedule {
     /// Players not among the challengers (gauntlet only).
     field: Vec<usize>,
     cycles: u64,
+    games_per_pairing: u32,
 }
 
 impl Schedule {
-    /// `games_per_pairing` must be even and at least 2 (a pair per cycle); gauntlet challengers
-    /// must be valid, distinct player indices, leaving a non-empty field.
+    /// `games_per_pairing` must be even and at least 2 (a pair per cycle), or at least 1 for
+    /// a format paired by results; gauntlet challengers must be valid, distinct player
+    /// indices, leaving a non-empty field.
     pub fn new(players: usize, format: Format, games_per_pairing: u32) -> Schedule {
-        debug_assert!(games_per_pairing >= 2 && games_per_pairing % 2 == 0);
+        debug_assert!(
+            games_per_pairing >= 1 && (games_per_pairing % 2 == 0 || format.is_paired_by_results())
+        );
         let field = match &format {
-            Format::RoundRobin => Vec::new(),
+            Format::RoundRobin | Format::Swiss { .. } | Format::Knockout { .. } => Vec::new(),
             Format::Gauntlet { challengers } => {
                 (0..players).filter(|p| !challengers.contains(p)).collect()
             }
@@ -58,10 +79,11 @@ impl Schedule {
             format,
             field,
             cycles: u64::from(games_per_pairing / 2),
+            games_per_pairing,
         }
     }
 
-    /// Pairings played once per cycle.
+    /// Pairings played once per cycle (none known up front for a format paired by results).
     pub fn pairings(&self) -> u64 {
         match &self.format {
             Format::RoundRobin => {
@@ -69,6 +91,7 @@ impl Schedule {
                 n * n.saturating_sub(1) / 2
             }
             Format::Gauntlet { challengers } => challengers.len() as u64 * self.field.len() as u64,
+            Format::Swiss { .. } | Format::Knockout { .. } => 0,
         }
     }
 
@@ -76,8 +99,31 @@ impl Schedule {
         self.pairings() * self.cycles
     }
 
+    /// Every game of the schedule; for a knock-out, the most it may take (every match to its
+    /// last tie-break).
     pub fn total_games(&self) -> u64 {
-        self.pair_count() * 2
+        match self.rounds() {
+            Some(Rounds::Swiss(layout)) => layout.total_games(),
+            Some(Rounds::Knockout(layout)) => layout.total_games(),
+            None => self.pair_count() * 2,
+        }
+    }
+
+    /// The shape of a format paired by results, None for one known up front.
+    pub fn rounds(&self) -> Option<Rounds> {
+        match self.format {
+            Format::Swiss { rounds } => Some(Rounds::Swiss(SwissLayout {
+                players: self.players,
+                rounds,
+                games_per_pairing: self.games_per_pairing,
+            })),
+            Format::Knockout { tiebreaks } => Some(Rounds::Knockout(KnockoutLayout {
+                players: self.players,
+                games_per_pairing: self.games_per_pairing,
+                tiebreaks,
+            })),
+            Format::RoundRobin | Format::Gauntlet { .. } => None,
+        }
     }
 
     /// The two games of pair `q` (which must be below [`Schedule::pair_count`]).
@@ -106,8 +152,11 @@ impl Schedule {
             .map(|q| self.pair(q))
     }
 
-    /// Games in `shard`.
+    /// Games in `shard` (for a format paired by results, played whole, the most it may take).
     pub fn games_in(&self, shard: Shard) -> u64 {
+        if self.format.is_paired_by_results() {
+            return self.total_games();
+        }
         let pairs = self.pair_count();
         let before = u64::from(shard.index - 1);
         if pairs <= before {
@@ -127,6 +176,9 @@ impl Schedule {
                     challengers[(m % count) as usize],
                     self.field[(m / count) as usize],
                 ]
+            }
+            Format::Swiss { .. } | Format::Knockout { .. } => {
+                unreachable!("a format paired by results has no pairings up front")
             }
         }
     }

@@ -34,6 +34,10 @@ struct RawConfig {
     format: FormatName,
     #[serde(default)]
     gauntlet: Vec<String>,
+    /// Rounds of a Swiss tournament.
+    rounds: Option<u32>,
+    /// Tie-break game pairs of a knock-out match drawn after its games.
+    tiebreaks: Option<u32>,
     /// Games per pairing.
     #[serde(default = "default_games")]
     games: u32,
@@ -124,12 +128,17 @@ fn keys_of<T: DeserializeOwned>() -> &'static [&'static str] {
     keys.get()
 }
 
+/// Tie-break game pairs of a knock-out match unless `tiebreaks` says otherwise.
+const DEFAULT_TIEBREAKS: u32 = 1;
+
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 enum FormatName {
     #[default]
     RoundRobin,
     Gauntlet,
+    Swiss,
+    Knockout,
 }
 
 #[derive(Debug, Deserialize)]
@@ -153,6 +162,17 @@ struct RawOpenings {
     #[serde(default)]
     order: DeckOrder,
     plies: Option<u32>,
+}
+
+impl FormatName {
+    fn name(self) -> &'static str {
+        match self {
+            FormatName::RoundRobin => "round-robin",
+            FormatName::Gauntlet => "gauntlet",
+            FormatName::Swiss => "swiss",
+            FormatName::Knockout => "knockout",
+        }
+    }
 }
 
 /// A tournament ready to run.
@@ -208,13 +228,23 @@ impl Tournament {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "tournament".into());
-        Tournament::parse(&text, &default_name).map_err(|error| match error {
+        Tournament::from_text(&text, &default_name, path)
+    }
+
+    /// Reads and checks a tournament file's `text` (what [`Tournament::load`] reads from
+    /// `origin`, which errors name), named `default_name` unless it says otherwise.
+    pub fn from_text(
+        text: &str,
+        default_name: &str,
+        origin: &Path,
+    ) -> Result<Tournament, ConfigError> {
+        Tournament::parse(text, default_name).map_err(|error| match error {
             Problem::Syntax(message) => ConfigError::Syntax {
-                path: path.to_path_buf(),
+                path: origin.to_path_buf(),
                 message,
             },
             Problem::Invalid(message) => ConfigError::Invalid {
-                path: path.to_path_buf(),
+                path: origin.to_path_buf(),
                 message,
             },
         })
@@ -298,15 +328,38 @@ impl Tournament {
             });
         }
 
+        let misplaced = [
+            ("gauntlet", !raw.gauntlet.is_empty(), FormatName::Gauntlet),
+            ("rounds", raw.rounds.is_some(), FormatName::Swiss),
+            ("tiebreaks", raw.tiebreaks.is_some(), FormatName::Knockout),
+        ]
+        .into_iter()
+        .find(|&(_, given, owner)| given && owner != raw.format);
+        if let Some((key, _, owner)) = misplaced {
+            return Err(Problem::Invalid(format!(
+                "{key}: only for format = \"{}\"",
+                owner.name()
+            )));
+        }
         let format = match raw.format {
-            FormatName::RoundRobin => {
-                if !raw.gauntlet.is_empty() {
-                    return Err(Problem::Invalid(
-                        "gauntlet: the challengers are only for format = \"gauntlet\"".into(),
-                    ));
+            FormatName::RoundRobin => Format::RoundRobin,
+            FormatName::Swiss => {
+                let most = super::swiss::max_rounds(players.len());
+                match raw.rounds {
+                    Some(rounds) if (1..=most).contains(&rounds) => Format::Swiss { rounds },
+                    Some(rounds) => return Err(Problem::Invalid(format!(
+                        "rounds = {rounds}: a Swiss tournament of {} players has 1 to {most} rounds (half the field, so that nobody meets an opponent twice); for more, play a round robin",
+                        players.len()
+                    ))),
+                    None => return Err(Problem::Invalid(format!(
+                        "rounds: a Swiss tournament needs its number of rounds, e.g. rounds = {} for {} players (about log2 of the field, plus one or two)",
+                        (usize::BITS - players.len().leading_zeros()).min(most), players.len()
+                    ))),
                 }
-                Format::RoundRobin
             }
+            FormatName::Knockout => Format::Knockout {
+                tiebreaks: raw.tiebreaks.unwrap_or(DEFAULT_TIEBREAKS),
+            },
             FormatName::Gauntlet => {
                 let mut challengers = Vec::new();
                 for name in &raw.gauntlet {
@@ -339,9 +392,9 @@ impl Tournament {
                 Format::Gauntlet { challengers }
             }
         };
-        if raw.games == 0 || raw.games % 2 == 1 {
+        if raw.games == 0 || (raw.games % 2 == 1 && !format.is_paired_by_results()) {
             return Err(Problem::Invalid(format!(
-                "games = {}: games per pairing must be even and at least 2, so that every opening is played once with each colour",
+                "games = {}: games per pairing must be even and at least 2, so that every opening is played once with each colour (a Swiss or knock-out may play any number from 1)",
                 raw.games
             )));
         }

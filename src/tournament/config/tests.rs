@@ -103,8 +103,8 @@ fn unknown_keys_are_named() {
     assert!(message.contains("unknown field `tme`"), "{message}");
     let message = error(&format!("openings = {{ plies = 2, depth = 3 }}\n{MINIMAL}"));
     assert!(message.contains("unknown field `depth`"), "{message}");
-    let message = error(&format!("format = \"swiss\"\n{MINIMAL}"));
-    assert!(message.contains("unknown variant `swiss`"), "{message}");
+    let message = error(&format!("format = \"ladder\"\n{MINIMAL}"));
+    assert!(message.contains("unknown variant `ladder`"), "{message}");
 }
 
 #[test]

@@ -1,0 +1,5 @@
+//! From an entrant's source folder to a bot command: the language's [`profile`] says how to
+//! build and run it, [`compile`] builds it in the sandbox and caches the result.
+
+pub mod compile;
+pub mod profile;

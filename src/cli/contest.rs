@@ -1,0 +1,105 @@
+//! `referee contest`: builds and checks a contest's players, then plays it as a tournament.
+
+use crate::contest::{self, config::Contest, field};
+use crate::report::say;
+use crate::tournament::schedule::Shard;
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+const CONTEST_HELP: &str = "\
+A contest file: every key of a tournament file (game, params, format, rounds, games, time,
+limits, openings, seed, concurrency, output, ...; see README.md, \"Tournaments\"), and:
+
+  sources = \"submissions\"        every folder in it is a player, named after the folder
+  failed_check = \"leave-out\"     or \"keep\": a player that fails `referee check` plays, flagged
+  build_limits = \"memory=4096\"   the builds' limits, as --limits takes them
+  build_timeout_s = 300          wall-clock time a build may take
+  build_cache = \"DIR\"            where builds are kept [default: OUT/builds]
+
+  [[players]]                    a player given by hand: source = \"DIR\" (with an optional
+  name = \"alice\"                 language = \"cpp\"), or command = \"...\" or builtin = \"LEVEL\"
+  source = \"late/alice\"
+
+  [languages.python]             change a profile's detect, compile or run, or add a language
+  run = \"pypy3 {dir}/main.py\"
+
+Languages built in: cpp, c, rust, go, java (class Main), python, javascript; the entry point is
+main.EXT. Writes OUT/players.txt (who plays, who does not and why: the compiler's or the
+check's words), OUT/tournament.toml, then the tournament's journal and standings.";
+
+#[derive(Args, Debug)]
+#[command(after_help = CONTEST_HELP)]
+pub struct ContestArgs {
+    /// The contest's file (TOML): a tournament file whose players may also be source folders
+    /// (source = "DIR", or sources = "DIR" for a folder of them), see README.md, "Contests".
+    config: PathBuf,
+    /// Builds, checks and games run at once [default: the file's concurrency, else half the
+    /// CPU cores, at least 1].
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = super::at_least_one::<usize>
+    )]
+    jobs: Option<usize>,
+    /// Continue the contest in the output directory: builds are reused from the cache, players
+    /// already checked with the same build are not checked again, finished games are not
+    /// played again.
+    #[arg(long)]
+    resume: bool,
+    /// Build and check the players and write OUT/tournament.toml, but play nothing: for a
+    /// cluster, whose tasks then play its shards (`referee tournament OUT/tournament.toml
+    /// --shard K/N`).
+    #[arg(long)]
+    prepare_only: bool,
+    /// Output directory for the builds, the list of players, the tournament file, the journal,
+    /// records and standings [default: the file's output, else results/NAME].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: ContestArgs) -> Result<()> {
+    let mut contest = Contest::load(&args.config)?;
+    let out = args.out.unwrap_or_else(|| contest.output.clone());
+    contest.set_output(&out);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args
+        .jobs
+        .or(contest.concurrency())
+        .unwrap_or((cores / 2).max(1));
+    say(&format!(
+        "contest {}: {} players; building and checking {jobs} at a time",
+        contest.name,
+        contest.players.len()
+    ));
+    let prepared = contest::prepare(&contest, &args.config, &out, jobs, args.resume, &|entry| {
+        say(&format!("  {}", field::line(entry)))
+    })?;
+    let [json, text] = field::saved(&out);
+    say(&format!(
+        "{} of {} players play (list: {} and {}); tournament file: {}",
+        field::playing(&prepared.entries).len(),
+        prepared.entries.len(),
+        text.display(),
+        json.display(),
+        prepared.tournament_file.display()
+    ));
+    if args.prepare_only {
+        say(&format!(
+            "to play it in N shards: referee tournament {} --shard K/N, for K = 1..N; then referee standings {}",
+            prepared.tournament_file.display(),
+            out.join("journal-*-of-N.jsonl").display()
+        ));
+        return Ok(());
+    }
+    super::tournament::play(
+        &prepared.tournament,
+        &prepared.host,
+        args.jobs,
+        Shard::WHOLE,
+        args.resume,
+        &out,
+    )
+}

@@ -1,0 +1,165 @@
+//! `referee contest` from source folders: each built with its language's profile in the
+//! sandbox (a broken one reported with the compiler's own message and left out), each checked
+//! (one that fails left out, or kept with a flag), the rest played as a Swiss tournament with
+//! standings written; a second run with `--resume` reuses the builds, the checks and the games.
+
+use crate::common::{referee, repo_file};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+/// A deterministic tic-tac-toe bot, as a contestant's main.py.
+fn first_free() -> String {
+    std::fs::read_to_string(repo_file("tests/bots/first_free.py")).unwrap()
+}
+
+fn write(dir: &Path, file: &str, text: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join(file), text).unwrap();
+}
+
+fn contest(config: &Path, out: &Path, extra: &[&str]) -> Output {
+    referee()
+        .args(["contest", config.to_str().unwrap(), "-j", "2", "--out"])
+        .arg(out)
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn succeeded(output: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Four source folders (two good Python bots, C that does not compile, Python that never
+/// answers `start`) and the built-in random bot.
+fn field(dir: &Path, failed_check: &str) -> std::path::PathBuf {
+    let subs = dir.join("subs");
+    write(&subs.join("ann"), "main.py", &first_free());
+    write(&subs.join("ben"), "main.py", &first_free());
+    write(&subs.join("cid"), "main.c", "int main(void) { return 0 }\n");
+    write(
+        &subs.join("dee"),
+        "main.py",
+        "import time\ntime.sleep(60)\n",
+    );
+    let config = dir.join("cup.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "game = \"tictactoe\"\nformat = \"swiss\"\nrounds = 2\ngames = 2\ntime = \"move=1000\"\nstartup_ms = 1000\nsources = \"{}\"\nfailed_check = \"{failed_check}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            subs.display()
+        ),
+    )
+    .unwrap();
+    config
+}
+
+fn players(out: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(out.join("players.json")).unwrap();
+    serde_json::from_str::<Value>(&text)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn status(players: &[Value], name: &str) -> String {
+    let player = players.iter().find(|p| p["name"] == name).unwrap();
+    player["status"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn sources_are_built_checked_played_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = field(dir.path(), "leave-out");
+    let out = dir.path().join("out");
+    let shown = succeeded(&contest(&config, &out, &[]));
+
+    // The compiler's own words, for the player whose C does not compile.
+    assert!(shown.contains("cid"), "{shown}");
+    assert!(
+        shown.contains("error: expected ';' before '}' token"),
+        "{shown}"
+    );
+    let listed = players(&out);
+    assert_eq!(status(&listed, "ann"), "plays");
+    assert_eq!(status(&listed, "ben"), "plays");
+    assert_eq!(status(&listed, "boss"), "plays");
+    assert_eq!(status(&listed, "cid"), "build-failed");
+    assert_eq!(status(&listed, "dee"), "left-out");
+    let dee = listed.iter().find(|p| p["name"] == "dee").unwrap();
+    assert!(!dee["problems"].as_array().unwrap().is_empty(), "{dee}");
+    let text = std::fs::read_to_string(out.join("players.txt")).unwrap();
+    assert!(text.contains("LEFT OUT: failed the check"), "{text}");
+
+    // The tournament file holds the three who play, with the built command.
+    let tournament = std::fs::read_to_string(out.join("tournament.toml")).unwrap();
+    assert!(tournament.contains("name = \"ann\"") && !tournament.contains("name = \"dee\""));
+    assert!(tournament.contains("main.py"), "{tournament}");
+    // 3 players, a bye a round: one pairing of 2 games in each of 2 rounds.
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 1 + 4, "{journal}");
+    assert!(out.join("standings.json").is_file());
+    assert!(shown.contains("| Buch |"), "{shown}");
+
+    // Resumed: the builds come from the cache, the checks and the games are not run again.
+    let again = succeeded(&contest(&config, &out, &["--resume"]));
+    assert!(
+        again.contains("ann                      plays; python, cached"),
+        "{again}"
+    );
+    assert!(again.contains("played 0 games"), "{again}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("journal.jsonl")).unwrap(),
+        journal
+    );
+}
+
+#[test]
+fn a_player_that_fails_the_check_may_be_kept_with_a_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = field(dir.path(), "keep");
+    let out = dir.path().join("out");
+    let shown = succeeded(&contest(&config, &out, &["--prepare-only"]));
+    assert!(
+        shown.contains("dee                      plays, FLAGGED"),
+        "{shown}"
+    );
+    assert!(shown.contains("referee tournament"), "{shown}");
+    assert_eq!(status(&players(&out), "dee"), "flagged");
+    let tournament = std::fs::read_to_string(out.join("tournament.toml")).unwrap();
+    assert!(tournament.contains("name = \"dee\""), "{tournament}");
+    assert!(
+        !out.join("journal.jsonl").exists(),
+        "--prepare-only plays nothing"
+    );
+}
+
+#[test]
+fn a_folder_of_several_languages_must_name_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both");
+    write(&both, "main.py", &first_free());
+    write(&both, "main.js", "");
+    let config = dir.path().join("c.toml");
+    let players = format!(
+        "game = \"tictactoe\"\n[[players]]\nname = \"both\"\nsource = \"{0}\"\n[[players]]\nname = \"named\"\nsource = \"{0}\"\nlanguage = \"python\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+        both.display()
+    );
+    std::fs::write(&config, players).unwrap();
+    let out = dir.path().join("out");
+    let shown = succeeded(&contest(&config, &out, &["--prepare-only"]));
+    assert!(
+        shown.contains("its files show several languages (python: main.py, javascript: main.js)"),
+        "{shown}"
+    );
+    assert_eq!(status(&self::players(&out), "named"), "plays");
+}
