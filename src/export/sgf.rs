@@ -1,6 +1,7 @@
 //! SGF (FF[4], GM[4]) for tic-tac-toe, gomoku and m,n,k, written as c-gomoku-cli writes its
 //! games: the players, the size, the result, then each move with its time as its comment
-//! (`C[12ms]`, `C[opening move]` for a move of the opening).
+//! (`C[12ms]`, `C[opening move]` for a move of the opening), followed by what a Gomocup brain
+//! wrote in `MESSAGE` lines while it thought (`C[812ms depth 12 eval +35]`).
 
 use super::{date, player_name, time_comment};
 use crate::games::{GameSpec, Side};
@@ -30,14 +31,17 @@ pub fn sgf(record: &GameRecord, spec: &GameSpec) -> String {
     );
     out.push('\n');
     let opening = record.opening.iter().map(|mv| (mv, None));
-    let played = record.moves.iter().map(|mv| (&mv.notation, Some(mv.us)));
-    for (ply, (notation, us)) in opening.chain(played).enumerate() {
+    let played = record.moves.iter().map(|mv| (&mv.notation, Some(mv)));
+    for (ply, (notation, played)) in opening.chain(played).enumerate() {
         let colour = if ply % 2 == 0 { 'B' } else { 'W' };
-        let comment = match us {
-            Some(us) => time_comment(us),
+        let comment = match played {
+            Some(played) => std::iter::once(time_comment(played.us))
+                .chain(played.messages.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
             None => "opening move".to_string(),
         };
-        let _ = write!(out, ";{colour}[{}]C[{comment}]", point(notation));
+        let _ = write!(out, ";{colour}[{}]C[{}]", point(notation), escape(&comment));
         if ply % 8 == 7 {
             out.push('\n');
         }

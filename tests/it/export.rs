@@ -1,7 +1,7 @@
 //! `referee export`: real matches played by the binary, exported, and read back with small
 //! parsers of SGF and PDN: every move, its time and the result must come back as recorded.
 
-use crate::common::{referee, Match, RANDOM};
+use crate::common::{brain, referee, Match, RANDOM};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -134,6 +134,32 @@ fn an_mnk_match_comes_back_from_sgf() {
                 None => assert_eq!(comment, "opening move"),
             }
         }
+    }
+}
+
+/// A Gomocup brain's MESSAGE lines (its evaluation, depth, best line) follow each of its
+/// moves' time in the SGF comment, as c-gomoku-cli keeps an engine's output with its move.
+#[test]
+fn a_brains_messages_are_in_its_moves_sgf_comments() {
+    let outcome = Match::new("gomoku")
+        .a(brain("noise"))
+        .b(RANDOM)
+        .games(1)
+        .run();
+    let output = referee().arg("export").arg(&outcome.dir).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let sgf = parse_sgf(&String::from_utf8(output.stdout).unwrap());
+    let record = &outcome.records[0];
+    let moves = record["moves"].as_array().unwrap();
+    assert_eq!(sgf.moves.len(), moves.len());
+    for ((_, _, comment), mv) in sgf.moves.iter().zip(moves) {
+        let ms = mv["us"].as_u64().unwrap() / 1000;
+        let expected = if mv["side"] == "first" {
+            format!("{ms}ms thinking hard")
+        } else {
+            format!("{ms}ms")
+        };
+        assert_eq!(*comment, expected);
     }
 }
 

@@ -10,8 +10,8 @@
 mod diagram;
 mod game;
 mod params;
-mod renju;
 pub(crate) mod picture;
+mod renju;
 mod scenarios;
 
 #[cfg(test)]
