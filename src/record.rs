@@ -67,6 +67,10 @@ pub struct PlayerRecord {
     /// to look first, kept even when no stderr file is written. See [`stderr_tail`].
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub stderr_tail: Option<Vec<String>>,
+    /// When each line of its stderr file began, in microseconds since the game started (its
+    /// first 4096 lines): a viewer places each line beside the move it was written during.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub stderr_at_us: Vec<u64>,
 }
 
 /// What a bot wrote in one game past the caps (protocol.md, "Records"): read, counted, and
@@ -173,6 +177,14 @@ pub fn stderr_tail(log: &SeatLog) -> Option<Vec<String>> {
         ));
     }
     (!lines.is_empty()).then_some(lines)
+}
+
+/// When each line of a log's stderr began, in microseconds since `started_at`.
+pub fn stderr_line_times(log: &SeatLog, started_at: Instant) -> Vec<u64> {
+    log.stderr_line_starts
+        .iter()
+        .map(|at| micros(at.saturating_duration_since(started_at)))
+        .collect()
 }
 
 /// Where one game's files went.
@@ -341,6 +353,7 @@ mod tests {
             points: 0.5,
             dropped: None,
             stderr_tail: None,
+            stderr_at_us: Vec::new(),
         }
     }
 

@@ -217,7 +217,8 @@ async function showGame(source, number, at) {
     }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms)` : " (opening)")));
     drawChart(rec, opening);
     stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
-      const text = view.stderr[index] || (player.stderr_tail ? player.stderr_tail.join("\n") : null);
+      const lines = view.stderr[index];
+      const text = lines ? lines.map((line) => line.text).join("\n") : (player.stderr_tail ? player.stderr_tail.join("\n") : null);
       return text ? el("div", {}, el("h2", {}, `stderr of ${player.label}`), el("pre", { class: "lines stderr" }, text)) : null;
     }).filter(Boolean));
     download.replaceChildren(exportUrl && view.export ? el("a", { href: exportUrl, download: `${String(rec.number).padStart(4, "0")}.${view.export}` }, `Download as ${view.export.toUpperCase()}`) : "");
@@ -272,8 +273,12 @@ async function showGame(source, number, at) {
     history.replaceState(null, "", `#/game/${source}/${number}/${ply}`);
     moveList.querySelectorAll("li").forEach((item) => item.classList.toggle("current", Number(item.dataset.ply) === ply));
     chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
+    const stderrHere = record().players.flatMap((player, index) => (view.stderr[index] || [])
+      .filter((line) => line.ply === ply)
+      .map((line) => el("div", { class: "way-stderr" }, `${player.label} stderr: ${line.text}`)));
     turn.replaceChildren(...(view.turns[ply] || []).map((line) =>
-      el("div", { class: line.way === "<" ? "way-from" : "way-to" }, `+${line.ms.toFixed(3)} ms ${line.player}${line.way} ${line.text}`)));
+      el("div", { class: line.way === "<" ? "way-from" : "way-to" }, `+${line.ms.toFixed(3)} ms ${line.player}${line.way} ${line.text}`)),
+      ...stderrHere);
     const wanted = ply;
     const svg = await position(wanted);
     if (wanted === ply) {

@@ -7,7 +7,8 @@ use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::games::{AnyGame, Side};
 use crate::protocol::Ready;
 use crate::record::{
-    stderr_tail, DroppedRecord, GameRecord, MoveRecord, PlayerRecord, ResultRecord,
+    stderr_line_times, stderr_tail, DroppedRecord, GameRecord, MoveRecord, PlayerRecord,
+    ResultRecord,
 };
 use crate::seats::supervisor::Supervisor;
 use crate::verdict::{Forfeit, Verdict};
@@ -98,6 +99,7 @@ pub fn play_game_watched(
     for (side, log) in Side::BOTH.into_iter().zip(&logs) {
         let player = &mut record.players[side.index()];
         player.dropped = DroppedRecord::of(log);
+        player.stderr_at_us = stderr_line_times(log, started_at);
         if faulted[side.index()] {
             player.stderr_tail = stderr_tail(log);
         }
@@ -134,6 +136,7 @@ fn record(
             points: verdict.points(side),
             dropped: None,
             stderr_tail: None,
+            stderr_at_us: Vec::new(),
         }
     };
     GameRecord {

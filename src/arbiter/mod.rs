@@ -11,7 +11,7 @@ pub use driver::{play_game, play_game_watched};
 use crate::clock::TimeControl;
 use crate::games::{AnyGame, GameSpec, MoveError, Side};
 use crate::protocol::Ready;
-use crate::record::{write_game, DroppedRecord, GameRecord, RecordFiles};
+use crate::record::{stderr_line_times, write_game, DroppedRecord, GameRecord, RecordFiles};
 use crate::seats::{Seat, SeatLog};
 use std::io;
 use std::path::Path;
@@ -64,7 +64,9 @@ impl PlayedGame {
         seat.finish();
         let log = &mut self.logs[side.index()];
         log.append(seat.take_log());
-        self.record.players[side.index()].dropped = DroppedRecord::of(log);
+        let player = &mut self.record.players[side.index()];
+        player.dropped = DroppedRecord::of(log);
+        player.stderr_at_us = stderr_line_times(log, self.started_at);
     }
 }
 

@@ -14,13 +14,20 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::process::ChildStderr;
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Instant;
 
-/// One game's stderr: the bytes kept, and how many more were dropped past the cap.
+/// One game's stderr: the bytes kept, how many more were dropped past the cap, and when each
+/// line of those kept began (read from the pipe), so that a viewer can place it by the moves.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct StderrShare {
     pub kept: Vec<u8>,
     pub dropped: u64,
+    /// When each line of `kept` began, in order, at most [`MAX_STAMPED_LINES`].
+    pub line_starts: Vec<Instant>,
 }
+
+/// The most lines of a game's stderr whose start time is kept.
+pub const MAX_STAMPED_LINES: usize = 4096;
 
 /// Collects a bot's stderr from the moment it starts until its last writer is gone.
 pub struct StderrCollector {
@@ -38,6 +45,8 @@ struct State {
     cap: usize,
     /// The pipe reported its end (or an error): nothing more can come.
     ended: bool,
+    /// The next byte kept begins a line.
+    at_line_start: bool,
 }
 
 impl State {
@@ -48,9 +57,15 @@ impl State {
             match pipe.read(&mut buf) {
                 Ok(0) => self.ended = true,
                 Ok(n) => {
-                    let kept = &mut self.share.kept;
-                    let room = self.cap.saturating_sub(kept.len()).min(n);
-                    kept.extend_from_slice(&buf[..room]);
+                    let now = Instant::now();
+                    let room = self.cap.saturating_sub(self.share.kept.len()).min(n);
+                    for &byte in &buf[..room] {
+                        if self.at_line_start && self.share.line_starts.len() < MAX_STAMPED_LINES {
+                            self.share.line_starts.push(now);
+                        }
+                        self.at_line_start = byte == b'\n';
+                    }
+                    self.share.kept.extend_from_slice(&buf[..room]);
                     self.share.dropped += (n - room) as u64;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -72,6 +87,7 @@ impl StderrCollector {
                 share: StderrShare::default(),
                 cap,
                 ended: false,
+                at_line_start: true,
             }),
         });
         let drained = Arc::clone(&shared);
@@ -86,6 +102,8 @@ impl StderrCollector {
     pub fn take(&self) -> StderrShare {
         let mut state = self.shared.lock();
         state.drain(&self.shared.pipe);
+        // The next share goes to a file of its own, where its first byte begins a line.
+        state.at_line_start = true;
         std::mem::take(&mut state.share)
     }
 }
@@ -116,7 +134,7 @@ fn drain_until_end(shared: &Shared) {
 mod tests {
     use super::*;
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     fn bot_writing(script: &str) -> (std::process::Child, StderrCollector) {
         let mut child = Command::new("sh")
@@ -152,6 +170,21 @@ mod tests {
             child.wait().unwrap();
             assert_eq!(collector.take().kept, b"last words\n");
         }
+    }
+
+    #[test]
+    fn each_line_kept_is_stamped_when_it_began() {
+        let (mut child, collector) =
+            bot_writing("printf 'one\\ntw' >&2; sleep 0.2; printf 'o\\nthree\\n' >&2");
+        child.wait().unwrap();
+        let share = collector.take();
+        assert_eq!(share.kept, b"one\ntwo\nthree\n");
+        let [one, two, three] = share.line_starts[..] else {
+            panic!("{:?}", share.line_starts);
+        };
+        // 'two' began with the first write, 'three' with the second, 0.2 s later.
+        assert!(two - one < Duration::from_millis(100));
+        assert!(three - two >= Duration::from_millis(150));
     }
 
     #[test]

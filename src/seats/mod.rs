@@ -162,16 +162,28 @@ pub struct SeatLog {
     pub stderr: Vec<u8>,
     /// Bytes of stderr dropped past the cap.
     pub stderr_dropped: u64,
+    /// When each line of `stderr` began, in order (the first lines only, see
+    /// [`bot_stderr::MAX_STAMPED_LINES`]).
+    pub stderr_line_starts: Vec<Instant>,
 }
 
 impl SeatLog {
     /// Adds what the seat logged later (while its program exited, say) to this log.
-    pub fn append(&mut self, later: SeatLog) {
+    pub fn append(&mut self, mut later: SeatLog) {
         self.transcript.extend(later.transcript);
         self.transcript_dropped.lines += later.transcript_dropped.lines;
         self.transcript_dropped.bytes += later.transcript_dropped.bytes;
+        if !self.stderr.is_empty() && !self.stderr.ends_with(b"\n") && !later.stderr.is_empty() {
+            // The later bytes carry on a line begun before: not a line of their own.
+            later
+                .stderr_line_starts
+                .drain(..1.min(later.stderr_line_starts.len()));
+        }
         self.stderr.extend(later.stderr);
         self.stderr_dropped += later.stderr_dropped;
+        let room = bot_stderr::MAX_STAMPED_LINES.saturating_sub(self.stderr_line_starts.len());
+        self.stderr_line_starts
+            .extend(later.stderr_line_starts.into_iter().take(room));
     }
 }
 

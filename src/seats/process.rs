@@ -638,6 +638,7 @@ impl Seat for BotProcess {
             transcript_dropped,
             stderr: stderr.kept,
             stderr_dropped: stderr.dropped,
+            stderr_line_starts: stderr.line_starts,
         }
     }
 

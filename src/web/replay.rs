@@ -29,6 +29,15 @@ pub struct TurnLine {
     pub text: String,
 }
 
+/// A line of a bot's stderr, with the position it was written on the way to, when the record
+/// says when it began (its first 4096 lines).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StderrLine {
+    pub ply: Option<usize>,
+    /// Escaped to printable ASCII.
+    pub text: String,
+}
+
 /// Everything the viewer shows of a game but its pictures.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameView {
@@ -40,7 +49,7 @@ pub struct GameView {
     /// The transcript's lines by position: those of the exchange that led to it.
     pub turns: Vec<Vec<TurnLine>>,
     /// Each player's stderr file, escaped line by line, when it wrote anything.
-    pub stderr: [Option<String>; 2],
+    pub stderr: [Option<Vec<StderrLine>>; 2],
     /// `pdn` or `sgf` when the game can be exported.
     pub export: Option<&'static str>,
 }
@@ -96,6 +105,7 @@ pub fn finished(dir: &Path, record: &GameRecord) -> GameView {
         plain
             .then(|| read_capped(&dir.join(format!("{stem}.{label}.stderr.txt"))))
             .flatten()
+            .map(|text| (text, record.players[i].stderr_at_us.clone()))
     });
     let export = spec_of(record)
         .ok()
@@ -127,7 +137,7 @@ fn view(
     record: Value,
     live: bool,
     transcript: &str,
-    stderr: [Option<String>; 2],
+    stderr: [Option<(String, Vec<u64>)>; 2],
     export: Option<&'static str>,
 ) -> GameView {
     let opening = record["opening"].as_array().map_or(0, Vec::len);
@@ -138,13 +148,27 @@ fn view(
         .map(|mv| mv["at_us"].as_f64().unwrap_or(0.0) / 1000.0)
         .collect();
     let positions = opening + answered.len() + 1;
+    // The position a line written `ms` into the game led to: the next one after it.
+    let ply_at = |ms: f64| {
+        let moves_before = answered.partition_point(|&at| at < ms - 0.001);
+        (opening + moves_before + 1).min(positions - 1)
+    };
     let mut turns: Vec<Vec<TurnLine>> = vec![Vec::new(); positions];
     for line in transcript.lines().filter_map(turn_line) {
         // The exchange that led to a bot's move: every line up to its answer.
-        let moves_before = answered.partition_point(|&at| at < line.ms - 0.001);
-        let ply = (opening + moves_before + 1).min(positions - 1);
-        turns[ply].push(line);
+        turns[ply_at(line.ms)].push(line);
     }
+    let stderr = stderr.map(|file| {
+        file.map(|(text, starts)| {
+            text.lines()
+                .enumerate()
+                .map(|(index, line)| StderrLine {
+                    ply: starts.get(index).map(|&us| ply_at(us as f64 / 1000.0)),
+                    text: line.to_string(),
+                })
+                .collect()
+        })
+    });
     GameView {
         record,
         live,
@@ -217,5 +241,24 @@ mod tests {
         );
         assert_eq!(view.turns[2][1].way, "<");
         assert_eq!(view.turns[3][0].player, "B");
+    }
+
+    #[test]
+    fn stderr_lines_go_to_the_turn_they_were_written_in() {
+        let record = json!({
+            "opening": [],
+            "moves": [{"move": "0 0", "at_us": 2000}, {"move": "2 2", "at_us": 3000}],
+        });
+        // Three lines stamped, the fourth past the stamps kept.
+        let stderr = (
+            "start\nthink 1\nthink 2\nlate".to_string(),
+            vec![10, 1500, 2500],
+        );
+        let view = view(record, false, "", [Some(stderr), None], None);
+        let lines = view.stderr[0].as_ref().unwrap();
+        let plies: Vec<Option<usize>> = lines.iter().map(|line| line.ply).collect();
+        assert_eq!(plies, [Some(1), Some(1), Some(2), None]);
+        assert_eq!(lines[3].text, "late");
+        assert!(view.stderr[1].is_none());
     }
 }

@@ -78,6 +78,9 @@ for raw in sys.stdin:
         offered = True
     elif words[0] == "turn":
         moves_made += 1
+        if mode == "thinks-aloud":
+            # A line of stderr at each move, as bots log their search.
+            print("move %d" % moves_made, file=sys.stderr, flush=True)
         if mode == "needs-legal" and not legal:
             # A beginner's bot that plays from the `legal` line, run without one.
             legal[0]

@@ -89,6 +89,54 @@ fn what_a_bot_writes_as_it_quits_is_in_the_games_record() {
     assert!(last.ends_with("> quit"), "{transcript}");
 }
 
+/// Each line of a bot's stderr file is stamped in the record with when it began, so that a
+/// viewer can place it beside the move it was written during.
+#[test]
+fn each_stderr_line_is_stamped_in_the_record() {
+    let outcome = Match::new("tictactoe")
+        .a(scripted("thinks-aloud"))
+        .b(scripted("good"))
+        .games(1)
+        .run();
+    let record = &outcome.records[0];
+    let stderr = outcome.file("0001.A.stderr.txt");
+    let stamps: Vec<u64> = record["players"][0]["stderr_at_us"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|us| us.as_u64().unwrap())
+        .collect();
+    assert_eq!(stamps.len(), stderr.lines().count(), "{stderr}");
+    assert!(
+        stamps.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{stamps:?}"
+    );
+    // 'move N' is written after the request of A's move N (and before its answer, though the
+    // line is stamped when read from its own pipe, which may be just after the answer).
+    let answers: Vec<u64> = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|mv| mv["side"] == "first")
+        .map(|mv| mv["at_us"].as_u64().unwrap())
+        .collect();
+    for (line, &at) in stderr.lines().zip(&stamps) {
+        if let Some(n) = line.strip_prefix("move ") {
+            let n: usize = n.parse().unwrap();
+            if n > 1 {
+                assert!(at > answers[n - 2], "{line} at {at}");
+            }
+        }
+    }
+    assert!(
+        record["players"][1]["stderr_at_us"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 1
+    );
+}
+
 #[test]
 fn multi_game_bots_are_reused_and_others_restarted() {
     let outcome = Match::new("tictactoe")
