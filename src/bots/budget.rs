@@ -4,15 +4,28 @@
 //! It must answer well inside it, because the clock runs from the moment the referee flushed the
 //! request to the moment it reads the answer: process wake-ups, pipes and a loaded machine all
 //! come out of the same milliseconds.
+//!
+//! So a budget has two deadlines, both measured on the wall clock from when the `turn` line was
+//! read: the search's, where it stops and returns its move, and a hard one, halfway from there
+//! to the limit, where the protocol loop answers with the best move proposed so far if the
+//! search has not returned. The search thread runs flat out and may be descheduled for a whole
+//! time slice just before its deadline; the loop sleeps until the hard deadline, and a thread
+//! waking from sleep is scheduled ahead of busy ones.
 
+use super::proposal::Proposal;
 use crate::clock::TimeControl;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The time to think about one move, measured from when the `turn` line was read.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Budget {
     started: Instant,
     deadline: Instant,
+    /// When the protocol loop answers for a search that has not returned.
+    hard_deadline: Instant,
+    /// The best move found so far, in notation.
+    proposal: Arc<Proposal>,
     /// The most positions the search may visit: `u64::MAX` (no limit) except in
     /// [`Budget::nodes`].
     nodes: u64,
@@ -25,6 +38,9 @@ const NO_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 const RESERVE: Duration = Duration::from_millis(15);
 /// The share of a per-move limit a bot uses: most of it, with room for a late wake-up.
 const SHARE_OF_MOVE: f64 = 0.8;
+/// The hard deadline is at most this long after the search's (with a bank, whose limit is
+/// far away), and at least this long before the limit when there is room.
+const HARD_SLACK: Duration = Duration::from_millis(100);
 /// With a bank, a move takes this fraction of what is left (plus most of the increment), so the
 /// bank lasts a long game.
 const SHARE_OF_BANK: f64 = 1.0 / 25.0;
@@ -49,14 +65,22 @@ impl Budget {
             available.mul_f64(SHARE_OF_MOVE)
         };
         let think = think.saturating_sub(RESERVE).max(Duration::from_millis(1));
-        Budget::fixed(received, think)
+        // Halfway from the search's deadline to the limit, and never long after the former.
+        let hard = think + (available.saturating_sub(think) / 2).min(HARD_SLACK);
+        Budget {
+            hard_deadline: received + hard,
+            ..Budget::fixed(received, think)
+        }
     }
 
-    /// Exactly `think` from `started`: for tests and callers that set their own time.
+    /// Exactly `think` from `started`, the hard deadline with it: for tests and callers that
+    /// set their own time.
     pub fn fixed(started: Instant, think: Duration) -> Budget {
         Budget {
             started,
             deadline: started + think,
+            hard_deadline: started + think,
+            proposal: Arc::default(),
             nodes: u64::MAX,
         }
     }
@@ -69,9 +93,8 @@ impl Budget {
     pub fn nodes(nodes: u64) -> Budget {
         let started = Instant::now();
         Budget {
-            started,
-            deadline: started + NO_CLOCK,
             nodes,
+            ..Budget::fixed(started, NO_CLOCK)
         }
     }
 
@@ -83,6 +106,22 @@ impl Budget {
     /// When the move must be chosen.
     pub fn deadline(&self) -> Instant {
         self.deadline
+    }
+
+    /// When the protocol loop answers with [`Budget::proposal`] if the search has not returned.
+    pub fn hard_deadline(&self) -> Instant {
+        self.hard_deadline
+    }
+
+    /// Records `notation` as the move to answer with if the search is still running at the hard
+    /// deadline. A search proposes its best move whenever that changes.
+    pub fn propose(&self, notation: String) {
+        self.proposal.set(notation);
+    }
+
+    /// The move proposed last.
+    pub fn proposal(&self) -> Option<String> {
+        self.proposal.get()
     }
 
     /// The whole thinking time.
@@ -120,6 +159,28 @@ mod tests {
         assert_eq!(think_ms(1000, "move=1000"), 785);
         assert_eq!(think_ms(100, "move=100"), 65);
         assert_eq!(think_ms(5, "move=5"), 1, "never nothing");
+    }
+
+    #[test]
+    fn the_hard_deadline_is_between_the_search_deadline_and_the_limit() {
+        let hard_ms = |turn_ms, spec| {
+            let control = TimeControl::parse_over(TimeControl::default(), spec).unwrap();
+            let budget = Budget::for_turn(turn_ms, &control, false, Instant::now());
+            (budget.hard_deadline() - budget.started).as_millis()
+        };
+        assert_eq!(hard_ms(100, "move=100"), 82);
+        assert_eq!(hard_ms(1000, "move=1000"), 885);
+        assert_eq!(hard_ms(10_000, "bank=10000"), 485, "a bank's limit is far");
+        assert_eq!(hard_ms(5, "move=5"), 3);
+    }
+
+    #[test]
+    fn the_last_proposal_is_kept() {
+        let budget = Budget::nodes(1);
+        assert_eq!(budget.proposal(), None);
+        budget.propose("1 1".into());
+        budget.clone().propose("2 2".into());
+        assert_eq!(budget.proposal().as_deref(), Some("2 2"));
     }
 
     #[test]

@@ -9,10 +9,11 @@
 
 mod budget;
 pub mod checkers;
-mod dots;
+pub mod dots;
 mod mnk;
+mod proposal;
 mod random;
-mod uttt;
+pub mod uttt;
 
 pub use budget::Budget;
 
@@ -26,7 +27,12 @@ use crate::protocol::{Ready, RefereeMessage};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
+use std::sync::mpsc;
+use std::thread;
 use std::time::Instant;
+
+/// The search thread's stack: the recursive searches keep their move lists on it.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// How strong a built-in bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -94,10 +100,12 @@ pub trait Brain<G: Game>: Send {
 
 /// A game in progress together with the brain playing it, behind notation only, so the protocol
 /// loop does not need to know which game it plays.
-trait Session {
+trait Session: Send {
     fn new_game(&mut self, game: &GameSpec, side: Side);
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
-    /// Chooses a move, plays it and returns it in notation.
+    /// A legal move in notation, found at once: the answer until the brain proposes better.
+    fn first_legal(&self) -> String;
+    /// Chooses a move (without playing it) and returns it in notation.
     fn choose(&mut self, budget: &Budget) -> String;
 }
 
@@ -119,12 +127,49 @@ impl<G: Game> Session for BrainSession<G> {
         Ok(())
     }
 
+    fn first_legal(&self) -> String {
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        self.game.format_move(moves[0])
+    }
+
     fn choose(&mut self, budget: &Budget) -> String {
         let mv = self.brain.choose(&self.game, budget);
-        let text = self.game.format_move(mv);
-        self.game.play_unchecked(mv);
-        text
+        self.game.format_move(mv)
     }
+}
+
+/// Writes the session's answer to `output` by the budget's hard deadline: the brain's choice
+/// if its search returns in time, else the best move it proposed so far (at worst a legal move
+/// found at once). The search runs on its own thread while this one sleeps until the hard
+/// deadline. Returns the move answered.
+fn answer_in_time(
+    session: &mut dyn Session,
+    budget: &Budget,
+    output: &mut impl Write,
+) -> io::Result<String> {
+    budget.propose(session.first_legal());
+    let (sender, receiver) = mpsc::channel();
+    thread::scope(|scope| {
+        thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                // The receiver is gone when the answer was already given: nothing to do.
+                let _ = sender.send(session.choose(budget));
+            })?;
+        let wait = budget
+            .hard_deadline()
+            .saturating_duration_since(Instant::now());
+        let choice = receiver
+            .recv_timeout(wait)
+            .ok()
+            .or_else(|| budget.proposal())
+            .expect("a legal move is proposed before the search starts");
+        writeln!(output, "{choice}")?;
+        output.flush()?;
+        Ok(choice)
+    })
 }
 
 /// Why a built-in bot stopped playing.
@@ -289,9 +334,11 @@ pub fn run(
                 let budget = Budget::for_turn(ms, &control, !moved, received);
                 moved = true;
                 let index = current.ok_or_else(no_game)?;
-                let choice = sessions[index].1.choose(&budget);
-                writeln!(output, "{choice}")?;
-                output.flush()?;
+                let session = sessions[index].1.as_mut();
+                let choice = answer_in_time(session, &budget, &mut output)?;
+                session
+                    .play(&choice)
+                    .expect("a brain chooses and proposes legal moves only");
             }
             RefereeMessage::Quit => return Ok(()),
             RefereeMessage::Legal(_)

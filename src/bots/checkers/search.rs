@@ -107,11 +107,12 @@ impl SearchBrain {
     }
 
     /// Iterative deepening over the root moves in `self.root` (at least two); returns the best
-    /// and records the search in `self.report`.
-    fn deepen(&mut self, game: &Checkers, started: Instant) -> Move {
+    /// and records the search in `self.report`. Each new best move is proposed to `budget`.
+    fn deepen(&mut self, game: &Checkers, budget: &Budget, started: Instant) -> Move {
         let position = game.position();
         let quiet = game.quiet_plies();
         let mut best = self.root[0];
+        budget.propose(game.format_move(best));
         for depth in 1..MAX_PLY as i32 / 2 {
             let mut alpha = -INFINITY;
             let mut improved = None;
@@ -139,7 +140,10 @@ impl SearchBrain {
             if let Some(i) = improved {
                 // Searched fully: safe to play even if this iteration was cut short.
                 self.root[..=i].rotate_right(1);
-                best = self.root[0];
+                if best != self.root[0] {
+                    best = self.root[0];
+                    budget.propose(game.format_move(best));
+                }
                 self.report.score = alpha;
             }
             if self.stopped {
@@ -427,7 +431,7 @@ impl Brain<Checkers> for SearchBrain {
         if self.line.is_empty() {
             self.line.push(game.position().zobrist());
         }
-        self.deepen(game, started)
+        self.deepen(game, budget, started)
     }
 }
 
