@@ -21,14 +21,17 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// A bot of the benchmark for a seed.
+type Opponent = fn(u64) -> PlainUct;
+
 /// The opponents, by name.
-const OPPONENTS: [(&str, fn(u64) -> PlainUct); 2] = [
+const OPPONENTS: [(&str, Opponent); 2] = [
     ("openspiel-mcts", PlainUct::openspiel),
     ("previous strong", PlainUct::previous_strong),
 ];
 
 /// What one game gave the strong bot, and its slowest move in milliseconds.
-fn play(ms: u64, opponent: fn(u64) -> PlainUct, number: u32) -> (f64, f64) {
+fn play(ms: u64, opponent: Opponent, number: u32) -> (f64, f64) {
     let control = TimeControl::parse_over(TimeControl::default(), &format!("move={ms}"))
         .expect("a time control");
     let seed = u64::from(number) * 7919 + ms;

@@ -15,6 +15,7 @@
 //! - The search works on [`Position`] copies with move lists kept per ply, so the inner loop
 //!   does not allocate.
 
+use super::ballots::Ballots;
 use super::eval::{evaluate, WIN};
 use super::table::{Bound, Hit, TranspositionTable};
 use crate::bots::{Brain, Budget};
@@ -60,6 +61,7 @@ pub struct SearchReport {
 /// process, so what one search learnt helps the next.
 pub struct SearchBrain {
     rng: SeededRng,
+    ballots: Ballots,
     table: TranspositionTable,
     root: Vec<Move>,
     /// Move lists and their ordering keys by ply, reused from search to search.
@@ -85,6 +87,7 @@ impl SearchBrain {
     pub fn new(seed: u64) -> SearchBrain {
         SearchBrain {
             rng: SeededRng::seed_from_u64(seed),
+            ballots: Ballots::new(),
             table: TranspositionTable::new(TABLE_BITS),
             root: Vec::new(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -414,6 +417,10 @@ impl SearchBrain {
 impl Brain<Checkers> for SearchBrain {
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
         let started = Instant::now();
+        if let Some(mv) = self.ballots.next_move(game, &mut self.rng) {
+            self.report = SearchReport::default();
+            return mv;
+        }
         self.forget();
         game.generate_moves(&mut self.root);
         if self.root.len() == 1 {
