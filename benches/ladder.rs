@@ -172,9 +172,8 @@ fn tally(dir: &Path, games: u32) -> Tally {
         if reason.is_forfeit() {
             tally.forfeits += 1;
             eprintln!(
-                "forfeit in {}: {}",
-                dir.display(),
-                record["result"]["detail"]
+                "forfeit in {} game {number}: {}",
+                record["game"], record["result"]["detail"]
             );
         }
     }

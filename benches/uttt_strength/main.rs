@@ -3,7 +3,7 @@
 //! offline) and the strong bot before issue 19. Target: at least 90% of the points against
 //! OpenSpiel's MCTS at 100 ms and at 1000 ms per move.
 //!
-//! Both bots get the budget a match gives for `turn MS` (0.8 x MS - 15 ms), colours
+//! Both bots get the budget a match gives for `turn MS` (0.8 x MS - 30 ms, the hard deadline aside), colours
 //! alternate, and games run four at once (two per core on two cores), so the bots also play
 //! under load. `cargo bench --bench uttt_strength` plays 40 games per pairing at 100 ms and 20
 //! at 1000 ms (about twenty minutes on two cores); `cargo bench --bench uttt_strength --

@@ -6,11 +6,12 @@
 //! come out of the same milliseconds.
 //!
 //! So a budget has two deadlines, both measured on the wall clock from when the `turn` line was
-//! read: the search's, where it stops and returns its move, and a hard one, halfway from there
-//! to the limit, where the protocol loop answers with the best move proposed so far if the
+//! read: the search's, where it stops and returns its move, and a hard one, a quarter of the
+//! way from there to the limit, where the protocol loop answers with the best move proposed so far if the
 //! search has not returned. The search thread runs flat out and may be descheduled for a whole
 //! time slice just before its deadline; the loop sleeps until the hard deadline, and a thread
-//! waking from sleep is scheduled ahead of busy ones.
+//! waking from sleep is scheduled ahead of busy ones. Both come forward by the lateness the bot
+//! has seen lately ([`Lateness`]): when the machine is loaded, the bot thinks less.
 
 use super::proposal::Proposal;
 use crate::clock::TimeControl;
@@ -34,13 +35,17 @@ pub struct Budget {
 /// How far away the deadline of a [`Budget::nodes`] is: in practice, never.
 const NO_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// Kept back from every move for the pipes and the scheduler.
-const RESERVE: Duration = Duration::from_millis(15);
+/// Kept back from every move for the pipes and the scheduler: on a loaded machine a process
+/// that has used its share of the CPU waits tens of milliseconds for it.
+const RESERVE: Duration = Duration::from_millis(30);
 /// The share of a per-move limit a bot uses: most of it, with room for a late wake-up.
 const SHARE_OF_MOVE: f64 = 0.8;
-/// The hard deadline is at most this long after the search's (with a bank, whose limit is
-/// far away), and at least this long before the limit when there is room.
+/// The hard deadline is a quarter of the way from the search's deadline to the limit, and at
+/// most this long after the search's (with a bank, whose limit is far away).
 const HARD_SLACK: Duration = Duration::from_millis(100);
+/// How much of the lateness seen on one move is still feared on the next: a load spike is
+/// remembered for a few dozen moves.
+const LATENESS_KEPT: f64 = 0.95;
 /// With a bank, a move takes this fraction of what is left (plus most of the increment), so the
 /// bank lasts a long game.
 const SHARE_OF_BANK: f64 = 1.0 / 25.0;
@@ -65,11 +70,29 @@ impl Budget {
             available.mul_f64(SHARE_OF_MOVE)
         };
         let think = think.saturating_sub(RESERVE).max(Duration::from_millis(1));
-        // Halfway from the search's deadline to the limit, and never long after the former.
-        let hard = think + (available.saturating_sub(think) / 2).min(HARD_SLACK);
+        let hard = think + (available.saturating_sub(think) / 4).min(HARD_SLACK);
         Budget {
             hard_deadline: received + hard,
             ..Budget::fixed(received, think)
+        }
+    }
+
+    /// This budget with both deadlines brought forward by `lateness` (what [`Lateness`] fears),
+    /// keeping at least a millisecond to think.
+    pub fn leaving(self, lateness: Duration) -> Budget {
+        let earliest = self.started + Duration::from_millis(1);
+        let deadline = self
+            .deadline
+            .checked_sub(lateness)
+            .map_or(earliest, |at| at.max(earliest));
+        let hard_deadline = self
+            .hard_deadline
+            .checked_sub(lateness)
+            .map_or(deadline, |at| at.max(deadline));
+        Budget {
+            deadline,
+            hard_deadline,
+            ..self
         }
     }
 
@@ -139,6 +162,29 @@ impl Budget {
     }
 }
 
+/// How late a bot's answers went out lately, past its search's deadline, and how late its
+/// sleeping thread woke: on a loaded machine the process waits for the CPU, and that wait comes
+/// out of the move's time. The next budgets leave that much more room, forgetting a spike
+/// slowly.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lateness {
+    feared: Duration,
+}
+
+impl Lateness {
+    /// What the next budget should leave room for.
+    pub fn feared(&self) -> Duration {
+        self.feared
+    }
+
+    /// Notes that the answer to `budget` went out at `answered`, and that a thread sleeping
+    /// meanwhile woke up to `oversleep` late.
+    pub fn record(&mut self, budget: &Budget, answered: Instant, oversleep: Duration) {
+        let late = answered.saturating_duration_since(budget.deadline());
+        self.feared = late.max(oversleep).max(self.feared.mul_f64(LATENESS_KEPT));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,8 +202,8 @@ mod tests {
 
     #[test]
     fn most_of_a_move_limit_is_used() {
-        assert_eq!(think_ms(1000, "move=1000"), 785);
-        assert_eq!(think_ms(100, "move=100"), 65);
+        assert_eq!(think_ms(1000, "move=1000"), 770);
+        assert_eq!(think_ms(100, "move=100"), 50);
         assert_eq!(think_ms(5, "move=5"), 1, "never nothing");
     }
 
@@ -168,10 +214,39 @@ mod tests {
             let budget = Budget::for_turn(turn_ms, &control, false, Instant::now());
             (budget.hard_deadline() - budget.started).as_millis()
         };
-        assert_eq!(hard_ms(100, "move=100"), 82);
-        assert_eq!(hard_ms(1000, "move=1000"), 885);
-        assert_eq!(hard_ms(10_000, "bank=10000"), 485, "a bank's limit is far");
-        assert_eq!(hard_ms(5, "move=5"), 3);
+        assert_eq!(hard_ms(100, "move=100"), 62);
+        assert_eq!(hard_ms(1000, "move=1000"), 827);
+        assert_eq!(hard_ms(10_000, "bank=10000"), 470, "a bank's limit is far");
+        assert_eq!(hard_ms(5, "move=5"), 2);
+    }
+
+    #[test]
+    fn lateness_seen_brings_the_next_deadlines_forward() {
+        let started = Instant::now();
+        let control = TimeControl::parse_over(TimeControl::default(), "move=100").unwrap();
+        let budget = Budget::for_turn(100, &control, false, started);
+        let mut lateness = Lateness::default();
+        lateness.record(
+            &budget,
+            budget.deadline() + Duration::from_millis(30),
+            Duration::from_millis(20),
+        );
+        assert_eq!(lateness.feared(), Duration::from_millis(30));
+        let next = budget.clone().leaving(lateness.feared());
+        assert_eq!(next.total(), Duration::from_millis(20));
+        assert_eq!(next.hard_deadline() - started, Duration::from_millis(32));
+        // A prompt answer keeps most of the fear; a huge one leaves a millisecond to think.
+        lateness.record(&next, next.deadline(), Duration::ZERO);
+        assert_eq!(lateness.feared(), Duration::from_millis(30).mul_f64(0.95));
+        lateness.record(&next, next.deadline(), Duration::from_millis(40));
+        assert_eq!(
+            lateness.feared(),
+            Duration::from_millis(40),
+            "a late wake-up"
+        );
+        let squeezed = budget.leaving(Duration::from_secs(1));
+        assert_eq!(squeezed.total(), Duration::from_millis(1));
+        assert_eq!(squeezed.hard_deadline(), squeezed.deadline());
     }
 
     #[test]
@@ -185,13 +260,13 @@ mod tests {
 
     #[test]
     fn a_bank_is_spread_over_the_game() {
-        assert_eq!(think_ms(10_000, "bank=10000"), 385);
-        assert_eq!(think_ms(10_000, "bank=10000,increment=500"), 785);
+        assert_eq!(think_ms(10_000, "bank=10000"), 370);
+        assert_eq!(think_ms(10_000, "bank=10000,increment=500"), 770);
         // Never more than half of what is left.
-        assert_eq!(think_ms(600, "bank=10000,increment=1000"), 285);
+        assert_eq!(think_ms(600, "bank=10000,increment=1000"), 270);
         // The first-move allowance is a limit of its own, not the bank.
-        assert_eq!(think_ms_at(1000, "bank=10000,first=1000", true), 785);
-        assert_eq!(think_ms_at(10_000, "bank=10000", true), 385);
+        assert_eq!(think_ms_at(1000, "bank=10000,first=1000", true), 770);
+        assert_eq!(think_ms_at(10_000, "bank=10000", true), 370);
     }
 
     #[test]

@@ -15,7 +15,7 @@ mod proposal;
 mod random;
 pub mod uttt;
 
-pub use budget::Budget;
+pub use budget::{Budget, Lateness};
 
 use crate::clock::TimeControl;
 use crate::games::checkers::Checkers;
@@ -29,10 +29,12 @@ use std::io::{self, BufRead, Write};
 use std::str::FromStr;
 use std::sync::mpsc;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The search thread's stack: the recursive searches keep their move lists on it.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// How often the protocol loop wakes while the search runs, to measure how late it wakes.
+const WATCH_TICK: Duration = Duration::from_millis(5);
 
 /// How strong a built-in bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -141,11 +143,14 @@ impl<G: Game> Session for BrainSession<G> {
 
 /// Writes the session's answer to `output` by the budget's hard deadline: the brain's choice
 /// if its search returns in time, else the best move it proposed so far (at worst a legal move
-/// found at once). The search runs on its own thread while this one sleeps until the hard
-/// deadline. Returns the move answered.
+/// found at once). The search runs on its own thread while this one waits, waking every
+/// [`WATCH_TICK`] to see how promptly a sleeping thread gets the CPU back: what the answer at
+/// the hard deadline may be late by, which `lateness` notes with how late the answer went out.
+/// Returns the move answered.
 fn answer_in_time(
     session: &mut dyn Session,
     budget: &Budget,
+    lateness: &mut Lateness,
     output: &mut impl Write,
 ) -> io::Result<String> {
     budget.propose(session.first_legal());
@@ -158,16 +163,28 @@ fn answer_in_time(
                 // The receiver is gone when the answer was already given: nothing to do.
                 let _ = sender.send(session.choose(budget));
             })?;
-        let wait = budget
-            .hard_deadline()
-            .saturating_duration_since(Instant::now());
-        let choice = receiver
-            .recv_timeout(wait)
-            .ok()
+        let mut oversleep = Duration::ZERO;
+        let chosen = loop {
+            let now = Instant::now();
+            if now >= budget.hard_deadline() {
+                break None;
+            }
+            let wake = budget.hard_deadline().min(now + WATCH_TICK);
+            match receiver.recv_timeout(wake - now) {
+                Ok(choice) => break Some(choice),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    oversleep = oversleep.max(Instant::now().saturating_duration_since(wake));
+                }
+                // The search panicked: answer what it proposed; the panic shows at the join.
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        let choice = chosen
             .or_else(|| budget.proposal())
             .expect("a legal move is proposed before the search starts");
         writeln!(output, "{choice}")?;
         output.flush()?;
+        lateness.record(budget, Instant::now(), oversleep);
         Ok(choice)
     })
 }
@@ -282,6 +299,7 @@ pub fn run(
     let mut games = 0u64;
     // Whether the bot has moved yet in the current game.
     let mut moved = false;
+    let mut lateness = Lateness::default();
     for line in input.lines() {
         let line = line?;
         let received = Instant::now();
@@ -331,11 +349,12 @@ pub fn run(
                 output.flush()?;
             }
             RefereeMessage::Turn { ms, .. } => {
-                let budget = Budget::for_turn(ms, &control, !moved, received);
+                let budget =
+                    Budget::for_turn(ms, &control, !moved, received).leaving(lateness.feared());
                 moved = true;
                 let index = current.ok_or_else(no_game)?;
                 let session = sessions[index].1.as_mut();
-                let choice = answer_in_time(session, &budget, &mut output)?;
+                let choice = answer_in_time(session, &budget, &mut lateness, &mut output)?;
                 session
                     .play(&choice)
                     .expect("a brain chooses and proposes legal moves only");

@@ -76,7 +76,11 @@ mod tests {
             assert!(deck.contains(&played), "{played:?} is a ballot");
             openings.insert(played);
         }
-        assert!(openings.len() > 20, "{} openings in 40 games", openings.len());
+        assert!(
+            openings.len() > 20,
+            "{} openings in 40 games",
+            openings.len()
+        );
     }
 
     #[test]
