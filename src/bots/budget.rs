@@ -234,7 +234,10 @@ mod tests {
         assert_eq!(lateness.feared(), Duration::from_millis(30));
         let next = budget.clone().leaving(lateness.feared());
         assert_eq!(next.total(), Duration::from_millis(20));
-        assert_eq!(next.hard_deadline() - started, Duration::from_micros(32_500));
+        assert_eq!(
+            next.hard_deadline() - started,
+            Duration::from_micros(32_500)
+        );
         // A prompt answer keeps most of the fear; a huge one leaves a millisecond to think.
         lateness.record(&next, next.deadline(), Duration::ZERO);
         assert_eq!(lateness.feared(), Duration::from_millis(30).mul_f64(0.95));
