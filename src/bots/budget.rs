@@ -166,9 +166,19 @@ impl Budget {
 /// sleeping thread woke: on a loaded machine the process waits for the CPU, and that wait comes
 /// out of the move's time. The next budgets leave that much more room, forgetting a spike
 /// slowly.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Lateness {
     feared: Duration,
+}
+
+/// What a bot fears before it has seen how promptly the machine runs it: its first moves are
+/// often instant (an opening, a table), so its first search would otherwise have no room.
+const FIRST_FEAR: Duration = Duration::from_millis(15);
+
+impl Default for Lateness {
+    fn default() -> Lateness {
+        Lateness { feared: FIRST_FEAR }
+    }
 }
 
 impl Lateness {
@@ -226,6 +236,7 @@ mod tests {
         let control = TimeControl::parse_over(TimeControl::default(), "move=100").unwrap();
         let budget = Budget::for_turn(100, &control, false, started);
         let mut lateness = Lateness::default();
+        assert_eq!(lateness.feared(), FIRST_FEAR);
         lateness.record(
             &budget,
             budget.deadline() + Duration::from_millis(30),

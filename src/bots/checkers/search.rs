@@ -61,7 +61,8 @@ pub struct SearchReport {
 /// process, so what one search learnt helps the next.
 pub struct SearchBrain {
     rng: SeededRng,
-    ballots: Ballots,
+    /// The 3-move ballots it opens with (`None`: it searches from the first move).
+    ballots: Option<Ballots>,
     table: TranspositionTable,
     root: Vec<Move>,
     /// Move lists and their ordering keys by ply, reused from search to search.
@@ -87,7 +88,7 @@ impl SearchBrain {
     pub fn new(seed: u64) -> SearchBrain {
         SearchBrain {
             rng: SeededRng::seed_from_u64(seed),
-            ballots: Ballots::new(),
+            ballots: Some(Ballots::new()),
             table: TranspositionTable::new(TABLE_BITS),
             root: Vec::new(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -101,6 +102,15 @@ impl SearchBrain {
             stopped: false,
             nodes: 0,
             report: SearchReport::default(),
+        }
+    }
+
+    /// The strong level as it was before it opened with the ballots, searching from the
+    /// first move: what `benches/checkers_strength.rs` measures the ballots against.
+    pub fn without_ballots(seed: u64) -> SearchBrain {
+        SearchBrain {
+            ballots: None,
+            ..SearchBrain::new(seed)
         }
     }
 
@@ -417,7 +427,11 @@ impl SearchBrain {
 impl Brain<Checkers> for SearchBrain {
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
         let started = Instant::now();
-        if let Some(mv) = self.ballots.next_move(game, &mut self.rng) {
+        let ballot = self
+            .ballots
+            .as_ref()
+            .map(|ballots| ballots.next_move(game, &mut self.rng));
+        if let Some(mv) = ballot.flatten() {
             self.report = SearchReport::default();
             return mv;
         }
