@@ -9,7 +9,9 @@
 //!
 //! `cargo bench --bench ladder` plays 100 games per pairing at 100 ms per move (about eight
 //! minutes on two cores); `cargo bench --bench ladder -- --games 20 --time 50 uttt dots` plays
-//! fewer games of some rows. Matches run one per two cores.
+//! fewer games of some rows. Matches run one per two cores; `--jobs 4` runs four at once, to
+//! show that the bots keep to their time on a loaded machine. The table shows each level's
+//! slowest answer, as the referee timed it.
 
 use referee::verdict::Termination;
 use serde_json::Value;
@@ -103,6 +105,8 @@ struct Tally {
     forfeits: u32,
     /// Losses of the stronger level as the first and as the second player.
     losses_as: [u32; 2],
+    /// The slowest answer of the stronger and of the weaker level, in microseconds.
+    slowest_us: [u64; 2],
 }
 
 impl Tally {
@@ -157,14 +161,19 @@ fn tally(dir: &Path, games: u32) -> Tally {
             let a_first = record["players"][0]["label"] == "A";
             tally.losses_as[usize::from(!a_first)] += 1;
         }
+        for mv in record["moves"].as_array().unwrap() {
+            let seat = if mv["side"] == "first" { 0 } else { 1 };
+            let level = usize::from(record["players"][seat]["label"] != "A");
+            let us = mv["us"].as_u64().unwrap();
+            tally.slowest_us[level] = tally.slowest_us[level].max(us);
+        }
         let reason: Termination = serde_json::from_value(record["result"]["reason"].clone())
             .expect("a known reason code");
         if reason.is_forfeit() {
             tally.forfeits += 1;
             eprintln!(
-                "forfeit in {}: {}",
-                dir.display(),
-                record["result"]["detail"]
+                "forfeit in {} game {number}: {}",
+                record["game"], record["result"]["detail"]
             );
         }
     }
@@ -175,11 +184,16 @@ fn main() {
     let mut games = 100;
     let mut time_ms = 100;
     let mut filters = Vec::new();
+    // One match per two cores, as a tournament's default: a strong bot thinking while another
+    // match's bot starves it of CPU would lose on time through no fault of its own.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut jobs_at_once = (cores / 2).max(1);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--games" => games = args.next().and_then(|n| n.parse().ok()).expect("--games N"),
             "--time" => time_ms = args.next().and_then(|n| n.parse().ok()).expect("--time MS"),
+            "--jobs" => jobs_at_once = args.next().and_then(|n| n.parse().ok()).expect("--jobs N"),
             "--bench" => {}
             other => filters.push(other.to_string()),
         }
@@ -193,10 +207,6 @@ fn main() {
         .collect();
     let results = Mutex::new(vec![[Tally::default(); 2]; rows.len()]);
     let next = Mutex::new(0);
-    // One match per two cores, as a tournament's default: a strong bot thinking while another
-    // match's bot starves it of CPU would lose on time through no fault of its own.
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let jobs_at_once = (cores / 2).max(1);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..jobs_at_once {
@@ -215,12 +225,13 @@ fn main() {
     });
     let results = results.into_inner().unwrap();
     println!(
-        "{games} games per pairing, {time_ms} ms per move, colours alternating ({:.0} s)",
+        "{games} games per pairing, {time_ms} ms per move, colours alternating, \
+         {jobs_at_once} matches at once on {cores} cores ({:.0} s)",
         started.elapsed().as_secs_f64()
     );
     println!(
-        "{:<12} {:<17} {:>5} {:>5} {:>6} {:>8} {:>8}  target",
-        "game", "pairing", "won", "drawn", "lost", "points", "forfeits"
+        "{:<12} {:<17} {:>5} {:>5} {:>6} {:>8} {:>8} {:>13}  target",
+        "game", "pairing", "won", "drawn", "lost", "points", "forfeits", "slowest ms"
     );
     let mut failures = Vec::new();
     for (row, tallies) in rows.iter().zip(&results) {
@@ -246,7 +257,7 @@ fn main() {
             };
             let met = met && tally.forfeits == 0;
             println!(
-                "{:<12} {:<17} {:>5} {:>5} {:>6} {:>7.1}% {:>8}  {target}: {}",
+                "{:<12} {:<17} {:>5} {:>5} {:>6} {:>7.1}% {:>8} {:>13}  {target}: {}",
                 row.label,
                 format!("{} - {}", pairing.0, pairing.1),
                 tally.wins,
@@ -254,6 +265,11 @@ fn main() {
                 tally.losses,
                 tally.points_share() * 100.0,
                 tally.forfeits,
+                format!(
+                    "{:.1} / {:.1}",
+                    tally.slowest_us[0] as f64 / 1000.0,
+                    tally.slowest_us[1] as f64 / 1000.0
+                ),
                 if met { "met" } else { "MISSED" }
             );
             if !met {

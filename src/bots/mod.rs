@@ -9,12 +9,13 @@
 
 mod budget;
 pub mod checkers;
-mod dots;
+pub mod dots;
 mod mnk;
+mod proposal;
 mod random;
-mod uttt;
+pub mod uttt;
 
-pub use budget::Budget;
+pub use budget::{Budget, Lateness};
 
 use crate::clock::TimeControl;
 use crate::games::checkers::Checkers;
@@ -26,7 +27,14 @@ use crate::protocol::{Ready, RefereeMessage};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The search thread's stack: the recursive searches keep their move lists on it.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// How often the protocol loop wakes while the search runs, to measure how late it wakes.
+const WATCH_TICK: Duration = Duration::from_millis(5);
 
 /// How strong a built-in bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -94,10 +102,12 @@ pub trait Brain<G: Game>: Send {
 
 /// A game in progress together with the brain playing it, behind notation only, so the protocol
 /// loop does not need to know which game it plays.
-trait Session {
+trait Session: Send {
     fn new_game(&mut self, game: &GameSpec, side: Side);
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
-    /// Chooses a move, plays it and returns it in notation.
+    /// A legal move in notation, found at once: the answer until the brain proposes better.
+    fn first_legal(&self) -> String;
+    /// Chooses a move (without playing it) and returns it in notation.
     fn choose(&mut self, budget: &Budget) -> String;
 }
 
@@ -119,12 +129,64 @@ impl<G: Game> Session for BrainSession<G> {
         Ok(())
     }
 
+    fn first_legal(&self) -> String {
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        self.game.format_move(moves[0])
+    }
+
     fn choose(&mut self, budget: &Budget) -> String {
         let mv = self.brain.choose(&self.game, budget);
-        let text = self.game.format_move(mv);
-        self.game.play_unchecked(mv);
-        text
+        self.game.format_move(mv)
     }
+}
+
+/// Writes the session's answer to `output` by the budget's hard deadline: the brain's choice
+/// if its search returns in time, else the best move it proposed so far (at worst a legal move
+/// found at once). The search runs on its own thread while this one waits, waking every
+/// [`WATCH_TICK`] to see how promptly a sleeping thread gets the CPU back: what the answer at
+/// the hard deadline may be late by, which `lateness` notes with how late the answer went out.
+/// Returns the move answered.
+fn answer_in_time(
+    session: &mut dyn Session,
+    budget: &Budget,
+    lateness: &mut Lateness,
+    output: &mut impl Write,
+) -> io::Result<String> {
+    budget.propose(session.first_legal());
+    let (sender, receiver) = mpsc::channel();
+    thread::scope(|scope| {
+        thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                // The receiver is gone when the answer was already given: nothing to do.
+                let _ = sender.send(session.choose(budget));
+            })?;
+        let mut oversleep = Duration::ZERO;
+        let chosen = loop {
+            let now = Instant::now();
+            if now >= budget.hard_deadline() {
+                break None;
+            }
+            let wake = budget.hard_deadline().min(now + WATCH_TICK);
+            match receiver.recv_timeout(wake - now) {
+                Ok(choice) => break Some(choice),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    oversleep = oversleep.max(Instant::now().saturating_duration_since(wake));
+                }
+                // The search panicked: answer what it proposed; the panic shows at the join.
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        let choice = chosen
+            .or_else(|| budget.proposal())
+            .expect("a legal move is proposed before the search starts");
+        writeln!(output, "{choice}")?;
+        output.flush()?;
+        lateness.record(budget, Instant::now(), oversleep);
+        Ok(choice)
+    })
 }
 
 /// Why a built-in bot stopped playing.
@@ -237,6 +299,7 @@ pub fn run(
     let mut games = 0u64;
     // Whether the bot has moved yet in the current game.
     let mut moved = false;
+    let mut lateness = Lateness::default();
     for line in input.lines() {
         let line = line?;
         let received = Instant::now();
@@ -286,12 +349,15 @@ pub fn run(
                 output.flush()?;
             }
             RefereeMessage::Turn { ms, .. } => {
-                let budget = Budget::for_turn(ms, &control, !moved, received);
+                let budget =
+                    Budget::for_turn(ms, &control, !moved, received).leaving(lateness.feared());
                 moved = true;
                 let index = current.ok_or_else(no_game)?;
-                let choice = sessions[index].1.choose(&budget);
-                writeln!(output, "{choice}")?;
-                output.flush()?;
+                let session = sessions[index].1.as_mut();
+                let choice = answer_in_time(session, &budget, &mut lateness, &mut output)?;
+                session
+                    .play(&choice)
+                    .expect("a brain chooses and proposes legal moves only");
             }
             RefereeMessage::Quit => return Ok(()),
             RefereeMessage::Legal(_)

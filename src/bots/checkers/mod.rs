@@ -1,10 +1,11 @@
 //! The built-in checkers bots above random: level 2 looks one move ahead with the evaluation,
-//! level 3 searches with alpha-beta under the clock. Both play on the referee's own rules
-//! engine, through the allocation-free [`Position`](crate::games::checkers::Position)
-//! operations.
+//! level 3 opens with a 3-move ballot, then searches with alpha-beta under the clock. Both play
+//! on the referee's own rules engine, through the allocation-free
+//! [`Position`](crate::games::checkers::Position) operations.
 //!
 //! Neither offers nor accepts draws: a [`Brain`](super::Brain) answers with a move only.
 
+mod ballots;
 mod eval;
 mod greedy;
 mod search;

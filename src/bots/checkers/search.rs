@@ -15,6 +15,7 @@
 //! - The search works on [`Position`] copies with move lists kept per ply, so the inner loop
 //!   does not allocate.
 
+use super::ballots::Ballots;
 use super::eval::{evaluate, WIN};
 use super::table::{Bound, Hit, TranspositionTable};
 use crate::bots::{Brain, Budget};
@@ -60,6 +61,8 @@ pub struct SearchReport {
 /// process, so what one search learnt helps the next.
 pub struct SearchBrain {
     rng: SeededRng,
+    /// The 3-move ballots it opens with (`None`: it searches from the first move).
+    ballots: Option<Ballots>,
     table: TranspositionTable,
     root: Vec<Move>,
     /// Move lists and their ordering keys by ply, reused from search to search.
@@ -85,6 +88,7 @@ impl SearchBrain {
     pub fn new(seed: u64) -> SearchBrain {
         SearchBrain {
             rng: SeededRng::seed_from_u64(seed),
+            ballots: Some(Ballots::new()),
             table: TranspositionTable::new(TABLE_BITS),
             root: Vec::new(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -101,17 +105,27 @@ impl SearchBrain {
         }
     }
 
+    /// The strong level as it was before it opened with the ballots, searching from the
+    /// first move: what `benches/checkers_strength.rs` measures the ballots against.
+    pub fn without_ballots(seed: u64) -> SearchBrain {
+        SearchBrain {
+            ballots: None,
+            ..SearchBrain::new(seed)
+        }
+    }
+
     /// What the last call to [`Brain::choose`] did.
     pub fn report(&self) -> SearchReport {
         self.report
     }
 
     /// Iterative deepening over the root moves in `self.root` (at least two); returns the best
-    /// and records the search in `self.report`.
-    fn deepen(&mut self, game: &Checkers, started: Instant) -> Move {
+    /// and records the search in `self.report`. Each new best move is proposed to `budget`.
+    fn deepen(&mut self, game: &Checkers, budget: &Budget, started: Instant) -> Move {
         let position = game.position();
         let quiet = game.quiet_plies();
         let mut best = self.root[0];
+        budget.propose(game.format_move(best));
         for depth in 1..MAX_PLY as i32 / 2 {
             let mut alpha = -INFINITY;
             let mut improved = None;
@@ -139,7 +153,10 @@ impl SearchBrain {
             if let Some(i) = improved {
                 // Searched fully: safe to play even if this iteration was cut short.
                 self.root[..=i].rotate_right(1);
-                best = self.root[0];
+                if best != self.root[0] {
+                    best = self.root[0];
+                    budget.propose(game.format_move(best));
+                }
                 self.report.score = alpha;
             }
             if self.stopped {
@@ -410,6 +427,14 @@ impl SearchBrain {
 impl Brain<Checkers> for SearchBrain {
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
         let started = Instant::now();
+        let ballot = self
+            .ballots
+            .as_ref()
+            .map(|ballots| ballots.next_move(game, &mut self.rng));
+        if let Some(mv) = ballot.flatten() {
+            self.report = SearchReport::default();
+            return mv;
+        }
         self.forget();
         game.generate_moves(&mut self.root);
         if self.root.len() == 1 {
@@ -427,7 +452,7 @@ impl Brain<Checkers> for SearchBrain {
         if self.line.is_empty() {
             self.line.push(game.position().zobrist());
         }
-        self.deepen(game, started)
+        self.deepen(game, budget, started)
     }
 }
 

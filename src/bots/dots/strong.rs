@@ -1,10 +1,10 @@
 //! Level 3 for dots and boxes: perfect play by exhaustive search whenever it finishes in time,
 //! and chain knowledge when it does not.
 //!
-//! Boards of up to 64 lines (5x5 and smaller) are searched whole, with one transposition table
-//! for the life of the process; boards of up to 24 lines (3x3 and smaller) are solved from the
-//! start during the start-up allowance, so every move on them is perfect. Larger boards are
-//! searched once at most 64 lines are left. When the search runs out of time the bot falls back
+//! Boards of up to 24 lines (3x3 and smaller) are valued whole during the start-up allowance
+//! ([`PerfectTable`]), so every move on them is perfect and instant. Boards of up to 64 lines
+//! (5x5 and smaller) are searched whole, with one transposition table for the life of the
+//! process; larger boards are searched once at most 64 lines are left. When the search runs out of time the bot falls back
 //! on the classic knowledge: take what is offered unless declining the last two boxes of a chain
 //! (four of a loop) keeps control profitably, draw safe lines while there are any, then open
 //! the chain or loop that costs least, judged by the value of the chains and loops left
@@ -12,6 +12,7 @@
 
 use super::coins::{Coins, Component, LineBits, Run, WideBits};
 use super::control::{loony_value, opening_values};
+use super::perfect::PerfectTable;
 use super::safe::{safe_lines, sampled_line_values, SafeLines};
 use super::solver::{Solver, MAX_LINES};
 use crate::bots::{Brain, Budget};
@@ -20,6 +21,7 @@ use crate::games::Side;
 use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Entries of the table for a whole board (16 bytes each): room for every position a 3x3 solve
@@ -27,10 +29,6 @@ use std::time::{Duration, Instant};
 const BOARD_TABLE_BITS: u32 = 22;
 /// Entries of the table for the endgame of a large board, rebuilt for each game.
 const ENDGAME_TABLE_BITS: u32 = 20;
-/// Boards with at most this many lines are solved in `new_game`.
-const SOLVED_AT_START: u16 = 24;
-/// Time allowed for that, well inside the 5 s start-up allowance.
-const START_SOLVE_TIME: Duration = Duration::from_millis(3000);
 /// Positions with at most this many safe lines are searched exactly (in the model of
 /// [`SafeLines`]) before they are sampled.
 const EXACT_SAFE_LINES: usize = 26;
@@ -50,6 +48,8 @@ pub struct DotsStrong {
     /// The whole board's view, for the chain knowledge.
     board: Option<Coins>,
     solver: Option<Solver>,
+    /// Every position's value, for a board small enough.
+    perfect: Option<Arc<PerfectTable>>,
     safe: SafeLines,
 }
 
@@ -60,6 +60,7 @@ impl DotsStrong {
             table_bits: 0,
             board: None,
             solver: None,
+            perfect: None,
             safe: SafeLines::default(),
         }
     }
@@ -212,9 +213,20 @@ fn capture_or_decline(coins: &Coins, drawn: WideBits, captures: &[(u8, u8)]) -> 
 }
 
 impl Brain<Dots> for DotsStrong {
-    /// Sets the solver up for the board (a table for the whole board when it fits a search,
-    /// else for endgames), and solves a small board outright, within the start-up allowance.
+    /// Values every position of a small board, or sets the solver up for the board (a table
+    /// for the whole board when it fits a search, else for endgames), within the start-up
+    /// allowance.
     fn new_game(&mut self, start: &Dots, _side: Side) {
+        if !self
+            .perfect
+            .as_ref()
+            .is_some_and(|table| table.covers(start))
+        {
+            self.perfect = PerfectTable::for_board(start);
+        }
+        if self.perfect.is_some() {
+            return;
+        }
         let bits = if start.line_count() as usize <= MAX_LINES {
             BOARD_TABLE_BITS
         } else {
@@ -224,15 +236,22 @@ impl Brain<Dots> for DotsStrong {
             self.solver = Some(Solver::new(bits));
             self.table_bits = bits;
         }
-        if start.line_count() <= SOLVED_AT_START && self.prepare_solver(start) {
-            let deadline = Instant::now() + START_SOLVE_TIME;
-            let solver = self.solver.as_mut().expect("a solver");
-            solver.limit_nodes(u64::MAX);
-            solver.value(start, Some(deadline));
-        }
     }
 
     fn choose(&mut self, game: &Dots, budget: &Budget) -> Line {
+        if let Some(table) = self.perfect.as_ref().filter(|table| table.covers(game)) {
+            let mut best = table.best_moves(game);
+            best.shuffle(&mut self.rng);
+            // Among equally good moves, the one with the most pitfalls for the opponent.
+            let mut choice = (-1.0, best[0]);
+            for &line in &best {
+                let pitfalls = table.pitfalls(game, line);
+                if pitfalls > choice.0 {
+                    choice = (pitfalls, line);
+                }
+            }
+            return choice.1;
+        }
         let now = Instant::now();
         let time = budget.remaining();
         let coins = self.board_view(game);

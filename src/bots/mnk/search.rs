@@ -18,6 +18,7 @@ use super::vcf::Vcf;
 use super::BoardSlot;
 use crate::bots::{Brain, Budget};
 use crate::games::mnk::{Mnk, Square};
+use crate::games::Game;
 use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -236,16 +237,18 @@ impl StrongBrain {
         moves
     }
 
-    /// Iterative deepening from the root: each finished depth gives the best move so far; the
-    /// search stops at the deadline, at a proven result, or once it has seen to the end of the
-    /// board (on full-width boards, an exact solution).
-    fn search(&mut self, board: &mut Board) -> Square {
+    /// Iterative deepening from the root: each finished depth gives the best move so far, handed
+    /// to `propose` (the answer should the hard deadline come first); the search stops at the
+    /// deadline, at a proven result, or once it has seen to the end of the board (on
+    /// full-width boards, an exact solution).
+    fn search(&mut self, board: &mut Board, propose: &dyn Fn(Square)) -> Square {
         // The root's moves, shuffled first so that equal moves are chosen at random (seeded).
         let mut root = self.take_ply(0);
         self.order_moves(board, &mut root, None, usize::MAX);
         root.shuffle(&mut self.rng);
         root.sort_unstable_by_key(|&(score, _)| Reverse(score));
         let mut best = root[0].1;
+        propose(best);
         let most = board.empty_squares() as i32;
         for depth in 1..=most {
             let mut alpha = -INFINITY;
@@ -273,6 +276,7 @@ impl StrongBrain {
             // searched: anything that beat it did so at this depth.
             let Some((index, score)) = found else { break };
             best = root[index].1;
+            propose(best);
             root[..=index].rotate_right(1);
             if self.stopped || score.abs() >= PROVEN || (board.full_width() && depth >= most) {
                 break;
@@ -327,7 +331,9 @@ impl Brain<Mnk> for StrongBrain {
                     .find(&mut board, VCF_DEPTH, VCF_NODES, vcf_deadline)
                 {
                     Some(win) => win,
-                    None => self.search(&mut board),
+                    None => self.search(&mut board, &|square| {
+                        budget.propose(game.format_move(square))
+                    }),
                 }
             }
         };

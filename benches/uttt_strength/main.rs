@@ -1,0 +1,122 @@
+//! The strong ultimate tic-tac-toe bot against plain UCT at equal time: OpenSpiel's `MCTSBot`
+//! as its MCTS example runs it (rebuilt here, see [`plain_uct`]: OpenSpiel cannot be installed
+//! offline) and the strong bot before issue 19. Target: at least 90% of the points against
+//! OpenSpiel's MCTS at 100 ms and at 1000 ms per move.
+//!
+//! Both bots get the budget a match gives for `turn MS` (0.8 x MS - 30 ms, the hard deadline aside), colours
+//! alternate, and games run four at once (two per core on two cores), so the bots also play
+//! under load. `cargo bench --bench uttt_strength` plays 40 games per pairing at 100 ms and 20
+//! at 1000 ms (about twenty minutes on two cores); `cargo bench --bench uttt_strength --
+//! --games 10 100` plays 10 games per pairing at 100 ms only.
+
+mod plain_uct;
+
+use plain_uct::PlainUct;
+use referee::bots::uttt::UtttMcts;
+use referee::bots::{Brain, Budget};
+use referee::clock::TimeControl;
+use referee::games::uttt::{Uttt, UtttParams};
+use referee::games::{Game, Side};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// A bot of the benchmark for a seed.
+type Opponent = fn(u64) -> PlainUct;
+
+/// The opponents, by name.
+const OPPONENTS: [(&str, Opponent); 2] = [
+    ("openspiel-mcts", PlainUct::openspiel),
+    ("previous strong", PlainUct::previous_strong),
+];
+
+/// What one game gave the strong bot, and its slowest move in milliseconds.
+fn play(ms: u64, opponent: Opponent, number: u32) -> (f64, f64) {
+    let control = TimeControl::parse_over(TimeControl::default(), &format!("move={ms}"))
+        .expect("a time control");
+    let seed = u64::from(number) * 7919 + ms;
+    let mut strong = UtttMcts::new(seed);
+    let mut other = opponent(seed + 1);
+    let strong_side = if number % 2 == 0 {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let mut game = Uttt::new(UtttParams::default());
+    strong.new_game(&game, strong_side);
+    other.new_game(&game, strong_side.opponent());
+    let mut slowest = 0.0f64;
+    let mut moved = [false; 2];
+    while game.outcome().is_none() {
+        let side = game.side_to_move();
+        let received = Instant::now();
+        let budget = Budget::for_turn(ms, &control, !moved[side.index()], received);
+        moved[side.index()] = true;
+        let square = if side == strong_side {
+            let square = strong.choose(&game, &budget);
+            slowest = slowest.max(received.elapsed().as_secs_f64() * 1000.0);
+            square
+        } else {
+            other.choose(&game, &budget)
+        };
+        game.play(square).expect("a legal move");
+    }
+    let points = match game.outcome().and_then(|outcome| outcome.winner) {
+        Some(winner) if winner == strong_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    (points, slowest)
+}
+
+fn main() {
+    let mut games = None;
+    let mut jobs = 4;
+    let mut limits = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--games" => games = args.next().and_then(|n| n.parse().ok()),
+            "--jobs" => jobs = args.next().and_then(|n| n.parse().ok()).expect("--jobs N"),
+            "--bench" => {}
+            other => limits.push(other.parse::<u64>().expect("a time per move in ms")),
+        }
+    }
+    if limits.is_empty() {
+        limits = vec![100, 1000];
+    }
+    println!(
+        "{:>6} {:<16} {:>5} {:>5} {:>5} {:>7} {:>11}",
+        "ms", "opponent", "won", "drawn", "lost", "score", "slowest ms"
+    );
+    for ms in limits {
+        let games = games.unwrap_or(if ms >= 1000 { 20 } else { 40 });
+        for (name, opponent) in OPPONENTS {
+            let next = AtomicU32::new(0);
+            let results = Mutex::new(Vec::new());
+            std::thread::scope(|scope| {
+                for _ in 0..jobs {
+                    scope.spawn(|| loop {
+                        let number = next.fetch_add(1, Ordering::Relaxed);
+                        if number >= games {
+                            return;
+                        }
+                        let result = play(ms, opponent, number);
+                        results.lock().unwrap().push(result);
+                    });
+                }
+            });
+            let results = results.into_inner().unwrap();
+            let count = |points: f64| results.iter().filter(|r| r.0 == points).count();
+            let score = results.iter().map(|r| r.0).sum::<f64>() / games as f64;
+            let slowest = results.iter().map(|r| r.1).fold(0.0, f64::max);
+            println!(
+                "{ms:>6} {name:<16} {:>5} {:>5} {:>5} {:>6.1}% {slowest:>11.1}",
+                count(1.0),
+                count(0.5),
+                count(0.0),
+                score * 100.0
+            );
+        }
+    }
+}
