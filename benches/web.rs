@@ -3,75 +3,24 @@
 //! and how many live games one browser follows without falling behind. Needs chromium and
 //! chromedriver (apt-get install chromium chromium-driver). Run: cargo bench --bench web
 
-use fantoccini::{Client, ClientBuilder};
-use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::net::{TcpListener, TcpStream};
+use fantoccini::Client;
+use serde_json::Value;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
-struct Running(Child);
+#[path = "../tests/support/browser.rs"]
+mod browser_support;
 
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use browser_support::{start_with_url, Browser, Running};
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// `referee serve DIR` and its address.
+/// `referee serve DIR` on a free port, and its address.
 fn serve(dir: &Path) -> (Running, String) {
-    let mut child = Command::new(REFEREE)
-        .arg("serve")
-        .arg(dir)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    let url = line[line.find("http://").unwrap()..].to_string();
-    std::thread::spawn(move || lines.for_each(drop));
-    (Running(child), url)
-}
-
-fn browser(runtime: &tokio::runtime::Runtime) -> (Running, Client) {
-    let port = free_port();
-    let driver = Running(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver: apt-get install chromium chromium-driver"),
-    );
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}),
-    );
-    let client = runtime
-        .block_on(
-            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(capabilities)
-                .connect(&format!("http://127.0.0.1:{port}")),
-        )
-        .unwrap();
-    (driver, client)
+    let mut command = Command::new(REFEREE);
+    command.arg("serve").arg(dir).args(["--port", "0"]);
+    start_with_url(command)
 }
 
 fn eval(runtime: &tokio::runtime::Runtime, client: &Client, script: &str) -> Value {
@@ -177,22 +126,22 @@ fn main() {
         long.to_str().unwrap(),
     ]);
 
-    let runtime = tokio::runtime::Runtime::new().unwrap();
     let (server, url) = serve(&dir.join("served"));
-    let (_driver, client) = browser(&runtime);
+    let browser = Browser::start();
+    let (runtime, client) = (&browser.runtime, &browser.client);
     for round in 1..=3 {
-        let (index, paint) = first_paint(&runtime, &client, &format!("{url}#/"), "games-shown");
+        let (index, paint) = first_paint(runtime, client, &format!("{url}#/"), "games-shown");
         println!("run {round}: index of 10,001 games: first contentful paint {paint:.0} ms, first rows shown {index:.0} ms");
         let (source, number) = (1, 1);
         let (board, paint) = first_paint(
-            &runtime,
-            &client,
+            runtime,
+            client,
             &format!("{url}#/game/{source}/{number}"),
             "board-shown",
         );
         let moves = eval(
-            &runtime,
-            &client,
+            runtime,
+            client,
             "return document.querySelectorAll('ol.moves li').length;",
         );
         println!("run {round}: viewer of a {moves}-move game: first contentful paint {paint:.0} ms, board shown {board:.0} ms");
@@ -260,7 +209,7 @@ fn main() {
             runtime
                 .block_on(client.switch_to_window(tab.clone()))
                 .unwrap();
-            let shown = eval(&runtime, &client, "const b = document.querySelector('.board-box'); return b ? Number(b.dataset.ply) : -1;").as_i64().unwrap();
+            let shown = eval(runtime, client, "const b = document.querySelector('.board-box'); return b ? Number(b.dataset.ply) : -1;").as_i64().unwrap();
             let file = std::fs::read_to_string(live.join(format!("m{i:02}/0001.live.jsonl")))
                 .unwrap_or_default();
             let played = file.lines().count() as i64 - 1;
@@ -282,5 +231,4 @@ fn main() {
             .unwrap();
         drop(matches);
     }
-    let _ = runtime.block_on(client.close());
 }

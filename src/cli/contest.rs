@@ -64,11 +64,7 @@ pub fn run(args: ContestArgs) -> Result<()> {
     let mut contest = Contest::load(&args.config)?;
     let out = args.out.unwrap_or_else(|| contest.output.clone());
     contest.set_output(&out);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = args
-        .jobs
-        .or(contest.concurrency())
-        .unwrap_or((cores / 2).max(1));
+    let jobs = crate::tournament::runner::jobs(args.jobs, contest.concurrency());
     say(&format!(
         "contest {}: {} players; building and checking {jobs} at a time",
         contest.name,

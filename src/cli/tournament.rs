@@ -73,10 +73,8 @@ pub(super) fn play(
         &tournament.players,
         tournament.process.working_dir.as_deref(),
     )?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = jobs
-        .or(tournament.concurrency)
-        .unwrap_or((cores / 2).max(1));
+    let cores = runner::cores();
+    let jobs = runner::jobs(jobs, tournament.concurrency);
     if jobs > cores {
         eprintln!(
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"

@@ -21,6 +21,7 @@ mod pipes;
 pub mod process;
 pub mod process_options;
 mod procfs;
+mod requests;
 pub(crate) mod sandbox;
 pub mod supervisor;
 

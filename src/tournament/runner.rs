@@ -24,6 +24,17 @@ use std::thread;
 /// for small fields, while games are still handed out close to schedule order.
 const LOOKAHEAD_PER_JOB: usize = 4;
 
+/// The CPU cores of this machine.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// How many games (or a contest's builds) run at once: what the command line asks, else the
+/// file's `concurrency`, else half the CPU cores (a game runs two bots), at least 1.
+pub fn jobs(asked: Option<usize>, configured: Option<usize>) -> usize {
+    asked.or(configured).unwrap_or((cores() / 2).max(1))
+}
+
 /// How to run a tournament.
 #[derive(Clone, Debug)]
 pub struct RunOptions {

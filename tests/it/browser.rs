@@ -4,57 +4,13 @@
 //! moving, and the static report is opened from disk with no server. The safety of `referee
 //! serve` (paths, the access token, a bot's text shown as text) is checked here too.
 
+use crate::browser_support::{start_with_url, Browser, Running};
 use crate::common::{referee, scripted, Match, RANDOM};
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// A process killed when the test is done with it.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A port free now.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// Starts `command` and returns it with the first address it prints (`http://...`).
-fn start_with_url(mut command: Command) -> (Running, String) {
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let running = Running(child);
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("the command printed its address")
-            .unwrap();
-        if let Some(at) = line.find("http://") {
-            break line[at..].split_whitespace().next().unwrap().to_string();
-        }
-    };
-    // Keep reading its output so that it never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    (running, url)
-}
+use std::process::Stdio;
 
 /// `referee serve DIR` on a free port, and its address.
 fn serve(dir: &Path, extra: &[&str]) -> (Running, String) {
@@ -65,109 +21,6 @@ fn serve(dir: &Path, extra: &[&str]) -> (Running, String) {
         .args(["--port", "0"])
         .args(extra);
     start_with_url(command)
-}
-
-/// Headless Chromium under chromedriver.
-struct Browser {
-    client: Client,
-    _driver: Running,
-    runtime: tokio::runtime::Runtime,
-}
-
-impl Browser {
-    fn start() -> Browser {
-        let port = free_port();
-        let driver = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect(
-                "chromedriver runs the browser tests: apt-get install chromium chromium-driver",
-            );
-        let driver = Running(driver);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        let mut capabilities = serde_json::Map::new();
-        capabilities.insert(
-            "goog:chromeOptions".into(),
-            json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}),
-        );
-        let client = runtime
-            .block_on(
-                ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                    .capabilities(capabilities)
-                    .connect(&format!("http://127.0.0.1:{port}")),
-            )
-            .expect("a WebDriver session with headless Chromium");
-        Browser {
-            client,
-            _driver: driver,
-            runtime,
-        }
-    }
-
-    fn goto(&self, url: &str) {
-        self.runtime.block_on(self.client.goto(url)).unwrap();
-    }
-
-    /// Runs `script` (a function body) in the page and returns what it returns.
-    fn eval(&self, script: &str) -> Value {
-        self.runtime
-            .block_on(self.client.execute(script, Vec::new()))
-            .unwrap_or_else(|e| panic!("{script}: {e}"))
-    }
-
-    /// Waits until `script` returns something other than null, false or undefined.
-    fn until(&self, script: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let value = self.eval(script);
-            if !value.is_null() && value != Value::Bool(false) {
-                return value;
-            }
-            if Instant::now() > deadline {
-                let page = self.eval("return document.body.innerText;");
-                panic!("waited in vain for: {script}\nthe page: {page}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Clicks the element `css` selects, as a person does (a WebDriver click).
-    fn click(&self, css: &str) {
-        self.runtime
-            .block_on(async {
-                let element = self.client.find(Locator::Css(css)).await?;
-                element.click().await
-            })
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
-    }
-
-    fn press(&self, key: &str) {
-        self.runtime
-            .block_on(async {
-                let body = self.client.find(Locator::Css("body")).await?;
-                body.send_keys(key).await
-            })
-            .unwrap();
-    }
-
-    fn screenshot(&self, path: &Path) {
-        let png = self.runtime.block_on(self.client.screenshot()).unwrap();
-        std::fs::write(path, png).unwrap();
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let client = self.client.clone();
-        let _ = self.runtime.block_on(client.close());
-    }
 }
 
 /// Where the pictures put the centre of square x, y on an m,n,k or uttt board (see
@@ -489,11 +342,12 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
 fn a_live_game_moves_in_the_viewer() {
     let records = tempfile::tempdir().unwrap();
     let (_server, url) = serve(records.path(), &[]);
-    // Bots taking 400 ms a move, far within their limit: a game of some seconds.
+    // Bots taking 800 ms a move, far within their limit: a game of some 20 s, long enough for
+    // the browser to start while other tests start theirs (the test itself waits for one move).
     let mut game = Match::new("mnk")
         .param("size=7")
-        .a(scripted("slow:400"))
-        .b(scripted("slow:400"))
+        .a(scripted("slow:800"))
+        .b(scripted("slow:800"))
         .time("move=5000")
         .games(1)
         .record(records.path())

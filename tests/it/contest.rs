@@ -3,7 +3,7 @@
 //! (one that fails left out, or kept with a flag), the rest played as a Swiss tournament with
 //! standings written; a second run with `--resume` reuses the builds, the checks and the games.
 
-use crate::common::{referee, repo_file};
+use crate::common::{referee, repo_file, succeeded};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -26,16 +26,6 @@ fn contest(config: &Path, out: &Path, extra: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-fn succeeded(output: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
 }
 
 /// Four source folders (two good Python bots, C that does not compile, Python that never

@@ -3,6 +3,8 @@
 
 mod adapters;
 mod browser;
+#[path = "../support/browser.rs"]
+mod browser_support;
 mod bytes;
 mod cage;
 mod check;

@@ -8,7 +8,7 @@ use referee::verdict::Termination;
 use serde_json::Value;
 use std::process::Stdio;
 
-use crate::common::{referee, repo_file};
+use crate::common::{referee, repo_file, succeeded};
 
 /// Plays `shard` of the tournament in `config` and returns its standard output and journal.
 fn play_shard(config: &str, shard: &str) -> (String, Vec<Value>) {
@@ -20,12 +20,7 @@ fn play_shard(config: &str, shard: &str) -> (String, Vec<Value>) {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = succeeded(&output);
     let journal = std::fs::read_dir(out.path())
         .unwrap()
         .map(|entry| entry.unwrap().path())

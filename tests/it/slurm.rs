@@ -4,7 +4,7 @@
 //! played on one machine. Needs root and the packages slurm-wlm and munge (.ci/run installs
 //! them); without them it says 'skipped:'.
 
-use crate::common::repo_file;
+use crate::common::{repo_file, succeeded};
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
@@ -33,14 +33,7 @@ fn write_contest(dir: &Path) -> std::path::PathBuf {
 }
 
 fn run(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{command:?}: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
+    succeeded(&command.output().unwrap())
 }
 
 #[test]

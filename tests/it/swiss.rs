@@ -2,7 +2,7 @@
 //! from the journal, no pairing repeated, the same pairings after a `--resume` from a journal
 //! cut after any game, Buchholz in the standings, and a bracket played to its final.
 
-use crate::common::referee;
+use crate::common::{referee, succeeded};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -33,13 +33,7 @@ fn tournament(config: &Path, out: &Path, extra: &[&str]) -> String {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
+    succeeded(&output)
 }
 
 /// The games of a journal: index -> (first, second).

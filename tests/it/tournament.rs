@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{marker, referee, script, scripted, survivors, Match};
+use crate::common::{marker, referee, script, scripted, succeeded, survivors, Match};
 
 /// A `[[players]]` table for a scripted bot.
 fn scripted_entry(name: &str, mode: &str, marker: &str) -> String {
@@ -34,14 +34,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_ok(args: &[&str]) -> String {
-    let output = run(args);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "referee {args:?} failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
+    succeeded(&run(args))
 }
 
 fn tournament(config: &Path, out: &Path, extra: &[&str]) -> String {

@@ -11,11 +11,12 @@
 //! each later one (the `codingame` time control), timed from when the bot has read its input
 //! (see [`crate::seats::Protocol::clock_start`]).
 
-use super::{number_pair, play_notation, Setup, Turn};
+use super::{number_pair, play_notation};
 use crate::games::uttt::Uttt;
 use crate::games::{Game, GameSpec};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::seats::process::BotProcess;
+use crate::seats::requests::{Setup, Turn};
 use crate::seats::{Answer, Reading, Seat, SeatLog};
 use crate::seeded::SeededRng;
 use crate::verdict::Fault;

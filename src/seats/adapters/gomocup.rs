@@ -16,13 +16,14 @@
 //! Lines to the brain end in CR LF as from a Gomocup manager; the brain's may end in CR LF, LF
 //! or CR alone.
 
-use super::{number_pair, play_notation, Setup, Turn};
+use super::{number_pair, play_notation};
 use crate::clock::TimeControl;
 use crate::games::mnk::Mnk;
 use crate::games::Side;
 use crate::protocol::{trim_blanks, words, Ready, RefereeMessage};
 use crate::seats::process::{BotProcess, SpawnError};
 use crate::seats::process_options::{LineEnds, ProcessOptions};
+use crate::seats::requests::{Setup, Turn};
 use crate::seats::supervisor::Supervisor;
 use crate::seats::{Answer, Reading, Seat, SeatLog};
 use crate::verdict::Fault;

@@ -17,9 +17,8 @@ use super::process::{BotProcess, SpawnError};
 use super::process_options::ProcessOptions;
 use super::supervisor::Supervisor;
 use super::{Protocol, Seat};
-use crate::clock::TimeControl;
 use crate::games::{Game, GameSpec, Side};
-use crate::protocol::{trim_blanks, RefereeMessage};
+use crate::protocol::trim_blanks;
 
 pub use codingame::Codingame;
 pub use gomocup::Gomocup;
@@ -100,69 +99,6 @@ pub fn check_game(
              from an opening",
         ),
         Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles => Ok(()),
-    }
-}
-
-/// What a game's setup tells a seat.
-struct Setup {
-    spec: GameSpec,
-    side: Side,
-    time: TimeControl,
-    /// The opening, in canonical notation.
-    played: Vec<String>,
-}
-
-impl Setup {
-    /// Reads the arbiter's setup messages, which always name the game, the side and the time.
-    fn read(messages: &[RefereeMessage]) -> Setup {
-        let (mut spec, mut side, mut time) = (None, None, None);
-        let mut played = Vec::new();
-        for message in messages {
-            match message {
-                RefereeMessage::Game(game) => spec = Some(game.clone()),
-                RefereeMessage::Side(s) => side = Some(*s),
-                RefereeMessage::Time(t) => time = Some(*t),
-                RefereeMessage::Played(mv) => played.push(mv.clone()),
-                _ => {}
-            }
-        }
-        Setup {
-            spec: spec.expect("the arbiter's setup names the game"),
-            side: side.expect("the arbiter's setup names the side"),
-            time: time.expect("the arbiter's setup names the time control"),
-            played,
-        }
-    }
-}
-
-/// What a move request tells a seat.
-struct Turn {
-    /// The opponent's moves since the seat's last turn, in canonical notation.
-    opponent: Vec<String>,
-    /// The time for this move, in milliseconds.
-    ms: u64,
-    /// What is left of the bank, in milliseconds (None without a bank).
-    bank_left: Option<u64>,
-}
-
-impl Turn {
-    /// Reads the arbiter's request, which always ends with `turn MS`.
-    fn read(messages: &[RefereeMessage]) -> Turn {
-        let mut opponent = Vec::new();
-        let mut time = None;
-        for message in messages {
-            match message {
-                RefereeMessage::Opponent(mv) => opponent.push(mv.clone()),
-                RefereeMessage::Turn { ms, bank_left } => time = Some((*ms, *bank_left)),
-                _ => {}
-            }
-        }
-        let (ms, bank_left) = time.expect("the arbiter's request ends with a turn");
-        Turn {
-            opponent,
-            ms,
-            bank_left,
-        }
     }
 }
 

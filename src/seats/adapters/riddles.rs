@@ -9,12 +9,13 @@
 //! increment, `bank = min(max(bank - used, 0) + time_per_move, timebank)`, as in those systems.
 //! A move limit without a bank is a bank that refills completely after every move.
 
-use super::{number_pair, play_notation, Setup, Turn};
+use super::{number_pair, play_notation};
 use crate::clock::TimeControl;
 use crate::games::uttt::{BoardStatus, Uttt};
 use crate::games::{GameSpec, Side};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::seats::process::BotProcess;
+use crate::seats::requests::{Setup, Turn};
 use crate::seats::{Answer, Reading, Seat, SeatLog};
 use crate::verdict::Fault;
 use std::time::{Duration, Instant};

@@ -8,6 +8,7 @@
 
 mod page;
 
+use super::requests::Setup;
 use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
 use crate::games::{AnyGame, GameSpec, Side};
 use crate::protocol::{Ready, RefereeMessage};
@@ -116,20 +117,9 @@ impl BrowserSeat {
 impl Seat for BrowserSeat {
     fn setup(&mut self, messages: &[RefereeMessage], _allowance: Duration) -> Result<Ready, Fault> {
         self.log_sent(messages);
-        let (mut spec, mut side, mut played) = (None, None, Vec::new());
-        for message in messages {
-            match message {
-                RefereeMessage::Game(game) => spec = Some(game.clone()),
-                RefereeMessage::Side(seat) => side = Some(*seat),
-                RefereeMessage::Played(mv) => played.push(mv.clone()),
-                _ => {}
-            }
-        }
-        let (Some(spec), Some(side)) = (spec, side) else {
-            return Err(Fault::NotReady {
-                detail: "the setup named no game or no side".into(),
-            });
-        };
+        let Setup {
+            spec, side, played, ..
+        } = Setup::read(messages);
         let mut game = spec.new_game();
         for mv in &played {
             game.play_text(mv).map_err(|e| Fault::NotReady {

@@ -13,6 +13,7 @@ pub(crate) mod keyboard;
 pub(crate) mod notation;
 pub(crate) mod screen;
 
+use super::requests::Setup;
 use super::{Answer, Direction, Seat, SeatLog, TranscriptLine};
 use crate::games::{AnyGame, GameSpec, PieceMove, Side};
 use crate::protocol::{Ready, RefereeMessage};
@@ -135,19 +136,9 @@ impl ConsoleSeat {
 
     /// Follows the setup on a fresh copy of the game.
     fn sit_down(&mut self, messages: &[RefereeMessage]) -> Result<(), String> {
-        let (mut spec, mut side) = (None, None);
-        let mut played = Vec::new();
-        for message in messages {
-            match message {
-                RefereeMessage::Game(game) => spec = Some(game.clone()),
-                RefereeMessage::Side(seat) => side = Some(*seat),
-                RefereeMessage::Played(mv) => played.push(mv.as_str()),
-                _ => {}
-            }
-        }
-        let (Some(spec), Some(side)) = (spec, side) else {
-            return Err("the setup named no game or no side".into());
-        };
+        let Setup {
+            spec, side, played, ..
+        } = Setup::read(messages);
         let mut game = spec.new_game();
         let opening = self.options.takebacks.unwrap_or(played.len());
         let mut takeable = 0;

@@ -1,0 +1,158 @@
+//! Headless Chromium over WebDriver (chromedriver, from Debian's `chromium-driver`) for the
+//! browser tests (tests/it/browser.rs) and the web benchmark (benches/web.rs), which include
+//! this file with `#[path]`; each uses only part of it.
+#![allow(dead_code)]
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A process killed when the test is done with it.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A port free now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts `command` and returns it with the first address it prints (`http://...`).
+pub fn start_with_url(mut command: Command) -> (Running, String) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let running = Running(child);
+    let url = loop {
+        let line = lines
+            .next()
+            .expect("the command printed its address")
+            .unwrap();
+        if let Some(at) = line.find("http://") {
+            break line[at..].split_whitespace().next().unwrap().to_string();
+        }
+    };
+    // Keep reading its output so that it never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (running, url)
+}
+
+/// Headless Chromium under chromedriver.
+pub struct Browser {
+    pub client: Client,
+    _driver: Running,
+    pub runtime: tokio::runtime::Runtime,
+}
+
+impl Browser {
+    pub fn start() -> Browser {
+        let port = free_port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(
+                "chromedriver runs the browser tests: apt-get install chromium chromium-driver",
+            );
+        let driver = Running(driver);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}),
+        );
+        let client = runtime
+            .block_on(
+                ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                    .capabilities(capabilities)
+                    .connect(&format!("http://127.0.0.1:{port}")),
+            )
+            .expect("a WebDriver session with headless Chromium");
+        Browser {
+            client,
+            _driver: driver,
+            runtime,
+        }
+    }
+
+    pub fn goto(&self, url: &str) {
+        self.runtime.block_on(self.client.goto(url)).unwrap();
+    }
+
+    /// Runs `script` (a function body) in the page and returns what it returns.
+    pub fn eval(&self, script: &str) -> Value {
+        self.runtime
+            .block_on(self.client.execute(script, Vec::new()))
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    /// Waits until `script` returns something other than null, false or undefined.
+    pub fn until(&self, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let value = self.eval(script);
+            if !value.is_null() && value != Value::Bool(false) {
+                return value;
+            }
+            if Instant::now() > deadline {
+                let page = self.eval("return document.body.innerText;");
+                panic!("waited in vain for: {script}\nthe page: {page}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the element `css` selects, as a person does (a WebDriver click).
+    pub fn click(&self, css: &str) {
+        self.runtime
+            .block_on(async {
+                let element = self.client.find(Locator::Css(css)).await?;
+                element.click().await
+            })
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    pub fn press(&self, key: &str) {
+        self.runtime
+            .block_on(async {
+                let body = self.client.find(Locator::Css("body")).await?;
+                body.send_keys(key).await
+            })
+            .unwrap();
+    }
+
+    pub fn screenshot(&self, path: &Path) {
+        let png = self.runtime.block_on(self.client.screenshot()).unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let client = self.client.clone();
+        let _ = self.runtime.block_on(client.close());
+    }
+}
