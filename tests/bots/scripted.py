@@ -89,6 +89,14 @@ for raw in sys.stdin:
             send("thinking about move %d" % moves_made)
         if mode == "slow":
             time.sleep(int(param) / 1000.0)
+        elif mode == "gate":
+            # Plays its first move at once; each later one waits for the file named by the
+            # parameter to exist, then thinks 300 ms: a game that stays live until a test lets
+            # it go on.
+            if moves_made > 1:
+                while not os.path.exists(param):
+                    time.sleep(0.02)
+                time.sleep(0.3)
         elif mode == "slow-once" and moves_made == 1:
             # Slow on the first move of each process only.
             time.sleep(int(param) / 1000.0)

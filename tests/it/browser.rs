@@ -342,13 +342,15 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
 fn a_live_game_moves_in_the_viewer() {
     let records = tempfile::tempdir().unwrap();
     let (_server, url) = serve(records.path(), &[]);
-    // Bots taking 800 ms a move, far within their limit: a game of some 20 s, long enough for
-    // the browser to start while other tests start theirs (the test itself waits for one move).
+    // The bots wait at their second move until the gate file exists, so the game is live
+    // however long the browser takes to start; then they go on at 300 ms a move.
+    let gate = records.path().join("go");
+    let mode = format!("gate:{}", gate.display());
     let mut game = Match::new("mnk")
         .param("size=7")
-        .a(scripted("slow:800"))
-        .b(scripted("slow:800"))
-        .time("move=5000")
+        .a(scripted(&mode))
+        .b(scripted(&mode))
+        .time("move=120000")
         .games(1)
         .record(records.path())
         .command();
@@ -358,6 +360,7 @@ fn a_live_game_moves_in_the_viewer() {
     browser.until("return document.querySelector('tr.game-row .live-badge');");
     browser.click("tr.game-row");
     let first = browser.until("const p = document.querySelector('.board-box'); return p && document.querySelector('.live-badge') && Number(p.dataset.ply);");
+    std::fs::write(&gate, "").unwrap();
     let later = browser.until(&format!("const p = document.querySelector('.board-box'); return p && Number(p.dataset.ply) > {first} && Number(p.dataset.ply);"));
     assert!(later.as_u64() > first.as_u64(), "{first} then {later}");
 }
