@@ -21,18 +21,65 @@ use std::os::fd::{AsFd, FromRawFd, OwnedFd};
 use std::process::ChildStdout;
 use std::time::{Duration, Instant};
 
-/// How long a wait polls the pipe before it sleeps until the bot writes, on a machine with more
-/// than one processor (with one, polling would only keep the bot from running).
+/// How long a wait polls the pipe before it sleeps until the bot writes, when spinning pays
+/// (see [`Spin`]).
 const ANSWER_SPIN: Duration = Duration::from_micros(200);
 
-fn answer_spin() -> Duration {
-    static PROCESSORS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let processors =
-        *PROCESSORS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if processors > 1 {
+/// The most waits in a row that skip spinning after spins kept missing.
+const MAX_SPIN_PAUSE: u32 = 64;
+
+/// Whether a wait polls the pipe before it sleeps. Polling saves the wake-up of a sleeping
+/// referee when an instant bot answers on another processor; it only costs when the bot is
+/// slower than the spin, or when every processor is busy (the bot then waits for the very
+/// processor the referee spins on). So a wait spins only on a machine with more than one
+/// processor and while spinning pays: each spin that ends without an answer doubles the number
+/// of waits that skip it (up to [`MAX_SPIN_PAUSE`]), and an answer caught spinning resets it.
+#[derive(Debug)]
+struct Spin {
+    /// Spinning is worth trying here at all.
+    allowed: bool,
+    /// Waits to skip spinning before the next try.
+    paused: u32,
+    /// Length of the pause after the next miss.
+    next_pause: u32,
+}
+
+impl Spin {
+    fn new() -> Spin {
+        static PROCESSORS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let processors =
+            *PROCESSORS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Spin {
+            allowed: processors > 1,
+            paused: 0,
+            next_pause: 1,
+        }
+    }
+
+    /// How long the wait beginning now may spin.
+    fn budget(&mut self) -> Duration {
+        if !self.allowed {
+            return Duration::ZERO;
+        }
+        if self.paused > 0 {
+            self.paused -= 1;
+            return Duration::ZERO;
+        }
         ANSWER_SPIN
-    } else {
-        Duration::ZERO
+    }
+
+    /// Notes how a wait that spun for `budget` ended: with what it waited for while spinning,
+    /// or not.
+    fn note(&mut self, budget: Duration, caught: bool) {
+        if budget.is_zero() {
+            return;
+        }
+        if caught {
+            self.next_pause = 1;
+        } else {
+            self.paused = self.next_pause;
+            self.next_pause = (self.next_pause * 2).min(MAX_SPIN_PAUSE);
+        }
     }
 }
 
@@ -158,6 +205,7 @@ pub struct StdoutReader {
     ready: VecDeque<ReadEvent>,
     closed: bool,
     buf: Vec<u8>,
+    spin: Spin,
 }
 
 impl StdoutReader {
@@ -177,6 +225,7 @@ impl StdoutReader {
             ready: VecDeque::new(),
             closed: false,
             buf: vec![0; 64 * 1024],
+            spin: Spin::new(),
         })
     }
 
@@ -217,10 +266,18 @@ impl StdoutReader {
     /// The next event, waiting for it until `deadline`; `None` when the deadline passed first.
     /// Once the bot process has exited, what it wrote before is read, then `Closed` comes.
     pub fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {
-        let spin_until = Instant::now() + answer_spin();
+        if let Some(event) = self.try_next() {
+            return Some(event);
+        }
+        let spin = self.spin.budget();
+        let spin_until = Instant::now() + spin;
+        let mut spinning = !spin.is_zero();
         let mut exited = false;
         loop {
             if let Some(event) = self.try_next() {
+                if spinning {
+                    self.spin.note(spin, true);
+                }
                 return Some(event);
             }
             if exited {
@@ -235,6 +292,9 @@ impl StdoutReader {
             if now < spin_until {
                 std::hint::spin_loop();
                 continue;
+            }
+            if std::mem::take(&mut spinning) {
+                self.spin.note(spin, false);
             }
             let pidfd = self.exit.pidfd.as_ref().map(AsFd::as_fd);
             let wait = match pidfd {
@@ -512,5 +572,40 @@ mod tests {
             lines_of(b"\xff\xfe\n", 10),
             ["line:\u{fffd}\u{fffd}", "closed"]
         );
+    }
+
+    #[test]
+    fn spinning_backs_off_while_it_misses_and_resumes_once_it_catches() {
+        let mut spin = Spin {
+            allowed: true,
+            paused: 0,
+            next_pause: 1,
+        };
+        // Which of the next `waits` waits spin, each missing when `caught` says so.
+        let mut spun = |waits: usize, caught: bool| -> Vec<bool> {
+            (0..waits)
+                .map(|_| {
+                    let budget = spin.budget();
+                    spin.note(budget, caught);
+                    !budget.is_zero()
+                })
+                .collect()
+        };
+        let t = true;
+        let f = false;
+        // Misses: a spin, then 1, 2, 4 waits without.
+        assert_eq!(spun(11, false), [t, f, t, f, f, t, f, f, f, f, t]);
+        // The pause is now 8 waits; the first spin after it catches and spinning goes on.
+        assert_eq!(spun(8, true), [f; 8]);
+        assert_eq!(spun(3, true), [t, t, t]);
+        // The pause grows no longer than its cap.
+        let misses: usize = spun(2000, false).iter().filter(|&&s| s).count();
+        assert!(misses >= 2000 / (MAX_SPIN_PAUSE as usize + 1), "{misses}");
+        assert!(misses < 2000 / MAX_SPIN_PAUSE as usize + 8, "{misses}");
+        let mut never = Spin {
+            allowed: false,
+            ..Spin::new()
+        };
+        assert_eq!(never.budget(), Duration::ZERO);
     }
 }

@@ -77,6 +77,8 @@ pub struct BotProcess {
     cage: Cage,
     /// The pid of the bot's program once found (see [`Cage::program_depth`]).
     program: OnceLock<i32>,
+    /// The CPU clock of the program, once found: asking for it costs a system call.
+    cpu_clock: OnceLock<nix::time::ClockId>,
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
@@ -142,6 +144,7 @@ impl BotProcess {
             killed: false,
             cage,
             program: OnceLock::new(),
+            cpu_clock: OnceLock::new(),
             crlf_lines: 0,
         })
     }
@@ -487,7 +490,13 @@ impl BotProcess {
         if self.reaped {
             return None;
         }
-        let clock = nix::time::clock_getcpuclockid(Pid::from_raw(self.program()?)).ok()?;
+        let clock = match self.cpu_clock.get() {
+            Some(&clock) => clock,
+            None => {
+                let clock = nix::time::clock_getcpuclockid(Pid::from_raw(self.program()?)).ok()?;
+                *self.cpu_clock.get_or_init(|| clock)
+            }
+        };
         Some(Duration::from(clock.now().ok()?))
     }
 

@@ -110,10 +110,24 @@ pub(crate) fn children_of(parent: i32) -> Vec<i32> {
     children.into_iter().map(|(_, pid)| pid).collect()
 }
 
+/// How many pids after a parent's own [`oldest_child`] looks at before it scans `/proc`.
+const CHILD_PROBE: i32 = 16;
+
+/// The oldest child of `parent`. Pids are given in increasing order, so a process's first child
+/// is nearly always among the few pids right after its own (other processes forking meanwhile
+/// take the ones between): those are looked at first, the lowest first, and only when none is
+/// a child is every process in `/proc` read.
+pub(crate) fn oldest_child(parent: i32) -> Option<i32> {
+    (1..=CHILD_PROBE)
+        .filter_map(|offset| parent.checked_add(offset))
+        .find(|&pid| stat(pid).is_some_and(|stat| stat.parent == parent))
+        .or_else(|| children_of(parent).first().copied())
+}
+
 /// The first descendant of `pid` `depth` generations down, following the oldest child at each
 /// step: the program a wrapper of `depth` processes started.
 pub(crate) fn descendant(pid: i32, depth: usize) -> Option<i32> {
-    (0..depth).try_fold(pid, |pid, _| children_of(pid).first().copied())
+    (0..depth).try_fold(pid, |pid, _| oldest_child(pid))
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 
 use super::journal::{self, Identity, JournalError};
 use crate::standings::Tally;
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The games of several journals, and what the user should know about them.
@@ -12,54 +11,82 @@ pub struct Merged {
     pub notes: Vec<String>,
 }
 
-/// Reads every journal and adds each game once (by its tournament and schedule index).
+/// The games of one tournament seen so far: for each schedule index, which journal had it
+/// first (its position in the list, plus one; 0 for a game not seen). Four bytes a game of the
+/// schedule, where the journal has a few hundred.
+struct Seen {
+    identity: Identity,
+    first_in: Vec<u32>,
+    count: u64,
+}
+
+/// The place of `identity` among `tournaments`, adding it (and entering its players in `tally`)
+/// when it is new.
+fn enter(tournaments: &mut Vec<Seen>, tally: &mut Tally, identity: &Identity) -> usize {
+    let known = tournaments
+        .iter()
+        .position(|seen| seen.identity == *identity);
+    known.unwrap_or_else(|| {
+        for name in &identity.players {
+            tally.enter(name);
+        }
+        for name in &identity.challengers {
+            tally.enter_challenger(name);
+        }
+        tournaments.push(Seen {
+            identity: identity.clone(),
+            first_in: Vec::new(),
+            count: 0,
+        });
+        tournaments.len() - 1
+    })
+}
+
+/// Reads every journal, one line at a time, and adds each game once (by its tournament and
+/// schedule index).
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
     let mut tally = Tally::new();
     let mut notes = Vec::new();
-    // For each tournament: the games seen, by index, with the journal they came from.
-    let mut tournaments: Vec<(Identity, HashMap<u64, usize>)> = Vec::new();
+    let mut tournaments: Vec<Seen> = Vec::new();
     for (at, path) in paths.iter().enumerate() {
-        let contents = journal::read(path)?;
-        if contents.torn > 0 {
-            notes.push(format!(
-                "{}: ignored {} bytes of a last line cut short (a crash while writing it)",
-                path.display(),
-                contents.torn
-            ));
-        }
-        let Some(header) = contents.header else {
-            notes.push(format!("{}: empty journal", path.display()));
-            continue;
-        };
-        let known = tournaments
-            .iter()
-            .position(|(identity, _)| *identity == header.tournament);
-        let slot = match known {
-            Some(slot) => slot,
-            None => {
-                for name in &header.tournament.players {
-                    tally.enter(name);
-                }
-                for name in &header.tournament.challengers {
-                    tally.enter_challenger(name);
-                }
-                tournaments.push((header.tournament, HashMap::new()));
-                tournaments.len() - 1
+        // The tournament of this journal, found at its first game (or after it, with none).
+        let mut slot = None;
+        let end = journal::read_each(path, |header, entry| {
+            let slot = *slot
+                .get_or_insert_with(|| enter(&mut tournaments, &mut tally, &header.tournament));
+            let seen = &mut tournaments[slot];
+            // The journal checked the index against the schedule's size.
+            let index = entry.index as usize;
+            if seen.first_in.len() <= index {
+                seen.first_in.resize(index + 1, 0);
             }
-        };
-        let seen = &mut tournaments[slot].1;
-        for entry in &contents.entries {
-            if let Some(&first) = seen.get(&entry.index) {
-                notes.push(format!(
+            match seen.first_in[index] {
+                0 => {
+                    seen.first_in[index] = at as u32 + 1;
+                    seen.count += 1;
+                    tally.add(entry.scored());
+                }
+                first => notes.push(format!(
                     "{}: game {} is also in {}; counted once",
                     path.display(),
                     entry.index + 1,
-                    paths[first].display()
-                ));
-                continue;
+                    paths[first as usize - 1].display()
+                )),
             }
-            seen.insert(entry.index, at);
-            tally.add(entry.scored());
+        })?;
+        if end.torn > 0 {
+            notes.push(format!(
+                "{}: ignored {} bytes of a last line cut short (a crash while writing it)",
+                path.display(),
+                end.torn
+            ));
+        }
+        match (&end.header, slot) {
+            (None, _) => notes.push(format!("{}: empty journal", path.display())),
+            (Some(header), None) => {
+                enter(&mut tournaments, &mut tally, &header.tournament);
+            }
+            (Some(_), Some(_)) => {}
         }
     }
     if tournaments.len() > 1 {
@@ -68,8 +95,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
             tournaments.len()
         ));
     }
-    for (identity, seen) in &tournaments {
-        let found = seen.len() as u64;
+    for Seen {
+        identity, count, ..
+    } in &tournaments
+    {
+        let found = *count;
         // A knock-out's matches decided without their tie-breaks leave games unplayed.
         if found < identity.total_games && !identity.format.starts_with(super::runner::KNOCKOUT) {
             notes.push(format!(

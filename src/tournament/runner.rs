@@ -1,7 +1,7 @@
 //! Runs a tournament (or one shard of it): `jobs` worker threads take game pairs from the lazy
 //! schedule, each plays them at its own [`Table`] (so a `multi` bot's process serves both games
 //! of a pair, and the next pair too when it plays again), and every finished game is appended
-//! to the journal and synced before its worker takes another game.
+//! to the journal before its worker takes another game.
 
 use super::config::Tournament;
 use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
@@ -278,7 +278,12 @@ pub fn run(
         }
     };
     let (played, elapsed) = progress.finish();
+    let closed = journal
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .close();
     outcome?;
+    closed?;
     Ok(RunSummary {
         journal: path,
         played,

@@ -1,6 +1,11 @@
-//! The results journal: one JSON line per finished game, appended and synced to disk before
-//! the worker that played it takes another game, so that a tournament killed at any moment
-//! (SIGKILL, a power cut) loses at most the games in progress.
+//! The results journal: one JSON line per finished game, written (in one `write`) before the
+//! worker that played it takes another game, so that a tournament killed at any moment
+//! (SIGKILL) loses at most the games in progress: what a process wrote is the kernel's, not the
+//! process's. Reaching the disk is what a power cut needs, and a sync takes a few hundred
+//! microseconds: a committer thread syncs the lines written since its last sync, at most every
+//! [`COMMIT_INTERVAL`], so a worker never waits on the disk and a power cut loses at most the
+//! games of that interval besides those in progress (all are played again on `--resume`). The
+//! journal's end syncs what is left.
 //!
 //! The first line identifies the tournament (what decides its schedule); every other line is a
 //! finished game keyed by its index in the schedule. `--resume` skips the indices already
@@ -20,9 +25,16 @@ use crate::verdict::Termination;
 use nix::errno::Errno;
 use nix::fcntl::{Flock, FlockArg};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How long the committer gathers lines before it syncs them together.
+pub const COMMIT_INTERVAL: Duration = Duration::from_millis(5);
 
 /// The journal format written by this referee.
 pub const FORMAT: u32 = 1;
@@ -133,17 +145,43 @@ pub struct Contents {
 /// Reads a journal, dropping a last line cut short by a crash (see the module's
 /// documentation); any other invalid line is an error naming it.
 pub fn read(path: &Path) -> Result<Contents, JournalError> {
+    let mut entries = Vec::new();
+    let end = read_each(path, |_, entry| entries.push(entry))?;
+    Ok(Contents {
+        header: end.header,
+        entries,
+        valid_len: end.valid_len,
+        torn: end.torn,
+    })
+}
+
+/// What [`read_each`] found besides the games.
+pub struct ReadEnd {
+    /// `None` for an empty file (or one whose header was cut short).
+    pub header: Option<Header>,
+    /// Length of the valid part: everything after it is a line cut short by a crash.
+    pub valid_len: u64,
+    /// Bytes dropped from the end.
+    pub torn: u64,
+}
+
+/// Reads a journal as [`read`] does, handing each game to `each` with the journal's header as
+/// it is read, so that a journal of millions of games is never held whole.
+pub fn read_each(
+    path: &Path,
+    mut each: impl FnMut(&Header, Entry),
+) -> Result<ReadEnd, JournalError> {
     let io_error = |source| JournalError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
-    let mut contents = Contents {
+    let mut reader = BufReader::with_capacity(1 << 16, File::open(path).map_err(io_error)?);
+    let mut end = ReadEnd {
         header: None,
-        entries: Vec::new(),
         valid_len: 0,
         torn: 0,
     };
+    let mut players = HashSet::new();
     let mut line = Vec::new();
     for number in 1.. {
         let corrupt = |message: String| JournalError::Corrupt {
@@ -159,6 +197,7 @@ pub fn read(path: &Path) -> Result<Contents, JournalError> {
         if length == 0 {
             break;
         }
+        let known = end.header.as_ref().map(|header| (header, &players));
         if line.last() != Some(&b'\n') {
             if length > MAX_LINE {
                 return Err(corrupt(format!(
@@ -168,21 +207,24 @@ pub fn read(path: &Path) -> Result<Contents, JournalError> {
             }
             // The end of the file: a line cut short by a crash, or not a journal.
             if !is_torn(&line) {
-                let problem = parse_line(&line, contents.header.as_ref())
-                    .err()
-                    .unwrap_or_default();
+                let problem = parse_line(&line, known).err().unwrap_or_default();
                 return Err(corrupt(format!("{problem} (and no end of line)")));
             }
-            contents.torn = length;
+            end.torn = length;
             break;
         }
-        match parse_line(&line, contents.header.as_ref()).map_err(corrupt)? {
-            Line::Header(header) => contents.header = Some(header),
-            Line::Entry(entry) => contents.entries.push(entry),
+        match parse_line(&line, known).map_err(corrupt)? {
+            Line::Header(header) => {
+                players = header.tournament.players.iter().cloned().collect();
+                end.header = Some(header);
+            }
+            Line::Entry(entry) => {
+                each(end.header.as_ref().expect("entries follow a header"), entry)
+            }
         }
-        contents.valid_len += length;
+        end.valid_len += length;
     }
-    Ok(contents)
+    Ok(end)
 }
 
 /// Whether an unterminated last line is what a crash while writing it leaves: the beginning of
@@ -207,12 +249,12 @@ enum Line {
 }
 
 /// Reads a complete line: the header when `header` is none yet, else a game of its
-/// tournament.
-fn parse_line(line: &[u8], header: Option<&Header>) -> Result<Line, String> {
+/// tournament (whose players are given as a set too).
+fn parse_line(line: &[u8], header: Option<(&Header, &HashSet<String>)>) -> Result<Line, String> {
     let text = std::str::from_utf8(line)
         .map_err(|e| format!("not text ({e})"))?
         .trim_end();
-    let Some(header) = header else {
+    let Some((header, players)) = header else {
         let header: Header =
             serde_json::from_str(text).map_err(|e| format!("not a journal's header ({e})"))?;
         if header.journal != FORMAT {
@@ -228,13 +270,13 @@ fn parse_line(line: &[u8], header: Option<&Header>) -> Result<Line, String> {
     };
     let entry: Entry =
         serde_json::from_str(text).map_err(|e| format!("not a journal line ({e})"))?;
-    check_entry(&entry, header)?;
+    check_entry(&entry, header, players)?;
     Ok(Line::Entry(entry))
 }
 
 /// Refuses a game that cannot be one of `header`'s: outside its schedule or shard, between
 /// players it does not have or a player and itself, or with a winner its reason cannot have.
-fn check_entry(entry: &Entry, header: &Header) -> Result<(), String> {
+fn check_entry(entry: &Entry, header: &Header, players: &HashSet<String>) -> Result<(), String> {
     let tournament = &header.tournament;
     let game = entry.index + 1;
     if entry.index >= tournament.total_games {
@@ -254,7 +296,7 @@ fn check_entry(entry: &Entry, header: &Header) -> Result<(), String> {
         }
     }
     for player in &entry.players {
-        if !tournament.players.contains(player) {
+        if !players.contains(player) {
             return Err(format!(
                 "game {game} names '{player}', who is not a player of the tournament"
             ));
@@ -368,7 +410,8 @@ impl WriterLock {
 /// A journal open for appending, by this run alone.
 pub struct Journal {
     path: PathBuf,
-    file: File,
+    file: Arc<File>,
+    committer: Committer,
     _lock: WriterLock,
 }
 
@@ -451,15 +494,19 @@ impl Journal {
                 file
             }
         };
+        let file = Arc::new(file);
+        let committer = Committer::start(Arc::clone(&file)).map_err(io_error)?;
         let journal = Journal {
             path: path.to_path_buf(),
             file,
+            committer,
             _lock: lock,
         };
         Ok((journal, finished))
     }
 
-    /// Appends a finished game and waits until it is on disk.
+    /// Appends a finished game: written at once, on disk within [`COMMIT_INTERVAL`] (see the
+    /// module's documentation). Fails when an earlier sync failed.
     pub fn append(&mut self, entry: &Entry) -> Result<(), JournalError> {
         let io_error = |source| JournalError::Io {
             path: self.path.clone(),
@@ -469,9 +516,123 @@ impl Journal {
             .map_err(io::Error::other)
             .map_err(io_error)?;
         line.push('\n');
+        self.committer.failure().map_err(io_error)?;
         // One write per line: a crash leaves at most this line torn.
-        self.file.write_all(line.as_bytes()).map_err(io_error)?;
-        self.file.sync_data().map_err(io_error)
+        (&*self.file).write_all(line.as_bytes()).map_err(io_error)?;
+        self.committer.written();
+        Ok(())
+    }
+
+    /// Syncs every game appended, and ends the committer: the end of a run.
+    pub fn close(mut self) -> Result<(), JournalError> {
+        let path = self.path.clone();
+        self.committer
+            .stop()
+            .map_err(|source| JournalError::Io { path, source })
+    }
+}
+
+/// The thread that syncs the journal's lines in groups.
+struct Committer {
+    shared: Arc<Commits>,
+    thread: Option<JoinHandle<()>>,
+}
+
+struct Commits {
+    state: Mutex<CommitState>,
+    /// Signalled when a line is written or the journal closes.
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct CommitState {
+    /// Lines written since the last sync began.
+    unsynced: bool,
+    closing: bool,
+    /// The first sync that failed: every later append fails with it.
+    failed: Option<io::Error>,
+}
+
+impl Commits {
+    fn state(&self) -> MutexGuard<'_, CommitState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Committer {
+    fn start(file: Arc<File>) -> io::Result<Committer> {
+        let shared = Arc::new(Commits {
+            state: Mutex::new(CommitState::default()),
+            wake: Condvar::new(),
+        });
+        let commits = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("journal-commit".into())
+            .spawn(move || commit_until_closed(&commits, &file))?;
+        Ok(Committer {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    fn written(&self) {
+        self.shared.state().unsynced = true;
+        self.shared.wake.notify_one();
+    }
+
+    /// The error of a sync that failed, as a new error of the same kind and message.
+    fn failure(&self) -> io::Result<()> {
+        match &self.shared.state().failed {
+            Some(error) => Err(io::Error::new(error.kind(), error.to_string())),
+            None => Ok(()),
+        }
+    }
+
+    /// Has the thread sync what is left and end; returns the first failure.
+    fn stop(&mut self) -> io::Result<()> {
+        self.shared.state().closing = true;
+        self.shared.wake.notify_one();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        match self.shared.state().failed.take() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Committer {
+    /// A run that ends on an error still syncs the games it played.
+    fn drop(&mut self) {
+        let _ = self.stop();
+    }
+}
+
+/// The committer's loop: waits for a line, gathers for [`COMMIT_INTERVAL`], syncs; once closing,
+/// syncs what is left and returns.
+fn commit_until_closed(commits: &Commits, file: &File) {
+    loop {
+        let mut state = commits
+            .wake
+            .wait_while(commits.state(), |state| !state.unsynced && !state.closing)
+            .unwrap_or_else(|e| e.into_inner());
+        if !state.closing {
+            drop(state);
+            std::thread::sleep(COMMIT_INTERVAL);
+            state = commits.state();
+        }
+        let closing = state.closing;
+        let unsynced = std::mem::take(&mut state.unsynced);
+        drop(state);
+        if unsynced {
+            if let Err(error) = file.sync_data() {
+                commits.state().failed.get_or_insert(error);
+            }
+        }
+        if closing {
+            return;
+        }
     }
 }
 
