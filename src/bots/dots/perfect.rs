@@ -6,10 +6,13 @@
 //! for 3x3, one byte each. Drawing a line only adds to the set, so one pass over the sets from
 //! the full one down values every position from positions already valued. The pass takes
 //! about half a second on a 3x3 board, once per process, inside the start-up allowance; then
-//! every move is a few lookups, perfect at any time per move.
+//! every move is a few lookups, perfect at any time per move. The pass runs on a thread of its
+//! own ([`TableBuild`]), so that a slow or busy machine, or a debug build, which may take
+//! several seconds, still answers `ready` in time and plays by search until it is done.
 
 use crate::games::dots::{Dots, Line};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Instant;
 
 /// The most lines a table covers: 3x3 boxes have 24.
 pub const MAX_TABLE_LINES: u16 = 24;
@@ -28,6 +31,35 @@ pub struct PerfectTable {
 /// the tests share theirs.
 static BUILT: Mutex<Vec<Arc<PerfectTable>>> = Mutex::new(Vec::new());
 
+/// A table being built (see [`PerfectTable::start_for_board`]).
+pub struct TableBuild {
+    done: Arc<(Mutex<Option<Arc<PerfectTable>>>, Condvar)>,
+}
+
+impl TableBuild {
+    /// The table once built, waiting for it until `deadline` at most (for ever with none).
+    pub fn wait_until(&self, deadline: Option<Instant>) -> Option<Arc<PerfectTable>> {
+        let (slot, built) = &*self.done;
+        let mut table = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        while table.is_none() {
+            table = match deadline {
+                None => built.wait(table).unwrap_or_else(PoisonError::into_inner),
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    built
+                        .wait_timeout(table, left)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+            };
+        }
+        table.clone()
+    }
+}
+
 impl PerfectTable {
     /// The table for the board of `game`, built once per process, if the board has at most
     /// [`MAX_TABLE_LINES`] lines.
@@ -39,6 +71,29 @@ impl PerfectTable {
         let table = Arc::new(PerfectTable::build(game)?);
         built.push(Arc::clone(&table));
         Some(table)
+    }
+
+    /// Starts building the table for the board of `game` on a thread of its own, if the board
+    /// has at most [`MAX_TABLE_LINES`] lines.
+    pub fn start_for_board(game: &Dots) -> Option<TableBuild> {
+        if game.line_count() > MAX_TABLE_LINES {
+            return None;
+        }
+        let build = TableBuild {
+            done: Arc::new((Mutex::new(None), Condvar::new())),
+        };
+        let done = Arc::clone(&build.done);
+        let game = game.clone();
+        std::thread::Builder::new()
+            .name("dots-table".into())
+            .spawn(move || {
+                let table = PerfectTable::for_board(&game);
+                let (slot, built) = &*done;
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = table;
+                built.notify_all();
+            })
+            .ok()?;
+        Some(build)
     }
 
     fn build(game: &Dots) -> Option<PerfectTable> {
@@ -250,6 +305,22 @@ mod tests {
 
     #[test]
     fn larger_boards_have_no_table() {
-        assert!(PerfectTable::for_board(&Dots::new(DotsParams { rows: 3, cols: 4 })).is_none());
+        let board = Dots::new(DotsParams { rows: 3, cols: 4 });
+        assert!(PerfectTable::for_board(&board).is_none());
+        assert!(PerfectTable::start_for_board(&board).is_none());
+    }
+
+    #[test]
+    fn a_table_built_on_its_thread_is_the_table_of_the_board() {
+        let board = Dots::new(DotsParams { rows: 2, cols: 3 });
+        let build = PerfectTable::start_for_board(&board).unwrap();
+        let table = build.wait_until(None).unwrap();
+        assert!(table.covers(&board));
+        assert_eq!(
+            table.value(&board),
+            PerfectTable::for_board(&board).unwrap().value(&board)
+        );
+        // Once built, a wait whose deadline has passed still gets it.
+        assert!(build.wait_until(Some(Instant::now())).is_some());
     }
 }

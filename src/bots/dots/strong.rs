@@ -2,7 +2,8 @@
 //! and chain knowledge when it does not.
 //!
 //! Boards of up to 24 lines (3x3 and smaller) are valued whole during the start-up allowance
-//! ([`PerfectTable`]), so every move on them is perfect and instant. Boards of up to 64 lines
+//! ([`PerfectTable`]), so every move on them is perfect and instant (on a machine too slow to
+//! finish within [`STARTUP_WAIT`], the bot plays by search until the table is done). Boards of up to 64 lines
 //! (5x5 and smaller) are searched whole, with one transposition table for the life of the
 //! process; larger boards are searched once at most 64 lines are left. When the search runs out of time the bot falls back
 //! on the classic knowledge: take what is offered unless declining the last two boxes of a chain
@@ -12,7 +13,7 @@
 
 use super::coins::{Coins, Component, LineBits, Run, WideBits};
 use super::control::{loony_value, opening_values};
-use super::perfect::PerfectTable;
+use super::perfect::{PerfectTable, TableBuild};
 use super::safe::{safe_lines, sampled_line_values, SafeLines};
 use super::solver::{Solver, MAX_LINES};
 use crate::bots::{Brain, Budget};
@@ -35,6 +36,11 @@ const EXACT_SAFE_LINES: usize = 26;
 /// While safe lines are left, positions with more free lines than this are not searched
 /// exhaustively: the search would not finish (5x5 boards finish from about 34).
 const HOPELESS_SEARCH_LINES: usize = 44;
+/// How long the start of a game waits for the table of a small board: well inside the default
+/// start-up allowance of 5000 ms (a release build takes about half a second).
+const STARTUP_WAIT: Duration = Duration::from_millis(2500);
+/// The share of a move's budget spent waiting for a table still being built.
+const TABLE_WAIT_SHARE: f64 = 0.5;
 /// The share of a move's budget all the thinking may take; the rest is a margin.
 const THINKING_SHARE: f64 = 0.9;
 /// The share the exhaustive search may take while safe lines are left, when the search of the
@@ -50,6 +56,8 @@ pub struct DotsStrong {
     solver: Option<Solver>,
     /// Every position's value, for a board small enough.
     perfect: Option<Arc<PerfectTable>>,
+    /// The table of a small board while it is being built.
+    building: Option<TableBuild>,
     safe: SafeLines,
 }
 
@@ -61,8 +69,18 @@ impl DotsStrong {
             board: None,
             solver: None,
             perfect: None,
+            building: None,
             safe: SafeLines::default(),
         }
+    }
+
+    /// The table being built, once done, waiting for it until `deadline` (for ever with none).
+    fn table_within(&mut self, deadline: Option<Instant>) -> Option<Arc<PerfectTable>> {
+        let table = self.building.as_ref()?.wait_until(deadline);
+        if table.is_some() {
+            self.building = None;
+        }
+        table
     }
 
     /// Whether the solver can search `game`, after setting its view for the position: the
@@ -222,7 +240,10 @@ impl Brain<Dots> for DotsStrong {
             .as_ref()
             .is_some_and(|table| table.covers(start))
         {
-            self.perfect = PerfectTable::for_board(start);
+            if self.building.is_none() {
+                self.building = PerfectTable::start_for_board(start);
+            }
+            self.perfect = self.table_within(Some(Instant::now() + STARTUP_WAIT));
         }
         if self.perfect.is_some() {
             return;
@@ -239,6 +260,12 @@ impl Brain<Dots> for DotsStrong {
     }
 
     fn choose(&mut self, game: &Dots, budget: &Budget) -> Line {
+        if self.perfect.is_none() && self.building.is_some() {
+            // Under a node budget (a test's) the move must not depend on the machine's speed.
+            let wait = (budget.node_limit() == u64::MAX)
+                .then(|| Instant::now() + budget.remaining().mul_f64(TABLE_WAIT_SHARE));
+            self.perfect = self.table_within(wait);
+        }
         if let Some(table) = self.perfect.as_ref().filter(|table| table.covers(game)) {
             let mut best = table.best_moves(game);
             best.shuffle(&mut self.rng);
