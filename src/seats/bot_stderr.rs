@@ -1,18 +1,22 @@
 //! A bot's standard error, kept for the game's record.
 //!
-//! A thread drains the pipe as the bot writes, so a bot flooding stderr never blocks in its
-//! `write` (not even on its opponent's time), and only the first bytes of each game are kept, so
-//! it cannot fill the referee's memory. Taking the game's share first reads whatever the pipe
-//! still holds, under the same lock the thread reads with: everything the bot wrote before the
-//! referee asked is in the record, however late the thread would have woken.
+//! One thread of the referee's, the stderr poller, drains every bot's pipe as the bot writes
+//! (one `epoll` for all of them, rather than a thread a bot), so a bot flooding stderr never
+//! blocks in its `write` (not even on its opponent's time), and only the first bytes of each
+//! game are kept, so it cannot fill the referee's memory. Taking the game's share first reads
+//! whatever the pipe still holds, under the same lock the poller reads with: everything the bot
+//! wrote before the referee asked is in the record, however late the poller would have woken.
+//! A pipe stays with the poller until its last writer is gone, whether or not the game still
+//! wants it.
 
 use nix::errno::Errno;
-use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::epoll::{Epoll, EpollCreateFlags, EpollEvent, EpollFlags, EpollTimeout};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::process::ChildStderr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread;
 use std::time::Instant;
 
@@ -90,10 +94,7 @@ impl StderrCollector {
                 at_line_start: true,
             }),
         });
-        let drained = Arc::clone(&shared);
-        thread::Builder::new()
-            .name("bot-stderr".into())
-            .spawn(move || drain_until_end(&drained))?;
+        Poller::get()?.watch(Arc::clone(&shared))?;
         Ok(StderrCollector { shared })
     }
 
@@ -109,23 +110,80 @@ impl StderrCollector {
 }
 
 impl Shared {
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-/// The thread's work: wait for bytes (or the end), then read them under the lock.
-fn drain_until_end(shared: &Shared) {
-    loop {
-        let mut fds = [PollFd::new(shared.pipe.as_fd(), PollFlags::POLLIN)];
-        match poll(&mut fds, PollTimeout::NONE) {
-            Ok(_) | Err(Errno::EINTR) => {}
-            Err(_) => return,
-        }
-        let mut state = shared.lock();
-        state.drain(&shared.pipe);
-        if state.ended {
-            return;
+/// The stderr poller: one `epoll` watching every bot's pipe, and the thread waiting on it.
+struct Poller {
+    epoll: Epoll,
+    /// The pipes watched, by the number their events carry.
+    watched: Mutex<Watched>,
+}
+
+#[derive(Default)]
+struct Watched {
+    pipes: HashMap<u64, Arc<Shared>>,
+    next: u64,
+}
+
+/// Events taken from the `epoll` at a time.
+const EVENTS_AT_ONCE: usize = 64;
+
+impl Poller {
+    /// The process's poller, started at the first bot; it lives as long as the process.
+    fn get() -> io::Result<&'static Poller> {
+        static POLLER: OnceLock<Result<&'static Poller, io::ErrorKind>> = OnceLock::new();
+        let start = || -> io::Result<&'static Poller> {
+            let poller: &'static Poller = Box::leak(Box::new(Poller {
+                epoll: Epoll::new(EpollCreateFlags::EPOLL_CLOEXEC)?,
+                watched: Mutex::new(Watched::default()),
+            }));
+            thread::Builder::new()
+                .name("bot-stderr".into())
+                .spawn(move || poller.run())?;
+            Ok(poller)
+        };
+        (*POLLER.get_or_init(|| start().map_err(|error| error.kind()))).map_err(io::Error::from)
+    }
+
+    fn watched(&self) -> MutexGuard<'_, Watched> {
+        self.watched.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn watch(&self, shared: Arc<Shared>) -> io::Result<()> {
+        let mut watched = self.watched();
+        let number = watched.next;
+        watched.next += 1;
+        self.epoll
+            .add(&shared.pipe, EpollEvent::new(EpollFlags::EPOLLIN, number))?;
+        watched.pipes.insert(number, shared);
+        Ok(())
+    }
+
+    /// The thread's work: wait for bytes (or the end) on any pipe, then read them under that
+    /// pipe's lock; a pipe whose end was read is no longer watched.
+    fn run(&self) {
+        let mut events = [EpollEvent::empty(); EVENTS_AT_ONCE];
+        loop {
+            let ready = match self.epoll.wait(&mut events, EpollTimeout::NONE) {
+                Ok(ready) => ready,
+                Err(Errno::EINTR) => continue,
+                Err(_) => return,
+            };
+            for event in &events[..ready] {
+                let number = event.data();
+                let Some(shared) = self.watched().pipes.get(&number).cloned() else {
+                    continue;
+                };
+                let mut state = shared.lock();
+                state.drain(&shared.pipe);
+                if state.ended {
+                    let _ = self.epoll.delete(&shared.pipe);
+                    self.watched().pipes.remove(&number);
+                }
+            }
         }
     }
 }
@@ -194,5 +252,30 @@ mod tests {
         let share = collector.take();
         assert_eq!(share.kept.len(), 100);
         assert_eq!(share.dropped, 100000 - 100);
+    }
+
+    #[test]
+    fn one_thread_collects_the_stderr_of_every_bot() {
+        let bots: Vec<_> = (0..12)
+            .map(|i| bot_writing(&format!("printf 'bot {i}\\n' >&2; exec sleep 5")))
+            .collect();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        for (i, (_, collector)) in bots.iter().enumerate() {
+            let mut seen = Vec::new();
+            while seen.is_empty() && Instant::now() < deadline {
+                seen.extend(collector.take().kept);
+            }
+            assert_eq!(seen, format!("bot {i}\n").as_bytes());
+        }
+        let pollers = std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+            .filter(|name| name.trim() == "bot-stderr")
+            .count();
+        assert_eq!(pollers, 1);
+        for (mut child, _) in bots {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
     }
 }
