@@ -27,7 +27,7 @@ const KITS: [(&str, &str); 5] = [
     ("javascript", "js"),
 ];
 
-/// Says why the kits cannot be built here, if they cannot.
+/// Whether the kits cannot be built here (a toolchain is missing), saying which.
 fn skipped() -> bool {
     let missing: Vec<&str> = TOOLCHAINS
         .into_iter()
