@@ -78,8 +78,10 @@ pub fn builtin() -> Vec<(String, Profile)> {
             &["*.java"],
             "javac -J-Xmx512m -encoding UTF-8 -d . *.java",
             // A small heap and the serial collector: the JVM starts under the address-space limit
-            // and takes one core.
-            "java -Xmx256m -Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp {dir} Main",
+            // and takes one core. The JVM's own warnings go to stderr, not to stdout (its
+            // default), where a line is a forfeit; and no /tmp/hsperfdata file: bots in PID
+            // namespaces of their own share pids, and a JVM finding another's file locked warns.
+            "java -Xmx256m -Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr -cp {dir} Main",
         ),
         profile(
             "python",

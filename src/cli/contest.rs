@@ -26,7 +26,9 @@ limits, openings, seed, concurrency, output, ...; see README.md, \"Tournaments\"
 
 Languages built in: cpp, c, rust, go, java (class Main), python, javascript; the entry point is
 main.EXT. Writes OUT/players.txt (who plays, who does not and why: the compiler's or the
-check's words), OUT/tournament.toml, then the tournament's journal and standings.";
+check's words), OUT/tournament.toml, then the tournament's journal, records and standings,
+and at the end the results page OUT/index.html: standings, ratings, crosstable and every game
+replayable, in one file to open in a browser or publish as it is (no server needed).";
 
 #[derive(Args, Debug)]
 #[command(after_help = CONTEST_HELP)]
@@ -55,7 +57,8 @@ pub struct ContestArgs {
     #[arg(long)]
     prepare_only: bool,
     /// Output directory for the builds, the list of players, the tournament file, the journal,
-    /// records and standings [default: the file's output, else results/NAME].
+    /// records, standings and the results page, index.html [default: the file's output, else
+    /// results/NAME].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -97,5 +100,14 @@ pub fn run(args: ContestArgs) -> Result<()> {
         Shard::WHOLE,
         args.resume,
         &out,
-    )
+    )?;
+    match contest::write_results_page(&prepared.tournament, &out)? {
+        Some(page) => say(&format!(
+            "results page: {} ({} games): open it in a browser, no server needed",
+            page.path.display(),
+            page.games
+        )),
+        None => say("no results page: the contest keeps no game records (records = false)"),
+    }
+    Ok(())
 }

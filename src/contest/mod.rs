@@ -2,13 +2,15 @@
 //! ([`config`]) is a tournament file whose players may be source folders; the [`field`] is
 //! built (language profiles, in the sandbox, cached) and gated by `referee check`; the players
 //! who pass are written into a tournament file of their own (`OUT/tournament.toml`), which
-//! the tournament runner plays, resumably, on one machine or in shards on a cluster.
+//! the tournament runner plays, resumably, on one machine or in shards on a cluster; the
+//! results page is then written beside them.
 
 pub mod config;
 pub mod field;
 
 use crate::host::{self, Host, HostError};
 use crate::tournament::config::{ConfigError, Tournament};
+use crate::web::report::{write_report, ReportError, Written};
 use config::Contest;
 use field::{Entry, FieldError};
 use std::path::{Path, PathBuf};
@@ -22,6 +24,8 @@ pub enum ContestError {
     Tournament(#[from] ConfigError),
     #[error(transparent)]
     Host(#[from] HostError),
+    #[error(transparent)]
+    Page(#[from] ReportError),
     #[error("cannot write {path}")]
     Write {
         path: PathBuf,
@@ -94,4 +98,18 @@ pub fn prepare(
         tournament,
         host,
     })
+}
+
+/// Writes the results page of the contest played into `out`, `out/index.html`: the page of
+/// `referee report` (standings, ratings, crosstable, every game replayable, in one file that
+/// needs no server), so that publishing the contest is copying one file. None when the
+/// tournament keeps no game records (`records = false`): there would be no game to show.
+pub fn write_results_page(
+    tournament: &Tournament,
+    out: &Path,
+) -> Result<Option<Written>, ContestError> {
+    if !tournament.records {
+        return Ok(None);
+    }
+    Ok(Some(write_report(&[out.to_path_buf()], out)?))
 }

@@ -1,7 +1,8 @@
 //! `referee contest` from source folders: each built with its language's profile in the
 //! sandbox (a broken one reported with the compiler's own message and left out), each checked
 //! (one that fails left out, or kept with a flag), the rest played as a Swiss tournament with
-//! standings written; a second run with `--resume` reuses the builds, the checks and the games.
+//! standings and the results page written; a second run with `--resume` reuses the builds, the
+//! checks and the games.
 
 use crate::common::{referee, repo_file, succeeded};
 use serde_json::Value;
@@ -99,6 +100,8 @@ fn sources_are_built_checked_played_and_resumed() {
     assert_eq!(journal.lines().count(), 1 + 4, "{journal}");
     assert!(out.join("standings.json").is_file());
     assert!(shown.contains("| Buch |"), "{shown}");
+    let page = results_page(&out, &["ann", "ben", "boss"], 4);
+    assert!(shown.contains("results page: "), "{shown}");
 
     // Resumed: the builds come from the cache, the checks and the games are not run again.
     let again = succeeded(&contest(&config, &out, &["--resume"]));
@@ -111,6 +114,52 @@ fn sources_are_built_checked_played_and_resumed() {
         std::fs::read_to_string(out.join("journal.jsonl")).unwrap(),
         journal
     );
+    assert_eq!(results_page(&out, &["ann", "ben", "boss"], 4), page);
+}
+
+/// The data of the results page `out/index.html`, checked: the tournament's standings list
+/// exactly `entrants`, and its `games` games are there, each viewable (its moves and the
+/// picture of each position inside), between entrants only.
+fn results_page(out: &Path, entrants: &[&str], games: usize) -> Value {
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let opening = "<script type=\"application/json\" id=\"referee-data\">";
+    let start = html.find(opening).unwrap() + opening.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
+
+    let tournaments = data["tournaments"].as_object().unwrap();
+    assert_eq!(tournaments.len(), 1, "{tournaments:?}");
+    let standings = tournaments.values().next().unwrap();
+    let mut ranked: Vec<&str> = standings["standings"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["name"].as_str().unwrap())
+        .collect();
+    ranked.sort_unstable();
+    assert_eq!(ranked, entrants);
+    assert_eq!(
+        standings["standings"]["crosstable"]
+            .as_array()
+            .unwrap()
+            .len(),
+        entrants.len()
+    );
+
+    let listed = data["index"]["games"].as_array().unwrap();
+    assert_eq!(listed.len(), games, "{listed:?}");
+    for game in listed {
+        for player in game["players"].as_array().unwrap() {
+            // `ann (firstfree)`: the entrant, then the name its bot gave itself.
+            let entrant = player.as_str().unwrap().split(" (").next().unwrap();
+            assert!(entrants.contains(&entrant), "{game}");
+        }
+        let view = &data["games"][format!("{}/{}", game["source"], game["number"])];
+        let moves = view["view"]["record"]["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), game["moves"].as_u64().unwrap() as usize);
+        assert_eq!(view["positions"].as_array().unwrap().len(), moves.len() + 1);
+    }
+    data
 }
 
 #[test]
@@ -152,4 +201,24 @@ fn a_folder_of_several_languages_must_name_one() {
         "{shown}"
     );
     assert_eq!(status(&self::players(&out), "named"), "plays");
+}
+
+#[test]
+fn a_contest_that_keeps_no_records_has_no_results_page() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("ann"), "main.py", &first_free());
+    let config = dir.path().join("quiet.toml");
+    let text = format!(
+        "game = \"tictactoe\"\nrecords = false\n[[players]]\nname = \"ann\"\nsource = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+        dir.path().join("ann").display()
+    );
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("out");
+    let shown = succeeded(&contest(&config, &out, &[]));
+    assert!(
+        shown.contains("no results page: the contest keeps no game records (records = false)"),
+        "{shown}"
+    );
+    assert!(out.join("standings.json").is_file());
+    assert!(!out.join("index.html").exists());
 }

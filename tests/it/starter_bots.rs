@@ -19,9 +19,23 @@ fn play(game: &str, a: Bot, b: Bot, games: u32, extra: &[&str]) -> Outcome {
 }
 
 /// Plays `file` as player A against `builtin:random` and checks every game (see
-/// [`check_record`]) and that the bot never disagreed with a `legal` line.
+/// [`plays_by_the_rules`]).
 fn play_starter(file: &str, name: &str, game: &str, games: u32, extra: &[&str]) -> Outcome {
-    let played = play(game, starter(file), RANDOM.into(), games, extra);
+    plays_by_the_rules(starter(file), RANDOM.into(), name, game, games, extra)
+}
+
+/// Plays `bot`, which answers `ready NAME ...`, as player A against `opponent`, and checks
+/// every game (see [`check_record`]) and that the bot never disagreed with a `legal` line: a
+/// starter bot of any language.
+pub fn plays_by_the_rules(
+    bot: Bot,
+    opponent: Bot,
+    name: &str,
+    game: &str,
+    games: u32,
+    extra: &[&str],
+) -> Outcome {
+    let played = play(game, bot, opponent, games, extra);
     for record in &played.records {
         check_record(record, name);
     }
@@ -29,6 +43,15 @@ fn play_starter(file: &str, name: &str, game: &str, games: u32, extra: &[&str]) 
         assert!(!text.contains("warning"), "{file}:\n{text}");
     }
     played
+}
+
+/// The 3-move ballots of openings/checkers-3move.txt, each its three moves.
+pub fn checkers_ballots() -> Vec<Vec<String>> {
+    let deck = std::fs::read_to_string(repo_file("openings/checkers-3move.txt")).unwrap();
+    deck.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| line.split_whitespace().skip(1).map(String::from).collect())
+        .collect()
 }
 
 /// Checks one game of a starter bot (player A, which answers `ready NAME ...`): it ended by the
@@ -160,12 +183,7 @@ fn the_checkers_starter_makes_a_forced_multi_jump() {
 
 #[test]
 fn the_checkers_starter_plays_after_ballot_openings() {
-    let deck = std::fs::read_to_string(repo_file("openings/checkers-3move.txt")).unwrap();
-    let ballots: Vec<Vec<&str>> = deck
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| line.split_whitespace().skip(1).collect())
-        .collect();
+    let ballots = checkers_ballots();
     // The first, a middle and the last ballot, each played from both sides.
     for ballot in [
         &ballots[0],
