@@ -573,7 +573,8 @@ impl BotProcess {
     }
 
     /// Kills the whole process group at once, reaps the bot, and has the supervisor sweep up
-    /// any descendant that escaped the group. Only the first call does anything.
+    /// any descendant that escaped the group (in a PID namespace, where none can be alive,
+    /// reap only what died). Only the first call does anything.
     pub fn kill(&mut self) {
         if self.killed {
             return;
@@ -589,7 +590,11 @@ impl BotProcess {
             let _ = self.child.wait();
             self.note_reaped();
         }
-        self.supervisor.sweep_orphans();
+        if self.cage.program_depth() > 0 {
+            self.supervisor.reap_dead_orphans();
+        } else {
+            self.supervisor.sweep_orphans();
+        }
     }
 }
 

@@ -52,7 +52,7 @@ use super::procfs;
 use crate::stall::StallMonitor;
 use nix::errno::Errno;
 use nix::sys::signal::{kill, killpg, Signal};
-use nix::sys::wait::waitpid;
+use nix::sys::wait::{waitid, waitpid, Id, WaitPidFlag};
 use nix::unistd::Pid;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -240,6 +240,16 @@ impl Supervisor {
         self.shared.bots.sweep_orphans();
     }
 
+    /// Reaps the dead children of this process that are not bots, after a bot that ran in a
+    /// PID namespace of its own was killed and reaped: nothing of such a bot can be alive (the
+    /// kernel kills a namespace with its first process), but its helpers and what its
+    /// namespace held may be left to this process as zombies. No `/proc` scan is needed to find
+    /// them, only `waitid`. Does nothing unless the supervisor is the one
+    /// [`for_command`](Supervisor::for_command) made.
+    pub(crate) fn reap_dead_orphans(&self) {
+        self.shared.bots.reap_dead_orphans();
+    }
+
     /// The longest stall of the referee itself noted between `from` and `to`, if any.
     pub(crate) fn worst_stall_between(&self, from: Instant, to: Instant) -> Option<Duration> {
         self.shared.stalls.worst_stall_between(from, to)
@@ -379,6 +389,31 @@ impl Bots {
             while self.sweep_wanted.swap(false, Ordering::SeqCst) {
                 self.sweep();
             }
+        }
+    }
+
+    /// Reaps zombie children that are not bots, oldest first, up to the first that is a bot
+    /// (whose own thread reaps it; a later call, or the sweep, gets those after it).
+    fn reap_dead_orphans(&self) {
+        if !self.reaping_orphans {
+            return;
+        }
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        while let Ok(status) = waitid(Id::All, flags) {
+            let Some(pid) = status.pid() else {
+                return;
+            };
+            // A zombie keeps its pid, so whether it is a bot (or one being registered) is
+            // settled once no spawn is in flight.
+            let registry = self
+                .settled
+                .wait_while(self.registry(), |registry| registry.in_flight > 0)
+                .unwrap_or_else(|e| e.into_inner());
+            if registry.live.contains_key(&pid.as_raw()) {
+                return;
+            }
+            drop(registry);
+            while let Err(Errno::EINTR) = waitpid(pid, None) {}
         }
     }
 
