@@ -217,6 +217,8 @@ pub struct Table {
     /// Starts the table's bots and watches its games.
     supervisor: Supervisor,
     seated: Vec<Kept>,
+    /// Where the game being recorded shows its moves as they are played.
+    live: Option<LiveFile>,
 }
 
 /// A bot's process kept for its next game, and where its last game was filed: what it writes
@@ -252,6 +254,7 @@ impl Table {
         Table {
             supervisor: supervisor.clone(),
             seated: Vec::new(),
+            live: None,
         }
     }
 
@@ -309,12 +312,19 @@ impl Table {
         }
         let [mut first, mut second]: [Box<dyn Seat + Send>; 2] =
             seats.try_into().ok().expect("one seat per side");
-        // While a recorded game is played, its moves so far are in a live file for `referee
-        // serve`, which goes once the record is written.
-        let mut live = venue
-            .record_dir
-            .as_deref()
-            .map(|dir| LiveFile::start(dir, &live_header(venue, players, game)));
+        // While a recorded game is played, its moves so far are in the table's live file for
+        // `referee serve`, emptied once the record is written.
+        let mut live = match venue.record_dir.as_deref() {
+            Some(dir) => {
+                if !self.live.as_ref().is_some_and(|live| live.is_in(dir)) {
+                    self.live = Some(LiveFile::new(dir));
+                }
+                self.live
+                    .as_mut()
+                    .map(|live| live.start(&live_header(venue, players, game)))
+            }
+            None => None,
+        };
         let mut played = play_game_watched(
             &self.supervisor,
             game.number,

@@ -250,7 +250,8 @@ mod tests {
             opening: Vec::new(),
             started: String::new(),
         };
-        let live = LiveFile::start(&records, &header);
+        let mut table = LiveFile::new(&records);
+        let live = table.start(&header);
         let mut library = Library::new(vec![root.path().to_path_buf()]);
         assert_eq!(library.sources.len(), 1, "{:?}", library.sources);
         assert!(library.sources[0].name.ends_with("records"));

@@ -5,7 +5,7 @@ use crate::export::{format_of, spec_of};
 use crate::games::{AnyGame, GameSpec};
 use crate::quote;
 use crate::record::GameRecord;
-use crate::web::live::{live_name, LiveGame};
+use crate::web::live::find_live;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::fs;
@@ -116,7 +116,7 @@ pub fn finished(dir: &Path, record: &GameRecord) -> GameView {
 
 /// The view of a live game: what was played so far.
 pub fn live(dir: &Path, number: u32) -> Option<GameView> {
-    let game = LiveGame::read(&dir.join(live_name(number))).ok()?;
+    let game = find_live(dir, number)?;
     let header = &game.header;
     let players: Vec<Value> = (0..2)
         .map(|i| json!({"label": header.players[i], "time": header.time[i]}))
