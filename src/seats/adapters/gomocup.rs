@@ -375,7 +375,7 @@ impl Seat for Gomocup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{MnkParams, Rule};
+    use crate::games::mnk::{MnkParams, Rule, SwapRule};
 
     fn state(time: &str, opening: &[&str], side: Side) -> GameState {
         let mut state = GameState {
@@ -385,6 +385,7 @@ mod tests {
                 line: 5,
                 exact: false,
                 rule: Rule::None,
+                swap: SwapRule::None,
             }),
             side,
             time: TimeControl::parse_over(TimeControl::default(), time).unwrap(),
