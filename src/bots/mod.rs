@@ -255,11 +255,7 @@ fn swap_brain(level: Level, seed: u64) -> Box<dyn Brain<SwapGame>> {
         Level::Random => mnk::Judgement::Random,
         Level::Greedy | Level::Strong => mnk::Judgement::Evaluated,
     };
-    Box::new(mnk::SwapBrain::new(
-        judgement,
-        mnk_brain(level, seed),
-        seed,
-    ))
+    Box::new(mnk::SwapBrain::new(judgement, mnk_brain(level, seed), seed))
 }
 
 fn uttt_brain(level: Level, seed: u64) -> Box<dyn Brain<Uttt>> {
@@ -353,10 +349,7 @@ pub fn run(
                     Some(index) => index,
                     None => {
                         games += 1;
-                        sessions.push((
-                            kind,
-                            start_session(game, level, seed.wrapping_add(games)),
-                        ));
+                        sessions.push((kind, start_session(game, level, seed.wrapping_add(games))));
                         sessions.len() - 1
                     }
                 };

@@ -229,9 +229,7 @@ impl fmt::Display for Ending {
             Ending::Repetition => "threefold repetition",
             Ending::MoveRule => "move rule",
             Ending::AllLinesDrawn => "all lines drawn",
-            Ending::Forbidden(shape) => {
-                return write!(f, "forbidden move of Black ({shape})")
-            }
+            Ending::Forbidden(shape) => return write!(f, "forbidden move of Black ({shape})"),
         })
     }
 }

@@ -62,7 +62,9 @@ fn check_game(record: &Value, transcript: &str) {
     );
     let text = record["game"].as_str().unwrap();
     let words: Vec<&str> = text.split(' ').collect();
-    let mut game = GameSpec::from_words(words[0], &words[1..]).unwrap().new_game();
+    let mut game = GameSpec::from_words(words[0], &words[1..])
+        .unwrap()
+        .new_game();
     let moves = moves(record);
     for (side, mv) in &moves {
         assert_eq!(*side, game.side_to_move(), "{mv}");
@@ -74,7 +76,11 @@ fn check_game(record: &Value, transcript: &str) {
     assert_eq!(colours(record), expected);
     if let Some(winner) = record["result"]["winner"].as_str() {
         let index = usize::from(winner == "second");
-        let colour = if expected[index] == "black" { "Black" } else { "White" };
+        let colour = if expected[index] == "black" {
+            "Black"
+        } else {
+            "White"
+        };
         let label = record["players"][index]["label"].as_str().unwrap();
         let detail = record["result"]["detail"].as_str().unwrap();
         assert!(
@@ -86,7 +92,10 @@ fn check_game(record: &Value, transcript: &str) {
 
 fn check_all(outcome: &Outcome) {
     for (number, record) in outcome.records.iter().enumerate() {
-        check_game(record, &outcome.file(&format!("{:04}.transcript.txt", number + 1)));
+        check_game(
+            record,
+            &outcome.file(&format!("{:04}.transcript.txt", number + 1)),
+        );
     }
 }
 
@@ -103,7 +112,11 @@ fn built_in_bots_play_swap1_and_swap2_and_the_record_tells_the_colours() {
         assert_eq!(outcome.records.len(), 4, "{}", outcome.stdout);
         check_all(&outcome);
         // The greedy bot, as the second player, takes the colour it judges better, and wins.
-        assert!(outcome.stdout.contains("score: A 4 - 0 B"), "{}", outcome.stdout);
+        assert!(
+            outcome.stdout.contains("score: A 4 - 0 B"),
+            "{}",
+            outcome.stdout
+        );
     }
 }
 
@@ -164,11 +177,14 @@ fn gomocup_brains_answer_swap2board_with_a_swap_a_stone_or_two_more() {
                 // Three stones at once: the first answers the arbiter, the others follow
                 // without asking the brain again.
                 assert_eq!(requests[0], ["SWAP2BOARD", "DONE"], "{transcript}");
-                assert_eq!(moves[..3], [
-                    (Side::First, "7 7".to_string()),
-                    (Side::First, "8 8".to_string()),
-                    (Side::First, "7 8".to_string()),
-                ]);
+                assert_eq!(
+                    moves[..3],
+                    [
+                        (Side::First, "7 7".to_string()),
+                        (Side::First, "8 8".to_string()),
+                        (Side::First, "7 8".to_string()),
+                    ]
+                );
                 let times = record["moves"].as_array().unwrap();
                 assert_eq!(times[1]["us"], 0);
                 assert_eq!(times[2]["us"], 0);
@@ -221,7 +237,10 @@ fn gomocup_brains_are_refused_swap1_and_openings_swap2board_cannot_express() {
         .b(RANDOM)
         .param("swap=swap1")
         .refused();
-    assert!(refused.contains("Gomocup has no swap1 command"), "{refused}");
+    assert!(
+        refused.contains("Gomocup has no swap1 command"),
+        "{refused}"
+    );
     let refused = Match::new("gomoku")
         .a(brain("good"))
         .b(RANDOM)

@@ -52,8 +52,12 @@ impl Variant for MnkParams {
         }
     }
 
+    /// X and O, the marks; in a swap opening the seats, whose marks the opening decides.
     fn side_names(&self) -> [&'static str; 2] {
-        ["X", "O"]
+        match self.swap {
+            SwapRule::None => ["X", "O"],
+            SwapRule::Swap1 | SwapRule::Swap2 => ["First", "Second"],
+        }
     }
 
     fn check_scenarios(&self) -> Vec<Scenario> {

@@ -19,8 +19,9 @@ pub struct MnkParams {
     /// Renju or caro on top of the line (absent from older records and specs: `none`).
     #[serde(default)]
     pub rule: Rule,
-    /// How the colours are chosen: a swap opening, or none (absent from older records: none).
-    #[serde(default)]
+    /// How the colours are chosen: a swap opening, or none (absent from older records, and
+    /// left out when none, so that their form stays the same).
+    #[serde(default, skip_serializing_if = "SwapRule::is_none")]
     pub swap: SwapRule,
 }
 
@@ -78,6 +79,10 @@ impl SwapRule {
         ("swap2", SwapRule::Swap2),
     ];
 
+    fn is_none(&self) -> bool {
+        *self == SwapRule::None
+    }
+
     /// The value of the `swap` parameter.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -115,8 +120,9 @@ pub struct Gomoku {
     /// Renju or caro; specs written before rule sets existed have none.
     #[serde(default)]
     pub rule: Rule,
-    /// A swap opening; specs written before swap openings existed have none.
-    #[serde(default)]
+    /// A swap opening; specs written before swap openings existed have none, and none is left
+    /// out.
+    #[serde(default, skip_serializing_if = "SwapRule::is_none")]
     pub swap: SwapRule,
     /// The board's side; specs written before it could change have 15.
     #[serde(default = "Gomoku::standard_size")]

@@ -143,8 +143,9 @@ impl SwapGame {
                     ""
                 }
             ),
-            Stage::FifthStone => "swap2 opening: the second player places Black's fifth stone"
-                .to_string(),
+            Stage::FifthStone => {
+                "swap2 opening: the second player places Black's fifth stone".to_string()
+            }
         }
     }
 }
@@ -301,7 +302,8 @@ mod tests {
     fn play(game: &mut SwapGame, moves: &[(Side, &str)]) {
         for &(side, text) in moves {
             assert_eq!(Game::side_to_move(game), side, "before {text}");
-            game.play_text(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            game.play_text(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
         }
     }
 
@@ -416,7 +418,14 @@ mod tests {
     fn the_winner_is_the_seat_of_the_winning_colour() {
         // The second player swaps to Black and makes five.
         let mut g = game("swap1");
-        play(&mut g, &[(Side::First, "0 0"), (Side::First, "0 5"), (Side::First, "1 0")]);
+        play(
+            &mut g,
+            &[
+                (Side::First, "0 0"),
+                (Side::First, "0 5"),
+                (Side::First, "1 0"),
+            ],
+        );
         play(&mut g, &[(Side::Second, "swap")]);
         for (white, black) in [("0 6", "2 0"), ("0 7", "3 0"), ("0 8", "4 0")] {
             play(&mut g, &[(Side::First, white), (Side::Second, black)]);
@@ -428,14 +437,27 @@ mod tests {
 
     #[test]
     fn renju_forbids_black_whoever_plays_it() {
-        let spec =
-            GameSpec::from_words("gomoku", &["swap=swap1", "rule=renju"]).unwrap();
+        let spec = GameSpec::from_words("gomoku", &["swap=swap1", "rule=renju"]).unwrap();
         let mut g = SwapGame::new(spec.mnk_params().unwrap());
         // Black: 4 2, 4 3 and 2 4, 3 4; 4 4 would be a double three, and Black is the second
         // player.
-        play(&mut g, &[(Side::First, "4 2"), (Side::First, "10 10"), (Side::First, "4 3")]);
+        play(
+            &mut g,
+            &[
+                (Side::First, "4 2"),
+                (Side::First, "10 10"),
+                (Side::First, "4 3"),
+            ],
+        );
         play(&mut g, &[(Side::Second, "swap"), (Side::First, "12 12")]);
-        play(&mut g, &[(Side::Second, "2 4"), (Side::First, "12 0"), (Side::Second, "3 4")]);
+        play(
+            &mut g,
+            &[
+                (Side::Second, "2 4"),
+                (Side::First, "12 0"),
+                (Side::Second, "3 4"),
+            ],
+        );
         play(&mut g, &[(Side::First, "0 12")]);
         assert!(!g.legal_moves_text().contains(&"4 4".to_string()));
         g.play_text("4 4").unwrap();

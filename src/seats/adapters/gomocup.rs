@@ -94,7 +94,11 @@ impl GameState {
     /// The colour of the brain's stones, as the board's side: its seat's, unless a swap2
     /// opening chose otherwise.
     fn own_colour(&self) -> Side {
-        match self.swap2.as_ref().and_then(|swap2| swap2.colour(self.side)) {
+        match self
+            .swap2
+            .as_ref()
+            .and_then(|swap2| swap2.colour(self.side))
+        {
             Some(Colour::Black) => Side::First,
             Some(Colour::White) => Side::Second,
             None => self.side,

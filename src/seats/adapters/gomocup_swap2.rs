@@ -143,9 +143,11 @@ pub(super) fn check(params: MnkParams, opening: &[String]) -> Result<(), &'stati
             if game.black().is_some() || game.choosing() || placed == 0 {
                 Ok(())
             } else {
-                Err("a swap2 opening for Gomocup brains must stop before the first stone, at \
+                Err(
+                    "a swap2 opening for Gomocup brains must stop before the first stone, at \
                      a choice (three stones, or five after 'x y more') or after the choice: \
-                     SWAP2BOARD cannot ask for the stones in between")
+                     SWAP2BOARD cannot ask for the stones in between",
+                )
             }
         }
     }
@@ -200,7 +202,11 @@ mod tests {
     #[test]
     fn the_request_lists_the_stones_in_the_order_placed() {
         let swap2 = opening(&["7 7", "8 8", "7 8"]);
-        let stones = [(7, 7, Side::First), (8, 8, Side::Second), (7, 8, Side::First)];
+        let stones = [
+            (7, 7, Side::First),
+            (8, 8, Side::Second),
+            (7, 8, Side::First),
+        ];
         assert_eq!(
             swap2.request(&stones),
             ["SWAP2BOARD", "7,7", "8,8", "7,8", "DONE"]
@@ -220,10 +226,16 @@ mod tests {
 
     #[test]
     fn answers_and_chatter() {
-        assert_eq!(read_answer("7,7 8,8 7,8"), Reading::Answer("7,7 8,8 7,8".into()));
+        assert_eq!(
+            read_answer("7,7 8,8 7,8"),
+            Reading::Answer("7,7 8,8 7,8".into())
+        );
         assert_eq!(read_answer(" SWAP "), Reading::Answer("SWAP".into()));
         assert_eq!(read_answer("UNKNOWN"), Reading::Answer("UNKNOWN".into()));
-        assert_eq!(read_answer("MESSAGE winrate 48%"), Reading::Message("winrate 48%".into()));
+        assert_eq!(
+            read_answer("MESSAGE winrate 48%"),
+            Reading::Message("winrate 48%".into())
+        );
         for skipped in ["OK", "DEBUG x", "", "7 7"] {
             assert_eq!(read_answer(skipped), Reading::Skip, "{skipped}");
         }
@@ -232,7 +244,9 @@ mod tests {
     #[test]
     fn gomocup_brains_play_swap2_from_openings_it_can_ask_about() {
         let owned = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-        assert!(check(params("swap1"), &[]).unwrap_err().contains("no swap1"));
+        assert!(check(params("swap1"), &[])
+            .unwrap_err()
+            .contains("no swap1"));
         for ok in [
             &[][..],
             &["7 7", "8 8", "7 8"],
@@ -242,8 +256,15 @@ mod tests {
         ] {
             assert!(check(params("swap2"), &owned(ok)).is_ok(), "{ok:?}");
         }
-        for refused in [&["7 7"][..], &["7 7", "8 8"], &["7 7", "8 8", "7 8", "9 9 more"]] {
-            assert!(check(params("swap2"), &owned(refused)).is_err(), "{refused:?}");
+        for refused in [
+            &["7 7"][..],
+            &["7 7", "8 8"],
+            &["7 7", "8 8", "7 8", "9 9 more"],
+        ] {
+            assert!(
+                check(params("swap2"), &owned(refused)).is_err(),
+                "{refused:?}"
+            );
         }
         assert!(check(params("none"), &owned(&["7 7"])).is_ok());
     }

@@ -83,7 +83,7 @@ pub fn check_game(
                     && GOMOCUP_SIDES.contains(&p.width)
                     && GOMOCUP_SIDES.contains(&p.height) =>
             {
-                gomocup_swap2::check(p, opening).or_else(|reason| refuse(reason))
+                gomocup_swap2::check(p, opening).or_else(refuse)
             }
             _ => refuse(
                 "Gomocup brains play five in a row only, on boards from 5x5 to 20x20 \
