@@ -7,24 +7,15 @@ use referee::games::{GameSpec, Side};
 use referee::verdict::Termination;
 use serde_json::Value;
 
-use crate::common::{brain, starter, Match, Outcome, RANDOM};
+use crate::common::{brain, record_moves, sent_to, starter, Match, Outcome, RANDOM};
 
 const GREEDY: &str = "builtin:greedy";
 
 /// The moves of a record: side and notation.
 fn moves(record: &Value) -> Vec<(Side, String)> {
-    record["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|mv| {
-            let side = if mv["side"] == "first" {
-                Side::First
-            } else {
-                Side::Second
-            };
-            (side, mv["move"].as_str().unwrap().to_string())
-        })
+    record_moves(record)
+        .into_iter()
+        .map(|(side, mv, _)| (side, mv))
         .collect()
 }
 
@@ -132,19 +123,11 @@ fn the_python_starter_bot_plays_swap2() {
     check_all(&outcome);
 }
 
-/// The lines the referee sent to A, in order.
-fn sent_to_a(transcript: &str) -> Vec<&str> {
-    transcript
-        .lines()
-        .filter_map(|line| line.split_once(" A> ").map(|(_, text)| text))
-        .collect()
-}
-
 /// The request lines (from `SWAP2BOARD`, `BOARD`, `TURN` or `BEGIN` up to the next
 /// `INFO time_left`) the referee sent A.
 fn requests(transcript: &str) -> Vec<Vec<&str>> {
     let mut requests: Vec<Vec<&str>> = Vec::new();
-    for line in sent_to_a(transcript) {
+    for line in sent_to(transcript, "A") {
         if line.starts_with("INFO time_left") {
             requests.push(Vec::new());
         } else if let Some(request) = requests.last_mut() {
