@@ -15,6 +15,9 @@
 //!
 //! Lines to the brain end in CR LF as from a Gomocup manager; the brain's may end in CR LF, LF
 //! or CR alone.
+//!
+//! A game with a swap2 opening asks the brain's decisions with `SWAP2BOARD` until the colours
+//! are chosen (see `gomocup_swap2.rs`), then tells it the board with `BOARD`.
 
 use super::gomocup_swap2::{self, Swap2};
 use super::{number_pair, play_notation};
