@@ -7,7 +7,7 @@
 //! stderr files hold the bot's bytes as it wrote them.
 
 use crate::clock::TimeControl;
-use crate::games::Side;
+use crate::games::{Colour, Side};
 use crate::quote;
 use crate::seats::{Direction, SeatLog, TRANSCRIPT_CAP_BYTES, TRANSCRIPT_CAP_LINES};
 use crate::verdict::Termination;
@@ -58,6 +58,9 @@ pub struct PlayerRecord {
     pub name: Option<String>,
     pub version: Option<String>,
     pub time: TimeControl,
+    /// The colour it played when a swap opening chose the colours (gomoku, m,n,k), once chosen.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub colour: Option<Colour>,
     /// 1 for a win, 0.5 for a draw, 0 for a loss.
     pub points: f64,
     /// What the referee read from the bot in this game but did not keep, when anything.
@@ -350,6 +353,7 @@ mod tests {
             name: None,
             version: None,
             time: TimeControl::default(),
+            colour: None,
             points: 0.5,
             dropped: None,
             stderr_tail: None,

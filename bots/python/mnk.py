@@ -12,12 +12,19 @@ It knows the rule sets of the `rule` parameter: `renju` (the first player, Black
 a double three, a double four or an overline; `is_forbidden` checks a point the RIF way, and
 this bot never plays one) and `caro` (a line blocked at both ends by the opponent does not win).
 
+And the swap openings of the `swap` parameter (`swap1`, `swap2`): the first player places three
+stones (Black, White, Black), then the second player chooses its colour: `swap` takes Black,
+a stone `x y` stays White; under swap2 `x y more` places White's fourth stone and, next turn,
+Black's fifth, and the first player chooses the same way. `Opening` follows who is to do what;
+this bot opens near the centre and takes the colour with the longer line (`choose_colour`).
+
 Run it with the referee, for example:
 
     referee match tictactoe "python3 bots/python/mnk.py" builtin:random --games 20
     referee match gomoku "python3 bots/python/mnk.py" builtin:random
     referee match mnk -p size=7 -p line=4 "python3 bots/python/mnk.py" builtin:random
     referee match gomoku -p rule=renju "python3 bots/python/mnk.py" builtin:random
+    referee match gomoku -p swap=swap2 "python3 bots/python/mnk.py" builtin:random
 
 Rules of the protocol this file relies on:
 - stdout is for protocol lines only, one per line, flushed at once (see `send`);
@@ -209,6 +216,67 @@ class Board:
         return False
 
 
+class Opening:
+    """Who is to do what in a game's opening, and who plays Black once that is settled.
+    Without a swap, the first player is Black from the start. Every move of the game goes
+    through `apply`, whoever made it: `played` lines, the opponent's moves and our own."""
+
+    def __init__(self, swap):
+        # "placing": the first player places stones 1-3; ("choice", SEAT): SEAT answers `swap`
+        # or White's stone; "fifth": the second player places Black's fifth stone (swap2);
+        # "settled": `black` is the seat ("first" or "second") playing Black.
+        self.stage = "settled" if swap == "none" else "placing"
+        self.black = "first" if swap == "none" else None
+
+    def apply(self, board, text):
+        """Plays the move `text` (`x y`, `swap` or `x y more`) on `board`."""
+        words = text.split()
+        if words == ["swap"]:
+            # The chooser takes Black: the opponent plays White's next stone.
+            self.black = self.stage[1]
+            self.stage = "settled"
+            return
+        x, y = int(words[0]), int(words[1])
+        # Stones alternate colours in every stage: Black, White, Black, ...
+        board.place(x, y, X if board.moves_played % 2 == 0 else O)
+        if self.stage == "placing" and board.moves_played == 3:
+            self.stage = ("choice", "second")
+        elif self.stage == "fifth":
+            self.stage = ("choice", "first")
+        elif self.stage != "placing" and self.stage != "settled":
+            if words[-1] == "more":
+                self.stage = "fifth"
+            else:
+                # The chooser stays White with this stone: the other seat plays Black.
+                self.black = "second" if self.stage[1] == "first" else "first"
+                self.stage = "settled"
+
+    def colour(self, seat):
+        """X (Black) or O (White) for `seat`, once settled."""
+        return X if self.black == seat else O
+
+
+def longest_line(board, mark):
+    """The longest run of `mark` on the board."""
+    best = 0
+    for y in range(board.height):
+        for x in range(board.width):
+            if board.cells[y][x] == mark:
+                for dx, dy in DIRECTIONS:
+                    best = max(best, board.run_through(x, y, dx, dy, mark))
+    return best
+
+
+def choose_colour(board, rng, time_ms):
+    """At a choice of the swap opening (White is to move): `swap` to take Black when Black's
+    stones make the longer line, else White's stone. (Under swap2 the second player may also
+    answer `x y more`; this bot never does.)"""
+    if longest_line(board, X) > longest_line(board, O):
+        return "swap"
+    x, y = choose_move(board, O, X, rng, time_ms)
+    return "%d %d" % (x, y)
+
+
 def choose_move(board, me, opponent, rng, time_ms):
     """Picks a move for `me`. This is the function to improve: `board` is up to date, and the
     move returned must be an empty square. `time_ms` is the time this move may take, in
@@ -237,16 +305,11 @@ def choose_move(board, me, opponent, rng, time_ms):
     return rng.choice(empty)
 
 
-def parse_move(text):
-    """`x y` -> (x, y)."""
-    x, y = text.split()
-    return int(x), int(y)
-
-
 def main():
     rng = random.Random()
     board = None
-    me = opponent = None
+    opening = None
+    seat = None  # "first" or "second"
     legal = None  # the referee's list of legal moves, when the match runs with --legal-moves
 
     while True:
@@ -263,11 +326,10 @@ def main():
             if rest != "1":
                 debug("warning: this bot speaks protocol 1, the referee says", rest)
             board = None
-            me = opponent = None
         elif keyword == "game":
-            # `game NAME width=W height=H line=K exact=yes|no [rule=renju|caro]`, e.g.
-            # `game tictactoe width=3 height=3 line=3 exact=no` or
-            # `game gomoku width=15 height=15 line=5 exact=no rule=renju`.
+            # `game NAME width=W height=H line=K exact=yes|no [rule=renju|caro]
+            # [swap=swap1|swap2]`, e.g. `game tictactoe width=3 height=3 line=3 exact=no` or
+            # `game gomoku width=15 height=15 line=5 exact=no rule=renju swap=swap2`.
             name, *pairs = rest.split()
             params = dict(pair.split("=", 1) for pair in pairs)
             board = Board(
@@ -277,40 +339,50 @@ def main():
                 params["exact"] == "yes",
                 params.get("rule", "none"),
             )
+            opening = Opening(params.get("swap", "none"))
             debug("new game:", name, params)
         elif keyword == "side":
-            # `side first` (we are X and move first) or `side second` (we are O).
-            me, opponent = (X, O) if rest == "first" else (O, X)
+            # `side first` (we move first: X, or in a swap opening we place the first three
+            # stones) or `side second`.
+            seat = rest
         elif keyword == "time":
             # `time move=M bank=B increment=I first=F`: this bot is fast, so it only uses the
             # number sent with each `turn`.
             pass
         elif keyword == "played":
             # An opening move made before the bots take over: X made the 1st, 3rd, ... ones.
-            x, y = parse_move(rest)
-            board.place(x, y, X if board.moves_played % 2 == 0 else O)
+            opening.apply(board, rest)
         elif keyword == "start":
             # Setup complete. `multi` asks the referee to send the next game to this same
             # process (starting again with `referee 1`) instead of `quit`.
             send("ready %s %s multi" % (NAME, VERSION))
         elif keyword == "opponent":
-            x, y = parse_move(rest)
-            board.place(x, y, opponent)
+            opening.apply(board, rest)
         elif keyword == "legal":
-            # `legal 0 0,1 0,2 0`: comma-separated moves.
-            legal = [parse_move(move) for move in rest.split(",") if move]
+            # `legal 0 0,1 0,2 0`: comma-separated moves (`swap` and `x y more` at a choice
+            # of a swap opening).
+            legal = [move for move in rest.split(",") if move]
         elif keyword == "turn":
             # `turn MS`: answer with one move within MS milliseconds (the clock runs from
             # the moment the referee sent this line until it reads our newline).
             time_ms = int(rest)
-            x, y = choose_move(board, me, opponent, rng, time_ms)
-            if legal is not None and (x, y) not in legal:
+            if opening.stage == "settled":
+                me = opening.colour(seat)
+                x, y = choose_move(board, me, O if me == X else X, rng, time_ms)
+                move = "%d %d" % (x, y)
+            elif opening.stage in ("placing", "fifth"):
+                # An opening stone: the centre, then next to the stones.
+                x, y = choose_move(board, X, O, rng, time_ms)
+                move = "%d %d" % (x, y)
+            else:
+                move = choose_colour(board, rng, time_ms)
+            if legal is not None and move not in legal:
                 # Only possible if our board went wrong; trust the referee's list.
-                debug("warning: my move", x, y, "is not in the legal list")
-                x, y = rng.choice(legal)
+                debug("warning: my move", move, "is not in the legal list")
+                move = rng.choice(legal)
             legal = None
-            board.place(x, y, me)
-            send("%d %d" % (x, y))
+            opening.apply(board, move)
+            send(move)
         elif keyword == "result":
             # `result win|loss|draw REASON DETAIL...`: nothing to answer. Wait for the next
             # game's `referee 1`, or for `quit`.

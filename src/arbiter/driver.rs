@@ -133,6 +133,7 @@ fn record(
             name: answer.map(|r| r.name.clone()),
             version: answer.map(|r| r.version.clone()),
             time: player.time,
+            colour: judged.game.colours().map(|colours| colours[side.index()]),
             points: verdict.points(side),
             dropped: None,
             stderr_tail: None,

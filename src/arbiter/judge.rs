@@ -266,9 +266,20 @@ impl Judge {
         closing.push(RefereeMessage::Result {
             result,
             reason: verdict.termination(),
-            detail: verdict.sentence(&self.names).to_string(),
+            detail: verdict.sentence(&self.named()).to_string(),
         });
         closing
+    }
+
+    /// How verdicts name the players: with the colour each plays once a swap opening chose
+    /// them (`B (second player) as Black`).
+    fn named(&self) -> [String; 2] {
+        match self.game.colours() {
+            Some(colours) => {
+                std::array::from_fn(|index| format!("{} as {}", self.names[index], colours[index]))
+            }
+            None => self.names.clone(),
+        }
     }
 
     /// The verdict, once the game is over.
@@ -277,12 +288,13 @@ impl Judge {
     }
 
     pub fn finish(self) -> Judged {
+        let names = self.named();
         Judged {
             game: self.game,
             opening: self.opening,
             moves: self.moves,
             verdict: self.verdict.expect("finish after the verdict"),
-            names: self.names,
+            names,
         }
     }
 }

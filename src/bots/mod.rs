@@ -20,7 +20,7 @@ pub use budget::{Budget, Lateness};
 use crate::clock::TimeControl;
 use crate::games::checkers::Checkers;
 use crate::games::dots::Dots;
-use crate::games::mnk::Mnk;
+use crate::games::mnk::{Mnk, SwapGame, SwapRule};
 use crate::games::uttt::Uttt;
 use crate::games::{Game, GameSpec, MoveError, Side};
 use crate::protocol::{Ready, RefereeMessage};
@@ -200,6 +200,15 @@ pub enum BotError {
     Protocol { line: String, problem: String },
 }
 
+/// Which session plays `spec`: one per game, and for gomoku and m,n,k games with a swap
+/// opening one of its own (its moves are not the board's alone).
+fn session_kind(spec: &GameSpec) -> &'static str {
+    match spec.mnk_params() {
+        Some(params) if params.swap != SwapRule::None => "swap",
+        _ => spec.name(),
+    }
+}
+
 /// The brain of `level` for the game of `spec`, at its starting position.
 fn start_session(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Session> {
     fn session<G: Game>(
@@ -214,6 +223,11 @@ fn start_session(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Session> {
         })
     }
     match spec {
+        GameSpec::Gomoku(_) | GameSpec::Mnk(_)
+            if spec.mnk_params().is_some_and(|p| p.swap != SwapRule::None) =>
+        {
+            session(spec, start_swap, swap_brain(level, seed))
+        }
         GameSpec::Tictactoe | GameSpec::Gomoku(_) | GameSpec::Mnk(_) => {
             session(spec, start_mnk, mnk_brain(level, seed))
         }
@@ -233,6 +247,15 @@ fn mnk_brain(level: Level, seed: u64) -> Box<dyn Brain<Mnk>> {
         Level::Greedy => Box::new(mnk::GreedyBrain::new(seed)),
         Level::Strong => Box::new(mnk::StrongBrain::new(seed)),
     }
+}
+
+/// The level's brain behind the swap opening's choices.
+fn swap_brain(level: Level, seed: u64) -> Box<dyn Brain<SwapGame>> {
+    let judgement = match level {
+        Level::Random => mnk::Judgement::Random,
+        Level::Greedy | Level::Strong => mnk::Judgement::Evaluated,
+    };
+    Box::new(mnk::SwapBrain::new(judgement, mnk_brain(level, seed), seed))
 }
 
 fn uttt_brain(level: Level, seed: u64) -> Box<dyn Brain<Uttt>> {
@@ -261,6 +284,10 @@ fn checkers_brain(level: Level, seed: u64) -> Box<dyn Brain<Checkers>> {
 
 fn start_mnk(spec: &GameSpec) -> Mnk {
     Mnk::new(spec.mnk_params().expect("an m,n,k game"))
+}
+
+fn start_swap(spec: &GameSpec) -> SwapGame {
+    SwapGame::new(spec.mnk_params().expect("an m,n,k game"))
 }
 
 fn start_uttt(spec: &GameSpec) -> Uttt {
@@ -317,14 +344,12 @@ pub fn run(
                 let game = spec
                     .as_ref()
                     .ok_or_else(|| problem("no game line came first".into()))?;
-                let index = match sessions.iter().position(|(name, _)| *name == game.name()) {
+                let kind = session_kind(game);
+                let index = match sessions.iter().position(|(name, _)| *name == kind) {
                     Some(index) => index,
                     None => {
                         games += 1;
-                        sessions.push((
-                            game.name(),
-                            start_session(game, level, seed.wrapping_add(games)),
-                        ));
+                        sessions.push((kind, start_session(game, level, seed.wrapping_add(games))));
                         sessions.len() - 1
                     }
                 };

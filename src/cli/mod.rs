@@ -24,9 +24,14 @@ Games and their parameters (-p key=value):
   tictactoe   3x3, three in a row
   gomoku      five in a row on a 15x15 board, or size=N (5..20; Gomocup's freestyle plays 20);
               exact=yes: only exactly five wins (default no: five or more);
-              rule=renju|caro (default none): Gomocup's rule sets
+              rule=renju|caro (default none): Gomocup's rule sets;
+              swap=swap1|swap2 (default none): a swap opening: the first player places three
+              stones (Black, White, Black), then the second answers 'swap' (takes Black) or
+              White's stone 'x y'; swap2 also allows 'x y more' (White's 4th stone, then
+              Black's 5th) after which the first player chooses the same way
   mnk         width, height (3..20; size=N sets both; default 15), line (3..10, default 5,
-              at most the longer side), exact (yes|no), rule (none|renju|caro)
+              at most the longer side), exact (yes|no), rule (none|renju|caro),
+              swap (none|swap1|swap2; needs line 4 or more)
   uttt        ultimate tic-tac-toe; tiebreak=none (a draw when no move is left, default)
               or tiebreak=codingame (more small boards won wins)
   checkers    English checkers (Black is the first player); fen=the start position in PDN

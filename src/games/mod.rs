@@ -74,6 +74,24 @@ impl fmt::Display for Side {
     }
 }
 
+/// The colour of a player's stones in gomoku and m,n,k games: Black (X on the board) moves
+/// first. Fixed to the seats (the first player is Black) unless a swap opening chose them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Colour::Black => "Black",
+            Colour::White => "White",
+        })
+    }
+}
+
 /// Why a text is refused as a move. `NotAMove` means the text is not in the game's notation at
 /// all; `Illegal` means it is a well-formed move that the rules forbid here.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -211,9 +229,7 @@ impl fmt::Display for Ending {
             Ending::Repetition => "threefold repetition",
             Ending::MoveRule => "move rule",
             Ending::AllLinesDrawn => "all lines drawn",
-            Ending::Forbidden(shape) => {
-                return write!(f, "forbidden move of the first player ({shape})")
-            }
+            Ending::Forbidden(shape) => return write!(f, "forbidden move of Black ({shape})"),
         })
     }
 }
@@ -296,6 +312,12 @@ pub trait Game: Clone + Send + 'static {
     fn piece_squares(&self, _mv: Self::Move) -> Option<(u8, u8)> {
         None
     }
+
+    /// The colour each seat plays (first, second) when a swap opening chose them, once it
+    /// has; `None` while the opening goes on and in games whose colours are fixed to the seats.
+    fn colours(&self) -> Option<[Colour; 2]> {
+        None
+    }
 }
 
 /// A legal move that takes a piece from one square to another: the console lets a person pick
@@ -321,6 +343,8 @@ pub trait AnyGame: Send {
     fn diagram(&self, view: &View) -> Diagram;
     fn picture(&self) -> picture::Picture;
     fn scores(&self) -> Option<[u32; 2]>;
+    /// See [`Game::colours`].
+    fn colours(&self) -> Option<[Colour; 2]>;
     /// Every legal move that takes a piece from one square to another, in the order of
     /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
     fn piece_moves(&self) -> Vec<PieceMove>;
@@ -365,6 +389,10 @@ impl<G: Game> AnyGame for G {
 
     fn scores(&self) -> Option<[u32; 2]> {
         Game::scores(self)
+    }
+
+    fn colours(&self) -> Option<[Colour; 2]> {
+        Game::colours(self)
     }
 
     fn piece_moves(&self) -> Vec<PieceMove> {

@@ -198,7 +198,7 @@ fn a_forbidden_move_is_a_loss_by_the_rules_that_names_its_shape() {
     };
     assert_eq!(
         verdict.sentence(&names()).to_string(),
-        "B (second player) wins: forbidden move of the first player (double three)"
+        "B (second player) wins: forbidden move of Black (double three)"
     );
     assert_eq!("forbidden-move".parse(), Ok(Termination::ForbiddenMove));
 }

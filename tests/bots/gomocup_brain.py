@@ -13,7 +13,11 @@ that are not moves: a MESSAGE split by a raw CR and a byte that is not UTF-8, ER
 OK, '7,8,1'), chatty (40 MESSAGE lines of 1000 characters before every move), occupied (plays the opponent's last square at its third move), slow:MS (sleeps before each move),
 slow-chatter:MS (writes a MESSAGE at once, then sleeps before each move), suggest (answers
 SUGGEST x,y and then plays what PLAY says), hash (allocates a hash table of the size told by
-INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot).
+INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot), choose:swap,
+choose:stay, choose:more (its answer to SWAP2BOARD at a choice: SWAP; a White stone; on three
+stones two stones, White then Black, and on five a White stone). In every other mode it answers
+SWAP2BOARD on the empty board with three stones at the centre and a White stone at a choice,
+except no-swap2, which answers it UNKNOWN.
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 Each START or RESTART is reported on stderr with the process id, and each INFO line too; a
 line from the manager that does not end in CR LF is reported as 'not CR LF: LINE'.
@@ -173,7 +177,32 @@ while True:
         board[(x, y)] = 1
         sys.stdout.write("%d,%d" % (x, y) + END_OF_LINE)
         sys.stdout.flush()
+    elif command == "SWAP2BOARD" and mode != "no-swap2":
+        stones = []
+        while True:
+            entry = read_line()
+            if entry.upper() == "DONE":
+                break
+            stones.append(tuple(int(v) for v in entry.split(",")))
+        log("swap2 %s" % " ".join("%d,%d" % stone for stone in stones))
+        cx, cy = width // 2, height // 2
+        if not stones:
+            send("%d,%d %d,%d %d,%d" % (cx, cy, cx + 1, cy + 1, cx, cy + 1))
+            continue
+        # Asked to choose: about to play White, Black's stones are the opponent's.
+        board = {stone: 2 if n % 2 == 0 else 1 for n, stone in enumerate(stones)}
+        if param == "swap":
+            send("SWAP")
+        elif param == "more" and len(stones) == 3:
+            white = choose()
+            board[white] = 1
+            black = next((x, y) for y in range(height) for x in range(width) if (x, y) not in board)
+            send("%d,%d %d,%d" % (white + black))
+        else:
+            send("%d,%d" % choose())
+        board = {}
     elif command == "BOARD":
+        board = {}
         while True:
             entry = read_line()
             if entry.upper() == "DONE":

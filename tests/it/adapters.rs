@@ -13,7 +13,8 @@ use referee::verdict::Termination;
 use serde_json::Value;
 
 use crate::common::{
-    brain, codingame, marker, referee, riddles, starter, survivors, Bot, Match, RANDOM,
+    brain, codingame, marker, record_moves, referee, riddles, sent_to, starter, survivors, Bot,
+    Match, RANDOM,
 };
 
 /// One game's record with its transcript and bot A's stderr.
@@ -35,10 +36,7 @@ impl Played {
 
     /// The lines the referee sent to A, in order.
     fn sent_to_a(&self) -> Vec<&str> {
-        self.transcript
-            .lines()
-            .filter_map(|line| line.split_once(" A> ").map(|(_, text)| text))
-            .collect()
+        sent_to(&self.transcript, "A")
     }
 
     /// The lines A wrote, in order.
@@ -59,23 +57,7 @@ impl Played {
 
     /// The moves of the record: side, notation, time in microseconds.
     fn moves(&self) -> Vec<(Side, String, u64)> {
-        self.record["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|mv| {
-                let side = if mv["side"] == "first" {
-                    Side::First
-                } else {
-                    Side::Second
-                };
-                (
-                    side,
-                    mv["move"].as_str().unwrap().to_string(),
-                    mv["us"].as_u64().unwrap(),
-                )
-            })
-            .collect()
+        record_moves(&self.record)
     }
 
     /// The opening of the record.

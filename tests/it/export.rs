@@ -137,6 +137,63 @@ fn an_mnk_match_comes_back_from_sgf() {
     }
 }
 
+/// After a swap opening SGF's Black is the player that took Black, `swap` places no stone (it is
+/// told in the comment of the stone after it) and the result names the winner's colour.
+#[test]
+fn a_swap_opening_gives_black_to_the_player_that_took_it_in_sgf() {
+    let outcome = Match::new("gomoku")
+        .a(RANDOM)
+        .b("builtin:greedy")
+        .param("swap=swap1")
+        .games(2)
+        .run();
+    let out = tempfile::tempdir().unwrap();
+    let output = referee()
+        .arg("export")
+        .arg(&outcome.dir)
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    for (number, record) in outcome.records.iter().enumerate() {
+        let text =
+            std::fs::read_to_string(out.path().join(format!("{:04}.sgf", number + 1))).unwrap();
+        let sgf = parse_sgf(&text);
+        let black = usize::from(record["players"][1]["colour"] == "black");
+        let name = |index: usize| {
+            let player = &record["players"][index];
+            format!(
+                "{} {}",
+                player["name"].as_str().unwrap(),
+                player["version"].as_str().unwrap()
+            )
+        };
+        assert_eq!(sgf.root["PB"], name(black), "{text}");
+        assert_eq!(sgf.root["PW"], name(1 - black), "{text}");
+        let winner = record["result"]["winner"].as_str().unwrap();
+        let winner_black = usize::from(winner == "second") == black;
+        assert_eq!(
+            sgf.root["RE"],
+            if winner_black { "B+" } else { "W+" },
+            "{text}"
+        );
+        let moves = record["moves"].as_array().unwrap();
+        let stones: Vec<&str> = moves
+            .iter()
+            .map(|mv| mv["move"].as_str().unwrap())
+            .filter(|mv| *mv != "swap")
+            .collect();
+        assert_eq!(sgf.moves.len(), stones.len(), "{text}");
+        for (ply, (colour, ..)) in sgf.moves.iter().enumerate() {
+            assert_eq!(*colour, if ply % 2 == 0 { 'B' } else { 'W' });
+        }
+        if moves[3]["move"] == "swap" {
+            assert!(sgf.moves[3].2.starts_with("after swap: "), "{text}");
+        }
+    }
+}
+
 /// A Gomocup brain's MESSAGE lines (its evaluation, depth, best line) follow each of its
 /// moves' time in the SGF comment, as c-gomoku-cli keeps an engine's output with its move.
 #[test]

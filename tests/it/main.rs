@@ -26,6 +26,7 @@ mod slurm;
 mod snapshots;
 mod starter_bots;
 mod starter_kits;
+mod swap;
 mod swiss;
 mod systems;
 mod tournament;

@@ -29,7 +29,7 @@ fn a_forbidden_move_is_played_and_loses_with_its_shape() {
     assert_eq!(record["result"]["winner"], "second");
     assert!(outcome
         .stdout
-        .contains("B (second player) wins: forbidden move of the first player (double four)"));
+        .contains("B (second player) wins: forbidden move of Black (double four)"));
     let transcript = outcome.file("0001.transcript.txt");
     assert!(
         transcript.contains("A> result loss forbidden-move"),

@@ -6,6 +6,7 @@
 mod board;
 mod greedy;
 mod search;
+mod swap;
 mod table;
 mod vcf;
 
@@ -14,6 +15,7 @@ mod rule_tests;
 
 pub use greedy::GreedyBrain;
 pub use search::StrongBrain;
+pub use swap::{Judgement, SwapBrain};
 
 use crate::games::mnk::Mnk;
 use board::Board;

@@ -307,7 +307,7 @@ impl Game for Mnk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{Gomoku, MnkParams, Rule, TICTACTOE};
+    use crate::games::mnk::{Gomoku, MnkParams, Rule, SwapRule, TICTACTOE};
     use crate::games::{perft, AnyGame};
 
     fn game(params: MnkParams) -> Box<dyn AnyGame> {
@@ -406,6 +406,7 @@ mod tests {
             line: 3,
             exact: false,
             rule: Rule::None,
+            swap: SwapRule::None,
         };
         for params in [TICTACTOE.params, rectangle] {
             let mut game = Mnk::new(params);
@@ -422,6 +423,7 @@ mod tests {
             line: 3,
             exact: false,
             rule: Rule::None,
+            swap: SwapRule::None,
         });
         let mv = g.parse_move("4 2").unwrap();
         g.play(mv).unwrap();
@@ -566,6 +568,7 @@ mod tests {
             line: 4,
             exact: false,
             rule: Rule::None,
+            swap: SwapRule::None,
         };
         let mut g = game(params);
         play_all(

@@ -13,12 +13,14 @@ mod params;
 pub(crate) mod picture;
 mod renju;
 mod scenarios;
+mod swap;
 
 #[cfg(test)]
 mod rule_tests;
 
 pub use game::{Mnk, Square};
-pub use params::{Gomoku, MnkParams, Preset, Rule, TICTACTOE};
+pub use params::{Gomoku, MnkParams, Preset, Rule, SwapRule, TICTACTOE};
+pub use swap::{SwapGame, SwapMove};
 
 use super::{perft, AnyGame, Geometry, Scenario, Variant};
 
@@ -27,12 +29,19 @@ impl Variant for MnkParams {
         self.pairs()
     }
 
+    /// The board alone, or behind its swap opening.
     fn new_game(&self) -> Box<dyn AnyGame> {
-        Box::new(Mnk::new(*self))
+        match self.swap {
+            SwapRule::None => Box::new(Mnk::new(*self)),
+            SwapRule::Swap1 | SwapRule::Swap2 => Box::new(SwapGame::new(*self)),
+        }
     }
 
     fn perft(&self, depth: u32) -> u64 {
-        perft(&Mnk::new(*self), depth)
+        match self.swap {
+            SwapRule::None => perft(&Mnk::new(*self), depth),
+            SwapRule::Swap1 | SwapRule::Swap2 => perft(&SwapGame::new(*self), depth),
+        }
     }
 
     fn geometry(&self) -> Geometry {
@@ -43,8 +52,12 @@ impl Variant for MnkParams {
         }
     }
 
+    /// X and O, the marks; in a swap opening the seats, whose marks the opening decides.
     fn side_names(&self) -> [&'static str; 2] {
-        ["X", "O"]
+        match self.swap {
+            SwapRule::None => ["X", "O"],
+            SwapRule::Swap1 | SwapRule::Swap2 => ["First", "Second"],
+        }
     }
 
     fn check_scenarios(&self) -> Vec<Scenario> {

@@ -19,6 +19,10 @@ pub struct MnkParams {
     /// Renju or caro on top of the line (absent from older records and specs: `none`).
     #[serde(default)]
     pub rule: Rule,
+    /// How the colours are chosen: a swap opening, or none (absent from older records, and
+    /// left out when none, so that their form stays the same).
+    #[serde(default, skip_serializing_if = "SwapRule::is_none")]
+    pub swap: SwapRule,
 }
 
 /// The rule sets of Gomocup on top of `line` in a row: the `rule` parameter.
@@ -52,6 +56,43 @@ impl Rule {
     }
 }
 
+/// Who plays which colour: fixed (the first player is Black), or chosen in a swap opening,
+/// the `swap` parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SwapRule {
+    /// The first player is Black and moves first.
+    #[default]
+    None,
+    /// The first player places three stones (Black, White, Black); the second then takes
+    /// Black (`swap`) or plays White's fourth stone.
+    Swap1,
+    /// As swap1, and the second player may also place two more stones (White, Black) and
+    /// leave the choice of colour to the first player (Gomocup's swap2).
+    Swap2,
+}
+
+impl SwapRule {
+    const WORDS: [(&'static str, SwapRule); 3] = [
+        ("none", SwapRule::None),
+        ("swap1", SwapRule::Swap1),
+        ("swap2", SwapRule::Swap2),
+    ];
+
+    fn is_none(&self) -> bool {
+        *self == SwapRule::None
+    }
+
+    /// The value of the `swap` parameter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SwapRule::None => "none",
+            SwapRule::Swap1 => "swap1",
+            SwapRule::Swap2 => "swap2",
+        }
+    }
+}
+
 /// Tic-tac-toe: the 3x3 board with a line of three, under a name of its own. It may be asked
 /// for with its own values (so every `game` line reads back) and nothing else; other boards
 /// are what `mnk` is for.
@@ -67,6 +108,7 @@ pub const TICTACTOE: Preset = Preset {
         line: 3,
         exact: false,
         rule: Rule::None,
+        swap: SwapRule::None,
     },
 };
 
@@ -78,6 +120,10 @@ pub struct Gomoku {
     /// Renju or caro; specs written before rule sets existed have none.
     #[serde(default)]
     pub rule: Rule,
+    /// A swap opening; specs written before swap openings existed have none, and none is left
+    /// out.
+    #[serde(default, skip_serializing_if = "SwapRule::is_none")]
+    pub swap: SwapRule,
     /// The board's side; specs written before it could change have 15.
     #[serde(default = "Gomoku::standard_size")]
     pub size: u8,
@@ -88,6 +134,7 @@ impl Gomoku {
     pub const STANDARD: Gomoku = Gomoku {
         exact: false,
         rule: Rule::None,
+        swap: SwapRule::None,
         size: 15,
     };
 
@@ -103,6 +150,7 @@ impl Gomoku {
             line: 5,
             exact: self.exact,
             rule: self.rule,
+            swap: self.swap,
         }
     }
 
@@ -126,6 +174,7 @@ impl Gomoku {
         Ok(Gomoku {
             exact,
             rule: read_rule(reader, line, exact)?,
+            swap: read_swap(reader, line)?,
             size: size as u8,
         })
     }
@@ -155,6 +204,7 @@ impl MnkParams {
             line: line as u8,
             exact,
             rule: read_rule(reader, line, exact)?,
+            swap: read_swap(reader, line)?,
         })
     }
 
@@ -170,6 +220,9 @@ impl MnkParams {
         ];
         if self.rule != Rule::None {
             pairs.push(("rule", self.rule.as_str().to_string()));
+        }
+        if self.swap != SwapRule::None {
+            pairs.push(("swap", self.swap.as_str().to_string()));
         }
         pairs
     }
@@ -192,6 +245,22 @@ fn read_rule(reader: &mut ParamReader, line: i64, exact: bool) -> Result<Rule, P
         )),
         _ => Ok(rule),
     }
+}
+
+/// Reads `swap`: the opening places up to three Black stones before the colours are settled, so
+/// a line of three could be made before anyone knows whose it is; a swap takes `line` 4 or more.
+fn read_swap(reader: &mut ParamReader, line: i64) -> Result<SwapRule, ParamError> {
+    let swap = reader.choice("swap", &SwapRule::WORDS, SwapRule::None)?;
+    if swap != SwapRule::None && line < 4 {
+        return Err(reader.bad(
+            "swap",
+            format!(
+                "a swap opening needs line=4 or more: its first five stones could make a \
+                 line of {line} before the colours are chosen"
+            ),
+        ));
+    }
+    Ok(swap)
 }
 
 impl Preset {

@@ -15,11 +15,15 @@
 //!
 //! Lines to the brain end in CR LF as from a Gomocup manager; the brain's may end in CR LF, LF
 //! or CR alone.
+//!
+//! A game with a swap2 opening asks the brain's decisions with `SWAP2BOARD` until the colours
+//! are chosen (see `gomocup_swap2.rs`), then tells it the board with `BOARD`.
 
+use super::gomocup_swap2::{self, Swap2};
 use super::{number_pair, play_notation};
 use crate::clock::TimeControl;
-use crate::games::mnk::Mnk;
-use crate::games::Side;
+use crate::games::mnk::{Mnk, SwapRule};
+use crate::games::{Colour, Side};
 use crate::protocol::{trim_blanks, words, Ready, RefereeMessage};
 use crate::seats::process::{BotProcess, SpawnError};
 use crate::seats::process_options::{LineEnds, ProcessOptions};
@@ -60,10 +64,14 @@ struct GameState {
     position: Mnk,
     side: Side,
     time: TimeControl,
-    /// Every stone in the order played, the opening included: column, row, and who.
+    /// Every stone in the order played, the opening included: column, row, and its colour
+    /// (`Side::First` Black).
     stones: Vec<(u8, u8, Side)>,
-    /// Whether the game started from an opening (told with `BOARD` on the brain's first move).
+    /// Whether the brain's first move request tells the stones with `BOARD`: a game from an
+    /// opening, or after a swap2 opening.
     from_opening: bool,
+    /// The swap2 opening (`swap=swap2`), asked with `SWAP2BOARD` while the colours are open.
+    swap2: Option<Swap2>,
     /// Moves the brain was asked for.
     asked: u32,
     /// The brain's move handed to the arbiter, played here once the game goes on.
@@ -72,9 +80,31 @@ struct GameState {
 
 impl GameState {
     fn play(&mut self, notation: &str) {
-        if let Some((square, side)) = play_notation(&mut self.position, notation) {
+        if let Some(swap2) = &mut self.swap2 {
+            swap2.play(notation);
+        }
+        // The board's part of a swap2 move: `x y more` places a stone, `swap` none.
+        let stone = notation.strip_suffix(" more").unwrap_or(notation);
+        if stone == "swap" {
+            return;
+        }
+        if let Some((square, colour)) = play_notation(&mut self.position, stone) {
             let (x, y) = self.position.coordinates(square);
-            self.stones.push((x, y, side));
+            self.stones.push((x, y, colour));
+        }
+    }
+
+    /// The colour of the brain's stones, as the board's side: its seat's, unless a swap2
+    /// opening chose otherwise.
+    fn own_colour(&self) -> Side {
+        match self
+            .swap2
+            .as_ref()
+            .and_then(|swap2| swap2.colour(self.side))
+        {
+            Some(Colour::Black) => Side::First,
+            Some(Colour::White) => Side::Second,
+            None => self.side,
         }
     }
 
@@ -93,8 +123,9 @@ impl GameState {
     fn move_request(&self) -> Vec<String> {
         if self.asked == 0 && self.from_opening {
             let mut lines = vec!["BOARD".to_string()];
-            lines.extend(self.stones.iter().map(|&(x, y, side)| {
-                let field = if side == self.side { 1 } else { 2 };
+            let own = self.own_colour();
+            lines.extend(self.stones.iter().map(|&(x, y, colour)| {
+                let field = if colour == own { 1 } else { 2 };
                 format!("{x},{y},{field}")
             }));
             lines.push("DONE".into());
@@ -265,6 +296,37 @@ impl Gomocup {
     }
 }
 
+impl Gomocup {
+    /// A decision of the swap2 opening: the next stone of the brain's last answer, handed over
+    /// at once, or else `SWAP2BOARD`.
+    fn ask_swap2(&mut self, turn: Turn, watchdog: Duration) -> Result<Answer, Fault> {
+        let state = self.game.as_mut().expect("asked after the setup");
+        let swap2 = state.swap2.as_mut().expect("a swap2 game");
+        if let Some(line) = swap2.pending() {
+            state.own_move = Some(line.clone());
+            return Ok(Answer {
+                line,
+                elapsed: Duration::ZERO,
+                cpu: None,
+                original: None,
+                messages: Vec::new(),
+            });
+        }
+        let mut request = vec![time_left(turn.bank_left)];
+        request.extend(swap2.request(&state.stones));
+        let mut answer = self
+            .process
+            .exchange(&request, watchdog, gomocup_swap2::read_answer)?;
+        let state = self.game.as_mut().expect("asked after the setup");
+        let swap2 = state.swap2.as_mut().expect("a swap2 game");
+        let written = std::mem::take(&mut answer.line);
+        answer.line = swap2.take_answer(&written);
+        answer.original = (answer.line != written).then_some(written);
+        state.own_move = Some(answer.line.clone());
+        Ok(answer)
+    }
+}
+
 impl Seat for Gomocup {
     fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
         let deadline = Instant::now() + allowance;
@@ -313,12 +375,14 @@ impl Seat for Gomocup {
             let reply = self.command("ABOUT", left())?;
             self.about = Some(parse_about(&reply));
         }
+        let swap2 = (params.swap == SwapRule::Swap2).then(|| Swap2::new(params));
         let mut state = GameState {
             position: Mnk::new(params),
             side: setup.side,
             time: setup.time,
             stones: Vec::new(),
-            from_opening: !setup.played.is_empty(),
+            from_opening: !setup.played.is_empty() || swap2.is_some(),
+            swap2,
             asked: 0,
             own_move: None,
         };
@@ -345,6 +409,9 @@ impl Seat for Gomocup {
         let turn = Turn::read(messages);
         for mv in &turn.opponent {
             state.play(mv);
+        }
+        if state.swap2.as_ref().is_some_and(Swap2::open) {
+            return self.ask_swap2(turn, watchdog);
         }
         let mut request = vec![time_left(turn.bank_left)];
         request.extend(state.move_request());
@@ -375,7 +442,7 @@ impl Seat for Gomocup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{MnkParams, Rule};
+    use crate::games::mnk::{MnkParams, Rule, SwapRule};
 
     fn state(time: &str, opening: &[&str], side: Side) -> GameState {
         let mut state = GameState {
@@ -385,11 +452,13 @@ mod tests {
                 line: 5,
                 exact: false,
                 rule: Rule::None,
+                swap: SwapRule::None,
             }),
             side,
             time: TimeControl::parse_over(TimeControl::default(), time).unwrap(),
             stones: Vec::new(),
             from_opening: !opening.is_empty(),
+            swap2: None,
             asked: 0,
             own_move: None,
         };

@@ -11,6 +11,7 @@
 mod codingame;
 mod gomocup;
 mod gomocup_rule;
+mod gomocup_swap2;
 mod riddles;
 
 use super::process::{BotProcess, SpawnError};
@@ -82,7 +83,7 @@ pub fn check_game(
                     && GOMOCUP_SIDES.contains(&p.width)
                     && GOMOCUP_SIDES.contains(&p.height) =>
             {
-                Ok(())
+                gomocup_swap2::check(p, opening).or_else(refuse)
             }
             _ => refuse(
                 "Gomocup brains play five in a row only, on boards from 5x5 to 20x20 \

@@ -41,6 +41,11 @@ pub fn translate(spec: &GameSpec, game: &dyn AnyGame, text: &str) -> Translation
                 Some((x, y)) => Translation::Friendly(format!("{x} {y}")),
                 None => Translation::Protocol,
             },
+            // A swap2 opening's `x y more`, its square written `b3`.
+            [word, "more"] => match cell(word) {
+                Some((x, y)) => Translation::Friendly(format!("{x} {y} more")),
+                None => Translation::Protocol,
+            },
             _ => Translation::Protocol,
         },
         Geometry::Dots { .. } => {
@@ -185,6 +190,13 @@ mod tests {
                 "{protocol:?}"
             );
         }
+        // A swap2 opening's third option, and its choice word as it is.
+        let swap2 = ["swap=swap2"];
+        assert_eq!(
+            translated("gomoku", &swap2, "h7 more"),
+            friendly_move("7 7 more")
+        );
+        assert_eq!(translated("gomoku", &swap2, "swap"), Translation::Protocol);
         let spec = spec("mnk", &["width=12", "height=11"]);
         assert_eq!(friendly(&spec, "11 10"), "l10");
         assert_eq!(both(&spec, "1 3"), "b3 (1 3)");

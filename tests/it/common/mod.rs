@@ -385,3 +385,34 @@ impl Outcome {
         files
     }
 }
+
+/// The moves of a game record: side, notation, time in microseconds.
+pub fn record_moves(record: &Value) -> Vec<(referee::games::Side, String, u64)> {
+    use referee::games::Side;
+    record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| {
+            let side = if mv["side"] == "first" {
+                Side::First
+            } else {
+                Side::Second
+            };
+            (
+                side,
+                mv["move"].as_str().unwrap().to_string(),
+                mv["us"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The lines a transcript shows the referee sent to player `label` (`A` or `B`), in order.
+pub fn sent_to<'a>(transcript: &'a str, label: &str) -> Vec<&'a str> {
+    let mark = format!(" {label}> ");
+    transcript
+        .lines()
+        .filter_map(|line| line.split_once(mark.as_str()).map(|(_, text)| text))
+        .collect()
+}
