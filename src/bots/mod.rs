@@ -98,6 +98,12 @@ pub trait Brain<G: Game>: Send {
     /// A legal move for the side to move in `game`, which is not over. Must return before
     /// [`Budget::deadline`].
     fn choose(&mut self, game: &G, budget: &Budget) -> G::Move;
+
+    /// Whether `choose` always returns at once (in microseconds), so that it needs no search
+    /// thread watched against the deadline: starting one would cost more than the choice.
+    fn instant(&self) -> bool {
+        false
+    }
 }
 
 /// A game in progress together with the brain playing it, behind notation only, so the protocol
@@ -109,6 +115,8 @@ trait Session: Send {
     fn first_legal(&self) -> String;
     /// Chooses a move (without playing it) and returns it in notation.
     fn choose(&mut self, budget: &Budget) -> String;
+    /// Whether the brain chooses at once (see [`Brain::instant`]).
+    fn instant(&self) -> bool;
 }
 
 struct BrainSession<G: Game> {
@@ -135,6 +143,10 @@ impl<G: Game> Session for BrainSession<G> {
         self.game.format_move(moves[0])
     }
 
+    fn instant(&self) -> bool {
+        self.brain.instant()
+    }
+
     fn choose(&mut self, budget: &Budget) -> String {
         let mv = self.brain.choose(&self.game, budget);
         self.game.format_move(mv)
@@ -143,7 +155,8 @@ impl<G: Game> Session for BrainSession<G> {
 
 /// Writes the session's answer to `output` by the budget's hard deadline: the brain's choice
 /// if its search returns in time, else the best move it proposed so far (at worst a legal move
-/// found at once). The search runs on its own thread while this one waits, waking every
+/// found at once). The search runs on its own thread (unless the brain is instant) while this
+/// one waits, waking every
 /// [`WATCH_TICK`] to see how promptly a sleeping thread gets the CPU back: what the answer at
 /// the hard deadline may be late by, which `lateness` notes with how late the answer went out.
 /// Returns the move answered.
@@ -153,6 +166,12 @@ fn answer_in_time(
     lateness: &mut Lateness,
     output: &mut impl Write,
 ) -> io::Result<String> {
+    if session.instant() {
+        let choice = session.choose(budget);
+        writeln!(output, "{choice}")?;
+        output.flush()?;
+        return Ok(choice);
+    }
     budget.propose(session.first_legal());
     let (sender, receiver) = mpsc::channel();
     thread::scope(|scope| {

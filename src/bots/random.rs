@@ -24,4 +24,8 @@ impl<G: Game> Brain<G> for RandomBrain<G> {
         game.generate_moves(&mut self.moves);
         self.moves[self.rng.gen_range(0..self.moves.len())]
     }
+
+    fn instant(&self) -> bool {
+        true
+    }
 }
