@@ -103,20 +103,25 @@ impl Tally {
 
     pub fn add(&mut self, game: ScoredGame<'_>) {
         let seats = [self.enter(game.first), self.enter(game.second)];
+        self.add_between(seats, game.winner, game.reason);
+    }
+
+    /// Adds a game between the players [`Tally::enter`] gave these indices (first, second).
+    pub fn add_between(&mut self, seats: [usize; 2], winner: Option<Side>, reason: Termination) {
         for side in Side::BOTH {
             let player = &mut self.players[seats[side.index()]];
-            match game.winner {
+            match winner {
                 None => player.draws += 1,
-                Some(winner) if winner == side => player.wins += 1,
+                Some(won) if won == side => player.wins += 1,
                 Some(_) => {
                     player.losses += 1;
-                    if let Some(forfeit) = game.reason.forfeit_column() {
+                    if let Some(forfeit) = reason.forfeit_column() {
                         player.forfeits[forfeit as usize] += 1;
                     }
                 }
             }
         }
-        let first_won = game.winner.map(|winner| winner == Side::First);
+        let first_won = winner.map(|winner| winner == Side::First);
         Arc::make_mut(&mut self.meetings).add(seats[0], seats[1], first_won);
     }
 
