@@ -275,23 +275,19 @@ pub(super) mod tests {
     /// [`Matrix`].
     fn random_matrix(n: usize, seed: u64) -> (Vec<Vec<f64>>, Matrix) {
         let mut rng = crate::seeded::SeededRng::seed_from_u64(seed);
-        let mut rows = vec![vec![0.0; n]; n];
+        let mut matrix = Matrix::zeros(n);
         for i in 0..n {
             for j in 0..i {
                 let value: f64 = rng.gen_range(-1.0..1.0);
-                rows[i][j] = value;
-                rows[j][i] = value;
+                matrix[(i, j)] = value;
+                matrix[(j, i)] = value;
             }
         }
         for i in 0..n {
-            rows[i][i] = rows[i].iter().map(|v| v.abs()).sum::<f64>() + rng.gen_range(0.1..2.0);
+            let off_diagonal: f64 = matrix.row(i).iter().map(|v| v.abs()).sum();
+            matrix[(i, i)] = off_diagonal + rng.gen_range(0.1..2.0);
         }
-        let mut matrix = Matrix::zeros(n);
-        for (i, row) in rows.iter().enumerate() {
-            for (j, &value) in row.iter().enumerate() {
-                matrix[(i, j)] = value;
-            }
-        }
+        let rows = (0..n).map(|i| matrix.row(i).to_vec()).collect();
         (rows, matrix)
     }
 
