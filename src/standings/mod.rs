@@ -11,15 +11,21 @@
 //! gauntlet also gets each challenger's results against each opponent, with the Elo difference
 //! they show.
 
+mod cholesky;
+mod crosstable;
+mod meetings;
 pub(crate) mod ratings;
 pub mod render;
 pub(crate) mod sprt;
 
 use crate::games::Side;
 use crate::verdict::{ForfeitColumn, Termination};
+pub use crosstable::{Crosstable, Encounter};
+use meetings::Meetings;
 use ratings::{estimate_elo, EloEstimate, Meeting, Ratings, DEFAULT_PRIOR_DRAWS};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One game as the standings need it.
 #[derive(Clone, Copy, Debug)]
@@ -57,24 +63,15 @@ impl PlayerTally {
     }
 }
 
-/// Games between two players, keyed by (lower index, higher index).
-#[derive(Clone, Copy, Debug, Default)]
-struct MeetingTally {
-    games: u32,
-    /// Points of the lower-indexed player.
-    points_low: f64,
-    /// Games won by the lower-indexed player, and drawn.
-    wins_low: u32,
-    draws: u32,
-}
-
 /// Results accumulated game by game; players are known by name.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     names: Vec<String>,
     index: HashMap<String, usize>,
     players: Vec<PlayerTally>,
-    meetings: BTreeMap<(usize, usize), MeetingTally>,
+    /// Shared with the crosstables of the standings made so far (copied only if a game is
+    /// added while one of them is kept).
+    meetings: Arc<Meetings>,
     /// A gauntlet's challengers, by index (none for a round robin).
     challengers: Vec<usize>,
 }
@@ -106,42 +103,31 @@ impl Tally {
 
     pub fn add(&mut self, game: ScoredGame<'_>) {
         let seats = [self.enter(game.first), self.enter(game.second)];
-        let points_first = match game.winner {
-            None => 0.5,
-            Some(Side::First) => 1.0,
-            Some(Side::Second) => 0.0,
-        };
+        self.add_between(seats, game.winner, game.reason);
+    }
+
+    /// Adds a game between the players [`Tally::enter`] gave these indices (first, second).
+    pub fn add_between(&mut self, seats: [usize; 2], winner: Option<Side>, reason: Termination) {
         for side in Side::BOTH {
             let player = &mut self.players[seats[side.index()]];
-            match game.winner {
+            match winner {
                 None => player.draws += 1,
-                Some(winner) if winner == side => player.wins += 1,
+                Some(won) if won == side => player.wins += 1,
                 Some(_) => {
                     player.losses += 1;
-                    if let Some(forfeit) = game.reason.forfeit_column() {
+                    if let Some(forfeit) = reason.forfeit_column() {
                         player.forfeits[forfeit as usize] += 1;
                     }
                 }
             }
         }
-        let (low, high, points_low) = if seats[0] < seats[1] {
-            (seats[0], seats[1], points_first)
-        } else {
-            (seats[1], seats[0], 1.0 - points_first)
-        };
-        let meeting = self.meetings.entry((low, high)).or_default();
-        meeting.games += 1;
-        meeting.points_low += points_low;
-        if points_low == 1.0 {
-            meeting.wins_low += 1;
-        } else if points_low == 0.5 {
-            meeting.draws += 1;
-        }
+        let first_won = winner.map(|winner| winner == Side::First);
+        Arc::make_mut(&mut self.meetings).add(seats[0], seats[1], first_won);
     }
 
     /// Games added so far.
     pub fn games(&self) -> u64 {
-        self.meetings.values().map(|m| m.games as u64).sum()
+        self.meetings.games()
     }
 
     /// The player with the best score, as the standings rank them (more games, then the name,
@@ -171,15 +157,11 @@ impl Tally {
 
     /// Games `a` won, drew and lost against `b`.
     fn record_against(&self, a: usize, b: usize) -> PlayerTally {
-        let (low, high) = (a.min(b), a.max(b));
-        let Some(meeting) = self.meetings.get(&(low, high)) else {
+        let Some(meeting) = self.meetings.between(a, b) else {
             return PlayerTally::default();
         };
-        let (wins_low, losses_low) = (
-            meeting.wins_low,
-            meeting.games - meeting.wins_low - meeting.draws,
-        );
-        let (wins, losses) = if a == low {
+        let (wins_low, losses_low) = (meeting.wins_low, meeting.losses_low());
+        let (wins, losses) = if a <= b {
             (wins_low, losses_low)
         } else {
             (losses_low, wins_low)
@@ -235,13 +217,27 @@ impl Tally {
         let n = self.players.len();
         let points: Vec<f64> = self.players.iter().map(PlayerTally::points).collect();
         let score: Vec<f64> = self.players.iter().map(PlayerTally::score).collect();
+        // In the order of the pairs, whatever the order of the games, so that the sums round
+        // alike in every run.
+        let mut meetings: Vec<Meeting> = self
+            .meetings
+            .iter()
+            .map(|(low, high, m)| Meeting {
+                a: low as u32,
+                b: high as u32,
+                points_a: m.points_low(),
+                games: m.games as f64,
+            })
+            .collect();
+        meetings.sort_unstable_by_key(|m| (m.a, m.b));
         let mut sonneborn_berger = vec![0.0; n];
         let mut buchholz = vec![0.0; n];
-        for (&(low, high), meeting) in &self.meetings {
-            sonneborn_berger[low] += meeting.points_low * points[high];
-            sonneborn_berger[high] += (meeting.games as f64 - meeting.points_low) * points[low];
-            buchholz[low] += meeting.games as f64 * points[high];
-            buchholz[high] += meeting.games as f64 * points[low];
+        for m in &meetings {
+            let (low, high) = (m.a as usize, m.b as usize);
+            sonneborn_berger[low] += m.points_a * points[high];
+            sonneborn_berger[high] += (m.games - m.points_a) * points[low];
+            buchholz[low] += m.games * points[high];
+            buchholz[high] += m.games * points[low];
         }
         // Head-to-head: points among the players level on score (none for a player level with
         // nobody, who needs no tie-break).
@@ -273,17 +269,8 @@ impl Tally {
                 .then(self.names[a].cmp(&self.names[b]))
         });
 
-        let meetings: Vec<Meeting> = self
-            .meetings
-            .iter()
-            .map(|(&(a, b), m)| Meeting {
-                a,
-                b,
-                points_a: m.points_low,
-                games: m.games as f64,
-            })
-            .collect();
         let ratings = Ratings::fit(n, &meetings, DEFAULT_PRIOR_DRAWS);
+        drop(meetings);
         let mut by_elo: Vec<usize> = (0..n).collect();
         by_elo.sort_by(|&a, &b| {
             ratings.elo[b]
@@ -327,23 +314,10 @@ impl Tally {
                 }
             })
             .collect();
-        let crosstable = order
-            .iter()
-            .map(|&a| CrosstableRow {
-                name: self.names[a].clone(),
-                against: order
-                    .iter()
-                    .filter_map(|&b| {
-                        let (points, games) = self.against(a, b);
-                        (games > 0).then(|| Encounter {
-                            opponent: self.names[b].clone(),
-                            points,
-                            games,
-                        })
-                    })
-                    .collect(),
-            })
-            .collect();
+        let crosstable = Crosstable::new(
+            order.iter().map(|&i| (self.names[i].clone(), i)).collect(),
+            Arc::clone(&self.meetings),
+        );
         Standings {
             games: self.games(),
             players: rows,
@@ -359,8 +333,7 @@ pub struct Standings {
     pub games: u64,
     /// In rank order.
     pub players: Vec<StandingRow>,
-    /// In rank order, each row listing the opponents met, in rank order.
-    pub crosstable: Vec<CrosstableRow>,
+    pub crosstable: Crosstable,
     /// A gauntlet's challengers, each against each opponent (none for a round robin).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gauntlets: Vec<Gauntlet>,
@@ -418,19 +391,6 @@ pub struct GauntletRow {
     pub losses: u32,
     pub score: f64,
     pub elo: Option<EloEstimate>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CrosstableRow {
-    pub name: String,
-    pub against: Vec<Encounter>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Encounter {
-    pub opponent: String,
-    pub points: f64,
-    pub games: u32,
 }
 
 #[cfg(test)]
@@ -627,15 +587,23 @@ mod tests {
         tally.add(game("b", "a", D, Termination::Rules(Ending::BoardFull)));
         assert_eq!(tally.leader(), Some(("a", 1.5, 2)));
         let standings = tally.standings();
-        let a = &standings.crosstable[0];
-        assert_eq!(a.name, "a");
+        let crosstable = &standings.crosstable;
+        assert_eq!((crosstable.len(), crosstable.name(0)), (3, "a"));
         assert_eq!(
-            a.against,
-            [Encounter {
-                opponent: "b".into(),
+            crosstable.encounter(0, 1),
+            Some(Encounter {
                 points: 1.5,
                 games: 2
-            }]
+            })
+        );
+        assert_eq!(crosstable.encounter(0, 2), None);
+        assert_eq!(
+            serde_json::to_value(crosstable).unwrap(),
+            serde_json::json!([
+                {"name": "a", "against": [{"opponent": "b", "points": 1.5, "games": 2}]},
+                {"name": "b", "against": [{"opponent": "a", "points": 0.5, "games": 2}]},
+                {"name": "idle", "against": []},
+            ])
         );
         let idle = standings.players.iter().find(|r| r.name == "idle").unwrap();
         assert_eq!(idle.games, 0);

@@ -10,13 +10,14 @@
 //! 95% intervals and the likelihood of superiority (the probability that a player is truly
 //! stronger than another). Ratings are shown relative to the field's average, 0.
 
+use super::cholesky::{Cholesky, InverseFactor, Matrix};
 use serde::Serialize;
 
 /// Results between two players, as the fit needs them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Meeting {
-    pub a: usize,
-    pub b: usize,
+    pub a: u32,
+    pub b: u32,
     /// Points `a` scored against `b` (a draw is half a point).
     pub points_a: f64,
     pub games: f64,
@@ -26,35 +27,36 @@ pub struct Meeting {
 pub const DEFAULT_PRIOR_DRAWS: f64 = 2.0;
 
 /// Fitted ratings, in Elo relative to the average player.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Ratings {
     pub elo: Vec<f64>,
-    /// Covariance of the (centred) ratings, in Elo².
-    covariance: Vec<Vec<f64>>,
+    /// Variance of each (centred) rating, in Elo².
+    variance: Vec<f64>,
+    /// The inverse Cholesky factor of the information at the optimum (in natural units), whose
+    /// columns give the variance of any difference of ratings; none if the field cannot be
+    /// rated.
+    inverse: Option<InverseFactor>,
 }
 
 /// One Elo point in the fit's natural unit (the logit of the expected score).
 const NATURAL_PER_ELO: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// The square of an Elo in natural units.
+const ELO_SQUARED: f64 = 1.0 / (NATURAL_PER_ELO * NATURAL_PER_ELO);
 
 impl Ratings {
     /// Fits `players` ratings to the meetings. With `prior_draws` 0 this is the plain maximum
     /// likelihood fit, which exists only if every player has both scored and conceded points in
     /// a connected field.
     pub fn fit(players: usize, meetings: &[Meeting], prior_draws: f64) -> Ratings {
-        if players == 0 {
-            return Ratings {
-                elo: Vec::new(),
-                covariance: Vec::new(),
-            };
-        }
         let mut gamma = vec![0.0; players];
         for _ in 0..100 {
-            let (gradient, mut information) = derivatives(&gamma, meetings, prior_draws);
-            regularize(&mut information, prior_draws);
+            let (gradient, information) = derivatives(&gamma, meetings, prior_draws);
             // Only a field the data cannot rate (no prior, disconnected) has no solution.
-            let Some(step) = solve(&information, &gradient) else {
+            let Some(factor) = Cholesky::new(information) else {
                 break;
             };
+            let step = factor.solve(&gradient);
             let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
             // Long steps from a poor start are damped so the iteration cannot overshoot wildly.
             let scale = if largest > 2.0 { 2.0 / largest } else { 1.0 };
@@ -67,28 +69,30 @@ impl Ratings {
         }
         let mean = gamma.iter().sum::<f64>() / players as f64;
         let (_, information) = derivatives(&gamma, meetings, prior_draws);
-        let mut covariance = centred_covariance(information, prior_draws);
-        let elo_squared = 1.0 / (NATURAL_PER_ELO * NATURAL_PER_ELO);
-        for value in covariance.iter_mut().flatten() {
-            *value *= elo_squared;
-        }
+        let inverse = Cholesky::new(information).map(Cholesky::into_inverse);
         Ratings {
             elo: gamma.iter().map(|g| (g - mean) / NATURAL_PER_ELO).collect(),
-            covariance,
+            variance: centred_variances(inverse.as_ref(), players, prior_draws),
+            inverse,
         }
     }
 
     /// Half the width of the 95% interval of a player's rating (NaN if the field cannot be
     /// rated).
     pub fn error95(&self, player: usize) -> f64 {
-        let variance = self.covariance[player][player];
+        let variance = self.variance[player];
         // Rounding may leave a variance a hair below zero; NaN stays NaN.
         1.959_963_985 * if variance < 0.0 { 0.0 } else { variance }.sqrt()
     }
 
     /// The probability that `a` is stronger than `b` (likelihood of superiority).
     pub fn superiority(&self, a: usize, b: usize) -> f64 {
-        let variance = self.covariance[a][a] + self.covariance[b][b] - 2.0 * self.covariance[a][b];
+        // Centring moves both ratings alike: their difference varies as the fitted ones do.
+        let variance = self
+            .inverse
+            .as_ref()
+            .map_or(f64::NAN, |inverse| inverse.difference_variance(a, b))
+            * ELO_SQUARED;
         let difference = self.elo[a] - self.elo[b];
         if variance <= 0.0 {
             return if difference > 0.0 { 1.0 } else { 0.5 };
@@ -98,69 +102,68 @@ impl Ratings {
 }
 
 /// The gradient of the log-likelihood (plus prior) in natural units, and the Fisher
-/// information (minus its Hessian).
-fn derivatives(gamma: &[f64], meetings: &[Meeting], prior_draws: f64) -> (Vec<f64>, Vec<Vec<f64>>) {
+/// information (minus its Hessian; its lower triangle, as the Cholesky factor reads it),
+/// regularised (see [`regularize`]).
+fn derivatives(gamma: &[f64], meetings: &[Meeting], prior_draws: f64) -> (Vec<f64>, Matrix) {
     let n = gamma.len();
     let mut gradient = vec![0.0; n];
-    let mut information = vec![vec![0.0; n]; n];
+    let mut information = Matrix::zeros(n);
     for m in meetings {
-        let expected = logistic(gamma[m.a] - gamma[m.b]);
+        let (a, b) = (m.a as usize, m.b as usize);
+        let expected = logistic(gamma[a] - gamma[b]);
         let surplus = m.points_a - m.games * expected;
-        gradient[m.a] += surplus;
-        gradient[m.b] -= surplus;
+        gradient[a] += surplus;
+        gradient[b] -= surplus;
         let weight = m.games * expected * (1.0 - expected);
-        information[m.a][m.a] += weight;
-        information[m.b][m.b] += weight;
-        information[m.a][m.b] -= weight;
-        information[m.b][m.a] -= weight;
+        information[(a, a)] += weight;
+        information[(b, b)] += weight;
+        information[(a.max(b), a.min(b))] -= weight;
     }
     for i in 0..n {
         // Virtual draws against a player rated 0: half of them won.
         let expected = logistic(gamma[i]);
         gradient[i] += prior_draws * (0.5 - expected);
-        information[i][i] += prior_draws * expected * (1.0 - expected);
+        information[(i, i)] += prior_draws * expected * (1.0 - expected);
     }
+    regularize(&mut information, prior_draws);
     (gradient, information)
 }
 
 /// Without a prior the information matrix is singular along "every rating up by the same
 /// amount"; adding J/n (J all ones) makes it invertible without changing steps that keep the
 /// average, which is all a gradient summing to zero asks for.
-fn regularize(information: &mut [Vec<f64>], prior_draws: f64) {
+fn regularize(information: &mut Matrix, prior_draws: f64) {
     if prior_draws > 0.0 {
         return;
     }
-    let shift = 1.0 / information.len() as f64;
-    for value in information.iter_mut().flatten() {
-        *value += shift;
-    }
+    information.add_to_all(1.0 / information.size() as f64);
 }
 
-/// The covariance of the ratings measured from their average: (I - J/n) C (I - J/n) with C the
-/// inverse information, or, without a prior, the pseudo-inverse (F + J/n)⁻¹ - J/n.
-fn centred_covariance(mut information: Vec<Vec<f64>>, prior_draws: f64) -> Vec<Vec<f64>> {
-    let n = information.len();
-    regularize(&mut information, prior_draws);
-    let Some(mut inverse) = invert(&information) else {
-        return vec![vec![f64::NAN; n]; n];
+/// The variances, in Elo², of the ratings measured from their average: the diagonal of
+/// (I − J/n) C (I − J/n) with C the inverse information, Cᵢᵢ − 2 mᵢ + m̄ with m the row means of
+/// C; or, without a prior, of the pseudo-inverse (F + J/n)⁻¹ − J/n.
+fn centred_variances(
+    inverse: Option<&InverseFactor>,
+    players: usize,
+    prior_draws: f64,
+) -> Vec<f64> {
+    let Some(inverse) = inverse else {
+        return vec![f64::NAN; players];
     };
-    drop(information);
-    let nf = n as f64;
-    if prior_draws <= 0.0 {
-        for value in inverse.iter_mut().flatten() {
-            *value -= 1.0 / nf;
-        }
-        return inverse;
-    }
-    let row_means: Vec<f64> = inverse.iter().map(|r| r.iter().sum::<f64>() / nf).collect();
-    let total_mean = row_means.iter().sum::<f64>() / nf;
-    let mut covariance = inverse;
-    for (i, row) in covariance.iter_mut().enumerate() {
-        for (j, value) in row.iter_mut().enumerate() {
-            *value += total_mean - row_means[i] - row_means[j];
-        }
-    }
-    covariance
+    let nf = players as f64;
+    let diagonal = inverse.diagonal();
+    let centred: Vec<f64> = if prior_draws <= 0.0 {
+        diagonal.iter().map(|d| d - 1.0 / nf).collect()
+    } else {
+        let row_means = inverse.times(&vec![1.0 / nf; players]);
+        let total_mean = row_means.iter().sum::<f64>() / nf;
+        diagonal
+            .iter()
+            .zip(&row_means)
+            .map(|(d, m)| d + total_mean - 2.0 * m)
+            .collect()
+    };
+    centred.into_iter().map(|v| v * ELO_SQUARED).collect()
 }
 
 /// The Elo difference one player's results against another show, as fastchess and cutechess
@@ -245,70 +248,13 @@ pub fn normal_cdf(x: f64) -> f64 {
     }
 }
 
-/// The lower triangular L with L Lᵀ = m, for a symmetric positive definite m.
-fn cholesky(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
-    let n = m.len();
-    let mut l = vec![vec![0.0; n]; n];
-    for i in 0..n {
-        for j in 0..=i {
-            let dot: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
-            if i == j {
-                let d = m[i][i] - dot;
-                if d <= 0.0 || !d.is_finite() {
-                    return None;
-                }
-                l[i][i] = d.sqrt();
-            } else {
-                l[i][j] = (m[i][j] - dot) / l[j][j];
-            }
-        }
-    }
-    Some(l)
-}
-
-/// Solves L Lᵀ x = b.
-fn cholesky_solve(l: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
-    let n = l.len();
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let dot: f64 = (0..i).map(|k| l[i][k] * y[k]).sum();
-        y[i] = (b[i] - dot) / l[i][i];
-    }
-    let mut x = vec![0.0; n];
-    for i in (0..n).rev() {
-        let dot: f64 = (i + 1..n).map(|k| l[k][i] * x[k]).sum();
-        x[i] = (y[i] - dot) / l[i][i];
-    }
-    x
-}
-
-fn solve(m: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
-    Some(cholesky_solve(&cholesky(m)?, b))
-}
-
-/// The inverse of a symmetric positive definite matrix (itself symmetric, so its columns are
-/// its rows).
-fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
-    let l = cholesky(m)?;
-    let n = m.len();
-    let mut unit = vec![0.0; n];
-    Some(
-        (0..n)
-            .map(|j| {
-                unit[j] = 1.0;
-                let column = cholesky_solve(&l, &unit);
-                unit[j] = 0.0;
-                column
-            })
-            .collect(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::cholesky::tests::plain_inverse;
     use super::*;
+    use rand::{Rng, SeedableRng};
 
-    fn meeting(a: usize, b: usize, points_a: f64, games: f64) -> Meeting {
+    fn meeting(a: u32, b: u32, points_a: f64, games: f64) -> Meeting {
         Meeting {
             a,
             b,
@@ -369,6 +315,109 @@ mod tests {
         assert!(ratings.error95(2) > ratings.error95(0));
     }
 
+    /// The straightforward computation: Newton steps through the full inverse of the
+    /// information, and the whole covariance matrix centred (as the ratings were first
+    /// computed). Returns the Elo ratings and the centred covariance in Elo².
+    fn plain_fit(
+        players: usize,
+        meetings: &[Meeting],
+        prior_draws: f64,
+    ) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let full = |m: &Matrix| -> Vec<Vec<f64>> {
+            (0..players)
+                .map(|i| (0..players).map(|j| m[(i.max(j), i.min(j))]).collect())
+                .collect()
+        };
+        let mut gamma = vec![0.0; players];
+        for _ in 0..100 {
+            let (gradient, information) = derivatives(&gamma, meetings, prior_draws);
+            let inverse = plain_inverse(&full(&information));
+            let step: Vec<f64> = inverse
+                .iter()
+                .map(|row| row.iter().zip(&gradient).map(|(c, g)| c * g).sum())
+                .collect();
+            let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+            let scale = if largest > 2.0 { 2.0 / largest } else { 1.0 };
+            for (g, s) in gamma.iter_mut().zip(&step) {
+                *g += s * scale;
+            }
+            if largest * scale < 1e-10 {
+                break;
+            }
+        }
+        let n = players as f64;
+        let mean = gamma.iter().sum::<f64>() / n;
+        let (_, information) = derivatives(&gamma, meetings, prior_draws);
+        let inverse = plain_inverse(&full(&information));
+        let row_means: Vec<f64> = inverse.iter().map(|r| r.iter().sum::<f64>() / n).collect();
+        let total_mean = row_means.iter().sum::<f64>() / n;
+        let covariance = (0..players)
+            .map(|i| {
+                (0..players)
+                    .map(|j| {
+                        let centred = if prior_draws > 0.0 {
+                            inverse[i][j] + total_mean - row_means[i] - row_means[j]
+                        } else {
+                            inverse[i][j] - 1.0 / n
+                        };
+                        centred * ELO_SQUARED
+                    })
+                    .collect()
+            })
+            .collect();
+        let elo = gamma.iter().map(|g| (g - mean) / NATURAL_PER_ELO).collect();
+        (elo, covariance)
+    }
+
+    /// A random field (players of spread strength, some pairs never met, across more than one
+    /// block of the factors) rated as the straightforward computation rates it, to 1e-9.
+    #[test]
+    fn ratings_equal_the_straightforward_computation() {
+        let mut rng = crate::seeded::SeededRng::seed_from_u64(15);
+        let players = 75;
+        let strength: Vec<f64> = (0..players).map(|_| rng.gen_range(-2.0..2.0)).collect();
+        let mut meetings = Vec::new();
+        for a in 0..players {
+            for b in a + 1..players {
+                if rng.gen_bool(0.3) {
+                    continue;
+                }
+                let games = rng.gen_range(1..12);
+                let expected = logistic(strength[a] - strength[b]);
+                let points: f64 = (0..games)
+                    .map(|_| match rng.gen_range(0.0..1.0) {
+                        x if x < 0.1 => 0.5,
+                        x if x < 0.1 + 0.9 * expected => 1.0,
+                        _ => 0.0,
+                    })
+                    .sum();
+                meetings.push(meeting(a as u32, b as u32, points, games as f64));
+            }
+        }
+        for prior_draws in [DEFAULT_PRIOR_DRAWS, 0.0] {
+            let ratings = Ratings::fit(players, &meetings, prior_draws);
+            let (elo, covariance) = plain_fit(players, &meetings, prior_draws);
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()));
+            for i in 0..players {
+                assert!(
+                    close(ratings.elo[i], elo[i]),
+                    "elo {i}: {} {}",
+                    ratings.elo[i],
+                    elo[i]
+                );
+                let error95 = 1.959_963_985 * covariance[i][i].sqrt();
+                assert!(close(ratings.error95(i), error95), "error95 {i}");
+                let j = (i + 1) % players;
+                let variance = covariance[i][i] + covariance[j][j] - 2.0 * covariance[i][j];
+                let superiority = normal_cdf((elo[i] - elo[j]) / variance.sqrt());
+                assert!(
+                    close(ratings.superiority(i, j), superiority),
+                    "superiority {i}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_normal_distribution_function() {
         assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
@@ -404,22 +453,5 @@ mod tests {
         let behind = estimate_elo(&[(0.0, 1), (0.5, 3)]).unwrap();
         assert!(behind.elo < 0.0 && behind.los < 0.5, "{behind:?}");
         assert_eq!(estimate_elo(&[(0.75, 3)]).unwrap().los, 1.0);
-    }
-
-    #[test]
-    fn linear_algebra() {
-        let m = vec![
-            vec![4.0, 2.0, 0.6],
-            vec![2.0, 5.0, 1.0],
-            vec![0.6, 1.0, 3.0],
-        ];
-        let inverse = invert(&m).unwrap();
-        for (i, row) in m.iter().enumerate() {
-            for j in 0..3 {
-                let product: f64 = row.iter().zip(&inverse).map(|(a, r)| a * r[j]).sum();
-                assert!((product - f64::from(u8::from(i == j))).abs() < 1e-12);
-            }
-        }
-        assert!(cholesky(&[vec![1.0, 2.0], vec![2.0, 1.0]]).is_none());
     }
 }

@@ -4,7 +4,7 @@
 use super::{Gauntlet, Standings};
 use comfy_table::{presets, CellAlignment, Table};
 use serde::Serialize;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Largest field shown as a crosstable on the terminal (the JSON always has it).
@@ -113,23 +113,22 @@ pub fn gauntlet_table(gauntlet: &Gauntlet) -> String {
 
 /// Points scored by each row's player against each column's (`1.5/2`), for small fields.
 pub fn crosstable(standings: &Standings) -> Option<String> {
-    let rows = &standings.crosstable;
-    if rows.len() > CROSSTABLE_MAX_PLAYERS {
+    let crosstable = &standings.crosstable;
+    if crosstable.len() > CROSSTABLE_MAX_PLAYERS {
         return None;
     }
     let mut header = vec!["#".to_string(), "player".to_string()];
-    header.extend((1..=rows.len()).map(|rank| rank.to_string()));
+    header.extend((1..=crosstable.len()).map(|rank| rank.to_string()));
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut table = new_table(&header, 2);
-    for (at, row) in rows.iter().enumerate() {
-        let mut cells = vec![(at + 1).to_string(), row.name.clone()];
-        for column in rows {
-            let cell = if column.name == row.name {
+    for row in 0..crosstable.len() {
+        let mut cells = vec![(row + 1).to_string(), crosstable.name(row).to_string()];
+        for column in 0..crosstable.len() {
+            let cell = if column == row {
                 "-".to_string()
             } else {
-                row.against
-                    .iter()
-                    .find(|e| e.opponent == column.name)
+                crosstable
+                    .encounter(row, column)
                     .map(|e| format!("{}/{}", points(e.points), e.games))
                     .unwrap_or_default()
             };
@@ -192,12 +191,14 @@ fn write_to(path: &Path, write: impl FnOnce() -> io::Result<()>) -> Result<(), W
     })
 }
 
-/// The whole standings, crosstable included, as pretty JSON.
+/// The whole standings, crosstable included, as pretty JSON, written as it is made (a thousand
+/// players' crosstable is a hundred megabytes of it).
 pub fn write_json(path: &Path, standings: &Standings) -> Result<(), WriteError> {
     write_to(path, || {
-        let mut json = serde_json::to_string_pretty(standings).map_err(io::Error::other)?;
-        json.push('\n');
-        std::fs::write(path, json)
+        let mut file = io::BufWriter::new(std::fs::File::create(path)?);
+        serde_json::to_writer_pretty(&mut file, standings).map_err(io::Error::other)?;
+        file.write_all(b"\n")?;
+        file.flush()
     })
 }
 

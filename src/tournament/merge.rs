@@ -16,6 +16,8 @@ pub struct Merged {
 /// schedule, where the journal has a few hundred.
 struct Seen {
     identity: Identity,
+    /// The tally's index of each of the identity's players.
+    players: Vec<usize>,
     first_in: Vec<u32>,
     count: u64,
 }
@@ -27,14 +29,17 @@ fn enter(tournaments: &mut Vec<Seen>, tally: &mut Tally, identity: &Identity) ->
         .iter()
         .position(|seen| seen.identity == *identity);
     known.unwrap_or_else(|| {
-        for name in &identity.players {
-            tally.enter(name);
-        }
+        let players = identity
+            .players
+            .iter()
+            .map(|name| tally.enter(name))
+            .collect();
         for name in &identity.challengers {
             tally.enter_challenger(name);
         }
         tournaments.push(Seen {
             identity: identity.clone(),
+            players,
             first_in: Vec::new(),
             count: 0,
         });
@@ -51,7 +56,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
     for (at, path) in paths.iter().enumerate() {
         // The tournament of this journal, found at its first game (or after it, with none).
         let mut slot = None;
-        let end = journal::read_each(path, |header, entry| {
+        let end = journal::read_each(path, |header, entry, seats| {
             let slot = *slot
                 .get_or_insert_with(|| enter(&mut tournaments, &mut tally, &header.tournament));
             let seen = &mut tournaments[slot];
@@ -64,7 +69,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
                 0 => {
                     seen.first_in[index] = at as u32 + 1;
                     seen.count += 1;
-                    tally.add(entry.scored());
+                    let seats = seats.map(|seat| seen.players[seat]);
+                    tally.add_between(seats, entry.winner, entry.reason);
                 }
                 first => notes.push(format!(
                     "{}: game {} is also in {}; counted once",

@@ -24,8 +24,10 @@ use crate::standings::ScoredGame;
 use crate::verdict::Termination;
 use nix::errno::Errno;
 use nix::fcntl::{Flock, FlockArg};
+use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -72,20 +74,21 @@ pub struct Header {
     pub shard: Option<String>,
 }
 
-/// One finished game.
+/// One finished game. Its strings are `String`s, or, as [`read_each`] hands them over,
+/// [`Text`] borrowed from the line read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Entry {
+#[serde(deny_unknown_fields, bound(deserialize = "S: Deserialize<'de>"))]
+pub struct Entry<S = String> {
     /// The game's index in the schedule, from 0 (its record is numbered index + 1).
     pub index: u64,
     /// First player, second player.
-    pub players: [String; 2],
+    pub players: [S; 2],
     /// `first`, `second`, or `null` for a draw.
     pub winner: Option<Side>,
     pub reason: Termination,
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub violation: Option<String>,
-    pub opening: Vec<String>,
+    pub violation: Option<S>,
+    pub opening: Vec<S>,
     /// Moves made by the bots.
     pub moves: usize,
     /// A timeout during a stall of the referee, scored after the replays ran out.
@@ -93,17 +96,64 @@ pub struct Entry {
     pub stalled: bool,
     /// The game's record, relative to the journal's directory.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub record: Option<String>,
+    pub record: Option<S>,
 }
 
-impl Entry {
+impl<S: AsRef<str>> Entry<S> {
     pub fn scored(&self) -> ScoredGame<'_> {
         ScoredGame {
-            first: &self.players[0],
-            second: &self.players[1],
+            first: self.players[0].as_ref(),
+            second: self.players[1].as_ref(),
             winner: self.winner,
             reason: self.reason,
         }
+    }
+}
+
+impl Entry<Text<'_>> {
+    pub fn into_owned(self) -> Entry {
+        let owned = |text: Text<'_>| text.0.into_owned();
+        Entry {
+            index: self.index,
+            players: self.players.map(owned),
+            winner: self.winner,
+            reason: self.reason,
+            violation: self.violation.map(owned),
+            opening: self.opening.into_iter().map(owned).collect(),
+            moves: self.moves,
+            stalled: self.stalled,
+            record: self.record.map(owned),
+        }
+    }
+}
+
+/// A string of a journal line, borrowed from the line unless it holds an escape (which the
+/// text read differs from): a million games read without a million allocations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Text<'a>(Cow<'a, str>);
+
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Text<'a>, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Cow<'de, str>;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+                formatter.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(Cow::Borrowed(text))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(Cow::Owned(text.to_string()))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor).map(Text)
     }
 }
 
@@ -146,7 +196,7 @@ pub struct Contents {
 /// documentation); any other invalid line is an error naming it.
 pub fn read(path: &Path) -> Result<Contents, JournalError> {
     let mut entries = Vec::new();
-    let end = read_each(path, |_, entry| entries.push(entry))?;
+    let end = read_each(path, |_, entry, _| entries.push(entry.into_owned()))?;
     Ok(Contents {
         header: end.header,
         entries,
@@ -165,11 +215,12 @@ pub struct ReadEnd {
     pub torn: u64,
 }
 
-/// Reads a journal as [`read`] does, handing each game to `each` with the journal's header as
-/// it is read, so that a journal of millions of games is never held whole.
+/// Reads a journal as [`read`] does, handing each game to `each` as it is read, with the
+/// journal's header and the game's players as their places in the header's list, so that a
+/// journal of millions of games is never held whole.
 pub fn read_each(
     path: &Path,
-    mut each: impl FnMut(&Header, Entry),
+    mut each: impl FnMut(&Header, Entry<Text<'_>>, [usize; 2]),
 ) -> Result<ReadEnd, JournalError> {
     let io_error = |source| JournalError::Io {
         path: path.to_path_buf(),
@@ -181,7 +232,7 @@ pub fn read_each(
         valid_len: 0,
         torn: 0,
     };
-    let mut players = HashSet::new();
+    let mut players = HashMap::new();
     let mut line = Vec::new();
     for number in 1.. {
         let corrupt = |message: String| JournalError::Corrupt {
@@ -215,12 +266,14 @@ pub fn read_each(
         }
         match parse_line(&line, known).map_err(corrupt)? {
             Line::Header(header) => {
-                players = header.tournament.players.iter().cloned().collect();
+                players = header.tournament.players.iter().cloned().zip(0..).collect();
                 end.header = Some(header);
             }
-            Line::Entry(entry) => {
-                each(end.header.as_ref().expect("entries follow a header"), entry)
-            }
+            Line::Entry(entry, seats) => each(
+                end.header.as_ref().expect("entries follow a header"),
+                entry,
+                seats,
+            ),
         }
         end.valid_len += length;
     }
@@ -243,14 +296,18 @@ fn is_torn(line: &[u8]) -> bool {
         || serde_json::from_str::<serde_json::Value>(text).map_or_else(|e| e.is_eof(), |_| true)
 }
 
-enum Line {
+enum Line<'a> {
     Header(Header),
-    Entry(Entry),
+    /// A game, and its players' places in the header's list.
+    Entry(Entry<Text<'a>>, [usize; 2]),
 }
 
 /// Reads a complete line: the header when `header` is none yet, else a game of its
-/// tournament (whose players are given as a set too).
-fn parse_line(line: &[u8], header: Option<(&Header, &HashSet<String>)>) -> Result<Line, String> {
+/// tournament (whose players are given by name too, with their places in its list).
+fn parse_line<'a>(
+    line: &'a [u8],
+    header: Option<(&Header, &HashMap<String, usize>)>,
+) -> Result<Line<'a>, String> {
     let text = std::str::from_utf8(line)
         .map_err(|e| format!("not text ({e})"))?
         .trim_end();
@@ -268,15 +325,20 @@ fn parse_line(line: &[u8], header: Option<(&Header, &HashSet<String>)>) -> Resul
         }
         return Ok(Line::Header(header));
     };
-    let entry: Entry =
+    let entry: Entry<Text> =
         serde_json::from_str(text).map_err(|e| format!("not a journal line ({e})"))?;
-    check_entry(&entry, header, players)?;
-    Ok(Line::Entry(entry))
+    let seats = check_entry(&entry, header, players)?;
+    Ok(Line::Entry(entry, seats))
 }
 
 /// Refuses a game that cannot be one of `header`'s: outside its schedule or shard, between
 /// players it does not have or a player and itself, or with a winner its reason cannot have.
-fn check_entry(entry: &Entry, header: &Header, players: &HashSet<String>) -> Result<(), String> {
+/// Returns the players' places in the header's list.
+fn check_entry(
+    entry: &Entry<Text>,
+    header: &Header,
+    players: &HashMap<String, usize>,
+) -> Result<[usize; 2], String> {
     let tournament = &header.tournament;
     let game = entry.index + 1;
     if entry.index >= tournament.total_games {
@@ -295,17 +357,17 @@ fn check_entry(entry: &Entry, header: &Header, players: &HashSet<String>) -> Res
             return Err(format!("game {game} is not in shard {shard}"));
         }
     }
-    for player in &entry.players {
-        if !players.contains(player) {
-            return Err(format!(
-                "game {game} names '{player}', who is not a player of the tournament"
-            ));
-        }
+    let mut seats = [0; 2];
+    for (seat, player) in seats.iter_mut().zip(&entry.players) {
+        let player = player.as_ref();
+        *seat = *players.get(player).ok_or_else(|| {
+            format!("game {game} names '{player}', who is not a player of the tournament")
+        })?;
     }
-    if entry.players[0] == entry.players[1] {
+    if seats[0] == seats[1] {
         return Err(format!(
             "game {game} has '{}' playing itself",
-            entry.players[0]
+            entry.players[0].as_ref()
         ));
     }
     let (may_win, may_draw) = possible_results(entry.reason);
@@ -329,7 +391,7 @@ fn check_entry(entry: &Entry, header: &Header, players: &HashSet<String>) -> Res
                 entry.reason
             ))
         }
-        _ => Ok(()),
+        _ => Ok(seats),
     }
 }
 
