@@ -4,7 +4,8 @@
 //! 1. Throughput: a 10-bot round robin of instant bots (`builtin:random`) at tic-tac-toe,
 //!    10 games per pairing (450 games), `-j 2`, with and without reusing the bots' processes
 //!    (and once with records written); the median of three runs, in games per second as the
-//!    referee reports it.
+//!    referee reports it. Then 1,800 games with records, `-j 1` against `-j 2` (target: at
+//!    least 1.7 times as many games a second with two workers).
 //! 2. Memory: the referee's own peak resident size (VmHWM, polled from /proc while it runs)
 //!    during shard 1/20 of a 100-bot round robin (495 of its 9,900 games), and during shard
 //!    1/4000 of a 1000-bot round robin (250 of its 999,000 games): the schedule's size does not
@@ -26,9 +27,13 @@ fn config(dir: &Path, name: &str, players: usize, games: u32, extra: &str) -> st
     path
 }
 
-/// Runs a tournament; returns the games per second it printed and its peak RSS in KiB.
+/// Runs a tournament into a new directory under `out` (so that no run creates its files where
+/// another's were just deleted: ext4 without a journal searches its recently deleted inodes at
+/// each file creation, which would charge one run with the cleaning of the last); returns the
+/// games per second it printed and its peak RSS in KiB.
 fn run(config: &Path, out: &Path, extra: &[&str]) -> (f64, u64) {
-    let _ = std::fs::remove_dir_all(out);
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let out = &out.join(RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string());
     let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("tournament")
         .arg(config)
@@ -89,6 +94,24 @@ fn main() {
             rates
         );
     }
+    // Scaling: the same games with one worker and with two, alternating, records on.
+    let path = config(
+        dir.path(),
+        "scaling",
+        10,
+        40,
+        "records = true\nreuse_processes = true",
+    );
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        one.push(run(&path, &out, &["-j", "1"]).0);
+        two.push(run(&path, &out, &["-j", "2"]).0);
+    }
+    let (one, two) = (median(one), median(two));
+    println!(
+        "10-bot round robin, 1,800 games, reuse+records: -j 1 {one:.1} games/s, -j 2 {two:.1} games/s, ratio {:.2} (target: at least 1.7)",
+        two / one
+    );
     let path = config(dir.path(), "hundred", 100, 2, "records = false");
     let (_, peak) = run(&path, &out, &["-j", "2", "--shard", "1/20"]);
     println!("100-bot round robin (9,900 games), shard 1/20 (495 games), -j 2: referee peak RSS {peak} KiB");
