@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures a contest from sources to standings: N generated players (the m,n,k starter kits
+# Measures a contest from sources to its results page: N generated players (the m,n,k starter kits
 # of every profiled language in turn, each copy made distinct by a comment so that each is
 # built), a Swiss tournament of ROUNDS rounds at 7x7, four in a row; wall time and peak memory
 # by /usr/bin/time -v.
