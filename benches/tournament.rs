@@ -33,7 +33,10 @@ fn config(dir: &Path, name: &str, players: usize, games: u32, extra: &str) -> st
 /// games per second it printed and its peak RSS in KiB.
 fn run(config: &Path, out: &Path, extra: &[&str]) -> (f64, u64) {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let out = &out.join(RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string());
+    let out = &out.join(
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .to_string(),
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("tournament")
         .arg(config)

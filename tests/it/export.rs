@@ -1,7 +1,7 @@
 //! `referee export`: real matches played by the binary, exported, and read back with small
 //! parsers of SGF and PDN: every move, its time and the result must come back as recorded.
 
-use crate::common::{brain, referee, Match, RANDOM};
+use crate::common::{brain, referee, Match, Outcome, RANDOM};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -27,6 +27,22 @@ fn expected_moves(record: &Value) -> Vec<(String, Option<u64>)> {
 struct Sgf {
     root: HashMap<String, String>,
     moves: Vec<(char, String, String)>,
+}
+
+/// `referee export` of a match's records: each game's SGF text, in order.
+fn exported_sgf(outcome: &Outcome) -> Vec<String> {
+    let out = tempfile::tempdir().unwrap();
+    let output = referee()
+        .arg("export")
+        .arg(&outcome.dir)
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    (1..=outcome.records.len())
+        .map(|number| std::fs::read_to_string(out.path().join(format!("{number:04}.sgf"))).unwrap())
+        .collect()
 }
 
 /// Reads one SGF game tree (no variations), honouring `\` escapes in values.
@@ -96,18 +112,7 @@ fn an_mnk_match_comes_back_from_sgf() {
         .opening("4 3")
         .games(2)
         .run();
-    let out = tempfile::tempdir().unwrap();
-    let output = referee()
-        .arg("export")
-        .arg(&outcome.dir)
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    for (number, record) in outcome.records.iter().enumerate() {
-        let text =
-            std::fs::read_to_string(out.path().join(format!("{:04}.sgf", number + 1))).unwrap();
+    for (record, text) in outcome.records.iter().zip(exported_sgf(&outcome)) {
         let sgf = parse_sgf(&text);
         assert_eq!(sgf.root["FF"], "4");
         assert_eq!(sgf.root["GM"], "4");
@@ -147,18 +152,7 @@ fn a_swap_opening_gives_black_to_the_player_that_took_it_in_sgf() {
         .param("swap=swap1")
         .games(2)
         .run();
-    let out = tempfile::tempdir().unwrap();
-    let output = referee()
-        .arg("export")
-        .arg(&outcome.dir)
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    for (number, record) in outcome.records.iter().enumerate() {
-        let text =
-            std::fs::read_to_string(out.path().join(format!("{:04}.sgf", number + 1))).unwrap();
+    for (record, text) in outcome.records.iter().zip(exported_sgf(&outcome)) {
         let sgf = parse_sgf(&text);
         let black = usize::from(record["players"][1]["colour"] == "black");
         let name = |index: usize| {
