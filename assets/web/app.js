@@ -378,15 +378,25 @@ async function showPlay() {
   const moves = el("ol", { class: "moves" });
   const resign = el("button", { type: "button", name: "resign" }, "Resign");
   const draw = el("button", { type: "button", name: "draw" }, "Offer a draw");
+  // Swap openings: at a choice, take Black without a stone, or (swap2) place two more stones.
+  const swap = el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black");
+  const more = el("button", { type: "button", name: "more", hidden: "" }, "Place two more");
   root.append(title, el("div", { class: "viewer" }, board,
-    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw), el("h2", {}, "Moves"), moves)));
+    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw, " ", swap, " ", more), el("h2", {}, "Moves"), moves)));
   let state = null;
   let deadline = null;
   let chosen = [];
   let offerDraw = false;
+  let placeMore = false;
 
   const post = (path, body) => fetch(path, { method: "POST", credentials: "same-origin", body: body || "" });
   resign.addEventListener("click", () => { if (confirm("Resign this game?")) post("api/play/resign"); });
+  swap.addEventListener("click", () => { if (state && state.your_turn) send("swap"); });
+  more.addEventListener("click", () => {
+    placeMore = !placeMore;
+    more.classList.toggle("chosen", placeMore);
+    message.textContent = placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : state.message;
+  });
   draw.addEventListener("click", () => {
     if (state && state.draw_offered) post("api/play/draw");
     else { offerDraw = !offerDraw; draw.classList.toggle("chosen", offerDraw); message.textContent = offerDraw ? "Your next move offers a draw." : ""; }
@@ -412,6 +422,8 @@ async function showPlay() {
   }
   function send(move) {
     chosen = [];
+    placeMore = false;
+    more.classList.remove("chosen");
     post("api/play/move", offerDraw ? `${move} draw` : move);
     offerDraw = false;
     draw.classList.remove("chosen");
@@ -419,7 +431,7 @@ async function showPlay() {
   board.addEventListener("click", (event) => {
     const target = event.target.closest(".target");
     if (!target || !state || !state.your_turn) return;
-    if (target.dataset.move !== undefined) { send(target.dataset.move); return; }
+    if (target.dataset.move !== undefined) { send(placeMore ? `${target.dataset.move} more` : target.dataset.move); return; }
     const square = Number(target.dataset.square);
     if (chosen.length > 0 && !candidates().some((move) => squaresOf(move)[chosen.length] === square)) chosen = [];
     chosen.push(square);
@@ -441,6 +453,8 @@ async function showPlay() {
     resign.disabled = state.over;
     draw.disabled = state.over || !state.draw_offers;
     draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
+    swap.hidden = !(state.your_turn && state.legal.includes("swap"));
+    more.hidden = !(state.your_turn && state.legal.some((move) => move.endsWith(" more")));
     const capture = state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
     message.textContent = state.message + capture;
     chosen = [];

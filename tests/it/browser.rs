@@ -295,6 +295,58 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
     assert_eq!(shown, Value::Array(recorded));
 }
 
+/// Second at swap2 gomoku, a person sees the choice's buttons and takes Black with one click,
+/// then wins or loses by clicking squares; the record has them as Black.
+#[test]
+fn a_person_takes_black_at_a_swap_opening_with_a_button() {
+    let records = tempfile::tempdir().unwrap();
+    let mut command = referee();
+    command
+        .args(["play", "gomoku", "-p", "swap=swap2", "--browser"])
+        .args(["--first", RANDOM, "--second", "human"])
+        .args(["--human-time", "move=60000", "--record"])
+        .arg(records.path());
+    let (mut play, url) = start_with_url(command);
+    let browser = Browser::start();
+    browser.goto(&url);
+    browser.until(
+        "const swap = document.querySelector('button[name=swap]');
+         return swap && !swap.hidden && document.querySelector('.message').textContent.startsWith('Your move');",
+    );
+    assert_eq!(
+        browser.eval("return document.querySelector('button[name=more]').hidden;"),
+        json!(false),
+        "swap2's second option is offered at the second player's choice"
+    );
+    browser.click("button[name=swap]");
+    loop {
+        let state = browser.until(
+            "const m = document.querySelector('.message').textContent;
+             if (m.startsWith('Game over')) return 'over';
+             return document.querySelector('.board-area .target[data-move]') && m.startsWith('Your move') ? 'turn' : null;",
+        );
+        if state == "over" {
+            break;
+        }
+        assert_eq!(
+            browser.eval("return document.querySelector('button[name=swap]').hidden;"),
+            json!(true),
+            "no swap once the colours are chosen"
+        );
+        let moves_before = browser.eval("return document.querySelectorAll('ol.moves li').length;");
+        browser.click(".board-area .target[data-move]");
+        browser.until(&format!("return document.querySelectorAll('ol.moves li').length > {moves_before} || document.querySelector('.message').textContent.startsWith('Game over');"));
+    }
+    let status = play.0.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(records.path().join("0001.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["moves"][3]["move"], "swap", "{record}");
+    assert_eq!(record["players"][1]["colour"], "black", "{record}");
+    assert_eq!(record["players"][0]["colour"], "white", "{record}");
+}
+
 #[test]
 fn a_person_plays_a_checkers_multi_jump_square_by_square() {
     let records = tempfile::tempdir().unwrap();
