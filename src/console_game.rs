@@ -329,11 +329,14 @@ pub fn play_at_console(
         }
     };
     for (side, side_seat) in Side::BOTH.into_iter().zip(seats) {
-        if let SideSeat::Bot(mut bot) = side_seat {
+        match side_seat {
             // A bot that broke a rule is killed at once (dropping its seat).
-            if !played.faulted[side.index()] {
+            SideSeat::Bot(mut bot) if !played.faulted[side.index()] => {
                 played.finish_seat(side, &mut bot);
             }
+            // The page must show how the game ended before the command ends.
+            SideSeat::Browser(mut page) => page.finish(),
+            _ => {}
         }
     }
     let files = if taken_back {

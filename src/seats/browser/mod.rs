@@ -14,6 +14,9 @@ use crate::games::{AnyGame, GameSpec, Side};
 use crate::protocol::{Ready, RefereeMessage};
 use crate::verdict::Fault;
 pub use page::PlayPage;
+
+/// How long the end of a game waits for the page to fetch the result.
+const RESULT_SEEN_WAIT: Duration = Duration::from_secs(3);
 use page::{Shown, Submission};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -233,6 +236,10 @@ impl Seat for BrowserSeat {
         }
     }
 
-    /// The page stays up showing the result until the command ends.
-    fn finish(&mut self) {}
+    /// The page stays up showing the result until the command ends; the seat first waits (a few
+    /// seconds at most) for the page to fetch that result, so that a command ending with the
+    /// game does not take the result away before it was seen.
+    fn finish(&mut self) {
+        self.page.wait_until_fetched(RESULT_SEEN_WAIT);
+    }
 }

@@ -16,9 +16,10 @@ use serde_json::json;
 use std::convert::Infallible;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// What the page shows, as the seat last set it.
@@ -55,6 +56,8 @@ struct PageState {
     shown: Mutex<Option<(Shown, Instant)>>,
     changes: watch::Sender<u64>,
     answers: Mutex<Option<Sender<Submission>>>,
+    /// The newest change a page has fetched.
+    fetched: AtomicU64,
 }
 
 type Shared = Arc<PageState>;
@@ -73,6 +76,7 @@ impl PlayPage {
             shown: Mutex::new(None),
             changes,
             answers: Mutex::new(None),
+            fetched: AtomicU64::new(0),
         });
         let listener = std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
         listener.set_nonblocking(true)?;
@@ -104,6 +108,16 @@ impl PlayPage {
         let (sender, receiver) = mpsc::channel();
         *self.state.answers.lock().expect("never poisoned") = Some(sender);
         receiver
+    }
+
+    /// Waits until a page has fetched what was shown last, `timeout` at most: the command may
+    /// end once the game is over, and the person must still see how it ended.
+    pub(super) fn wait_until_fetched(&self, timeout: Duration) {
+        let shown = *self.state.changes.borrow();
+        let until = Instant::now() + timeout;
+        while self.state.fetched.load(Ordering::SeqCst) < shown && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     pub(super) fn show(&self, shown: Shown) {
@@ -147,6 +161,9 @@ struct StateView<'a> {
 }
 
 async fn current(State(state): State<Shared>) -> Response {
+    // What is served is at least this new: the seat sets what is shown before it counts it.
+    let change = *state.changes.borrow();
+    state.fetched.fetch_max(change, Ordering::SeqCst);
     let shown = state.shown.lock().expect("never poisoned");
     let Some((shown, at)) = shown.as_ref() else {
         return Json(json!({"title": "Waiting for the game to start", "svg": "", "legal": [], "moves": [], "your_turn": false, "remaining_ms": null, "draw_offers": false, "draw_offered": false, "message": "", "over": false})).into_response();
