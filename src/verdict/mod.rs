@@ -228,7 +228,15 @@ const DEBUG_OUTPUT_HINT: &str =
 /// letters or more that is no word of a protocol (a move is numbers, square names and a few
 /// keywords).
 pub fn looks_like_prose(line: &str) -> bool {
-    const PROTOCOL_WORDS: [&str; 5] = ["resign", "draw", "ready", "multi", "place_move"];
+    const PROTOCOL_WORDS: [&str; 7] = [
+        "resign",
+        "draw",
+        "ready",
+        "multi",
+        "place_move",
+        "swap",
+        "more",
+    ];
     line.split(|c: char| !c.is_alphabetic() && c != '_')
         .any(|word| {
             word.chars().count() >= 3 && !PROTOCOL_WORDS.contains(&word.to_lowercase().as_str())

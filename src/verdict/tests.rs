@@ -103,6 +103,9 @@ fn a_line_that_reads_like_prose_is_pointed_to_stderr() {
         "11-15 draw",
         "Resign",
         "x",
+        "swap",
+        "SWAP",
+        "7 5 more",
     ] {
         assert!(!looks_like_prose(notation), "{notation}");
     }
