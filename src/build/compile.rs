@@ -137,7 +137,11 @@ pub fn build(
     if dir.is_dir() {
         return Ok(Ok(built(true)));
     }
-    let unique = format!("{digest}.{}", std::process::id());
+    // Two builds of the same sources may run at once, in this process or another: each stages
+    // in folders of its own.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let unique = format!("{digest}.{}.{build}", std::process::id());
     let stage = cache.join(format!("src-{unique}"));
     let fresh = cache.join(format!("new-{unique}"));
     let outcome = stage_and_run(source, &files, &stage, &fresh, profile, options);
@@ -386,6 +390,43 @@ mod tests {
         assert_ne!(base, hash(&profile, &[(PathBuf::from("main.py"), true)]));
         std::fs::write(dir.path().join("main.py"), "print(2)").unwrap();
         assert_ne!(base, hash(&profile, &files));
+    }
+
+    /// Entrants may hand in the same sources, and a contest builds several at a time.
+    #[test]
+    fn the_same_sources_built_at_once_give_one_build() {
+        let profile = Profile {
+            detect: vec!["*.sh".into()],
+            compile: "sleep 0.1; cp main.sh bot".into(),
+            run: "sh {dir}/bot".into(),
+        };
+        let source = tempfile::tempdir().unwrap();
+        std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
+        for _ in 0..4 {
+            let cache = tempfile::tempdir().unwrap();
+            let options = BuildOptions {
+                cache: cache.path().join("builds"),
+                limits: Limits::default(),
+                timeout: Duration::from_secs(60),
+            };
+            let builds: Vec<_> = std::thread::scope(|scope| {
+                let builders: Vec<_> = (0..4)
+                    .map(|_| scope.spawn(|| build(source.path(), "sh", &profile, &options)))
+                    .collect();
+                builders.into_iter().map(|b| b.join().unwrap()).collect()
+            });
+            let dirs: Vec<PathBuf> = builds
+                .into_iter()
+                .map(|built| built.unwrap().unwrap().dir)
+                .collect();
+            assert!(dirs.iter().all(|dir| *dir == dirs[0]), "{dirs:?}");
+            assert!(dirs[0].join("bot").is_file());
+            let left: Vec<_> = std::fs::read_dir(cache.path().join("builds"))
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name())
+                .collect();
+            assert_eq!(left.len(), 1, "only the build stays: {left:?}");
+        }
     }
 
     #[test]
