@@ -93,6 +93,20 @@ pub struct TranscriptLine {
     pub line: String,
 }
 
+impl TranscriptLine {
+    /// The lines of `messages`, sent to a seat at `at`.
+    pub fn sent(
+        messages: &[RefereeMessage],
+        at: Instant,
+    ) -> impl Iterator<Item = TranscriptLine> + '_ {
+        messages.iter().map(move |message| TranscriptLine {
+            at,
+            direction: Direction::ToBot,
+            line: message.to_string(),
+        })
+    }
+}
+
 /// The most lines a bot's transcript keeps of what the bot wrote in one game.
 pub const TRANSCRIPT_CAP_LINES: u64 = 10_000;
 /// The most bytes of the bot's lines a transcript keeps in one game.

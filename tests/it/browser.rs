@@ -252,12 +252,9 @@ fn play_in_browser(game: &str, records: &Path, extra: &[&str]) -> (Running, Stri
     start_with_url(command)
 }
 
-#[test]
-fn a_person_plays_tictactoe_to_the_end_by_clicking() {
-    let records = tempfile::tempdir().unwrap();
-    let (mut play, url) = play_in_browser("tictactoe", records.path(), &[]);
-    let browser = Browser::start();
-    browser.goto(&url);
+/// Plays the person's turns by clicking the first square offered until the game is over,
+/// checking `each_turn` at every turn first.
+fn click_until_over(browser: &Browser, each_turn: impl Fn()) {
     loop {
         let state = browser.until(
             "const m = document.querySelector('.message').textContent;
@@ -265,19 +262,33 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
              return document.querySelector('.board-area .target[data-move]') && m.startsWith('Your move') ? 'turn' : null;",
         );
         if state == "over" {
-            break;
+            return;
         }
-        let clock = browser.eval("return document.querySelector('.clock').textContent;");
-        assert!(clock.as_str().unwrap().ends_with(" s"), "a clock: {clock}");
+        each_turn();
         let moves_before = browser.eval("return document.querySelectorAll('ol.moves li').length;");
         browser.click(".board-area .target[data-move]");
         browser.until(&format!("return document.querySelectorAll('ol.moves li').length > {moves_before} || document.querySelector('.message').textContent.startsWith('Game over');"));
     }
+}
+
+/// The record of the first game in `records`.
+fn first_record(records: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(records.join("0001.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_person_plays_tictactoe_to_the_end_by_clicking() {
+    let records = tempfile::tempdir().unwrap();
+    let (mut play, url) = play_in_browser("tictactoe", records.path(), &[]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    click_until_over(&browser, || {
+        let clock = browser.eval("return document.querySelector('.clock').textContent;");
+        assert!(clock.as_str().unwrap().ends_with(" s"), "a clock: {clock}");
+    });
     let status = play.0.wait().unwrap();
     assert!(status.success(), "{status}");
-    let record: Value =
-        serde_json::from_str(&std::fs::read_to_string(records.path().join("0001.json")).unwrap())
-            .unwrap();
+    let record = first_record(records.path());
     assert_eq!(record["players"][0]["name"], "human");
     assert!(
         ["line", "board-full"].contains(&record["result"]["reason"].as_str().unwrap()),
@@ -319,29 +330,16 @@ fn a_person_takes_black_at_a_swap_opening_with_a_button() {
         "swap2's second option is offered at the second player's choice"
     );
     browser.click("button[name=swap]");
-    loop {
-        let state = browser.until(
-            "const m = document.querySelector('.message').textContent;
-             if (m.startsWith('Game over')) return 'over';
-             return document.querySelector('.board-area .target[data-move]') && m.startsWith('Your move') ? 'turn' : null;",
-        );
-        if state == "over" {
-            break;
-        }
+    click_until_over(&browser, || {
         assert_eq!(
             browser.eval("return document.querySelector('button[name=swap]').hidden;"),
             json!(true),
             "no swap once the colours are chosen"
         );
-        let moves_before = browser.eval("return document.querySelectorAll('ol.moves li').length;");
-        browser.click(".board-area .target[data-move]");
-        browser.until(&format!("return document.querySelectorAll('ol.moves li').length > {moves_before} || document.querySelector('.message').textContent.startsWith('Game over');"));
-    }
+    });
     let status = play.0.wait().unwrap();
     assert!(status.success(), "{status}");
-    let record: Value =
-        serde_json::from_str(&std::fs::read_to_string(records.path().join("0001.json")).unwrap())
-            .unwrap();
+    let record = first_record(records.path());
     assert_eq!(record["moves"][3]["move"], "swap", "{record}");
     assert_eq!(record["players"][1]["colour"], "black", "{record}");
     assert_eq!(record["players"][0]["colour"], "white", "{record}");
@@ -384,9 +382,7 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
     }
     browser.until("return document.querySelector('.message').textContent.startsWith('Game over');");
     assert!(play.0.wait().unwrap().success());
-    let record: Value =
-        serde_json::from_str(&std::fs::read_to_string(records.path().join("0001.json")).unwrap())
-            .unwrap();
+    let record = first_record(records.path());
     assert_eq!(record["moves"][0]["move"], "9x18x27");
 }
 

@@ -53,13 +53,8 @@ impl BrowserSeat {
     }
 
     fn log_sent(&mut self, messages: &[RefereeMessage]) {
-        let at = Instant::now();
         self.transcript
-            .extend(messages.iter().map(|message| TranscriptLine {
-                at,
-                direction: Direction::ToBot,
-                line: message.to_string(),
-            }));
+            .extend(TranscriptLine::sent(messages, Instant::now()));
     }
 
     /// Shows the position; `turn` is the time the person has for a move when it is theirs.

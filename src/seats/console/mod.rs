@@ -90,13 +90,8 @@ impl ConsoleSeat {
     }
 
     fn log_sent(&mut self, messages: &[RefereeMessage]) {
-        let at = Instant::now();
         self.transcript
-            .extend(messages.iter().map(|message| TranscriptLine {
-                at,
-                direction: Direction::ToBot,
-                line: message.to_string(),
-            }));
+            .extend(TranscriptLine::sent(messages, Instant::now()));
         if self.options.raw {
             for message in messages {
                 self.screen.say(Voice::Plain, &message.to_string());
