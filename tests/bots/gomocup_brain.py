@@ -6,7 +6,8 @@ the opponent's four, else extend its own longest line, else play near the centre
 misbehaves on purpose in the way named by its first argument.
 
 usage: gomocup_brain.py MODE [MARKER]
-MODE: good, noise (MESSAGE and DEBUG lines and empty lines around every answer), crlf, cr
+MODE: good, noise (MESSAGE and DEBUG lines and empty lines before every answer), trailing (a
+MESSAGE line right after every answer, in the same write, as pbrain-figrid does after OK), crlf, cr
 (line ends), refuse-size (ERROR to START), no-restart (UNKNOWN to RESTART), wrong (answers
 'x y' instead of 'x,y' at its third move, and nothing more), junk (before every move, lines
 that are not moves: a MESSAGE split by a raw CR and a byte that is not UTF-8, ERROR, UNKNOWN,
@@ -48,6 +49,8 @@ def send(line):
         sys.stdout.write(END_OF_LINE)
         sys.stdout.write("DEBUG eval=0.5 depth=3" + END_OF_LINE)
     sys.stdout.write(line + END_OF_LINE)
+    if mode == "trailing":
+        sys.stdout.write("MESSAGE config: hash=16MB depth=20" + END_OF_LINE)
     sys.stdout.flush()
 
 

@@ -443,7 +443,7 @@ fn a_brain_over_its_turn_limit_loses_with_its_bank_still_full() {
 
 #[test]
 fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
-    for mode in ["noise", "crlf", "suggest"] {
+    for mode in ["noise", "trailing", "crlf", "suggest"] {
         let games = play(
             Match::new("gomoku")
                 .a(brain(mode))
@@ -468,6 +468,11 @@ fn brains_may_chatter_end_lines_with_crlf_and_suggest() {
                         };
                         assert_eq!(mv["messages"], expected, "{mv}");
                     }
+                }
+                "trailing" => {
+                    // A MESSAGE after `OK` to START (before ABOUT is asked) is passed over.
+                    let ok = from.iter().position(|l| *l == "OK").unwrap();
+                    assert_eq!(from[ok + 1], "MESSAGE config: hash=16MB depth=20");
                 }
                 "suggest" => {
                     // Every SUGGEST is confirmed with PLAY, and the brain's echo is the move.

@@ -257,6 +257,9 @@ impl Gomocup {
 
     /// Sends a setup command and waits at most `wait` for its reply, chatter passed over.
     fn command(&mut self, command: &str, wait: Duration) -> Result<String, Fault> {
+        // Brains chatter after an answer too (pbrain-figrid writes `MESSAGE config: ...` after
+        // `OK`), so what came after the previous reply is passed over first, as before a move.
+        self.process.drain_unrequested(is_not_a_move)?;
         self.process
             .exchange(&[command.to_string()], wait, read_reply)
             .map(|answer| answer.line)
@@ -337,7 +340,6 @@ impl Seat for Gomocup {
             .mnk_params()
             .expect("Gomocup players are checked to play m,n,k games");
         let board = (params.width, params.height);
-        self.process.drain_unrequested(is_not_a_move)?;
         if self.board == Some(board) {
             let reply = self.command("RESTART", left())?;
             if keyword(&reply) != "OK" {
