@@ -18,7 +18,9 @@ pub struct TournamentArgs {
     /// The tournament's configuration file (TOML).
     config: PathBuf,
     /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
-    /// at least 1: a game runs two bots].
+    /// at least 1: a game runs two bots]. With exactly as many games at once as the CPU cores
+    /// the referee may use, each game and its two bots run on one core of their own (a bot's
+    /// threads share that core).
     #[arg(
         short = 'j',
         long,

@@ -31,8 +31,8 @@ const MAX_SPIN_PAUSE: u32 = 64;
 /// Whether a wait polls the pipe before it sleeps. Polling saves the wake-up of a sleeping
 /// referee when an instant bot answers on another processor; it only costs when the bot is
 /// slower than the spin, or when every processor is busy (the bot then waits for the very
-/// processor the referee spins on). So a wait spins only on a machine with more than one
-/// processor and while spinning pays: each spin that ends without an answer doubles the number
+/// processor the referee spins on). So a wait spins only where the referee's thread may run on
+/// more than one processor, and while spinning pays: each spin that ends without an answer doubles the number
 /// of waits that skip it (up to [`MAX_SPIN_PAUSE`]), and an answer caught spinning resets it.
 #[derive(Debug)]
 struct Spin {
@@ -46,11 +46,10 @@ struct Spin {
 
 impl Spin {
     fn new() -> Spin {
-        static PROCESSORS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        let processors =
-            *PROCESSORS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Spin {
-            allowed: processors > 1,
+            // Where the bot's thread was pinned to one processor (a table of its own), its bots
+            // run on that processor too: spinning would only keep them from it.
+            allowed: super::cpus::allowed().len() > 1,
             paused: 0,
             next_pause: 1,
         }

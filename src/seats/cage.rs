@@ -10,12 +10,14 @@
 
 use super::bot_cgroups::BotCgroups;
 use super::cgroup::Joiner;
+use super::cpus;
 use super::leftovers::MARK;
 use super::limits::Limits;
 use super::pid_namespace::{self, Namespace};
 use super::process_options::ProcessOptions;
 use super::sandbox::{self, Sandbox, SandboxError, Staging};
 use super::supervisor::Supervisor;
+use nix::sched::CpuSet;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -106,6 +108,7 @@ impl Cage {
             namespace,
             staging: sandbox.as_ref().map(Sandbox::staging),
             referee: std::process::id() as libc::pid_t,
+            processors: cpus::mask(),
         };
         // SAFETY: the closure runs in the forked child of a possibly multi-threaded process,
         // where only async-signal-safe calls are sound. `Child::start` only makes system calls,
@@ -137,6 +140,8 @@ struct Child {
     staging: Option<Staging>,
     /// The referee's pid, the child's parent unless the referee died meanwhile.
     referee: libc::pid_t,
+    /// The processors of the thread that asked for the bot (the fork happens on another).
+    processors: Option<CpuSet>,
 }
 
 impl Child {
@@ -145,6 +150,9 @@ impl Child {
         // Its own session, hence its own process group: killed as a whole, and out of reach
         // of the terminal's Ctrl-C (the referee decides when bots stop).
         nix::unistd::setsid()?;
+        if let Some(processors) = &self.processors {
+            cpus::restrict_to(processors)?;
+        }
         close_inherited_descriptors();
         for joiner in &self.joiners {
             joiner.join()?;

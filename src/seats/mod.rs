@@ -12,6 +12,7 @@ pub mod browser;
 mod cage;
 pub(crate) mod cgroup;
 pub mod console;
+pub mod cpus;
 mod leftovers;
 pub mod limits;
 pub(crate) mod memory_cgroup;

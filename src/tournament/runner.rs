@@ -10,6 +10,7 @@ use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::rounds;
 use super::schedule::{Format, Shard, Slot};
+use crate::seats::cpus;
 use crate::seats::supervisor::Supervisor;
 use crate::standings::render::{self, WriteError};
 use crate::standings::Standings;
@@ -33,6 +34,20 @@ pub fn cores() -> usize {
 /// file's `concurrency`, else half the CPU cores (a game runs two bots), at least 1.
 pub fn jobs(asked: Option<usize>, configured: Option<usize>) -> usize {
     asked.or(configured).unwrap_or((cores() / 2).max(1))
+}
+
+/// The processor each table runs on, with its bots: one of its own each when there are as many
+/// tables as processors, so that a game's bot and its referee wake each other on one processor
+/// (no wake-up crosses processors, no table's bot is slowed by another table's) and `-j 2`
+/// plays twice the games of `-j 1`; none (the scheduler places them) otherwise, as several
+/// runs at once with fewer tables each would all pin theirs to the first processors.
+fn table_cores(jobs: usize) -> Vec<usize> {
+    let allowed = cpus::allowed();
+    if allowed.len() == jobs {
+        allowed
+    } else {
+        Vec::new()
+    }
 }
 
 /// How to run a tournament.
@@ -319,12 +334,18 @@ impl Play<'_> {
         });
         let mut finished = Vec::new();
         let (sender, events) = mpsc::channel();
+        let cores = table_cores(self.jobs);
         let outcome = thread::scope(|scope| {
             let workers: Vec<_> = (0..self.jobs)
-                .map(|_| {
+                .map(|index| {
                     let sender = sender.clone();
                     let dispatcher = &dispatcher;
+                    let core = cores.get(index).copied();
                     scope.spawn(move || {
+                        if let Some(core) = core {
+                            // Not being pinned costs speed, never a game: ignore a refusal.
+                            let _ = cpus::pin_current_thread(core);
+                        }
                         let table = Table::new(self.supervisor);
                         let result = work(
                             self.tournament,

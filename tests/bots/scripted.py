@@ -44,6 +44,12 @@ if mode == "crash-noisy":
 if mode == "fds":
     # Descriptors open at start-up (listdir's own shows up as one more).
     print("fds %s" % sorted(int(fd) for fd in os.listdir("/proc/self/fd")), file=sys.stderr, flush=True)
+if mode == "cpus":
+    # The processors this bot may run on (as /proc lists them), into a file of its own in PARAM.
+    with open("/proc/self/status") as status:
+        allowed = [l.split(":", 1)[1].strip() for l in status if l.startswith("Cpus_allowed_list:")]
+    with open(os.path.join(param, "%d.%s" % (os.getpid(), os.urandom(4).hex())), "w") as out:
+        out.write(allowed[0])
 ready_line = "ready scripted 1" + (" multi" if mode == "multi" else "")
 
 for raw in sys.stdin:

@@ -11,6 +11,7 @@ mod check;
 mod common;
 mod console;
 mod contest;
+mod cores;
 mod export;
 mod hostile;
 mod journals;
