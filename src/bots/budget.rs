@@ -25,6 +25,8 @@ pub struct Budget {
     deadline: Instant,
     /// When the protocol loop answers for a search that has not returned.
     hard_deadline: Instant,
+    /// When the referee's limit for the move runs out (as far as the bot can tell).
+    limit: Instant,
     /// The best move found so far, in notation.
     proposal: Arc<Proposal>,
     /// The most positions the search may visit: `u64::MAX` (no limit) except in
@@ -73,7 +75,29 @@ impl Budget {
         let hard = think + (available.saturating_sub(think) / 4).min(HARD_SLACK);
         Budget {
             hard_deadline: received + hard,
+            limit: received + available,
             ..Budget::fixed(received, think)
+        }
+    }
+
+    /// This budget on a machine with `oversubscription` runnable tasks per processor (see
+    /// [`super::MachineLoad`]): the search's time divided by it, the hard deadline a quarter of
+    /// the way from there to the limit again. Where the search gets a whole processor (1 or
+    /// less) the budget is unchanged.
+    pub fn shared_by(self, oversubscription: f64) -> Budget {
+        if oversubscription <= 1.0 {
+            return self;
+        }
+        let think = self
+            .total()
+            .div_f64(oversubscription)
+            .max(Duration::from_millis(1));
+        let deadline = self.started + think;
+        let room = self.limit.saturating_duration_since(deadline);
+        Budget {
+            deadline,
+            hard_deadline: deadline + (room / 4).min(HARD_SLACK),
+            ..self
         }
     }
 
@@ -103,6 +127,7 @@ impl Budget {
             started,
             deadline: started + think,
             hard_deadline: started + think,
+            limit: started + think,
             proposal: Arc::default(),
             nodes: u64::MAX,
         }
@@ -228,6 +253,23 @@ mod tests {
         assert_eq!(hard_ms(1000, "move=1000"), 827);
         assert_eq!(hard_ms(10_000, "bank=10000"), 470, "a bank's limit is far");
         assert_eq!(hard_ms(5, "move=5"), 2);
+    }
+
+    #[test]
+    fn an_oversubscribed_machine_shortens_the_search_and_keeps_the_room_before_the_limit() {
+        let control = TimeControl::parse_over(TimeControl::default(), "move=100").unwrap();
+        let budget = Budget::for_turn(100, &control, false, Instant::now());
+        let ms = |budget: &Budget| {
+            (
+                budget.total().as_micros(),
+                (budget.hard_deadline() - budget.started).as_micros(),
+            )
+        };
+        assert_eq!(ms(&budget.clone().shared_by(1.0)), (50_000, 62_500));
+        assert_eq!(ms(&budget.clone().shared_by(0.3)), (50_000, 62_500));
+        // Two tasks per processor: half the search, a quarter of the 75 ms left to the limit.
+        assert_eq!(ms(&budget.clone().shared_by(2.0)), (25_000, 43_750));
+        assert_eq!(ms(&budget.shared_by(100.0)), (1_000, 25_750));
     }
 
     #[test]

@@ -10,12 +10,14 @@
 mod budget;
 pub mod checkers;
 pub mod dots;
+mod machine_load;
 mod mnk;
 mod proposal;
 mod random;
 pub mod uttt;
 
 pub use budget::{Budget, Lateness};
+pub use machine_load::MachineLoad;
 
 use crate::clock::TimeControl;
 use crate::games::checkers::Checkers;
@@ -346,6 +348,7 @@ pub fn run(
     // Whether the bot has moved yet in the current game.
     let mut moved = false;
     let mut lateness = Lateness::default();
+    let mut load = MachineLoad::default();
     for line in input.lines() {
         let line = line?;
         let received = Instant::now();
@@ -393,8 +396,9 @@ pub fn run(
                 output.flush()?;
             }
             RefereeMessage::Turn { ms, .. } => {
-                let budget =
-                    Budget::for_turn(ms, &control, !moved, received).leaving(lateness.feared());
+                let budget = Budget::for_turn(ms, &control, !moved, received)
+                    .shared_by(load.oversubscription())
+                    .leaving(lateness.feared());
                 moved = true;
                 let index = current.ok_or_else(no_game)?;
                 let session = sessions[index].1.as_mut();
