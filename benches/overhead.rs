@@ -16,7 +16,9 @@
 //! the two are measured in alternating batches, each batch's ratio is taken, and the median
 //! ratio over the batches is the figure (target: at most 1.2), against the raw round trip whose
 //! reader polls and against the one whose reader sleeps in `read` (as c-gomoku-cli does); once
-//! on an idle machine and once with a spinning thread per core.
+//! on an idle machine and once with a spinning thread per core; then both again with the
+//! measuring thread, the cats and the bots pinned to one processor, as a tournament's tables
+//! run when there are as many as processors (the referee does not spin there).
 //!
 //! `cargo bench --bench overhead` prints every batch, the medians and the ratios.
 
@@ -24,6 +26,7 @@ use referee::bots::Level;
 use referee::clock::TimeControl;
 use referee::games::GameSpec;
 use referee::matches::{run_match, MatchConfig};
+use referee::seats::cpus;
 use referee::seats::limits::Limits;
 use referee::seats::process_options::ProcessOptions;
 use referee::seats::supervisor::Supervisor;
@@ -179,14 +182,24 @@ fn main() {
     raw_round_trips(1000, 2, Wait::Poll);
     referee_cycles(10);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for busy in [false, true] {
+    let everywhere = cpus::mask().expect("the processors this thread may use");
+    let one = *cpus::allowed().last().expect("a processor");
+    for (busy, pinned) in [(false, false), (true, false), (false, true), (true, true)] {
         // With every core busy, each wake-up waits for a core: what a referee meets when the
         // machine also builds, or runs a game per core.
         let _load = busy.then(|| Load::start(cores));
-        let mode = if busy {
-            format!("{cores} cores busy")
+        // Pinned: the measuring thread, the cats and the bots on one processor, as a
+        // tournament's table runs with as many tables as processors.
+        if pinned {
+            cpus::pin_current_thread(one).expect("pinned");
         } else {
-            "idle".to_string()
+            cpus::restrict_to(&everywhere).expect("unpinned");
+        }
+        let mode = match (busy, pinned) {
+            (false, false) => "idle".to_string(),
+            (true, false) => format!("{cores} cores busy"),
+            (false, true) => format!("pinned to processor {one}, idle"),
+            (true, true) => format!("pinned to processor {one}, {cores} cores busy"),
         };
         println!("--- {mode}");
         let (mut raw, mut sleeping, mut cycles, mut own_work) = (vec![], vec![], vec![], vec![]);
