@@ -266,7 +266,10 @@ fn click_until_over(browser: &Browser, each_turn: impl Fn()) {
         }
         each_turn();
         let moves_before = browser.eval("return document.querySelectorAll('ol.moves li').length;");
-        browser.click(".board-area .target[data-move]");
+        if browser.try_click(".board-area .target[data-move]").is_err() {
+            // The board was redrawn between the look and the click: look again.
+            continue;
+        }
         browser.until(&format!("return document.querySelectorAll('ol.moves li').length > {moves_before} || document.querySelector('.message').textContent.startsWith('Game over');"));
     }
 }

@@ -127,12 +127,17 @@ impl Browser {
 
     /// Clicks the element `css` selects, as a person does (a WebDriver click).
     pub fn click(&self, css: &str) {
-        self.runtime
-            .block_on(async {
-                let element = self.client.find(Locator::Css(css)).await?;
-                element.click().await
-            })
+        self.try_click(css)
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Clicks the element `css` selects, if the page still has it: a page that redraws itself
+    /// (after a poll of the server) may replace it between a check and the click.
+    pub fn try_click(&self, css: &str) -> Result<(), fantoccini::error::CmdError> {
+        self.runtime.block_on(async {
+            let element = self.client.find(Locator::Css(css)).await?;
+            element.click().await
+        })
     }
 
     pub fn press(&self, key: &str) {
