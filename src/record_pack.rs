@@ -604,7 +604,10 @@ mod tests {
             .unwrap());
         assert_eq!(found, [1]);
         assert_eq!(index.games().len(), 1);
-        assert_eq!(index.read(1).unwrap().unwrap().record.final_position, "again\n");
+        assert_eq!(
+            index.read(1).unwrap().unwrap().record.final_position,
+            "again\n"
+        );
 
         // A new run empties the file: the index starts over.
         let pack = RecordPack::open(&path, false).unwrap();
@@ -646,7 +649,12 @@ mod tests {
         for name in ["games.jsonl", "games-3-of-8.jsonl"] {
             assert!(is_pack_name(name), "{name}");
         }
-        for name in ["games.json", "games-3.jsonl", "games-a-of-8.jsonl", "journal.jsonl"] {
+        for name in [
+            "games.json",
+            "games-3.jsonl",
+            "games-a-of-8.jsonl",
+            "journal.jsonl",
+        ] {
             assert!(!is_pack_name(name), "{name}");
         }
     }

@@ -45,7 +45,8 @@ pub fn run(args: ExportArgs) -> Result<()> {
                 Some(dir) => {
                     fs::create_dir_all(dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
-                    let file = dir.join(format!("{:04}.{}", game.record.number, format.extension()));
+                    let file =
+                        dir.join(format!("{:04}.{}", game.record.number, format.extension()));
                     fs::write(&file, text)
                         .with_context(|| format!("cannot write {}", file.display()))?;
                     writeln!(stdout, "{}", file.display())?;

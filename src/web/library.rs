@@ -255,7 +255,9 @@ fn index_pack(
     });
     if pack.source != source {
         pack.source = source;
-        pack.games.values_mut().for_each(|game| game.source = source);
+        pack.games
+            .values_mut()
+            .for_each(|game| game.source = source);
         changed = true;
     }
     let IndexedPack { index, games, .. } = &mut pack;
@@ -341,7 +343,92 @@ pub fn player_name(record: &GameRecord, index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record_pack::RecordPack;
+    use crate::seats::{Direction, SeatLog, TranscriptLine};
     use crate::web::live::{LiveFile, LiveHeader};
+    use crate::web::replay;
+    use std::io::Write as _;
+    use std::time::{Duration, Instant};
+
+    fn record(number: u32) -> GameRecord {
+        let player = |label: &str| {
+            serde_json::json!({"label": label, "command": "bot", "name": null, "version": null,
+                "time": {"move": 1000, "bank": 0, "increment": 0, "first": 0}, "points": 0.5,
+                "stderr_at_us": [1500]})
+        };
+        serde_json::from_value(serde_json::json!({
+            "referee": "0", "number": number, "game": "tictactoe width=3 height=3 line=3 exact=no",
+            "players": [player("ann"), player("bob")], "opening": [],
+            "moves": [{"side": "first", "move": "1 1", "us": 10, "at_us": 2000}],
+            "result": {"winner": null, "reason": "agreement", "detail": "draw"},
+            "started": "", "ended": "", "final_position": ""
+        }))
+        .unwrap()
+    }
+
+    fn log(started: Instant, line: &str, stderr: &[u8]) -> SeatLog {
+        SeatLog {
+            transcript: vec![TranscriptLine {
+                at: started + Duration::from_millis(1),
+                direction: Direction::ToBot,
+                line: line.into(),
+            }],
+            stderr: stderr.to_vec(),
+            ..SeatLog::default()
+        }
+    }
+
+    #[test]
+    fn a_records_file_is_indexed_as_it_grows_and_its_games_replayed() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("league");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("journal.jsonl"), "").unwrap();
+        let path = out.join("games.jsonl");
+        let pack = RecordPack::open(&path, false).unwrap();
+        let started = Instant::now();
+        let logs = [
+            log(started, "turn 1000", b"thinking\n"),
+            log(started, "x", b""),
+        ];
+        pack.append_game(&record(1), &logs, started).unwrap();
+        let mut library = Library::new(vec![root.path().to_path_buf()]);
+        assert!(library.sources[0].tournament);
+        assert_eq!(library.games().len(), 1);
+
+        // A game and an epilogue of the first are appended, then half a line: the scan reads
+        // what is whole, and nothing is an error.
+        pack.append_game(&record(2), &logs, started).unwrap();
+        pack.append_epilogue(1, "bob", &log(started, "quit", b"bye\n"), started)
+            .unwrap();
+        let whole = fs::read(&path).unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(&whole[..100])
+            .unwrap();
+        assert!(library.scan());
+        let numbers: Vec<u32> = library.games().iter().map(|game| game.number).collect();
+        assert_eq!(numbers, [1, 2]);
+        assert!(!library.scan(), "nothing more");
+
+        let place = library.find(0, 1).unwrap();
+        assert!(matches!(place, Place::Pack(..)), "{place:?}");
+        let view = replay::finished(&place.stored().unwrap());
+        let sent: Vec<&str> = view.turns[1].iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(sent, ["turn 1000", "x", "quit"], "the epilogue is merged");
+        let stderr = |side: usize| -> Vec<String> {
+            view.stderr[side]
+                .iter()
+                .flatten()
+                .map(|l| l.text.clone())
+                .collect()
+        };
+        assert_eq!(stderr(0), ["thinking"]);
+        assert_eq!(stderr(1), ["bye"]);
+        assert!(library.find(0, 3).is_none());
+    }
 
     #[test]
     fn sources_are_found_one_level_down_and_a_record_hides_its_live_file() {

@@ -219,12 +219,11 @@ async fn game(
     State(shared): State<AppState>,
     Path((source, number)): Path<(usize, u32)>,
 ) -> Response {
-    let view = tokio::task::spawn_blocking(move || {
-        game_view(&find(&shared, source, number)?, number)
-    })
-    .await
-    .ok()
-    .flatten();
+    let view =
+        tokio::task::spawn_blocking(move || game_view(&find(&shared, source, number)?, number))
+            .await
+            .ok()
+            .flatten();
     match view {
         Some(view) => Json(view).into_response(),
         None => not_found(),
