@@ -123,6 +123,7 @@ fn decode_stderr(
 }
 
 /// A records file open for appending, shared by a run's tables.
+#[derive(Debug)]
 pub struct RecordPack {
     path: PathBuf,
     /// None once a write failed: nothing more is appended, so that a line cut short by the

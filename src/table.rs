@@ -59,21 +59,12 @@ pub struct Venue {
 }
 
 /// Where a table files each game's record, transcript and stderr.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub enum Recorder {
     /// Files of its own for each game in this directory (see [`crate::record::write_game`]).
     Files(PathBuf),
     /// A line for each game in a records file shared by the run's tables.
     Pack(Arc<RecordPack>),
-}
-
-impl std::fmt::Debug for Recorder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Recorder::Files(dir) => f.debug_tuple("Files").field(dir).finish(),
-            Recorder::Pack(pack) => f.debug_tuple("Pack").field(&pack.path()).finish(),
-        }
-    }
 }
 
 impl Recorder {
