@@ -89,7 +89,10 @@ fn main() {
         ("reuse", "records = false\nreuse_processes = true"),
         ("no-reuse", "records = false\nreuse_processes = false"),
         ("reuse+records", "records = true\nreuse_processes = true"),
-        ("reuse+records-files", "records = \"files\"\nreuse_processes = true"),
+        (
+            "reuse+records-files",
+            "records = \"files\"\nreuse_processes = true",
+        ),
     ] {
         let path = config(dir.path(), name, 10, 10, extra);
         let rates: Vec<f64> = (0..3).map(|_| run(&path, &out, &["-j", "2"]).0).collect();

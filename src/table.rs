@@ -2,7 +2,8 @@
 //! `referee match` and the tournament runner use. A [`Table`] starts each bot's process when
 //! its first game needs it, keeps it for the next game when the bot declared `multi` and did
 //! nothing wrong, tells it to quit (or kills it after a fault) otherwise, files the game's
-//! record (files of its own, or a line of a records file), and replays a game whose timeout coincided with a stall of the referee.
+//! record (files of its own, or a line of a records file), and replays a game whose timeout
+//! coincided with a stall of the referee.
 
 use crate::arbiter::{play_game_watched, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::clock::TimeControl;
