@@ -24,7 +24,7 @@ pub struct ExportArgs {
     /// `referee match --record DIR` and a tournament with records = "files" write them:
     /// NNNN.json (the record), NNNN.transcript.txt and NNNN.LABEL.stderr.txt (each player's
     /// stderr, when it wrote any). Example, a tournament's games as files to open in an
-    /// editor: referee export results/league --files results/league/games
+    /// editor: referee export results/league --files league-games
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     files: Option<PathBuf>,
 }
