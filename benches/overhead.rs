@@ -128,7 +128,7 @@ fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
             process: ProcessOptions::default(),
             referee_exe: env!("CARGO_BIN_EXE_referee").into(),
             seed: 1,
-            record_dir: None,
+            records: None,
             replay_stalled: true,
             reuse_processes: true,
         },

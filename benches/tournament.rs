@@ -3,7 +3,8 @@
 //!
 //! 1. Throughput: a 10-bot round robin of instant bots (`builtin:random`) at tic-tac-toe,
 //!    10 games per pairing (450 games), `-j 2`, with and without reusing the bots' processes
-//!    (and once with records written); the median of three runs, in games per second as the
+//!    (and reused with records written: into the records file, `games.jsonl`, and as three
+//!    files a game, `records = "files"`); the median of three runs, in games per second as the
 //!    referee reports it. Then 1,800 games with records, `-j 1` against `-j 2` (target: at
 //!    least 1.7 times as many games a second with two workers).
 //! 2. Memory: the referee's own peak resident size (VmHWM, polled from /proc while it runs)
@@ -88,6 +89,10 @@ fn main() {
         ("reuse", "records = false\nreuse_processes = true"),
         ("no-reuse", "records = false\nreuse_processes = false"),
         ("reuse+records", "records = true\nreuse_processes = true"),
+        (
+            "reuse+records-files",
+            "records = \"files\"\nreuse_processes = true",
+        ),
     ] {
         let path = config(dir.path(), name, 10, 10, extra);
         let rates: Vec<f64> = (0..3).map(|_| run(&path, &out, &["-j", "2"]).0).collect();

@@ -21,6 +21,7 @@ pub mod matches;
 pub mod protocol;
 pub(crate) mod quote;
 pub(crate) mod record;
+pub(crate) mod record_pack;
 pub(crate) mod report;
 pub mod seats;
 pub(crate) mod seeded;

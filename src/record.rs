@@ -14,7 +14,7 @@ use crate::verdict::Termination;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -213,6 +213,55 @@ fn stderr_path(stem: &Path, label: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// What is kept of a finished game: its record, its transcript, and the stderr of each player
+/// (first, second) that wrote anything there. It is written as the game's own files
+/// ([`write_stored`]) or as a line of a records file ([`crate::record_pack`]), and read back
+/// from either.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredGame {
+    pub record: GameRecord,
+    pub transcript: String,
+    pub stderr: [Option<Vec<u8>>; 2],
+}
+
+impl StoredGame {
+    /// The stored form of a game just played, from its seats' logs.
+    pub fn of(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant) -> StoredGame {
+        StoredGame {
+            record: record.clone(),
+            transcript: transcript(record, logs, started_at),
+            stderr: [0, 1].map(|side| stderr_bytes(&logs[side])),
+        }
+    }
+
+    /// Adds an epilogue of the player labelled `label` (see [`append_epilogue`]): its lines go
+    /// at the end of the transcript, its stderr at the end of the player's stderr.
+    pub fn add_epilogue(&mut self, label: &str, transcript: &str, stderr: &[u8]) {
+        self.transcript.push_str(transcript);
+        let side = self.record.players.iter().position(|p| p.label == label);
+        if let (Some(side), false) = (side, stderr.is_empty()) {
+            self.stderr[side]
+                .get_or_insert_with(Vec::new)
+                .extend_from_slice(stderr);
+        }
+    }
+}
+
+/// What a player's stderr file holds: the bytes kept, and a last line saying how many more
+/// were dropped; none when the bot wrote nothing there.
+pub fn stderr_bytes(log: &SeatLog) -> Option<Vec<u8>> {
+    if log.stderr.is_empty() && log.stderr_dropped == 0 {
+        return None;
+    }
+    let mut bytes = log.stderr.clone();
+    if log.stderr_dropped > 0 {
+        bytes.extend_from_slice(
+            format!("\n[referee: {} more bytes dropped]\n", log.stderr_dropped).as_bytes(),
+        );
+    }
+    Some(bytes)
+}
+
 /// Writes `NNNN.json`, `NNNN.transcript.txt` and `NNNN.LABEL.stderr.txt` (when the bot wrote
 /// anything to stderr) into `dir`.
 pub fn write_game(
@@ -221,7 +270,13 @@ pub fn write_game(
     logs: &[SeatLog; 2],
     started_at: Instant,
 ) -> io::Result<RecordFiles> {
+    write_stored(dir, &StoredGame::of(record, logs, started_at))
+}
+
+/// Writes a stored game's files into `dir`, as [`write_game`] does.
+pub fn write_stored(dir: &Path, game: &StoredGame) -> io::Result<RecordFiles> {
     fs::create_dir_all(dir)?;
+    let record = &game.record;
     let stem = format!("{:04}", record.number);
     let record_path = dir.join(format!("{stem}.json"));
     let mut json = serde_json::to_string_pretty(record).map_err(io::Error::other)?;
@@ -229,32 +284,59 @@ pub fn write_game(
     fs::write(&record_path, json)?;
 
     let transcript_path = dir.join(format!("{stem}.transcript.txt"));
-    fs::write(
-        &transcript_path,
-        transcript(record, logs, started_at).as_bytes(),
-    )?;
+    fs::write(&transcript_path, game.transcript.as_bytes())?;
 
     let mut stderr = [None, None];
-    for (side, log) in Side::BOTH.iter().zip(logs) {
-        if log.stderr.is_empty() && log.stderr_dropped == 0 {
+    for (side, bytes) in game.stderr.iter().enumerate() {
+        let Some(bytes) = bytes else {
             continue;
-        }
-        let label = &record.players[side.index()].label;
-        let mut bytes = log.stderr.clone();
-        if log.stderr_dropped > 0 {
-            bytes.extend_from_slice(
-                format!("\n[referee: {} more bytes dropped]\n", log.stderr_dropped).as_bytes(),
-            );
-        }
+        };
+        let label = &record.players[side].label;
         let path = stderr_path(&dir.join(&stem), label);
         fs::write(&path, bytes)?;
-        stderr[side.index()] = Some(path);
+        stderr[side] = Some(path);
     }
     Ok(RecordFiles {
         record: record_path,
         transcript: transcript_path,
         stderr,
     })
+}
+
+/// The most bytes read back of a stderr file: the referee writes at most 64 KiB a game, and as
+/// much again as the bot exits, so a larger file was not written by it.
+const STDERR_READ_CAP: u64 = 1 << 20;
+
+/// Reads back, beside `record` read from its `NNNN.json` in `dir`, the game's transcript and
+/// stderr files as [`write_stored`] wrote them (a missing transcript reads as empty, a missing
+/// stderr file as none).
+pub fn read_stored(dir: &Path, record: GameRecord) -> StoredGame {
+    let stem = dir.join(format!("{:04}", record.number));
+    let mut transcript_path = stem.clone().into_os_string();
+    transcript_path.push(".transcript.txt");
+    let transcript = fs::read_to_string(transcript_path).unwrap_or_default();
+    let stderr = [0, 1].map(|side| {
+        let label = &record.players[side].label;
+        // A label names a file only when it is a plain name: a path must never come from
+        // anything but the directory.
+        let plain =
+            !label.is_empty() && !label.contains(['/', '\\']) && label != "." && label != "..";
+        if !plain {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        fs::File::open(stderr_path(&stem, label))
+            .ok()?
+            .take(STDERR_READ_CAP)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        Some(bytes)
+    });
+    StoredGame {
+        record,
+        transcript,
+        stderr,
+    }
 }
 
 /// Both seats' lines merged in time order: `+12.345678 ms A> turn 1000` for a line sent to
@@ -317,10 +399,15 @@ fn transcript_lines<'a>(
     out
 }
 
-/// What a bot kept for its next game logged after its last game's files were written (the
-/// `quit` or `END` it was sent when the table was done with it, and what it wrote on its way
-/// out), added to the end of that game's transcript and stderr file, so that the end of every
-/// process is on file. `started_at` is the last game's start, `label` the bot's.
+/// The lines of an epilogue, what a kept bot logged after its last game's record was filed
+/// (the `quit` or `END` it was sent when the table was done with it, and what it read on its
+/// way out), timed from that game's start, `started_at`.
+pub fn epilogue_transcript(label: &str, log: &SeatLog, started_at: Instant) -> String {
+    transcript_lines([(label, log)], started_at)
+}
+
+/// Adds an epilogue (see [`epilogue_transcript`]) of the bot labelled `label` to the end of its
+/// last game's transcript and stderr file, so that the end of every process is on file.
 pub fn append_epilogue(
     files: &RecordFiles,
     label: &str,
@@ -330,7 +417,7 @@ pub fn append_epilogue(
     let mut transcript = fs::OpenOptions::new()
         .append(true)
         .open(&files.transcript)?;
-    transcript.write_all(transcript_lines([(label, log)], started_at).as_bytes())?;
+    transcript.write_all(epilogue_transcript(label, log, started_at).as_bytes())?;
     if !log.stderr.is_empty() {
         let mut stderr = fs::OpenOptions::new()
             .create(true)

@@ -61,8 +61,7 @@ pub fn stderr_tail_lines(game: &FinishedGame) -> Vec<String> {
         );
         lines.push(
             match game
-                .files
-                .as_ref()
+                .files()
                 .and_then(|files| files.stderr[side.index()].as_ref())
             {
                 Some(path) => format!("  (all of it: {})", path.display()),

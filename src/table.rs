@@ -1,13 +1,15 @@
 //! Playing scheduled games one after another with bot processes: the one piece that both
 //! `referee match` and the tournament runner use. A [`Table`] starts each bot's process when
 //! its first game needs it, keeps it for the next game when the bot declared `multi` and did
-//! nothing wrong, tells it to quit (or kills it after a fault) otherwise, writes the game's
-//! record files, and replays a game whose timeout coincided with a stall of the referee.
+//! nothing wrong, tells it to quit (or kills it after a fault) otherwise, files the game's
+//! record (files of its own, or a line of a records file), and replays a game whose timeout
+//! coincided with a stall of the referee.
 
 use crate::arbiter::{play_game_watched, GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use crate::clock::TimeControl;
 use crate::games::Side;
-use crate::record::{append_epilogue, RecordFiles};
+use crate::record::{append_epilogue, write_game, RecordFiles};
+use crate::record_pack::RecordPack;
 use crate::seats::adapters::UnsupportedGame;
 use crate::seats::limits::Limits;
 use crate::seats::process::SpawnError;
@@ -17,6 +19,7 @@ use crate::seats::{PlayerSpec, Seat};
 use crate::web::{LiveFile, LiveHeader};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How often one game is replayed for referee stalls before its result stands (marked).
@@ -47,13 +50,85 @@ pub struct Venue {
     pub referee_exe: PathBuf,
     /// Seeds the built-in bots, so games can be replayed.
     pub seed: u64,
-    /// Where each game's record, transcript and stderr files go (none when `None`).
-    pub record_dir: Option<PathBuf>,
+    /// Where each game's record, transcript and stderr go (nowhere when `None`).
+    pub records: Option<Recorder>,
     /// Replay a game whose timeout coincided with a stall of the referee (at most
     /// [`MAX_REPLAYS`] times), instead of scoring it.
     pub replay_stalled: bool,
     /// Keep a `multi` bot's process for its next game at the same table.
     pub reuse_processes: bool,
+}
+
+/// Where a table files each game's record, transcript and stderr.
+#[derive(Clone, Debug)]
+pub enum Recorder {
+    /// Files of its own for each game in this directory (see [`crate::record::write_game`]).
+    Files(PathBuf),
+    /// A line for each game in a records file shared by the run's tables.
+    Pack(Arc<RecordPack>),
+}
+
+impl Recorder {
+    /// The directory the records go to, where the table's live file goes too.
+    fn dir(&self) -> &Path {
+        match self {
+            Recorder::Files(dir) => dir,
+            Recorder::Pack(pack) => pack.path().parent().unwrap_or(Path::new("")),
+        }
+    }
+
+    /// Files a finished game.
+    fn file(&self, played: &PlayedGame) -> io::Result<Filed> {
+        match self {
+            Recorder::Files(dir) => {
+                write_game(dir, &played.record, &played.logs, played.started_at).map(Filed::Files)
+            }
+            Recorder::Pack(pack) => {
+                pack.append_game(&played.record, &played.logs, played.started_at)?;
+                Ok(Filed::Pack(Arc::clone(pack)))
+            }
+        }
+    }
+}
+
+/// Where a game was filed.
+#[derive(Clone)]
+pub enum Filed {
+    Files(RecordFiles),
+    Pack(Arc<RecordPack>),
+}
+
+impl Filed {
+    /// The game's own files, when it has them.
+    pub fn files(&self) -> Option<&RecordFiles> {
+        match self {
+            Filed::Files(files) => Some(files),
+            Filed::Pack(_) => None,
+        }
+    }
+
+    /// The file holding the game's record: its `NNNN.json`, or the records file.
+    pub fn record_path(&self) -> &Path {
+        match self {
+            Filed::Files(files) => &files.record,
+            Filed::Pack(pack) => pack.path(),
+        }
+    }
+
+    /// Adds what a kept bot logged after game `number` was filed to that game (see
+    /// [`crate::record::append_epilogue`]).
+    fn add_epilogue(
+        &self,
+        number: u32,
+        label: &str,
+        log: &crate::seats::SeatLog,
+        started_at: Instant,
+    ) -> io::Result<()> {
+        match self {
+            Filed::Files(files) => append_epilogue(files, label, log, started_at),
+            Filed::Pack(pack) => pack.append_epilogue(number, label, log, started_at),
+        }
+    }
 }
 
 /// One game to play: its number (records are named after it), who sits first and second (as
@@ -88,10 +163,16 @@ pub struct FinishedGame {
     pub played: PlayedGame,
     /// Player indices of the first and second player.
     pub seats: [usize; 2],
-    pub files: Option<RecordFiles>,
+    /// Where it was filed, when the table keeps records.
+    pub filed: Option<Filed>,
 }
 
 impl FinishedGame {
+    /// The game's own files, when it was filed in files of its own.
+    pub fn files(&self) -> Option<&RecordFiles> {
+        self.filed.as_ref().and_then(Filed::files)
+    }
+
     /// The player who won, or `None` for a draw.
     pub fn winner(&self) -> Option<usize> {
         self.played
@@ -230,7 +311,8 @@ struct Kept {
 }
 
 struct LastGame {
-    files: RecordFiles,
+    filed: Filed,
+    number: u32,
     label: String,
     started_at: Instant,
 }
@@ -243,7 +325,9 @@ impl Kept {
         self.seat.finish();
         let log = self.seat.take_log();
         if let Some(last) = &self.last_game {
-            let _ = append_epilogue(&last.files, &last.label, &log, last.started_at);
+            let _ = last
+                .filed
+                .add_epilogue(last.number, &last.label, &log, last.started_at);
         }
     }
 }
@@ -275,11 +359,9 @@ impl Table {
         debug_assert_ne!(game.seats[0], game.seats[1], "a bot cannot play itself");
         let mut replays = 0;
         loop {
-            let finished = self.play_once(venue, players, game)?;
-            if finished.played.record.result.stalled
-                && venue.replay_stalled
-                && replays < MAX_REPLAYS
-            {
+            let replay_if_stalled = venue.replay_stalled && replays < MAX_REPLAYS;
+            let finished = self.play_once(venue, players, game, replay_if_stalled)?;
+            if finished.played.record.result.stalled && replay_if_stalled {
                 on_replay(&finished);
                 replays += 1;
             } else {
@@ -288,11 +370,14 @@ impl Table {
         }
     }
 
+    /// Plays `game` once; files it unless it stalled and `replay_if_stalled` (a game played
+    /// again is filed once, as it counts).
     fn play_once(
         &mut self,
         venue: &Venue,
         players: &[Player],
         game: &ScheduledGame,
+        replay_if_stalled: bool,
     ) -> Result<FinishedGame, GameError> {
         let mut seats = Vec::with_capacity(2);
         for &player in &game.seats {
@@ -314,7 +399,7 @@ impl Table {
             seats.try_into().ok().expect("one seat per side");
         // While a recorded game is played, its moves so far are in the table's live file for
         // `referee serve`, emptied once the record is written.
-        let mut live = match venue.record_dir.as_deref() {
+        let mut live = match venue.records.as_ref().map(Recorder::dir) {
             Some(dir) => {
                 if !self.live.as_ref().is_some_and(|live| live.is_in(dir)) {
                     self.live = Some(LiveFile::new(dir));
@@ -355,14 +440,19 @@ impl Table {
                 played.finish_seat(side, seat.as_mut());
             }
         }
-        let files = played.write_files(venue.record_dir.as_deref())?;
+        let replayed = played.record.result.stalled && replay_if_stalled;
+        let filed = match &venue.records {
+            Some(recorder) if !replayed => Some(recorder.file(&played)?),
+            _ => None,
+        };
         drop(live);
         for (side, seat) in kept {
             self.seated.push(Kept {
                 player: game.seats[side.index()],
                 seat,
-                last_game: files.clone().map(|files| LastGame {
-                    files,
+                last_game: filed.clone().map(|filed| LastGame {
+                    filed,
+                    number: game.number,
                     label: played.record.players[side.index()].label.clone(),
                     started_at: played.started_at,
                 }),
@@ -376,7 +466,7 @@ impl Table {
         Ok(FinishedGame {
             played,
             seats: game.seats,
-            files,
+            filed,
         })
     }
 }

@@ -13,7 +13,7 @@ use crate::seats::limits::Limits;
 use crate::seats::PlayerSpec;
 use crate::settings::Settings;
 use crate::standings::sprt::SprtSpec;
-use crate::table::{Player, Venue};
+use crate::table::{Player, Recorder, Venue};
 use anyhow::{bail, Context, Result};
 use clap::{Arg, Args};
 use std::path::PathBuf;
@@ -146,7 +146,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             process,
             referee_exe: host.referee_exe,
             seed: settings.seed,
-            record_dir: args.record,
+            records: args.record.map(Recorder::Files),
             replay_stalled: settings.replay_stalled(),
             reuse_processes: true,
         },
@@ -179,7 +179,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             for line in stderr_tail_lines(game) {
                 say(&line);
             }
-            if let Some(files) = &game.files {
+            if let Some(files) = game.files() {
                 say(&format!("  record: {}", files.record.display()));
             }
             if let (Some(sprt), true) = (&score.sprt, completed_pair) {

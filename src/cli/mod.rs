@@ -99,7 +99,8 @@ enum Command {
     Bot(bot::BotArgs),
     /// Export game records as PDN (checkers: the ballot, the result and each move's time as
     /// comments) or SGF (tic-tac-toe, gomoku, mnk: FF[4], GM[4], each move's time as its
-    /// comment, as c-gomoku-cli writes them). Example: referee export records/ --out exported
+    /// comment, as c-gomoku-cli writes them), or a tournament's records file back as each
+    /// game's own files (--files). Example: referee export records/ --out exported
     Export(export::ExportArgs),
     /// Serve a web viewer of recorded games on this machine: an index with filters, every game
     /// replayable move by move with each bot's protocol lines and stderr, tournament standings,

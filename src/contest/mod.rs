@@ -108,7 +108,7 @@ pub fn write_results_page(
     tournament: &Tournament,
     out: &Path,
 ) -> Result<Option<Written>, ContestError> {
-    if !tournament.records {
+    if tournament.records.is_none() {
         return Ok(None);
     }
     Ok(Some(write_report(&[out.to_path_buf()], out)?))

@@ -7,7 +7,8 @@ mod pdn;
 mod sgf;
 
 use crate::games::{GameSpec, SpecError};
-use crate::record::GameRecord;
+use crate::record::{read_stored, GameRecord, StoredGame};
+use crate::record_pack::{is_pack_name, read_game, PackError, PackIndex};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -58,8 +59,10 @@ pub enum ExportError {
     },
     #[error("game {number} is {game}: only checkers (PDN) and tic-tac-toe, gomoku and mnk (SGF) can be exported")]
     NoFormat { number: u32, game: &'static str },
-    #[error("{path} holds no game record (NNNN.json)")]
+    #[error("{path} holds no game record (NNNN.json) and no records file (games.jsonl)")]
     NoRecords { path: PathBuf },
+    #[error(transparent)]
+    Pack(#[from] PackError),
 }
 
 /// The game a record was played at.
@@ -114,13 +117,44 @@ pub fn is_record_name(name: &str) -> bool {
         .is_some_and(|stem| stem.len() >= 4 && stem.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The records a path names: the file itself, or every `NNNN.json` in the directory and in
-/// its `games/` folder (a tournament's output), in order of their numbers.
-pub fn record_paths(path: &Path) -> Result<Vec<PathBuf>, ExportError> {
-    if path.is_file() {
-        return Ok(vec![path.to_path_buf()]);
+/// Hands over, as stored, every game a path names, in order of their numbers: a record file
+/// (`NNNN.json`) or a records file (`games.jsonl`, `games-K-of-N.jsonl`) itself, or those in a
+/// directory and in its `games/` folder (a `--record` directory, a tournament's output); the
+/// record files first, then each records file's games.
+pub fn each_game<E: From<ExportError>>(
+    path: &Path,
+    mut each: impl FnMut(StoredGame) -> Result<(), E>,
+) -> Result<(), E> {
+    let (records, packs) = holders(path)?;
+    for record_path in records {
+        let record = read_record(&record_path)?;
+        let dir = record_path.parent().unwrap_or(Path::new(""));
+        each(read_stored(dir, record))?;
     }
-    let mut found = Vec::new();
+    for pack in packs {
+        let index = PackIndex::read_whole(&pack).map_err(ExportError::from)?;
+        for at in index.games().values() {
+            each(read_game(&pack, at).map_err(ExportError::from)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// The record files and the records files a path names (see [`each_game`]), each sorted.
+fn holders(path: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ExportError> {
+    let is_pack = |path: &Path| {
+        path.file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(is_pack_name)
+    };
+    if path.is_file() {
+        return Ok(if is_pack(path) {
+            (Vec::new(), vec![path.to_path_buf()])
+        } else {
+            (vec![path.to_path_buf()], Vec::new())
+        });
+    }
+    let (mut records, mut packs) = (Vec::new(), Vec::new());
     for dir in [path.to_path_buf(), path.join("games")] {
         let Ok(entries) = fs::read_dir(&dir) else {
             continue;
@@ -128,17 +162,20 @@ pub fn record_paths(path: &Path) -> Result<Vec<PathBuf>, ExportError> {
         for entry in entries.flatten() {
             let name = entry.file_name();
             if name.to_str().is_some_and(is_record_name) {
-                found.push(entry.path());
+                records.push(entry.path());
+            } else if is_pack(&entry.path()) && entry.path().is_file() {
+                packs.push(entry.path());
             }
         }
     }
-    found.sort();
-    if found.is_empty() {
+    records.sort();
+    packs.sort();
+    if records.is_empty() && packs.is_empty() {
         return Err(ExportError::NoRecords {
             path: path.to_path_buf(),
         });
     }
-    Ok(found)
+    Ok((records, packs))
 }
 
 /// A move's thinking time as both formats write it: whole milliseconds, as c-gomoku-cli does.

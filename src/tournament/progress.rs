@@ -5,6 +5,7 @@
 use super::journal::Entry;
 use crate::games::Side;
 use crate::record::GameRecord;
+use crate::record_pack::{is_pack_name, PackIndex};
 use crate::report::{counted, format_points, say};
 use crate::standings::Tally;
 use crate::verdict::ForfeitColumn;
@@ -104,7 +105,17 @@ impl Progress {
             entry.reason
         );
         let record = entry.record.as_ref().and_then(|path| {
-            let text = std::fs::read_to_string(self.out.join(path)).ok()?;
+            let path = self.out.join(path);
+            if path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(is_pack_name)
+            {
+                let number = u32::try_from(entry.index + 1).ok()?;
+                let index = PackIndex::read_whole(&path).ok()?;
+                return Some(index.read(number).ok()??.record);
+            }
+            let text = std::fs::read_to_string(path).ok()?;
             serde_json::from_str::<GameRecord>(&text).ok()
         });
         let Some(record) = record else {

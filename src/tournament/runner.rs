@@ -3,22 +3,23 @@
 //! of a pair, and the next pair too when it plays again), and every finished game is appended
 //! to the journal before its worker takes another game.
 
-use super::config::Tournament;
+use super::config::{RecordLayout, Tournament};
 use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
 use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
 use super::rounds;
 use super::schedule::{Format, Shard, Slot};
+use crate::record_pack::{pack_path, RecordPack};
 use crate::seats::cpus;
 use crate::seats::supervisor::Supervisor;
 use crate::standings::render::{self, WriteError};
 use crate::standings::Standings;
-use crate::table::{GameError, ScheduledGame, Table, Venue};
+use crate::table::{GameError, Recorder, ScheduledGame, Table, Venue};
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 
 /// Pairs looked ahead per worker for one whose bots a worker can reuse: a few rounds' worth
@@ -72,6 +73,12 @@ pub enum TournamentError {
     Game(#[from] GameError),
     #[error(transparent)]
     Openings(#[from] OpeningsError),
+    #[error("cannot open the records file {path}")]
+    Records {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("a {format} tournament cannot be split into shards: each round is paired from the results of the whole round before; run it on one machine (with -j), or shard a round robin")]
     ShardedByResults { format: String },
 }
@@ -254,13 +261,26 @@ pub fn run(
     let (journal, finished) = Journal::open(&path, &header, options.resume)?;
     progress.enter_players(tournament.names());
     progress.resumed(&finished);
+    let records = match tournament.records {
+        None => None,
+        Some(RecordLayout::Files) => Some(Recorder::Files(options.out.join("games"))),
+        // One records file per journal, continued when the journal is (a game the journal
+        // does not hold is played again and appended again: readers take its last line).
+        Some(RecordLayout::Pack) => {
+            let pack = pack_path(&path);
+            let opened = RecordPack::open(&pack, !finished.is_empty());
+            Some(Recorder::Pack(Arc::new(opened.map_err(|source| {
+                TournamentError::Records { path: pack, source }
+            })?)))
+        }
+    };
     let journal = Mutex::new(journal);
     let venue = Venue {
         rules: tournament.rules.clone(),
         process: tournament.process.clone(),
         referee_exe: options.referee_exe.clone(),
         seed: tournament.seed,
-        record_dir: tournament.records.then(|| options.out.join("games")),
+        records,
         replay_stalled: tournament.replay_stalled,
         reuse_processes: tournament.reuse_processes,
     };
@@ -427,13 +447,9 @@ fn work(
                 opening: record.opening.clone(),
                 moves: record.moves.len(),
                 stalled: record.result.stalled,
-                record: finished.files.as_ref().map(|files| {
-                    files
-                        .record
-                        .strip_prefix(out)
-                        .unwrap_or(&files.record)
-                        .display()
-                        .to_string()
+                record: finished.filed.as_ref().map(|filed| {
+                    let path = filed.record_path();
+                    path.strip_prefix(out).unwrap_or(path).display().to_string()
                 }),
             };
             lock(journal).append(&entry)?;

@@ -1,12 +1,15 @@
 //! What `referee serve` serves: the games found in the directories it was given, kept up to
 //! date by rescanning them. A directory holds records (`NNNN.json`, a `--record` directory) or
-//! a tournament's output (`journal.jsonl` and `games/`); each such directory, and each one
-//! directly inside a directory given, is a *source*. Pages and the API name a game by its
-//! source's index and its number only: no part of a path ever comes from a request, so nothing
-//! outside the served directories can be reached.
+//! a tournament's output (`journal.jsonl`, with its records file `games.jsonl` or its `games/`
+//! folder of record files); each such directory, and each one directly inside a directory
+//! given, is a *source*. A records file is read incrementally: each scan reads only the lines
+//! appended since the last. Pages and the API name a game by its source's index and its number
+//! only: no part of a path ever comes from a request, so nothing outside the served directories
+//! can be reached.
 
 use crate::export::is_record_name;
-use crate::record::GameRecord;
+use crate::record::{read_stored, GameRecord, StoredGame};
+use crate::record_pack::{is_pack_name, read_game, GameAt, Indexed, PackError, PackIndex};
 use crate::web::live::{is_live_name, LiveGame};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -21,7 +24,7 @@ pub struct Source {
     /// The directory as given on the command line (joined with the subdirectory's name).
     pub name: String,
     #[serde(skip)]
-    pub records: PathBuf,
+    pub dir: PathBuf,
     #[serde(skip)]
     pub journal: Option<PathBuf>,
     /// Whether it is a tournament's output (it has standings).
@@ -53,12 +56,48 @@ struct Seen {
     summary: Option<GameSummary>,
 }
 
+/// A records file, indexed as far as it was read, and its games' lines in the index.
+#[derive(Debug)]
+struct IndexedPack {
+    source: usize,
+    index: PackIndex,
+    games: BTreeMap<u32, GameSummary>,
+}
+
+/// Where a game of the library is kept.
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// Its record file, `NNNN.json`, with its transcript and stderr files beside it.
+    Record(PathBuf),
+    /// Its lines in a records file.
+    Pack(PathBuf, GameAt),
+    /// Being played: a live file in this directory holds it.
+    Live(PathBuf),
+}
+
+impl Place {
+    /// The finished game as stored; none for a live game, or one that cannot be read.
+    pub fn stored(&self) -> Option<StoredGame> {
+        match self {
+            Place::Record(path) => {
+                let record: GameRecord =
+                    serde_json::from_str(&fs::read_to_string(path).ok()?).ok()?;
+                Some(read_stored(path.parent()?, record))
+            }
+            Place::Pack(path, at) => read_game(path, at).ok(),
+            Place::Live(_) => None,
+        }
+    }
+}
+
 /// The served directories and what was found in them.
 #[derive(Debug, Default)]
 pub struct Library {
     roots: Vec<PathBuf>,
     pub sources: Vec<Source>,
+    /// Record files and live files.
     files: BTreeMap<PathBuf, Seen>,
+    packs: BTreeMap<PathBuf, IndexedPack>,
     /// Bumped whenever a scan finds anything new or changed: what live pages wait on.
     pub generation: u64,
 }
@@ -73,8 +112,8 @@ impl Library {
         library
     }
 
-    /// Looks at the directories again; reads only the files that are new or changed. Returns
-    /// whether anything changed.
+    /// Looks at the directories again; reads only the files that are new or changed, and of a
+    /// records file only what was appended. Returns whether anything changed.
     pub fn scan(&mut self) -> bool {
         let mut sources = Vec::new();
         for root in &self.roots {
@@ -92,17 +131,12 @@ impl Library {
                 (path, name)
             }));
             for (dir, name) in candidates {
-                let journal = dir.join("journal.jsonl");
-                let (records, journal) = if journal.is_file() {
-                    (dir.join("games"), Some(journal))
-                } else {
-                    (dir.clone(), None)
-                };
-                if journal.is_some() || holds_games(&records) {
+                let journal = Some(dir.join("journal.jsonl")).filter(|path| path.is_file());
+                if journal.is_some() || !game_files(&dir).is_empty() {
                     sources.push(Source {
                         id: sources.len(),
                         name,
-                        records,
+                        dir,
                         tournament: journal.is_some(),
                         journal,
                     });
@@ -111,8 +145,18 @@ impl Library {
         }
         let mut changed = sources.len() != self.sources.len();
         let mut files = BTreeMap::new();
+        let mut packs = BTreeMap::new();
         for source in &sources {
-            for path in game_files(&source.records) {
+            for path in game_files(&source.dir) {
+                let is_pack = path
+                    .file_name()
+                    .and_then(|name| name.to_str())
+                    .is_some_and(is_pack_name);
+                if is_pack {
+                    let pack = self.packs.remove(&path);
+                    changed |= index_pack(&mut packs, source.id, path, pack);
+                    continue;
+                }
                 let Ok(meta) = fs::metadata(&path) else {
                     continue;
                 };
@@ -137,8 +181,9 @@ impl Library {
                 files.insert(path, seen);
             }
         }
-        changed |= !self.files.is_empty();
+        changed |= !self.files.is_empty() || !self.packs.is_empty();
         self.files = files;
+        self.packs = packs;
         self.sources = sources;
         if changed {
             self.generation += 1;
@@ -150,12 +195,14 @@ impl Library {
     /// file of the same game).
     pub fn games(&self) -> Vec<GameSummary> {
         let mut games: BTreeMap<(usize, u32), GameSummary> = BTreeMap::new();
-        for summary in self.files.values().filter_map(|seen| seen.summary.clone()) {
+        let finished = self.packs.values().flat_map(|pack| pack.games.values());
+        let found = self.files.values().filter_map(|seen| seen.summary.as_ref());
+        for summary in found.chain(finished) {
             let key = (summary.source, summary.number);
             if summary.live && games.contains_key(&key) {
                 continue;
             }
-            games.insert(key, summary);
+            games.insert(key, summary.clone());
         }
         games.into_values().collect()
     }
@@ -163,24 +210,86 @@ impl Library {
     pub fn source(&self, id: usize) -> Option<&Source> {
         self.sources.get(id)
     }
+
+    /// Where game `number` of source `source` is kept: its line in a records file, else its
+    /// record file, else the live file playing it.
+    pub fn find(&self, source: usize, number: u32) -> Option<Place> {
+        let in_pack = self.packs.iter().find_map(|(path, pack)| {
+            let at = pack.index.games().get(&number)?;
+            (pack.source == source).then(|| Place::Pack(path.clone(), at.clone()))
+        });
+        if in_pack.is_some() {
+            return in_pack;
+        }
+        let dir = &self.source(source)?.dir;
+        let name = format!("{number:04}.json");
+        for dir in [dir.clone(), dir.join("games")] {
+            let path = dir.join(&name);
+            let finished = self.files.get(&path).and_then(|seen| seen.summary.as_ref());
+            if finished.is_some_and(|summary| summary.source == source) {
+                return Some(Place::Record(path));
+            }
+        }
+        self.files.iter().find_map(|(path, seen)| {
+            let summary = seen.summary.as_ref()?;
+            (summary.live && summary.source == source && summary.number == number)
+                .then(|| Place::Live(path.parent().unwrap_or(Path::new("")).to_path_buf()))
+        })
+    }
 }
 
-/// Whether a directory holds a record or a live game.
-fn holds_games(dir: &Path) -> bool {
-    !game_files(dir).is_empty()
+/// Brings a records file's index up to date (`pack` is what the last scan found of it), keeping
+/// it in `packs`; returns whether it found anything. A line that is not a records line is
+/// passed over (a viewer has nobody to tell).
+fn index_pack(
+    packs: &mut BTreeMap<PathBuf, IndexedPack>,
+    source: usize,
+    path: PathBuf,
+    pack: Option<IndexedPack>,
+) -> bool {
+    let mut changed = false;
+    let mut pack = pack.unwrap_or_else(|| IndexedPack {
+        source,
+        index: PackIndex::new(&path),
+        games: BTreeMap::new(),
+    });
+    if pack.source != source {
+        pack.source = source;
+        pack.games
+            .values_mut()
+            .for_each(|game| game.source = source);
+        changed = true;
+    }
+    let IndexedPack { index, games, .. } = &mut pack;
+    loop {
+        let read = index.update(|read| match read {
+            Indexed::Restarted => games.clear(),
+            Indexed::Game(record) => {
+                games.insert(record.number, summary(source, record));
+            }
+        });
+        match read {
+            Ok(found) => {
+                changed |= found;
+                break;
+            }
+            Err(PackError::Corrupt { .. }) => changed = true,
+            Err(PackError::Io { .. }) => break,
+        }
+    }
+    packs.insert(path, pack);
+    changed
 }
 
-/// The records and live games of a directory.
+/// The record files, records files and live files of a directory and of its `games/` folder.
 fn game_files(dir: &Path) -> Vec<PathBuf> {
-    fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
+    [dir.to_path_buf(), dir.join("games")]
+        .iter()
+        .flat_map(|dir| fs::read_dir(dir).into_iter().flatten().flatten())
         .filter(|entry| {
-            entry
-                .file_name()
-                .to_str()
-                .is_some_and(|name| is_record_name(name) || is_live_name(name))
+            entry.file_name().to_str().is_some_and(|name| {
+                is_record_name(name) || is_live_name(name) || is_pack_name(name)
+            })
         })
         .map(|entry| entry.path())
         .collect()
@@ -234,7 +343,92 @@ pub fn player_name(record: &GameRecord, index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record_pack::RecordPack;
+    use crate::seats::{Direction, SeatLog, TranscriptLine};
     use crate::web::live::{LiveFile, LiveHeader};
+    use crate::web::replay;
+    use std::io::Write as _;
+    use std::time::{Duration, Instant};
+
+    fn record(number: u32) -> GameRecord {
+        let player = |label: &str| {
+            serde_json::json!({"label": label, "command": "bot", "name": null, "version": null,
+                "time": {"move": 1000, "bank": 0, "increment": 0, "first": 0}, "points": 0.5,
+                "stderr_at_us": [1500]})
+        };
+        serde_json::from_value(serde_json::json!({
+            "referee": "0", "number": number, "game": "tictactoe width=3 height=3 line=3 exact=no",
+            "players": [player("ann"), player("bob")], "opening": [],
+            "moves": [{"side": "first", "move": "1 1", "us": 10, "at_us": 2000}],
+            "result": {"winner": null, "reason": "agreement", "detail": "draw"},
+            "started": "", "ended": "", "final_position": ""
+        }))
+        .unwrap()
+    }
+
+    fn log(started: Instant, line: &str, stderr: &[u8]) -> SeatLog {
+        SeatLog {
+            transcript: vec![TranscriptLine {
+                at: started + Duration::from_millis(1),
+                direction: Direction::ToBot,
+                line: line.into(),
+            }],
+            stderr: stderr.to_vec(),
+            ..SeatLog::default()
+        }
+    }
+
+    #[test]
+    fn a_records_file_is_indexed_as_it_grows_and_its_games_replayed() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("league");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("journal.jsonl"), "").unwrap();
+        let path = out.join("games.jsonl");
+        let pack = RecordPack::open(&path, false).unwrap();
+        let started = Instant::now();
+        let logs = [
+            log(started, "turn 1000", b"thinking\n"),
+            log(started, "x", b""),
+        ];
+        pack.append_game(&record(1), &logs, started).unwrap();
+        let mut library = Library::new(vec![root.path().to_path_buf()]);
+        assert!(library.sources[0].tournament);
+        assert_eq!(library.games().len(), 1);
+
+        // A game and an epilogue of the first are appended, then half a line: the scan reads
+        // what is whole, and nothing is an error.
+        pack.append_game(&record(2), &logs, started).unwrap();
+        pack.append_epilogue(1, "bob", &log(started, "quit", b"bye\n"), started)
+            .unwrap();
+        let whole = fs::read(&path).unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(&whole[..100])
+            .unwrap();
+        assert!(library.scan());
+        let numbers: Vec<u32> = library.games().iter().map(|game| game.number).collect();
+        assert_eq!(numbers, [1, 2]);
+        assert!(!library.scan(), "nothing more");
+
+        let place = library.find(0, 1).unwrap();
+        assert!(matches!(place, Place::Pack(..)), "{place:?}");
+        let view = replay::finished(&place.stored().unwrap());
+        let sent: Vec<&str> = view.turns[1].iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(sent, ["turn 1000", "x", "quit"], "the epilogue is merged");
+        let stderr = |side: usize| -> Vec<String> {
+            view.stderr[side]
+                .iter()
+                .flatten()
+                .map(|l| l.text.clone())
+                .collect()
+        };
+        assert_eq!(stderr(0), ["thinking"]);
+        assert_eq!(stderr(1), ["bye"]);
+        assert!(library.find(0, 3).is_none());
+    }
 
     #[test]
     fn sources_are_found_one_level_down_and_a_record_hides_its_live_file() {

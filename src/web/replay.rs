@@ -4,17 +4,15 @@
 use crate::export::{format_of, spec_of};
 use crate::games::{AnyGame, GameSpec};
 use crate::quote;
-use crate::record::GameRecord;
+use crate::record::StoredGame;
 use crate::web::live::find_live;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::fs;
-use std::io::Read;
 use std::path::Path;
 
 /// The most bytes of a stderr file shown: the referee writes at most 64 KiB a game, and a
 /// little more after the game ends.
-const STDERR_SHOWN: u64 = 256 * 1024;
+const STDERR_SHOWN: usize = 256 * 1024;
 
 /// A line of the transcript, as the viewer places it beside its turn.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -90,28 +88,20 @@ pub fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn
     Some(game)
 }
 
-/// The view of a finished game.
-pub fn finished(dir: &Path, record: &GameRecord) -> GameView {
+/// The view of a finished game, from its record, transcript and stderr as stored.
+pub fn finished(game: &StoredGame) -> GameView {
+    let record = &game.record;
     let value = serde_json::to_value(record).unwrap_or(Value::Null);
-    let stem = format!("{:04}", record.number);
-    let transcript =
-        fs::read_to_string(dir.join(format!("{stem}.transcript.txt"))).unwrap_or_default();
     let stderr = [0, 1].map(|i| {
-        let label = &record.players[i].label;
-        // A label names a file only when it is a plain name (a tournament's player names are
-        // the organiser's, but a path must never come from anything but the directory).
-        let plain =
-            !label.is_empty() && !label.contains(['/', '\\']) && label != "." && label != "..";
-        plain
-            .then(|| read_capped(&dir.join(format!("{stem}.{label}.stderr.txt"))))
-            .flatten()
-            .map(|text| (text, record.players[i].stderr_at_us.clone()))
+        game.stderr[i]
+            .as_deref()
+            .map(|bytes| (escaped(bytes), record.players[i].stderr_at_us.clone()))
     });
     let export = spec_of(record)
         .ok()
         .and_then(|spec| format_of(&spec))
         .map(|format| format.extension());
-    view(value, false, &transcript, stderr, export)
+    view(value, false, &game.transcript, stderr, export)
 }
 
 /// The view of a live game: what was played so far.
@@ -195,20 +185,12 @@ fn turn_line(line: &str) -> Option<TurnLine> {
 
 /// A stderr file's first bytes, each line escaped to printable ASCII (a bot's terminal escapes
 /// are shown, not obeyed).
-fn read_capped(path: &Path) -> Option<String> {
-    let mut bytes = Vec::new();
-    fs::File::open(path)
-        .ok()?
-        .take(STDERR_SHOWN)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    Some(
-        text.lines()
-            .map(quote::escape)
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+fn escaped(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(STDERR_SHOWN)]);
+    text.lines()
+        .map(quote::escape)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

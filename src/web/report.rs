@@ -4,7 +4,6 @@
 //! The page is written as it is made, a game at a time, so that a contest of thousands of games
 //! needs the memory of one game, not of the whole page.
 
-use crate::record::GameRecord;
 use crate::web::assets;
 use crate::web::library::Library;
 use crate::web::replay::{self, all_moves, position, spec_of_text};
@@ -89,12 +88,10 @@ pub fn write_report(dirs: &[PathBuf], out_dir: &Path) -> Result<Written, ReportE
 
 /// What the page holds of one finished game: its view and the pictures of its positions.
 fn game_view(library: &Library, source: usize, number: u32) -> Option<Value> {
-    let source = library.source(source)?;
-    let path = source.records.join(format!("{number:04}.json"));
-    let record: GameRecord = serde_json::from_str(&fs::read_to_string(&path).ok()?).ok()?;
-    let view = replay::finished(&source.records, &record);
+    let game = library.find(source, number)?.stored()?;
+    let view = replay::finished(&game);
     let moves = all_moves(&view.record);
-    let positions: Vec<String> = match spec_of_text(&record.game) {
+    let positions: Vec<String> = match spec_of_text(&game.record.game) {
         Some(spec) => (0..view.positions)
             .map(|ply| {
                 position(&spec, &moves, ply)

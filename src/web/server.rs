@@ -8,11 +8,10 @@
 //! that the page shows as text, never as HTML.
 
 use crate::export::export;
-use crate::record::GameRecord;
 use crate::tournament::journal;
 use crate::tournament::merge::merge;
 use crate::web::assets;
-use crate::web::library::Library;
+use crate::web::library::{Library, Place};
 use crate::web::replay::{self, all_moves, position, spec_of_text};
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -202,34 +201,29 @@ async fn games(State(shared): State<AppState>) -> Json<Value> {
     }))
 }
 
-/// The record of a finished game, read from its source's directory.
-fn read_record(
-    shared: &Shared,
-    source: usize,
-    number: u32,
-) -> Option<(PathBuf, Option<GameRecord>)> {
+/// Where game `number` of source `source` is kept.
+fn find(shared: &Shared, source: usize, number: u32) -> Option<Place> {
     let library = shared.library.lock().expect("never poisoned");
-    let dir = library.source(source)?.records.clone();
-    drop(library);
-    let text = std::fs::read_to_string(dir.join(format!("{number:04}.json"))).ok();
-    let record = text.and_then(|text| serde_json::from_str(&text).ok());
-    Some((dir, record))
+    library.find(source, number)
+}
+
+/// The view of a game, finished or live.
+fn game_view(place: &Place, number: u32) -> Option<replay::GameView> {
+    match place {
+        Place::Live(dir) => replay::live(dir, number),
+        finished => Some(replay::finished(&finished.stored()?)),
+    }
 }
 
 async fn game(
     State(shared): State<AppState>,
     Path((source, number)): Path<(usize, u32)>,
 ) -> Response {
-    let view = tokio::task::spawn_blocking(move || {
-        let (dir, record) = read_record(&shared, source, number)?;
-        match record {
-            Some(record) => Some(replay::finished(&dir, &record)),
-            None => replay::live(&dir, number),
-        }
-    })
-    .await
-    .ok()
-    .flatten();
+    let view =
+        tokio::task::spawn_blocking(move || game_view(&find(&shared, source, number)?, number))
+            .await
+            .ok()
+            .flatten();
     match view {
         Some(view) => Json(view).into_response(),
         None => not_found(),
@@ -241,11 +235,7 @@ async fn picture(
     Path((source, number, ply)): Path<(usize, u32, usize)>,
 ) -> Response {
     let svg = tokio::task::spawn_blocking(move || {
-        let (dir, record) = read_record(&shared, source, number)?;
-        let view = match record {
-            Some(record) => replay::finished(&dir, &record),
-            None => replay::live(&dir, number)?,
-        };
+        let view = game_view(&find(&shared, source, number)?, number)?;
         let spec = spec_of_text(view.record["game"].as_str()?)?;
         let moves = all_moves(&view.record);
         (ply <= moves.len()).then_some(())?;
@@ -265,8 +255,8 @@ async fn download(
     Path((source, number)): Path<(usize, u32)>,
 ) -> Response {
     let exported = tokio::task::spawn_blocking(move || {
-        let (_, record) = read_record(&shared, source, number)?;
-        export(&record?).ok()
+        let game = find(&shared, source, number)?.stored()?;
+        export(&game.record).ok()
     })
     .await
     .ok()

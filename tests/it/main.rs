@@ -22,6 +22,7 @@ mod new_user;
 mod parsers_never_panic;
 mod perft;
 mod platforms;
+mod records_file;
 mod renju;
 mod slurm;
 mod snapshots;

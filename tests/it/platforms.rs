@@ -24,7 +24,10 @@ fn play_shard(config: &str, shard: &str) -> (String, Vec<Value>) {
     let journal = std::fs::read_dir(out.path())
         .unwrap()
         .map(|entry| entry.unwrap().path())
-        .find(|path| path.to_string_lossy().ends_with(".jsonl"))
+        .find(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.starts_with("journal") && name.ends_with(".jsonl")
+        })
         .expect("a journal");
     let games = std::fs::read_to_string(journal)
         .unwrap()

@@ -63,6 +63,19 @@ fn journal(path: &Path) -> BTreeMap<u64, Value> {
     games
 }
 
+/// The games of a tournament's records file as files of their own (`referee export --files`),
+/// in `OUT/unpacked`.
+fn unpack(out: &Path) -> PathBuf {
+    let dir = out.join("unpacked");
+    run_ok(&[
+        "export",
+        out.to_str().unwrap(),
+        "--files",
+        dir.to_str().unwrap(),
+    ]);
+    dir
+}
+
 fn players(entry: &Value) -> [String; 2] {
     [0, 1].map(|i| entry["players"][i].as_str().unwrap().to_string())
 }
@@ -174,6 +187,7 @@ fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() 
     // Records are numbered by schedule index and hold the opening and the players' names. The
     // journal's index counts from 0; people read game numbers from 1, the same on the screen
     // and in the files.
+    let records = unpack(&out);
     for (index, entry) in &games {
         let [a, b] = players(entry);
         assert!(
@@ -181,8 +195,8 @@ fn a_round_robin_plays_every_pairing_with_both_colours_and_each_opening_twice() 
             "game {}: {stdout}",
             index + 1
         );
-        let path = out.join(entry["record"].as_str().unwrap());
-        assert_eq!(path, out.join(format!("games/{:04}.json", index + 1)));
+        assert_eq!(entry["record"], "games.jsonl");
+        let path = records.join(format!("{:04}.json", index + 1));
         let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert_eq!(record["number"], index + 1);
         assert_eq!(record["opening"], entry["opening"]);
@@ -234,7 +248,7 @@ fn a_table_keeps_every_multi_bot_for_the_whole_run() {
     let out = dir.path().join("out");
     let stdout = tournament(&config, &out, &["-j", "1"]);
     assert!(stdout.contains("played 12 games"), "{stdout}");
-    let games = out.join("games");
+    let games = unpack(&out);
     for label in ["x", "y", "z"] {
         // The scripted bot writes its pid on stderr when it starts: once, in its first game.
         let started: Vec<String> = (1..=12)
@@ -475,6 +489,26 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
         expected,
         "the same games as an uninterrupted run"
     );
+    // The records file may hold a game twice (its line written, the run killed before its
+    // journal line): read, it holds each game once, the one the journal has.
+    let records = unpack(&out);
+    let names: Vec<String> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.contains('.') || name.ends_with(".json"))
+        .collect();
+    assert_eq!(names.len(), 24, "{names:?}");
+    for (index, entry) in &resumed {
+        let path = records.join(format!("{:04}.json", index + 1));
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(
+            record["result"]["reason"],
+            entry["reason"],
+            "game {}",
+            index + 1
+        );
+        assert_eq!(record["players"][0]["label"], entry["players"][0]);
+    }
     let left = survivors(&marker);
     assert!(left.is_empty(), "bots left running: {left:?}");
 }

@@ -48,8 +48,49 @@ struct RawConfig {
     output: Option<PathBuf>,
     #[serde(default = "default_true")]
     reuse_processes: bool,
-    #[serde(default = "default_true")]
-    records: bool,
+    #[serde(default)]
+    records: RecordsKey,
+}
+
+/// How a tournament keeps its games' records: the `records` key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordLayout {
+    /// One records file beside the journal, a line per game (`records = true`, the default).
+    Pack,
+    /// Files of its own for each game in `games/` (`records = "files"`).
+    Files,
+}
+
+/// The `records` key as written: `true`, `false` or `"files"`.
+#[derive(Debug)]
+struct RecordsKey(Option<RecordLayout>);
+
+impl Default for RecordsKey {
+    fn default() -> RecordsKey {
+        RecordsKey(Some(RecordLayout::Pack))
+    }
+}
+
+impl<'de> Deserialize<'de> for RecordsKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RecordsKey, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = RecordsKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("true (one records file, games.jsonl), \"files\" (files of its own for each game) or false (no records)")
+            }
+            fn visit_bool<E: de::Error>(self, kept: bool) -> Result<RecordsKey, E> {
+                Ok(RecordsKey(kept.then_some(RecordLayout::Pack)))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<RecordsKey, E> {
+                match text {
+                    "files" => Ok(RecordsKey(Some(RecordLayout::Files))),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(text), &self)),
+                }
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
 }
 
 fn default_games() -> u32 {
@@ -190,7 +231,8 @@ pub struct Tournament {
     pub concurrency: Option<usize>,
     pub output: PathBuf,
     pub reuse_processes: bool,
-    pub records: bool,
+    /// How the games' records are kept; none when they are not.
+    pub records: Option<RecordLayout>,
     pub replay_stalled: bool,
 }
 
@@ -462,7 +504,7 @@ impl Tournament {
             seed: settings.seed,
             concurrency: raw.concurrency,
             reuse_processes: raw.reuse_processes,
-            records: raw.records,
+            records: raw.records.0,
             replay_stalled: settings.replay_stalled(),
         })
     }

@@ -33,7 +33,8 @@ fn a_minimal_config_gets_the_defaults() {
     assert_eq!(t.players[0].time.move_ms, 1000);
     assert_eq!(t.players[1].time.move_ms, 200);
     assert_eq!(t.players[1].spec.to_string(), "python3 bot.py");
-    assert!(t.reuse_processes && t.records && t.replay_stalled);
+    assert!(t.reuse_processes && t.replay_stalled);
+    assert_eq!(t.records, Some(RecordLayout::Pack));
     assert_eq!(t.seed, 1);
 }
 
@@ -91,8 +92,23 @@ builtin = "random"
     assert_eq!(t.process.max_line, 100);
     assert_eq!(t.concurrency, Some(3));
     assert_eq!(t.output, Path::new("out/cup"));
-    assert!(!t.reuse_processes && !t.records && !t.replay_stalled);
+    assert!(!t.reuse_processes && t.records.is_none() && !t.replay_stalled);
     assert_eq!(t.openings, Openings::Random { plies: 2, seed: 9 });
+}
+
+#[test]
+fn records_are_one_file_per_game_or_none() {
+    let records = |value: &str| {
+        Tournament::parse(&format!("records = {value}\n{MINIMAL}"), "league").map(|t| t.records)
+    };
+    assert_eq!(records("true").unwrap(), Some(RecordLayout::Pack));
+    assert_eq!(records("\"files\"").unwrap(), Some(RecordLayout::Files));
+    assert_eq!(records("false").unwrap(), None);
+    let message = error(&format!("records = \"pack\"\n{MINIMAL}"));
+    assert!(
+        message.contains("invalid value: string \"pack\", expected true (one records file, games.jsonl), \"files\""),
+        "{message}"
+    );
 }
 
 #[test]
