@@ -4,9 +4,9 @@
 //!
 //! Whether a board can be taken is one lookup in [`WINNING_CELLS`] on the player's 9-bit marks
 //! there, rather than a test of each empty cell. Heavier policies were measured against
-//! OpenSpiel's MCTS and lost strength (README, "Ultimate tic-tac-toe against plain MCTS"):
-//! also blocking the opponent's immediate win, and avoiding sending it to a board it can take
-//! or to a decided one, cost more in playouts than their knowledge gave.
+//! OpenSpiel's MCTS and scored no better, or worse (README, "Ultimate tic-tac-toe against plain
+//! MCTS"): also blocking the opponent's immediate win, avoiding sending it to a board it can
+//! take or to a decided one, taking a board when play is free.
 
 use super::small_board::WINNING_CELLS;
 use crate::games::uttt::{Square, Uttt};
