@@ -85,6 +85,13 @@ fn main() {
             other => limits.push(other.parse::<u64>().expect("a time per move in ms")),
         }
     }
+    if let Some(only) = &only {
+        let names: Vec<&str> = OPPONENTS.iter().map(|(name, _)| *name).collect();
+        assert!(
+            names.contains(&only.as_str()),
+            "--opponent: one of {names:?}"
+        );
+    }
     if limits.is_empty() {
         limits = vec![100, 1000];
     }
