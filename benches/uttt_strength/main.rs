@@ -7,7 +7,8 @@
 //! alternate, and games run four at once (two per core on two cores), so the bots also play
 //! under load. `cargo bench --bench uttt_strength` plays 40 games per pairing at 100 ms and 20
 //! at 1000 ms (about twenty minutes on two cores); `cargo bench --bench uttt_strength --
-//! --games 10 100` plays 10 games per pairing at 100 ms only.
+//! --games 10 100` plays 10 games per pairing at 100 ms only, and `--opponent openspiel-mcts`
+//! (or `--opponent "previous strong"`) plays that pairing only.
 
 mod plain_uct;
 
@@ -72,15 +73,24 @@ fn play(ms: u64, opponent: Opponent, number: u32) -> (f64, f64) {
 fn main() {
     let mut games = None;
     let mut jobs = 4;
+    let mut only = None;
     let mut limits = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--games" => games = args.next().and_then(|n| n.parse().ok()),
             "--jobs" => jobs = args.next().and_then(|n| n.parse().ok()).expect("--jobs N"),
+            "--opponent" => only = Some(args.next().expect("--opponent NAME")),
             "--bench" => {}
             other => limits.push(other.parse::<u64>().expect("a time per move in ms")),
         }
+    }
+    if let Some(only) = &only {
+        let names: Vec<&str> = OPPONENTS.iter().map(|(name, _)| *name).collect();
+        assert!(
+            names.contains(&only.as_str()),
+            "--opponent: one of {names:?}"
+        );
     }
     if limits.is_empty() {
         limits = vec![100, 1000];
@@ -91,7 +101,10 @@ fn main() {
     );
     for ms in limits {
         let games = games.unwrap_or(if ms >= 1000 { 20 } else { 40 });
-        for (name, opponent) in OPPONENTS {
+        let chosen = OPPONENTS
+            .into_iter()
+            .filter(|(name, _)| only.as_ref().map_or(true, |only| only == name));
+        for (name, opponent) in chosen {
             let next = AtomicU32::new(0);
             let results = Mutex::new(Vec::new());
             std::thread::scope(|scope| {

@@ -1,8 +1,7 @@
 //! Level 3 for ultimate tic-tac-toe: Monte Carlo tree search with UCT.
 //!
-//! - Playouts take a small board whenever the side to move can (when it is sent to a board, so
-//!   at most nine moves to look at), which makes their results much closer to real play than
-//!   uniformly random moves.
+//! - Playouts take a small board whenever the side to move can when it is sent to one (see
+//!   [`super::playout`]).
 //! - Solved positions: a node whose game is over, or that has a winning child, or whose
 //!   children all lose, is proven; the search never explores a proven loss again when there is
 //!   another move, always takes a proven win, and the root chooses by proofs first.
@@ -15,12 +14,13 @@
 //! boards wins) counts exactly as the referee will count it. After a move, the subtree of the
 //! position the opponent chose is kept for the next search.
 
+use super::playout::play_out;
 use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::{Game, Side};
 use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::time::Instant;
 
 /// Nodes in an arena (16 bytes each). When it is full the tree stops growing and the search
@@ -166,27 +166,6 @@ impl UtttMcts {
         best.1
     }
 
-    /// Moves to the end of the game, random but for taking a small board when sent to one
-    /// where that is possible; the result for the first player.
-    fn playout(&mut self, mut position: Uttt) -> f32 {
-        loop {
-            if let Some(outcome) = position.outcome() {
-                return result_for_first(outcome.winner);
-            }
-            let count = position.move_count();
-            let me = position.side_to_move();
-            let taking = (count <= 9)
-                .then(|| {
-                    (0..count)
-                        .map(|index| position.nth_move(index))
-                        .find(|&square| position.completes_board(me, square))
-                })
-                .flatten();
-            let square = taking.unwrap_or_else(|| position.nth_move(self.rng.gen_range(0..count)));
-            position.play_unchecked(square);
-        }
-    }
-
     /// Proves `node` from its children if they prove it: a winning child makes it a loss for
     /// the player who moved into it, children that all lose make it a win. Returns whether it
     /// is proven.
@@ -261,7 +240,7 @@ impl UtttMcts {
             if self.nodes[node].children == 0 {
                 let fresh = node != 0 && self.nodes[node].visits == 0;
                 if fresh || !self.expand(node, &position) {
-                    break self.playout(position);
+                    break result_for_first(play_out(position, &mut self.rng));
                 }
             }
             node = self.select(node);
@@ -346,6 +325,7 @@ impl Brain<Uttt> for UtttMcts {
 mod tests {
     use super::*;
     use crate::games::uttt::{UtttParams, UtttTiebreak};
+    use rand::Rng;
     use std::time::Duration;
 
     /// The result of `game` for the side to move (1 win, 0 draw, -1 loss) within `depth` more

@@ -3,6 +3,8 @@
 
 mod greedy;
 mod mcts;
+mod playout;
+mod small_board;
 
 pub use greedy::UtttGreedy;
 pub use mcts::UtttMcts;

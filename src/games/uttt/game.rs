@@ -105,6 +105,12 @@ impl Uttt {
         self.won[side.index()].count_ones()
     }
 
+    /// The cells of small board `board` holding `side`'s marks, as 9 bits (bit = cell, row by
+    /// row): with [`Uttt::playable_in`], a small board in two numbers, for a bot's tables.
+    pub fn marks_in(&self, side: Side, board: u8) -> u16 {
+        (self.marks[side.index()] >> (board as u32 * 9) & BOARD_CELLS) as u16
+    }
+
     /// The last move played: its cell chose the forced board, and the console highlights it.
     pub fn last_move(&self) -> Option<Square> {
         self.last_move
@@ -151,8 +157,8 @@ impl Uttt {
         SQUARE_OF_BIT[base + word.trailing_zeros() as usize]
     }
 
-    /// The empty cells of `board` as 9 bits, or 0 if the board is decided.
-    fn playable_in(&self, board: u8) -> u16 {
+    /// The empty cells of `board` as 9 bits (bit = cell), or 0 if the board is decided.
+    pub fn playable_in(&self, board: u8) -> u16 {
         (self.playable >> (board as u32 * 9) & BOARD_CELLS) as u16
     }
 

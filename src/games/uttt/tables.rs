@@ -5,7 +5,7 @@
 pub type Square = u8;
 
 /// The eight lines of a 3x3 board, as 9-bit masks (bit = row * 3 + column).
-const LINES: [u16; 8] = [
+pub const LINES: [u16; 8] = [
     0b000_000_111,
     0b000_111_000,
     0b111_000_000,
