@@ -37,7 +37,10 @@ impl Pairing {
     /// The bot measured and its opponent.
     fn brains(self, seed: u64) -> [SearchBrain; 2] {
         match self {
-            Pairing::Endgame => [SearchBrain::new(seed), SearchBrain::without_endgame(seed + 1)],
+            Pairing::Endgame => [
+                SearchBrain::new(seed),
+                SearchBrain::without_endgame(seed + 1),
+            ],
             Pairing::Ballots => [
                 SearchBrain::without_endgame(seed),
                 SearchBrain::without_ballots(seed + 1),
@@ -63,7 +66,11 @@ fn play(pairing: Pairing, ms: u64, number: u32) -> f64 {
     let first = (number % 2) as usize;
     let mut game = Checkers::default();
     for (i, brain) in brains.iter_mut().enumerate() {
-        let side = if i == first { Side::First } else { Side::Second };
+        let side = if i == first {
+            Side::First
+        } else {
+            Side::Second
+        };
         brain.new_game(&game, side);
     }
     let mut plies = 0;
@@ -119,7 +126,7 @@ fn main() {
             "endgame database of {} pieces: {} bytes, ready in {} ms (from the cache if it was \
              there)",
             db.pieces(),
-            db.len(),
+            db.bytes(),
             started.elapsed().as_millis()
         );
         if build {

@@ -13,10 +13,11 @@
 //!   that is ahead makes progress and one that is behind looks for them. A side without a move
 //!   loses even then, as in the rules.
 //! - Endgames: positions of at most four pieces are looked up in the [`EndgameDb`], at the root
-//!   (the database's best move is played at once: the fastest win, the slowest loss, a move
-//!   that holds the draw) and at every node of the search, as long as the win or loss it
+//!   (a won position's fastest win is played at once, a drawn one's search is kept to the
+//!   moves that hold the draw) and at every node of the search, as long as the win or loss it
 //!   gives ends before the move rule. The database is loaded or built on a thread of its own
-//!   when the first game starts; until it is there the bot plays by search alone.
+//!   once a game is down to [`LOAD_ENDGAME_FROM`] pieces; until it is there the bot plays by
+//!   search alone.
 //! - The search works on [`Position`] copies with move lists kept per ply, so the inner loop
 //!   does not allocate.
 
@@ -58,6 +59,10 @@ const STARTUP_WAIT: Duration = Duration::from_millis(2500);
 /// Starts with at most this many pieces more than the database covers wait for it: their
 /// searches reach it within a few plies.
 const NEAR_ENDGAME: usize = 2;
+/// The database is loaded or built once a game is down to this many pieces (or starts with
+/// them), well before its searches reach four: a game that never gets there, like most short
+/// games of the tests' debug builds, never spends a core on building it.
+const LOAD_ENDGAME_FROM: usize = 12;
 /// The share of a move's budget spent waiting for the database still being built, once the
 /// position is in it.
 const ENDGAME_WAIT_SHARE: f64 = 0.5;
@@ -150,8 +155,15 @@ impl SearchBrain {
         }
     }
 
-    /// Takes the endgame database if it is ready by `deadline`.
-    fn collect_endgame(&mut self, deadline: Instant) {
+    /// Starts loading or building the endgame database once `position` is near enough an
+    /// endgame, then takes it if it is ready by `deadline`.
+    fn collect_endgame(&mut self, position: &Position, deadline: Instant) {
+        if !self.wants_endgame || self.endgame.is_some() {
+            return;
+        }
+        if self.endgame_build.is_none() && pieces(position) <= LOAD_ENDGAME_FROM {
+            self.endgame_build = Some(EndgameDb::start());
+        }
         let Some(build) = &self.endgame_build else {
             return;
         };
@@ -160,7 +172,11 @@ impl SearchBrain {
                 self.endgame = Some(db);
                 self.endgame_build = None;
             }
-            Err(StillBuilding::No) => self.endgame_build = None,
+            Err(StillBuilding::No) => {
+                // The build failed: the bot plays by search alone.
+                self.endgame_build = None;
+                self.wants_endgame = false;
+            }
             Err(StillBuilding::Yes) => {}
         }
     }
@@ -176,13 +192,18 @@ impl SearchBrain {
             .filter(|value| value.within(self.move_rule.saturating_sub(quiet)))
     }
 
-    /// The database's move at the root, if the position is in it: the fastest win or the
-    /// slowest loss. A drawn position keeps only the moves that hold the draw in `self.root`,
-    /// and the search chooses among them.
+    /// The database's move at the root, if the position is won: the fastest win (its
+    /// distance goes down at every move, so no position repeats). A drawn position keeps only
+    /// the moves that hold the draw in `self.root`, and the search chooses among them. A lost
+    /// one is left to the search, which finds a draw by repetition where the game's history
+    /// offers one and otherwise, from the database's distances, the slowest loss.
     fn endgame_move(&mut self, game: &Checkers) -> Option<Move> {
         let position = game.position();
-        self.endgame_value(&position, game.quiet_plies())?;
-        let (value, best) = self.endgame.as_ref()?.best_moves(&position)?;
+        let value = self.endgame_value(&position, game.quiet_plies())?;
+        if matches!(value, EndgameValue::Loss { .. }) {
+            return None;
+        }
+        let (_, best) = self.endgame.as_ref()?.best_moves(&position)?;
         if value != EndgameValue::Draw {
             return best.choose(&mut self.rng).copied();
         }
@@ -504,21 +525,16 @@ impl SearchBrain {
 }
 
 impl Brain<Checkers> for SearchBrain {
-    /// Starts loading or building the endgame database, waiting for it only when the game
-    /// starts near an endgame.
+    /// Starts loading or building the endgame database if the game starts with few pieces,
+    /// and waits for it a while if it starts near an endgame.
     fn new_game(&mut self, start: &Checkers, _side: Side) {
-        if !self.wants_endgame || self.endgame.is_some() {
-            return;
-        }
-        if self.endgame_build.is_none() {
-            self.endgame_build = Some(EndgameDb::start());
-        }
-        let wait = if pieces(&start.position()) <= MAX_PIECES + NEAR_ENDGAME {
+        let position = start.position();
+        let wait = if pieces(&position) <= MAX_PIECES + NEAR_ENDGAME {
             STARTUP_WAIT
         } else {
             Duration::ZERO
         };
-        self.collect_endgame(Instant::now() + wait);
+        self.collect_endgame(&position, Instant::now() + wait);
     }
 
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
@@ -528,7 +544,7 @@ impl Brain<Checkers> for SearchBrain {
         } else {
             Duration::ZERO
         };
-        self.collect_endgame(started + wait);
+        self.collect_endgame(&game.position(), started + wait);
         let ballot = self
             .ballots
             .as_ref()
@@ -679,7 +695,7 @@ mod tests {
     #[test]
     fn plays_a_two_for_one_shot() {
         let mut shot = game(SHOT);
-        let mut brain = SearchBrain::new(1);
+        let mut brain = SearchBrain::without_endgame(1);
         // 50,000 positions: eleven plies deep, where the shot needs three and its captures.
         assert_eq!(
             brain.choose(&shot, &Budget::nodes(50_000)).to_string(),
@@ -705,8 +721,9 @@ mod tests {
     #[test]
     fn proves_and_converts_two_kings_against_one() {
         let mut game = game(TWO_KINGS);
-        let mut attacker = SearchBrain::new(1);
-        let mut defender = SearchBrain::new(2);
+        // The search alone, without the endgame database.
+        let mut attacker = SearchBrain::without_endgame(1);
+        let mut defender = SearchBrain::without_endgame(2);
         attacker.choose(&game, &searched());
         assert!(
             attacker.report().score > WIN_BOUND,
@@ -732,7 +749,7 @@ mod tests {
             panic!("two kings against one is won");
         };
         assert!(plies < 80, "within the 40-move rule: {plies}");
-        let mut attacker = SearchBrain::new(1);
+        let mut attacker = SearchBrain::without_endgame(1);
         attacker.endgame = Some(db);
         let mut defender = RandomBrain::new(2);
         let mut played = 0;
@@ -752,13 +769,37 @@ mod tests {
     }
 
     #[test]
+    fn a_database_loss_still_takes_a_draw_by_repetition() {
+        // As in the test without the database, with two kings instead of three: a loss in the
+        // database, which 1-6 escapes by repeating the position a third time.
+        let mut game = game("B:WK28,K32:BK1");
+        play(
+            &mut game,
+            &[
+                "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
+            ],
+        );
+        let db = three_pieces();
+        assert!(matches!(
+            db.probe(&game.position()),
+            Some(EndgameValue::Loss { .. })
+        ));
+        let mut brain = SearchBrain::without_endgame(1);
+        brain.endgame = Some(db);
+        let mv = brain.choose(&game, &searched());
+        assert_eq!(mv.to_string(), "1-6");
+        game.play(mv).unwrap();
+        assert_eq!(Game::outcome(&game).unwrap().winner, None);
+    }
+
+    #[test]
     fn a_database_win_beyond_the_move_rule_is_not_trusted() {
         let game = Checkers::new(CheckersParams {
             start: TWO_KINGS.parse().unwrap(),
             repetition: 3,
             move_rule: 2,
         });
-        let mut brain = SearchBrain::new(1);
+        let mut brain = SearchBrain::without_endgame(1);
         brain.endgame = Some(three_pieces());
         brain.choose(&game, &searched());
         assert_eq!(brain.report().score, 0, "{:?}", brain.report());
@@ -772,7 +813,7 @@ mod tests {
             repetition: 3,
             move_rule: 2,
         });
-        let mut brain = SearchBrain::new(1);
+        let mut brain = SearchBrain::without_endgame(1);
         brain.choose(&game, &searched());
         assert_eq!(brain.report().score, 0, "{:?}", brain.report());
     }
@@ -788,7 +829,7 @@ mod tests {
                 "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
             ],
         );
-        let mut brain = SearchBrain::new(1);
+        let mut brain = SearchBrain::without_endgame(1);
         let mv = brain.choose(&game, &searched());
         assert_eq!(mv.to_string(), "1-6");
         game.play(mv).unwrap();
@@ -798,7 +839,9 @@ mod tests {
     #[test]
     fn answers_with_a_legal_move_under_a_tiny_budget() {
         let mut rng = SeededRng::seed_from_u64(3);
-        let mut brain = SearchBrain::new(4);
+        // With the database of three pieces (the full one would be built or loaded).
+        let mut brain = SearchBrain::without_endgame(4);
+        brain.endgame = Some(three_pieces());
         let mut moves = Vec::new();
         let mut tried = 0;
         for start in ["B:W21-32:B1-12", "W:WK1,K3,20,21,22:BK30,K32,9,12,13", SHOT] {

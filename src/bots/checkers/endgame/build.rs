@@ -234,12 +234,9 @@ fn predecessors(position: &Position, before: &mut Vec<Position>) {
                 continue;
             }
             let moved_kings = if king { (kings & !to) | from } else { kings };
-            let earlier = Position::from_bitboards(
-                [black, (white & !to) | from],
-                moved_kings,
-                Side::Second,
-            )
-            .expect("a piece moved back to an empty square");
+            let earlier =
+                Position::from_bitboards([black, (white & !to) | from], moved_kings, Side::Second)
+                    .expect("a piece moved back to an empty square");
             if !earlier.must_capture() {
                 before.push(earlier.rotated());
             }

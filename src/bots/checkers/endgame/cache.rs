@@ -149,7 +149,10 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER_LEN + 100] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(matches!(load(&path, &index), Err(CacheError::Corrupt { .. })));
+        assert!(matches!(
+            load(&path, &index),
+            Err(CacheError::Corrupt { .. })
+        ));
         // Another version, a truncated file, another number of pieces.
         bytes[HEADER_LEN + 100] ^= 1;
         bytes[8] += 1;

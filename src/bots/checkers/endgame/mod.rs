@@ -33,9 +33,13 @@ use std::time::Instant;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndgameValue {
     /// The side to move wins, the opponent having no move after `plies` plies (odd).
-    Win { plies: u32 },
+    Win {
+        plies: u32,
+    },
     /// The side to move loses after `plies` plies (even; 0 when it has no move now).
-    Loss { plies: u32 },
+    Loss {
+        plies: u32,
+    },
     Draw,
 }
 
@@ -148,8 +152,8 @@ impl EndgameDb {
         self.index.pieces
     }
 
-    /// The size of the values in bytes.
-    pub fn len(&self) -> usize {
+    /// The size of the values in bytes (one per slot).
+    pub fn bytes(&self) -> usize {
         self.values.len()
     }
 
