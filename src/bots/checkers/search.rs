@@ -53,8 +53,8 @@ const REDUCE_AFTER: usize = 3;
 /// History scores are halved when one reaches this, keeping them below the killers.
 const HISTORY_LIMIT: i32 = 1 << 26;
 /// How long the start of a game from an endgame position waits for the endgame database: well
-/// inside the default start-up allowance of 5000 ms (loading takes a few milliseconds, a
-/// release build about a second and a half). Other starts do not wait.
+/// inside the default start-up allowance of 5000 ms (loading takes some 35 ms, a release build
+/// several seconds). Other starts do not wait.
 const STARTUP_WAIT: Duration = Duration::from_millis(2500);
 /// Starts with at most this many pieces more than the database covers wait for it: their
 /// searches reach it within a few plies.
