@@ -91,24 +91,28 @@ fn load(path: &Path, index: &Index) -> Result<Vec<Stored>, CacheError> {
     if length != (HEADER_LEN + index.len) as u64 {
         return Err(stale());
     }
-    let bytes = std::fs::read(path).map_err(io)?;
-    let (header, values) = bytes.split_at(HEADER_LEN.min(bytes.len()));
+    let mut bytes = std::fs::read(path).map_err(io)?;
+    // Checked again: another process may have replaced the file since.
+    if bytes.len() != HEADER_LEN + index.len {
+        return Err(stale());
+    }
+    let values = bytes.split_off(HEADER_LEN);
+    let header = bytes;
     let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
     let count = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
     if &header[..8] != MAGIC
         || word(8) != FORMAT
         || word(12) as usize != index.pieces
         || count != index.len as u64
-        || values.len() != index.len
     {
         return Err(stale());
     }
-    if header[24..HEADER_LEN] != checksum(values) {
+    if header[24..HEADER_LEN] != checksum(&values) {
         return Err(CacheError::Corrupt {
             path: path.to_owned(),
         });
     }
-    Ok(values.to_vec())
+    Ok(values)
 }
 
 /// Writes `db` to `path` in `dir`, through a temporary file renamed into place.
