@@ -773,12 +773,7 @@ mod tests {
         // As in the test without the database, with two kings instead of three: a loss in the
         // database, which 1-6 escapes by repeating the position a third time.
         let mut game = game("B:WK28,K32:BK1");
-        play(
-            &mut game,
-            &[
-                "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
-            ],
-        );
+        play(&mut game, &KING_ROUND);
         let db = three_pieces();
         assert!(matches!(
             db.probe(&game.position()),
@@ -818,17 +813,17 @@ mod tests {
         assert_eq!(brain.report().score, 0, "{:?}", brain.report());
     }
 
+    /// Black's king goes round 1-6-2-6-1 while White's on 32 steps to 27 and back, twice.
+    const KING_ROUND: [&str; 8] = [
+        "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
+    ];
+
     #[test]
     fn takes_a_draw_by_repetition_when_lost() {
         // Black's king has been round 1-6-2-6-1; playing 1-6 now repeats the position after
         // the first 1-6 for the third time, the only escape against three kings.
         let mut game = game("B:WK24,K28,K32:BK1");
-        play(
-            &mut game,
-            &[
-                "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
-            ],
-        );
+        play(&mut game, &KING_ROUND);
         let mut brain = SearchBrain::without_endgame(1);
         let mv = brain.choose(&game, &searched());
         assert_eq!(mv.to_string(), "1-6");
