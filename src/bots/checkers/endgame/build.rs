@@ -8,7 +8,7 @@
 //!
 //! 1. Each position counts its moves inside the layer, and takes what it learns from the moves
 //!    out of it: a win if one reaches a lost position, a draw is possible if one reaches a drawn
-//!    position, and the longest of the lost moves.
+//!    position, and the longest of the moves into won positions.
 //! 2. Positions are then settled in order of distance (a queue per number of plies). A lost
 //!    position makes every position with a move into it a win one ply further; a won position
 //!    takes one move off the count of each such position, and one whose moves are all used up
@@ -28,12 +28,11 @@ pub const DRAW: Stored = 0;
 /// The longest distance a byte holds.
 const MAX_PLIES: usize = Stored::MAX as usize - 1;
 
-/// Per position of the layer being valued.
-const VALID: u8 = 1;
-/// Some move reaches a drawn position: it is never lost.
-const CAN_DRAW: u8 = 2;
+/// Per position of the layer being valued: some move reaches a drawn position, so it is never
+/// lost.
+const CAN_DRAW: u8 = 1;
 /// A move reaching a lost position is known: it is won, at a distance queued already.
-const WON: u8 = 4;
+const WON: u8 = 2;
 
 /// The value of every slot of `index`, in slot order; `None` if some distance does not fit a
 /// byte (not the case up to four pieces).
@@ -131,7 +130,6 @@ impl<'a> Layer<'a> {
                 let Some(position) = self.index.position(block, offset as u64) else {
                     continue;
                 };
-                self.flags[local] = VALID;
                 position.legal_moves(&mut moves);
                 let kings = position.kings().count_ones();
                 let mut win = None;
