@@ -6,10 +6,12 @@
 //! Neither offers nor accepts draws: a [`Brain`](super::Brain) answers with a move only.
 
 mod ballots;
+mod endgame;
 mod eval;
 mod greedy;
 mod search;
 mod table;
 
+pub use endgame::{EndgameDb, EndgameValue};
 pub use greedy::GreedyBrain;
 pub use search::{SearchBrain, SearchReport};

@@ -12,10 +12,17 @@
 //!   the searched line) scores as a draw, and so does reaching the move rule's count, so a bot
 //!   that is ahead makes progress and one that is behind looks for them. A side without a move
 //!   loses even then, as in the rules.
+//! - Endgames: positions of at most four pieces are looked up in the [`EndgameDb`], at the root
+//!   (a won position's fastest win is played at once, a drawn one's search is kept to the
+//!   moves that hold the draw) and at every node of the search, as long as the win or loss it
+//!   gives ends before the move rule. The database is loaded or built on a thread of its own
+//!   once a game is down to [`LOAD_ENDGAME_FROM`] pieces; until it is there the bot plays by
+//!   search alone.
 //! - The search works on [`Position`] copies with move lists kept per ply, so the inner loop
 //!   does not allocate.
 
 use super::ballots::Ballots;
+use super::endgame::{EndgameBuild, EndgameDb, EndgameValue, StillBuilding, MAX_PIECES};
 use super::eval::{evaluate, WIN};
 use super::table::{Bound, Hit, TranspositionTable};
 use crate::bots::{Brain, Budget};
@@ -24,6 +31,7 @@ use crate::games::{Game, Side};
 use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The deepest line searched, extensions included.
@@ -44,6 +52,20 @@ const REDUCE_FROM_DEPTH: i32 = 3;
 const REDUCE_AFTER: usize = 3;
 /// History scores are halved when one reaches this, keeping them below the killers.
 const HISTORY_LIMIT: i32 = 1 << 26;
+/// How long the start of a game from an endgame position waits for the endgame database: well
+/// inside the default start-up allowance of 5000 ms (loading takes some 35 ms, a release build
+/// several seconds). Other starts do not wait.
+const STARTUP_WAIT: Duration = Duration::from_millis(2500);
+/// Starts with at most this many pieces more than the database covers wait for it: their
+/// searches reach it within a few plies.
+const NEAR_ENDGAME: usize = 2;
+/// The database is loaded or built once a game is down to this many pieces (or starts with
+/// them), well before its searches reach four: a game that never gets there, like most short
+/// games of the tests' debug builds, never spends a core on building it.
+const LOAD_ENDGAME_FROM: usize = 12;
+/// The share of a move's budget spent waiting for the database still being built, once the
+/// position is in it.
+const ENDGAME_WAIT_SHARE: f64 = 0.5;
 
 /// What the last search did, for benchmarks and tuning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,6 +85,12 @@ pub struct SearchBrain {
     rng: SeededRng,
     /// The 3-move ballots it opens with (`None`: it searches from the first move).
     ballots: Option<Ballots>,
+    /// Whether it uses the endgame database (the strong level does; a benchmark measures it
+    /// against itself without).
+    wants_endgame: bool,
+    endgame: Option<Arc<EndgameDb>>,
+    /// The database while it is being loaded or built.
+    endgame_build: Option<EndgameBuild>,
     table: TranspositionTable,
     root: Vec<Move>,
     /// Move lists and their ordering keys by ply, reused from search to search.
@@ -89,6 +117,9 @@ impl SearchBrain {
         SearchBrain {
             rng: SeededRng::seed_from_u64(seed),
             ballots: Some(Ballots::new()),
+            wants_endgame: true,
+            endgame: None,
+            endgame_build: None,
             table: TranspositionTable::new(TABLE_BITS),
             root: Vec::new(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -106,12 +137,78 @@ impl SearchBrain {
     }
 
     /// The strong level as it was before it opened with the ballots, searching from the
-    /// first move: what `benches/checkers_strength.rs` measures the ballots against.
+    /// first move (and without the endgame database, which came later): what
+    /// `benches/checkers_strength.rs` measures the ballots against.
     pub fn without_ballots(seed: u64) -> SearchBrain {
         SearchBrain {
             ballots: None,
+            ..SearchBrain::without_endgame(seed)
+        }
+    }
+
+    /// The strong level as it was before the endgame database: what
+    /// `benches/checkers_strength.rs` measures the database against.
+    pub fn without_endgame(seed: u64) -> SearchBrain {
+        SearchBrain {
+            wants_endgame: false,
             ..SearchBrain::new(seed)
         }
+    }
+
+    /// Starts loading or building the endgame database once `position` is near enough an
+    /// endgame, then takes it if it is ready by `deadline`.
+    fn collect_endgame(&mut self, position: &Position, deadline: Instant) {
+        if !self.wants_endgame || self.endgame.is_some() {
+            return;
+        }
+        if self.endgame_build.is_none() && pieces(position) <= LOAD_ENDGAME_FROM {
+            self.endgame_build = Some(EndgameDb::start());
+        }
+        let Some(build) = &self.endgame_build else {
+            return;
+        };
+        match build.wait_until(deadline) {
+            Ok(db) => {
+                self.endgame = Some(db);
+                self.endgame_build = None;
+            }
+            Err(StillBuilding::No) => {
+                // The build failed: the bot plays by search alone.
+                self.endgame_build = None;
+                self.wants_endgame = false;
+            }
+            Err(StillBuilding::Yes) => {}
+        }
+    }
+
+    /// The database's value of `position`, if it is in the database and the value holds with
+    /// `quiet` plies already counted toward the move rule.
+    fn endgame_value(&self, position: &Position, quiet: u32) -> Option<EndgameValue> {
+        let db = self.endgame.as_ref()?;
+        if pieces(position) > db.pieces() {
+            return None;
+        }
+        db.probe(position)
+            .filter(|value| value.within(self.move_rule.saturating_sub(quiet)))
+    }
+
+    /// The database's move at the root, if the position is won: the fastest win (its
+    /// distance goes down at every move, so no position repeats). A drawn position keeps only
+    /// the moves that hold the draw in `self.root`, and the search chooses among them. A lost
+    /// one is left to the search, which finds a draw by repetition where the game's history
+    /// offers one and otherwise, from the database's distances, the slowest loss.
+    fn endgame_move(&mut self, game: &Checkers) -> Option<Move> {
+        let position = game.position();
+        let value = self.endgame_value(&position, game.quiet_plies())?;
+        if matches!(value, EndgameValue::Loss { .. }) {
+            return None;
+        }
+        let (_, best) = self.endgame.as_ref()?.best_moves(&position)?;
+        if value != EndgameValue::Draw {
+            return best.choose(&mut self.rng).copied();
+        }
+        self.root.retain(|mv| best.contains(mv));
+        (self.root.len() == 1).then(|| self.root[0])
     }
 
     /// What the last call to [`Brain::choose`] did.
@@ -209,6 +306,9 @@ impl SearchBrain {
         };
         if repeatable && self.repeats(hash, quiet) {
             return 0;
+        }
+        if let Some(value) = self.endgame_value(position, quiet) {
+            return endgame_score(value, ply);
         }
         if depth <= 0 && !position.must_capture() {
             // The horizon: a quiet position has its static value, found without generating
@@ -425,8 +525,26 @@ impl SearchBrain {
 }
 
 impl Brain<Checkers> for SearchBrain {
+    /// Starts loading or building the endgame database if the game starts with few pieces,
+    /// and waits for it a while if it starts near an endgame.
+    fn new_game(&mut self, start: &Checkers, _side: Side) {
+        let position = start.position();
+        let wait = if pieces(&position) <= MAX_PIECES + NEAR_ENDGAME {
+            STARTUP_WAIT
+        } else {
+            Duration::ZERO
+        };
+        self.collect_endgame(&position, Instant::now() + wait);
+    }
+
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
         let started = Instant::now();
+        let wait = if pieces(&game.position()) <= MAX_PIECES {
+            budget.remaining().mul_f64(ENDGAME_WAIT_SHARE)
+        } else {
+            Duration::ZERO
+        };
+        self.collect_endgame(&game.position(), started + wait);
         let ballot = self
             .ballots
             .as_ref()
@@ -437,6 +555,11 @@ impl Brain<Checkers> for SearchBrain {
         }
         self.forget();
         game.generate_moves(&mut self.root);
+        self.move_rule = game.move_rule_plies().unwrap_or(u32::MAX);
+        if let Some(mv) = self.endgame_move(game) {
+            self.report.elapsed = started.elapsed();
+            return mv;
+        }
         if self.root.len() == 1 {
             self.report.elapsed = started.elapsed();
             return self.root[0];
@@ -445,7 +568,6 @@ impl Brain<Checkers> for SearchBrain {
         self.root.shuffle(&mut self.rng);
         self.deadline = budget.deadline();
         self.node_limit = budget.node_limit();
-        self.move_rule = game.move_rule_plies().unwrap_or(u32::MAX);
         self.line.clear();
         self.line
             .extend(game.repeatable_positions().map(|p| p.zobrist()));
@@ -467,6 +589,23 @@ fn play(position: &Position, mv: Move, quiet: u32) -> (Position, u32) {
         0
     };
     (child, quiet)
+}
+
+/// The pieces of both sides on the board.
+fn pieces(position: &Position) -> usize {
+    (position.pieces(Side::First) | position.pieces(Side::Second)).count_ones() as usize
+}
+
+/// The search score of a value from the endgame database at `ply` plies from the root: a win
+/// or loss as far away as the database says (kept within the plies scores count, so that it
+/// stays a win or loss).
+fn endgame_score(value: EndgameValue, ply: usize) -> i32 {
+    let distance = |plies: u32| (ply + plies as usize).min(MAX_PLY - 1) as i32;
+    match value {
+        EndgameValue::Win { plies } => WIN - distance(plies),
+        EndgameValue::Loss { plies } => -(WIN - distance(plies)),
+        EndgameValue::Draw => 0,
+    }
 }
 
 /// Swaps the move with the highest key among `from..` into place `from`.
@@ -522,7 +661,9 @@ fn from_table(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::checkers::endgame::tests::three_pieces;
     use crate::bots::checkers::GreedyBrain;
+    use crate::bots::random::RandomBrain;
     use crate::games::checkers::CheckersParams;
     use rand::Rng;
 
@@ -554,7 +695,7 @@ mod tests {
     #[test]
     fn plays_a_two_for_one_shot() {
         let mut shot = game(SHOT);
-        let mut brain = SearchBrain::new(1);
+        let mut brain = SearchBrain::without_endgame(1);
         // 50,000 positions: eleven plies deep, where the shot needs three and its captures.
         assert_eq!(
             brain.choose(&shot, &Budget::nodes(50_000)).to_string(),
@@ -580,8 +721,9 @@ mod tests {
     #[test]
     fn proves_and_converts_two_kings_against_one() {
         let mut game = game(TWO_KINGS);
-        let mut attacker = SearchBrain::new(1);
-        let mut defender = SearchBrain::new(2);
+        // The search alone, without the endgame database.
+        let mut attacker = SearchBrain::without_endgame(1);
+        let mut defender = SearchBrain::without_endgame(2);
         attacker.choose(&game, &searched());
         assert!(
             attacker.report().score > WIN_BOUND,
@@ -600,6 +742,65 @@ mod tests {
     }
 
     #[test]
+    fn converts_two_kings_against_one_against_the_random_bot_with_the_database() {
+        let db = three_pieces();
+        let mut game = game(TWO_KINGS);
+        let Some(EndgameValue::Win { plies }) = db.probe(&game.position()) else {
+            panic!("two kings against one is won");
+        };
+        assert!(plies < 80, "within the 40-move rule: {plies}");
+        let mut attacker = SearchBrain::without_endgame(1);
+        attacker.endgame = Some(db);
+        let mut defender = RandomBrain::new(2);
+        let mut played = 0;
+        while Game::outcome(&game).is_none() {
+            let mv = match game.side_to_move() {
+                Side::First => attacker.choose(&game, &searched()),
+                Side::Second => defender.choose(&game, &searched()),
+            };
+            game.play(mv).unwrap();
+            played += 1;
+        }
+        assert_eq!(Game::outcome(&game).unwrap().winner, Some(Side::First));
+        // The fastest win against any defence: no longer than against the best one.
+        assert!(played <= plies, "{played} plies, {plies} at most");
+        // Straight from the database, without a search.
+        assert_eq!(attacker.report().nodes, 0);
+    }
+
+    #[test]
+    fn a_database_loss_still_takes_a_draw_by_repetition() {
+        // As in the test without the database, with two kings instead of three: a loss in the
+        // database, which 1-6 escapes by repeating the position a third time.
+        let mut game = game("B:WK28,K32:BK1");
+        play(&mut game, &KING_ROUND);
+        let db = three_pieces();
+        assert!(matches!(
+            db.probe(&game.position()),
+            Some(EndgameValue::Loss { .. })
+        ));
+        let mut brain = SearchBrain::without_endgame(1);
+        brain.endgame = Some(db);
+        let mv = brain.choose(&game, &searched());
+        assert_eq!(mv.to_string(), "1-6");
+        game.play(mv).unwrap();
+        assert_eq!(Game::outcome(&game).unwrap().winner, None);
+    }
+
+    #[test]
+    fn a_database_win_beyond_the_move_rule_is_not_trusted() {
+        let game = Checkers::new(CheckersParams {
+            start: TWO_KINGS.parse().unwrap(),
+            repetition: 3,
+            move_rule: 2,
+        });
+        let mut brain = SearchBrain::without_endgame(1);
+        brain.endgame = Some(three_pieces());
+        brain.choose(&game, &searched());
+        assert_eq!(brain.report().score, 0, "{:?}", brain.report());
+    }
+
+    #[test]
     fn the_move_rule_makes_a_win_out_of_reach_a_draw() {
         // Two moves each without a man move or capture draw: too soon to catch the king.
         let game = Checkers::new(CheckersParams {
@@ -607,23 +808,23 @@ mod tests {
             repetition: 3,
             move_rule: 2,
         });
-        let mut brain = SearchBrain::new(1);
+        let mut brain = SearchBrain::without_endgame(1);
         brain.choose(&game, &searched());
         assert_eq!(brain.report().score, 0, "{:?}", brain.report());
     }
+
+    /// Black's king goes round 1-6-2-6-1 while White's on 32 steps to 27 and back, twice.
+    const KING_ROUND: [&str; 8] = [
+        "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
+    ];
 
     #[test]
     fn takes_a_draw_by_repetition_when_lost() {
         // Black's king has been round 1-6-2-6-1; playing 1-6 now repeats the position after
         // the first 1-6 for the third time, the only escape against three kings.
         let mut game = game("B:WK24,K28,K32:BK1");
-        play(
-            &mut game,
-            &[
-                "1-6", "32-27", "6-2", "27-32", "2-6", "32-27", "6-1", "27-32",
-            ],
-        );
-        let mut brain = SearchBrain::new(1);
+        play(&mut game, &KING_ROUND);
+        let mut brain = SearchBrain::without_endgame(1);
         let mv = brain.choose(&game, &searched());
         assert_eq!(mv.to_string(), "1-6");
         game.play(mv).unwrap();
@@ -633,7 +834,9 @@ mod tests {
     #[test]
     fn answers_with_a_legal_move_under_a_tiny_budget() {
         let mut rng = SeededRng::seed_from_u64(3);
-        let mut brain = SearchBrain::new(4);
+        // With the database of three pieces (the full one would be built or loaded).
+        let mut brain = SearchBrain::without_endgame(4);
+        brain.endgame = Some(three_pieces());
         let mut moves = Vec::new();
         let mut tried = 0;
         for start in ["B:W21-32:B1-12", "W:WK1,K3,20,21,22:BK30,K32,9,12,13", SHOT] {

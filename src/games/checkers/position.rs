@@ -54,6 +54,35 @@ impl Position {
         }
     }
 
+    /// The position with each side's pieces and the kings as bitboards (bit n-1 for square n),
+    /// for tools that enumerate positions (the checkers endgame database); `None` unless the
+    /// sides do not overlap, every king stands on a piece and no man stands on the row where it
+    /// would have been crowned.
+    pub fn from_bitboards(pieces: [u32; 2], kings: u32, to_move: Side) -> Option<Position> {
+        let men = [pieces[0] & !kings, pieces[1] & !kings];
+        let valid = pieces[0] & pieces[1] == 0
+            && kings & !(pieces[0] | pieces[1]) == 0
+            && men[0] & CROWN_ROW[0] == 0
+            && men[1] & CROWN_ROW[1] == 0;
+        valid.then_some(Position {
+            pieces,
+            kings,
+            to_move,
+        })
+    }
+
+    /// The board turned half round with the colours swapped: square n becomes 33-n, Black's
+    /// pieces White's and the other way round, and the other side is to move. The rules are
+    /// symmetric, so the result is the same game seen from the other side: every value for the
+    /// side to move is unchanged.
+    pub fn rotated(&self) -> Position {
+        Position {
+            pieces: [self.pieces[1].reverse_bits(), self.pieces[0].reverse_bits()],
+            kings: self.kings.reverse_bits(),
+            to_move: self.to_move.opponent(),
+        }
+    }
+
     pub fn side_to_move(&self) -> Side {
         self.to_move
     }
