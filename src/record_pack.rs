@@ -461,7 +461,7 @@ pub fn read_game(path: &Path, at: &GameAt) -> Result<StoredGame, PackError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::clock::TimeControl;
     use crate::games::{Ending, Side};
@@ -505,7 +505,9 @@ mod tests {
         }
     }
 
-    fn log(started: Instant, line: &str, stderr: &[u8]) -> SeatLog {
+    /// A seat's log of one line sent at `started` + 1 ms, with `stderr` (shared with the
+    /// viewer's tests).
+    pub(crate) fn log(started: Instant, line: &str, stderr: &[u8]) -> SeatLog {
         SeatLog {
             transcript: vec![TranscriptLine {
                 at: started + Duration::from_millis(1),

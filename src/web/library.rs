@@ -343,12 +343,12 @@ pub fn player_name(record: &GameRecord, index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record_pack::tests::log;
     use crate::record_pack::RecordPack;
-    use crate::seats::{Direction, SeatLog, TranscriptLine};
     use crate::web::live::{LiveFile, LiveHeader};
     use crate::web::replay;
     use std::io::Write as _;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     fn record(number: u32) -> GameRecord {
         let player = |label: &str| {
@@ -364,18 +364,6 @@ mod tests {
             "started": "", "ended": "", "final_position": ""
         }))
         .unwrap()
-    }
-
-    fn log(started: Instant, line: &str, stderr: &[u8]) -> SeatLog {
-        SeatLog {
-            transcript: vec![TranscriptLine {
-                at: started + Duration::from_millis(1),
-                direction: Direction::ToBot,
-                line: line.into(),
-            }],
-            stderr: stderr.to_vec(),
-            ..SeatLog::default()
-        }
     }
 
     #[test]
