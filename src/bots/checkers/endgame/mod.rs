@@ -98,6 +98,7 @@ impl EndgameBuild {
         let _ = std::thread::Builder::new()
             .name("checkers-endgame".into())
             .spawn(move || {
+                run_only_when_idle();
                 // The bot may have stopped waiting: nobody to tell then.
                 let _ = sender.send(make());
             });
@@ -114,6 +115,16 @@ impl EndgameBuild {
             Err(RecvTimeoutError::Timeout) => Err(StillBuilding::Yes),
         }
     }
+}
+
+/// Puts the calling thread in the `SCHED_IDLE` class: it runs only on a processor nobody else
+/// wants. A build without a cache file takes seconds of CPU, and a game's processor (one of its
+/// own, where a tournament pins its tables) is the opponent's while it thinks: the build must
+/// not slow the opponent's search, nor the bot's own. Refused, it runs as any thread.
+fn run_only_when_idle() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: on Linux, pid 0 names the calling thread; the call only changes its policy.
+    let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
 }
 
 /// Why [`EndgameBuild::wait_until`] has no database (yet).
