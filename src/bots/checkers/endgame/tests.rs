@@ -195,9 +195,10 @@ fn a_build_on_its_thread_hands_the_database_over_once() {
     let failed = EndgameBuild::spawn(|| None);
     assert_eq!(failed.wait_until(far).err(), Some(StillBuilding::No));
     // The build runs only on a processor nobody else wants.
-    // SAFETY: pid 0 is the calling thread; the call only reads its policy.
     let idle = EndgameBuild::spawn(|| {
-        (unsafe { libc::sched_getscheduler(0) } == libc::SCHED_IDLE).then(three_pieces)
+        // SAFETY: pid 0 is the calling thread; the call only reads its policy.
+        let policy = unsafe { libc::sched_getscheduler(0) };
+        (policy == libc::SCHED_IDLE).then(three_pieces)
     });
     assert_eq!(idle.wait_until(far).unwrap().pieces(), 3);
 }
