@@ -755,9 +755,12 @@ fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
             .filter(|m| m["side"] == a)
             .map(|m| m["us"].as_u64().unwrap())
             .collect();
-        // Timed from its read: about 50 ms, not the 120 ms since the request was written.
+        // Timed from its read: about 50 ms, not the 120 ms since the request was written. The
+        // referee sees the read at its next check of the pipe (every millisecond), later when
+        // the machine is busy (the tests run in parallel: 5 and 15 ms late were seen), which
+        // only shortens the time charged: so a wide gap below 50 ms, and none near 120.
         for &us in &times[1..] {
-            assert!((45_000..=100_000).contains(&us), "{times:?}");
+            assert!((25_000..=100_000).contains(&us), "{times:?}");
         }
     }
     // Its start-up before its first read is not on its clock, as on CodinGame (where it mostly
