@@ -64,10 +64,8 @@ pub fn is_pack_name(name: &str) -> bool {
 struct GameLine<R> {
     record: R,
     transcript: String,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    stderr: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    stderr_base64: BTreeMap<String, String>,
+    #[serde(flatten)]
+    stderr: Stderrs,
 }
 
 /// An epilogue's line: the game it ends, the player's label, its lines and its stderr (by
@@ -77,10 +75,8 @@ struct EpilogueLine {
     epilogue: u32,
     label: String,
     transcript: String,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    stderr: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    stderr_base64: BTreeMap<String, String>,
+    #[serde(flatten)]
+    stderr: Stderrs,
 }
 
 /// What indexing reads of a line: which kind it is, and a game's record.
@@ -90,36 +86,42 @@ struct LineHead {
     epilogue: Option<u32>,
 }
 
-/// Files `bytes`, a player's stderr, under `label` in one of the two fields.
-fn encode_stderr(
-    label: &str,
-    bytes: &[u8],
-    text: &mut BTreeMap<String, String>,
-    base64: &mut BTreeMap<String, String>,
-) {
-    match std::str::from_utf8(bytes) {
-        Ok(valid) => text.insert(label.to_string(), valid.to_string()),
-        Err(_) => base64.insert(label.to_string(), BASE64.encode(bytes)),
-    };
+/// The players' stderr in a line, by label: as text when it is UTF-8, as base64 otherwise.
+#[derive(Default, Serialize, Deserialize)]
+struct Stderrs {
+    #[serde(default, rename = "stderr", skip_serializing_if = "BTreeMap::is_empty")]
+    text: BTreeMap<String, String>,
+    #[serde(
+        default,
+        rename = "stderr_base64",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    base64: BTreeMap<String, String>,
 }
 
-/// The stderr filed under `label`, if any.
-fn decode_stderr(
-    label: &str,
-    text: &BTreeMap<String, String>,
-    base64: &BTreeMap<String, String>,
-) -> Result<Option<Vec<u8>>, String> {
-    if let Some(valid) = text.get(label) {
-        return Ok(Some(valid.as_bytes().to_vec()));
+impl Stderrs {
+    /// Files `bytes`, a player's stderr, under `label` in one of the two fields.
+    fn insert(&mut self, label: &str, bytes: &[u8]) {
+        match std::str::from_utf8(bytes) {
+            Ok(valid) => self.text.insert(label.to_string(), valid.to_string()),
+            Err(_) => self.base64.insert(label.to_string(), BASE64.encode(bytes)),
+        };
     }
-    base64
-        .get(label)
-        .map(|encoded| {
-            BASE64
-                .decode(encoded)
-                .map_err(|e| format!("stderr_base64 of {label}: {e}"))
-        })
-        .transpose()
+
+    /// The stderr filed under `label`, if any.
+    fn get(&self, label: &str) -> Result<Option<Vec<u8>>, String> {
+        if let Some(valid) = self.text.get(label) {
+            return Ok(Some(valid.as_bytes().to_vec()));
+        }
+        self.base64
+            .get(label)
+            .map(|encoded| {
+                BASE64
+                    .decode(encoded)
+                    .map_err(|e| format!("stderr_base64 of {label}: {e}"))
+            })
+            .transpose()
+    }
 }
 
 /// A records file open for appending, shared by a run's tables.
@@ -165,17 +167,11 @@ impl RecordPack {
         let mut line = GameLine {
             record,
             transcript: crate::record::transcript(record, logs, started_at),
-            stderr: BTreeMap::new(),
-            stderr_base64: BTreeMap::new(),
+            stderr: Stderrs::default(),
         };
         for (player, log) in record.players.iter().zip(logs) {
             if let Some(bytes) = crate::record::stderr_bytes(log) {
-                encode_stderr(
-                    &player.label,
-                    &bytes,
-                    &mut line.stderr,
-                    &mut line.stderr_base64,
-                );
+                line.stderr.insert(&player.label, &bytes);
             }
         }
         self.append(&line)
@@ -194,16 +190,10 @@ impl RecordPack {
             epilogue: number,
             label: label.to_string(),
             transcript: epilogue_transcript(label, log, started_at),
-            stderr: BTreeMap::new(),
-            stderr_base64: BTreeMap::new(),
+            stderr: Stderrs::default(),
         };
         if !log.stderr.is_empty() {
-            encode_stderr(
-                label,
-                &log.stderr,
-                &mut line.stderr,
-                &mut line.stderr_base64,
-            );
+            line.stderr.insert(label, &log.stderr);
         }
         self.append(&line)
     }
@@ -436,13 +426,7 @@ pub fn read_game(path: &Path, at: &GameAt) -> Result<StoredGame, PackError> {
     };
     let game: GameLine<GameRecord> = serde_json::from_slice(&read_line(at.at)?)
         .map_err(|e| corrupt(format!("the game at byte {}: {e}", at.at)))?;
-    let stderr = [0, 1].map(|side| {
-        decode_stderr(
-            &game.record.players[side].label,
-            &game.stderr,
-            &game.stderr_base64,
-        )
-    });
+    let stderr = [0, 1].map(|side| game.stderr.get(&game.record.players[side].label));
     let [first, second] = stderr;
     let mut stored = StoredGame {
         stderr: [first.map_err(&corrupt)?, second.map_err(&corrupt)?],
@@ -452,7 +436,9 @@ pub fn read_game(path: &Path, at: &GameAt) -> Result<StoredGame, PackError> {
     for &offset in &at.epilogues {
         let epilogue: EpilogueLine = serde_json::from_slice(&read_line(offset)?)
             .map_err(|e| corrupt(format!("the epilogue at byte {offset}: {e}")))?;
-        let stderr = decode_stderr(&epilogue.label, &epilogue.stderr, &epilogue.stderr_base64)
+        let stderr = epilogue
+            .stderr
+            .get(&epilogue.label)
             .map_err(&corrupt)?
             .unwrap_or_default();
         stored.add_epilogue(&epilogue.label, &epilogue.transcript, &stderr);
