@@ -63,6 +63,11 @@ pub struct PlayerRecord {
     pub colour: Option<Colour>,
     /// 1 for a win, 0.5 for a draw, 0 for a loss.
     pub points: f64,
+    /// CPU time the bot's program used during the game, in microseconds: since the end of its
+    /// previous game, or for its first game since it started (when measurable: a bot process
+    /// of the referee's, still running when the game ended).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cpu_us: Option<u64>,
     /// What the referee read from the bot in this game but did not keep, when anything.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub dropped: Option<DroppedRecord>,
@@ -107,9 +112,6 @@ pub struct MoveRecord {
     pub notation: String,
     /// Thinking time: from the request flushed to the answer's newline read, in microseconds.
     pub us: u64,
-    /// CPU time the bot's process used during the move, in microseconds (when measurable).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub cpu_us: Option<u64>,
     /// When the answer was read, in microseconds since the game started.
     pub at_us: u64,
     /// The mover offered a draw with this move (checkers).
@@ -442,6 +444,7 @@ mod tests {
             time: TimeControl::default(),
             colour: None,
             points: 0.5,
+            cpu_us: None,
             dropped: None,
             stderr_tail: None,
             stderr_at_us: Vec::new(),

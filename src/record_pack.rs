@@ -465,6 +465,7 @@ pub(crate) mod tests {
             time: TimeControl::default(),
             colour: None,
             points: 0.5,
+            cpu_us: Some(1234),
             dropped: None,
             stderr_tail: None,
             stderr_at_us: vec![12],

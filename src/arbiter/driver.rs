@@ -99,6 +99,7 @@ pub fn play_game_watched(
     for (side, log) in Side::BOTH.into_iter().zip(&logs) {
         let player = &mut record.players[side.index()];
         player.dropped = DroppedRecord::of(log);
+        player.cpu_us = log.cpu.map(|cpu| cpu.as_micros() as u64);
         player.stderr_at_us = stderr_line_times(log, started_at);
         if faulted[side.index()] {
             player.stderr_tail = stderr_tail(log);
@@ -135,6 +136,7 @@ fn record(
             time: player.time,
             colour: judged.game.colours().map(|colours| colours[side.index()]),
             points: verdict.points(side),
+            cpu_us: None,
             dropped: None,
             stderr_tail: None,
             stderr_at_us: Vec::new(),
@@ -221,7 +223,6 @@ mod tests {
             Ok(Answer {
                 line: line.to_string(),
                 elapsed,
-                cpu: None,
                 original: None,
                 messages: Vec::new(),
             })

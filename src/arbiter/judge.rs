@@ -119,10 +119,13 @@ impl Judge {
         }
         let side = self.game.side_to_move();
         let clock = &self.clocks[side.index()];
-        let mut messages: Vec<RefereeMessage> = self.unseen[side.index()]
-            .drain(..)
-            .map(RefereeMessage::Opponent)
-            .collect();
+        // Room for the opponent's moves and at most three more messages: one allocation.
+        let mut messages = Vec::with_capacity(self.unseen[side.index()].len() + 3);
+        messages.extend(
+            self.unseen[side.index()]
+                .drain(..)
+                .map(RefereeMessage::Opponent),
+        );
         self.offered = self.draw_offer == Some(side.opponent());
         if self.offered {
             messages.push(RefereeMessage::OfferDraw);
@@ -220,7 +223,6 @@ impl Judge {
                     side,
                     notation,
                     us: micros(answer.elapsed),
-                    cpu_us: answer.cpu.map(micros),
                     at_us: micros(at),
                     offers_draw,
                     messages: answer.messages,
@@ -328,7 +330,6 @@ mod tests {
         Ok(Answer {
             line: line.into(),
             elapsed,
-            cpu: None,
             original: None,
             messages: Vec::new(),
         })

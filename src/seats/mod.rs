@@ -46,8 +46,6 @@ pub struct Answer {
     /// The answer in the referee's own protocol.
     pub line: String,
     pub elapsed: Duration,
-    /// CPU time the bot used meanwhile, where the system can tell.
-    pub cpu: Option<Duration>,
     /// The bot's own line, when an adapter translated it from another protocol (so a verdict
     /// can quote what the bot really wrote).
     pub original: Option<String>,
@@ -135,11 +133,11 @@ pub struct Transcript {
 
 impl Transcript {
     /// Logs a line written to the seat at `at`.
-    pub fn sent(&mut self, line: &str, at: Instant) {
+    pub fn sent(&mut self, line: String, at: Instant) {
         self.lines.push(TranscriptLine {
             at,
             direction: Direction::ToBot,
-            line: line.to_string(),
+            line,
         });
     }
 
@@ -181,6 +179,10 @@ pub struct SeatLog {
     /// When each line of `stderr` began, in order (the first lines only, see
     /// [`bot_stderr::MAX_STAMPED_LINES`]).
     pub stderr_line_starts: Vec<Instant>,
+    /// CPU time the bot's program used since the previous game's log was taken (the first game:
+    /// since it started), where the system can tell. Read once per game, not per move: each reading is a system call, and a move cycle
+    /// should cost little more than the pipes.
+    pub cpu: Option<Duration>,
 }
 
 impl SeatLog {
@@ -200,6 +202,10 @@ impl SeatLog {
         let room = bot_stderr::MAX_STAMPED_LINES.saturating_sub(self.stderr_line_starts.len());
         self.stderr_line_starts
             .extend(later.stderr_line_starts.into_iter().take(room));
+        self.cpu = match (self.cpu, later.cpu) {
+            (Some(cpu), Some(more)) => Some(cpu + more),
+            (cpu, more) => cpu.or(more),
+        };
     }
 }
 
@@ -469,7 +475,7 @@ mod tests {
         transcript.received("", at);
         transcript.received("1 1", at);
         transcript.received("", at);
-        transcript.sent("turn 1000", at);
+        transcript.sent("turn 1000".into(), at);
         let (lines, dropped) = transcript.take();
         assert_eq!(lines.len() as u64, fit + 2);
         assert_eq!(

@@ -29,6 +29,7 @@ use nix::errno::Errno;
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::ExitStatusExt;
@@ -79,6 +80,10 @@ pub struct BotProcess {
     program: OnceLock<i32>,
     /// The CPU clock of the program, once found: asking for it costs a system call.
     cpu_clock: OnceLock<nix::time::ClockId>,
+    /// The program's CPU time already counted in the logs of earlier games.
+    cpu_logged: Duration,
+    /// The bytes of the last request, a buffer kept for the next.
+    request: Vec<u8>,
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
@@ -145,23 +150,37 @@ impl BotProcess {
             cage,
             program: OnceLock::new(),
             cpu_clock: OnceLock::new(),
+            cpu_logged: Duration::ZERO,
+            request: Vec::new(),
             crlf_lines: 0,
         })
     }
 
-    /// Writes `lines`, each followed by the line end, before `deadline`. Returns the instant
-    /// the last byte was handed to the pipe.
-    pub fn send_lines(&mut self, lines: &[String], deadline: Instant) -> Result<Instant, Fault> {
+    /// Writes `lines`, each followed by the line end, in one `write` when the pipe has room,
+    /// before `deadline`, and moves them into the transcript. Returns the instant the last byte
+    /// was handed to the pipe.
+    pub fn send_lines(&mut self, lines: Vec<String>, deadline: Instant) -> Result<Instant, Fault> {
         let line_end: &[u8] = match self.options.line_ends {
             LineEnds::Lf => b"\n",
             LineEnds::CrLf => b"\r\n",
         };
-        let mut bytes = Vec::new();
+        // The buffer is kept from request to request: a move allocates no new one.
+        let mut bytes = std::mem::take(&mut self.request);
+        bytes.clear();
+        let now = Instant::now();
         for line in lines {
             bytes.extend_from_slice(line.as_bytes());
             bytes.extend_from_slice(line_end);
-            self.transcript.sent(line, Instant::now());
+            self.transcript.sent(line, now);
         }
+        let sent = self.write_request(&bytes, deadline);
+        self.request = bytes;
+        sent
+    }
+
+    /// Writes `bytes` before `deadline`. Returns the instant the last byte was handed to the
+    /// pipe.
+    fn write_request(&mut self, bytes: &[u8], deadline: Instant) -> Result<Instant, Fault> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.exited());
         };
@@ -198,8 +217,9 @@ impl BotProcess {
     /// here: what is left in the pipe is read while its next answer is awaited, on its clock
     /// (but every line already read, and so stamped before the request, is judged here).
     pub fn drain_unrequested(&mut self, skip: impl Fn(&str) -> bool) -> Result<(), Fault> {
-        let until = Instant::now() + DRAIN_BUDGET;
-        while Instant::now() < until || self.output.has_read_ahead() {
+        // The clock is read only once there was something to pass over: most drains find none.
+        let mut until = None;
+        loop {
             match self.output.try_next() {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
@@ -218,8 +238,11 @@ impl BotProcess {
                 }
                 None => return Ok(()),
             }
+            let until = *until.get_or_insert_with(|| Instant::now() + DRAIN_BUDGET);
+            if Instant::now() >= until && !self.output.has_read_ahead() {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 
     /// Sends `request` and reads the bot's lines through `read` until it names the answer.
@@ -228,14 +251,12 @@ impl BotProcess {
     /// [`Answer::original`] is the bot's own line when `read` translated it.
     pub fn exchange(
         &mut self,
-        request: &[String],
+        request: Vec<String>,
         watchdog: Duration,
         mut read: impl FnMut(&str) -> Reading,
     ) -> Result<Answer, Fault> {
-        let cpu_before = self.cpu_time();
         let asked_at = Instant::now();
-        let mut answer = self
-            .send_lines(request, asked_at + watchdog)
+        self.send_lines(request, asked_at + watchdog)
             .map(|sent_at| match self.options.clock_start {
                 ClockStart::Written => sent_at,
                 ClockStart::Read => self.until_read(sent_at, watchdog),
@@ -253,7 +274,6 @@ impl BotProcess {
                                 // A fast bot may answer before `write` returns here; that is
                                 // no time at all.
                                 elapsed: at.saturating_duration_since(sent_at),
-                                cpu: None,
                                 messages,
                             });
                         }
@@ -264,17 +284,13 @@ impl BotProcess {
                             }
                         }
                         Reading::Reply(lines) => {
-                            self.send_lines(&lines, deadline)?;
+                            self.send_lines(lines, deadline)?;
                         }
                         Reading::Refuse(fault) => break Err(fault),
                     }
                 }
             })
-            .map_err(|fault| self.blame_limits(fault))?;
-        answer.cpu = cpu_before
-            .zip(self.cpu_time())
-            .map(|(before, after)| after.saturating_sub(before));
-        Ok(answer)
+            .map_err(|fault| self.blame_limits(fault))
     }
 
     /// When the bot had read all of the request written at `sent_at`: the first time its input
@@ -514,14 +530,14 @@ impl BotProcess {
     /// of its process group and reaps it. Returns how long the bot took to exit, or `None` when
     /// it had to be killed.
     pub fn quit(mut self) -> Option<Duration> {
-        self.end(&[RefereeMessage::Quit.to_string()])
+        self.end(vec![RefereeMessage::Quit.to_string()])
     }
 
     /// Sends `farewell` (the protocol's way to say "exit"; nothing for protocols that have
     /// none), closes the bot's input, gives it the grace period to exit, then kills whatever is
     /// left of its process group and reaps it. Returns how long the bot took to exit, or `None`
     /// when it had to be killed.
-    pub fn end(&mut self, farewell: &[String]) -> Option<Duration> {
+    pub fn end(&mut self, farewell: Vec<String>) -> Option<Duration> {
         let asked = Instant::now();
         let deadline = asked + self.options.exit_grace;
         if !self.closed && !farewell.is_empty() {
@@ -606,7 +622,16 @@ impl Drop for BotProcess {
 
 /// Each message on its own line.
 fn lines_of_messages(messages: &[RefereeMessage]) -> Vec<String> {
-    messages.iter().map(ToString::to_string).collect()
+    messages
+        .iter()
+        .map(|message| {
+            // Room for a usual line at once: `to_string` grows an empty string piece by piece,
+            // an allocation each, on every move.
+            let mut line = String::with_capacity(48);
+            write!(line, "{message}").expect("writing into a String cannot fail");
+            line
+        })
+        .collect()
 }
 
 /// The referee's own protocol: the seat's messages are the bot's lines.
@@ -614,7 +639,7 @@ impl Seat for BotProcess {
     fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
         self.drain_unrequested(|_| false)?;
         let answer = self
-            .exchange(&lines_of_messages(messages), allowance, |line| {
+            .exchange(lines_of_messages(messages), allowance, |line| {
                 Reading::Answer(line.to_string())
             })
             .map_err(|fault| match fault {
@@ -630,7 +655,7 @@ impl Seat for BotProcess {
 
     fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
         self.drain_unrequested(|_| false)?;
-        self.exchange(&lines_of_messages(messages), watchdog, |line| {
+        self.exchange(lines_of_messages(messages), watchdog, |line| {
             Reading::Answer(line.to_string())
         })
     }
@@ -638,7 +663,7 @@ impl Seat for BotProcess {
     fn tell(&mut self, messages: &[RefereeMessage]) {
         if !self.closed {
             let _ = self.send_lines(
-                &lines_of_messages(messages),
+                lines_of_messages(messages),
                 Instant::now() + Duration::from_millis(100),
             );
         }
@@ -653,11 +678,16 @@ impl Seat for BotProcess {
             stderr: stderr.kept,
             stderr_dropped: stderr.dropped,
             stderr_line_starts: stderr.line_starts,
+            cpu: self.cpu_time().map(|now| {
+                let game = now.saturating_sub(self.cpu_logged);
+                self.cpu_logged = now;
+                game
+            }),
         }
     }
 
     fn finish(&mut self) {
-        self.end(&[RefereeMessage::Quit.to_string()]);
+        self.end(vec![RefereeMessage::Quit.to_string()]);
     }
 }
 

@@ -257,6 +257,12 @@ pub fn looks_like_allocation_failure(line: &str) -> bool {
         "bad_alloc",
         "memoryerror",
     ];
+    // Checked on every answer while a memory limit is set: a line shorter than every sign (a
+    // move) is passed at once, without lowering its case into a new string.
+    let shortest = SIGNS.iter().map(|sign| sign.len()).min().unwrap_or(0);
+    if line.len() < shortest {
+        return false;
+    }
     let line = line.to_lowercase();
     SIGNS.iter().any(|sign| line.contains(sign))
 }

@@ -182,7 +182,6 @@ mod tests {
             side: Side::Second,
             notation: "0 0".into(),
             us: 12,
-            cpu_us: None,
             at_us: 40,
             offers_draw: false,
             messages: Vec::new(),

@@ -64,9 +64,10 @@ fn blanked(name: &str, text: &str) -> String {
         }
         for player in record["players"].as_array_mut().unwrap() {
             player["stderr_at_us"] = Value::Null;
+            player["cpu_us"] = Value::Null;
         }
         for mv in record["moves"].as_array_mut().unwrap() {
-            for key in ["us", "cpu_us", "at_us"] {
+            for key in ["us", "at_us"] {
                 mv[key] = Value::Null;
             }
         }

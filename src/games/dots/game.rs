@@ -272,13 +272,18 @@ impl Game for Dots {
             "v" | "V" => Orientation::Vertical,
             _ => return Err(not_a_move()),
         };
-        let written = written_square(x, y);
+        let (x_written, y_written) = (x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
             return Err(not_a_move());
         };
         let Some(line) = self.line_at(orientation, x, y) else {
             return Err(IllegalMove::OffBoard {
-                square: format!("{} {written}", orientation.letter()),
+                // Only spelt out for the verdict: a legal move allocates nothing here.
+                square: format!(
+                    "{} {}",
+                    orientation.letter(),
+                    written_square(x_written, y_written)
+                ),
                 board: self.board_name(),
             }
             .into());

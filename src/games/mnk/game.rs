@@ -222,7 +222,7 @@ impl Game for Mnk {
                 "expected two numbers 'x y' (column, then row)".into(),
             ));
         };
-        let written = written_square(x, y);
+        let (x_written, y_written) = (x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
             return Err(MoveError::NotAMove(
                 "expected two whole numbers 'x y' (column, then row)".into(),
@@ -231,7 +231,8 @@ impl Game for Mnk {
         let (w, h) = (self.params.width as i64, self.params.height as i64);
         if !(0..w).contains(&x) || !(0..h).contains(&y) {
             return Err(IllegalMove::OffBoard {
-                square: written,
+                // Only spelt out for the verdict: a legal move allocates nothing here.
+                square: written_square(x_written, y_written),
                 board: self.board_name(),
             }
             .into());

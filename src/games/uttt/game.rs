@@ -248,7 +248,7 @@ impl Game for Uttt {
                 "expected two numbers 'x y' (column, then row, each 0 to 8)".into(),
             ));
         };
-        let written = written_square(x, y);
+        let (x_written, y_written) = (x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
             return Err(MoveError::NotAMove(
                 "expected two whole numbers 'x y' (column, then row, each 0 to 8)".into(),
@@ -256,7 +256,8 @@ impl Game for Uttt {
         };
         if !(0..9).contains(&x) || !(0..9).contains(&y) {
             return Err(IllegalMove::OffBoard {
-                square: written,
+                // Only spelt out for the verdict: a legal move allocates nothing here.
+                square: written_square(x_written, y_written),
                 board: "9x9".into(),
             }
             .into());

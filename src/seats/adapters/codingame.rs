@@ -119,7 +119,7 @@ impl Seat for Codingame {
             }
         }
         let input = turn_input(game, last_opponent, &mut self.rng);
-        let answer = self.process.exchange(&input, watchdog, read_answer)?;
+        let answer = self.process.exchange(input, watchdog, read_answer)?;
         self.own_move = Some(answer.line.clone());
         Ok(answer)
     }
@@ -133,7 +133,7 @@ impl Seat for Codingame {
     }
 
     fn finish(&mut self) {
-        self.process.end(&[]);
+        self.process.end(Vec::new());
     }
 }
 

@@ -261,7 +261,7 @@ impl Gomocup {
         // `OK`), so what came after the previous reply is passed over first, as before a move.
         self.process.drain_unrequested(is_not_a_move)?;
         self.process
-            .exchange(&[command.to_string()], wait, read_reply)
+            .exchange(vec![command.to_string()], wait, read_reply)
             .map(|answer| answer.line)
             .map_err(|fault| match fault {
                 Fault::Timeout { .. } => Fault::NotReady {
@@ -273,7 +273,7 @@ impl Gomocup {
 
     /// Ends the brain with `END` and starts it again, keeping the old process's log.
     fn start_again(&mut self) -> Result<(), Fault> {
-        self.process.end(&["END".to_string()]);
+        self.process.end(vec!["END".to_string()]);
         self.replaced_log.append(self.process.take_log());
         self.process = BotProcess::spawn(&self.supervisor, &self.command, self.options.clone())
             .map_err(|e| Fault::Exited {
@@ -310,7 +310,6 @@ impl Gomocup {
             return Ok(Answer {
                 line,
                 elapsed: Duration::ZERO,
-                cpu: None,
                 original: None,
                 messages: Vec::new(),
             });
@@ -319,7 +318,7 @@ impl Gomocup {
         request.extend(swap2.request(&state.stones));
         let mut answer = self
             .process
-            .exchange(&request, watchdog, gomocup_swap2::read_answer)?;
+            .exchange(request, watchdog, gomocup_swap2::read_answer)?;
         let state = self.game.as_mut().expect("asked after the setup");
         let swap2 = state.swap2.as_mut().expect("a swap2 game");
         let written = std::mem::take(&mut answer.line);
@@ -392,7 +391,7 @@ impl Seat for Gomocup {
             state.play(mv);
         }
         let info = self.game_info(&state, super::gomocup_rule::info_rule(&params));
-        self.process.send_lines(&info, deadline)?;
+        self.process.send_lines(info, deadline)?;
         self.game = Some(state);
         let (name, version) = self.about.clone().expect("asked above");
         Ok(Ready {
@@ -418,7 +417,7 @@ impl Seat for Gomocup {
         let mut request = vec![time_left(turn.bank_left)];
         request.extend(state.move_request());
         state.asked += 1;
-        let answer = self.process.exchange(&request, watchdog, read_move)?;
+        let answer = self.process.exchange(request, watchdog, read_move)?;
         if let Some(state) = &mut self.game {
             state.own_move = Some(answer.line.clone());
         }
@@ -437,7 +436,7 @@ impl Seat for Gomocup {
     }
 
     fn finish(&mut self) {
-        self.process.end(&["END".to_string()]);
+        self.process.end(vec!["END".to_string()]);
     }
 }
 

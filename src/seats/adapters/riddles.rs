@@ -206,7 +206,7 @@ impl Seat for Riddles {
         // within the start-up allowance.
         let deadline = Instant::now() + allowance;
         self.process
-            .send_lines(&settings(&self.dialect, setup.side, &setup.time), deadline)?;
+            .send_lines(settings(&self.dialect, setup.side, &setup.time), deadline)?;
         self.process.settle(deadline);
         Ok(Ready {
             name: self.dialect.name.into(),
@@ -235,7 +235,7 @@ impl Seat for Riddles {
             macroboard(&self.dialect, game)
         ));
         request.push(format!("action move {}", turn.ms));
-        let answer = self.process.exchange(&request, watchdog, read_answer)?;
+        let answer = self.process.exchange(request, watchdog, read_answer)?;
         self.own_move = Some(answer.line.clone());
         Ok(answer)
     }
@@ -249,7 +249,7 @@ impl Seat for Riddles {
     }
 
     fn finish(&mut self) {
-        self.process.end(&[]);
+        self.process.end(Vec::new());
     }
 }
 

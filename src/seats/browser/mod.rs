@@ -206,7 +206,6 @@ impl Seat for BrowserSeat {
             return Ok(Answer {
                 line,
                 elapsed: at.saturating_duration_since(asked),
-                cpu: None,
                 original: None,
                 messages: Vec::new(),
             });

@@ -195,7 +195,6 @@ impl ConsoleSeat {
                         return Ok(Answer {
                             line,
                             elapsed: at.saturating_duration_since(shown_at),
-                            cpu: None,
                             original: None,
                             messages: Vec::new(),
                         });
@@ -441,7 +440,6 @@ impl Seat for ConsoleSeat {
             return Ok(Answer {
                 line,
                 elapsed: at.saturating_duration_since(asked),
-                cpu: None,
                 original: None,
                 messages: Vec::new(),
             });

@@ -3,11 +3,14 @@
 //! 1. Raw round trip: a line written to `cat` and read back (two processes, two pipes), with two
 //!    cats alternating as a game alternates between its two bots, and the reader polling the
 //!    pipe, as the referee polls for an answer before it sleeps.
-//! 2. Referee move cycle: two instant built-in bots play tic-tac-toe through the real protocol;
-//!    a cycle is the time between two consecutive answers read by the referee, which covers
-//!    checking the move, writing the next request, the bot waking, answering, and the referee
-//!    reading the line. The built-in bot reads one chunk and writes one line per move, as `cat`
-//!    does.
+//! 2. Referee move cycle: two instant bots play tic-tac-toe through the real protocol; a cycle
+//!    is the time between two consecutive answers read by the referee, which covers checking the
+//!    move, writing the next request, the bot waking, answering, and the referee reading the
+//!    line. The bots are `instant_bot.c` (compiled here with `cc`), which costs what `cat` costs
+//!    (one read and one write per move, no allocation), so that the difference from the raw
+//!    round trip is the referee's own; the built-in random bot, whose own work per move (parsing
+//!    every line, choosing among the legal moves) is the bot's and not the referee's, is
+//!    measured beside it for reference.
 //! 3. The referee's own work per move: from reading an answer to starting to write the next
 //!    request (from the games' transcripts).
 //!
@@ -30,7 +33,7 @@ use referee::seats::cpus;
 use referee::seats::limits::Limits;
 use referee::seats::process_options::ProcessOptions;
 use referee::seats::supervisor::Supervisor;
-use referee::seats::{Direction, PlayerSpec};
+use referee::seats::{Direction, PlayerSpec, Protocol};
 use referee::settings::Settings;
 use referee::table::{Player, Venue};
 use std::io::{ErrorKind, Read, Write};
@@ -114,11 +117,29 @@ fn raw_round_trips(count: usize, echoes: usize, wait: Wait) -> Vec<f64> {
     times
 }
 
-/// Move cycles and the referee's own work per move, in microseconds, over `games` games.
-fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
+/// Compiles `instant_bot.c` into a temporary folder and returns the program's path.
+fn build_instant_bot() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-overhead-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let source = dir.join("instant_bot.c");
+    std::fs::write(&source, include_str!("instant_bot.c")).expect("the bot's source written");
+    let program = dir.join("instant_bot");
+    let status = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&program)
+        .arg(&source)
+        .status()
+        .expect("a C compiler (cc) is needed for the instant bot");
+    assert!(status.success(), "instant_bot.c does not compile");
+    program
+}
+
+/// Move cycles and the referee's own work per move, in microseconds, over `games` games
+/// between two copies of `bot`.
+fn referee_cycles(games: u32, bot: &PlayerSpec) -> (Vec<f64>, Vec<f64>) {
     let random = |label: &str| Player {
         label: label.to_string(),
-        spec: PlayerSpec::Builtin(Level::Random),
+        spec: bot.clone(),
         time: TimeControl::default(),
         limits: Limits::default(),
     };
@@ -142,10 +163,6 @@ fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
         &config,
         &Supervisor::new(),
         |game| {
-            let moves = &game.played.record.moves;
-            for pair in moves.windows(2) {
-                cycles.push((pair[1].at_us - pair[0].at_us) as f64);
-            }
             let mut lines: Vec<_> = game
                 .played
                 .logs
@@ -153,8 +170,18 @@ fn referee_cycles(games: u32) -> (Vec<f64>, Vec<f64>) {
                 .flat_map(|log| &log.transcript)
                 .collect();
             lines.sort_by_key(|line| line.at);
+            let is_move = |line: &str| line.len() <= 5 && line.contains(' ');
+            // Answers are stamped to the nanosecond when read (the record's `at_us` is rounded
+            // to whole microseconds, too coarse for a cycle of a few).
+            let answers: Vec<_> = lines
+                .iter()
+                .filter(|line| line.direction == Direction::FromBot && is_move(&line.line))
+                .map(|line| line.at)
+                .collect();
+            for pair in answers.windows(2) {
+                cycles.push((pair[1] - pair[0]).as_secs_f64() * 1e6);
+            }
             for pair in lines.windows(2) {
-                let is_move = |line: &str| line.len() <= 5 && line.contains(' ');
                 if pair[0].direction == Direction::FromBot
                     && is_move(&pair[0].line)
                     && pair[1].direction == Direction::ToBot
@@ -180,7 +207,13 @@ fn main() {
     // Warm up every path once so none pays for first-touch costs.
     raw_round_trips(1000, 1, Wait::Sleep);
     raw_round_trips(1000, 2, Wait::Poll);
-    referee_cycles(10);
+    let instant = PlayerSpec::Command {
+        protocol: Protocol::Native,
+        words: vec![build_instant_bot().display().to_string()],
+    };
+    let random = PlayerSpec::Builtin(Level::Random);
+    referee_cycles(10, &instant);
+    referee_cycles(10, &random);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let everywhere = cpus::mask().expect("the processors this thread may use");
     let one = *cpus::allowed().last().expect("a processor");
@@ -203,22 +236,26 @@ fn main() {
         };
         println!("--- {mode}");
         let (mut raw, mut sleeping, mut cycles, mut own_work) = (vec![], vec![], vec![], vec![]);
+        let mut random_cycles = vec![];
         let (mut ratios, mut sleep_ratios) = (vec![], vec![]);
         for batch in 1..=BATCHES {
             let batch_raw = raw_round_trips(2_000, 2, Wait::Poll);
             let batch_sleeping = raw_round_trips(2_000, 2, Wait::Sleep);
-            let (batch_cycles, batch_own) = referee_cycles(150);
+            let (batch_cycles, batch_own) = referee_cycles(250, &instant);
+            let (batch_random, _) = referee_cycles(150, &random);
             let cycle = median(batch_cycles.clone());
             let ratio = cycle / median(batch_raw.clone());
             let sleep_ratio = cycle / median(batch_sleeping.clone());
             println!(
-                "batch {batch:>2}: raw polling {:>6.1} us  raw sleeping {:>6.1} us  cycle {cycle:>6.1} us  ratios {ratio:.2} {sleep_ratio:.2}",
+                "batch {batch:>2}: raw polling {:>6.1} us  raw sleeping {:>6.1} us  cycle {cycle:>6.1} us (built-in random bots {:>6.1})  ratios {ratio:.2} {sleep_ratio:.2}",
                 median(batch_raw.clone()),
                 median(batch_sleeping.clone()),
+                median(batch_random.clone()),
             );
             raw.extend(batch_raw);
             sleeping.extend(batch_sleeping);
             cycles.extend(batch_cycles);
+            random_cycles.extend(batch_random);
             own_work.extend(batch_own);
             ratios.push(ratio);
             sleep_ratios.push(sleep_ratio);
@@ -227,6 +264,7 @@ fn main() {
         summary("raw, two cats, reader sleeps", sleeping);
         summary("referee move cycle", cycles);
         summary("referee's own work per move", own_work);
+        summary("cycle, built-in random bots", random_cycles);
         for (against, mut ratios) in [("polling", ratios), ("sleeping", sleep_ratios)] {
             ratios.sort_by(f64::total_cmp);
             println!(
