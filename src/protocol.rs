@@ -287,17 +287,26 @@ impl Reply {
     /// printable ASCII and tabs is no reply at all, whatever its words.
     pub fn parse(line: &str) -> Result<Reply, Unprintable> {
         Unprintable::check(line)?;
-        let words: Vec<&str> = words(line).collect();
-        Ok(match words.as_slice() {
-            ["resign"] => Reply::Resign,
-            ["draw"] => Reply::AcceptDraw,
-            [mv @ .., "draw"] if !mv.is_empty() => Reply::Move {
-                text: mv.join(" "),
-                offers_draw: true,
-            },
-            mv => Reply::Move {
-                text: mv.join(" "),
-                offers_draw: false,
+        // The words joined into one string, allocated once: this runs on every move.
+        let mut text = String::with_capacity(line.len());
+        for word in words(line) {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word);
+        }
+        Ok(match text.as_str() {
+            "resign" => Reply::Resign,
+            "draw" => Reply::AcceptDraw,
+            joined => match joined.strip_suffix(" draw") {
+                Some(mv) => Reply::Move {
+                    text: mv.to_string(),
+                    offers_draw: true,
+                },
+                None => Reply::Move {
+                    text,
+                    offers_draw: false,
+                },
             },
         })
     }
