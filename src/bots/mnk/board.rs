@@ -367,16 +367,38 @@ impl Board {
     }
 
     /// Appends the squares where `side` would make a four (a window one mark short of a
-    /// line), each once.
-    pub fn four_moves(&mut self, side: Side, out: &mut Vec<Square>) {
+    /// line), then, with `threes`, those where it would make a three (two marks short), each
+    /// once: the attacking moves of a threat-space search. The fours come from the windows
+    /// kept two marks short; the threes from a scan of every window, which only the
+    /// threat-space search pays for (keeping them up to date would slow every move).
+    pub fn threat_moves(&mut self, side: Side, threes: bool, out: &mut Vec<Square>) {
         let stamp = self.next_stamp();
-        for i in 0..self.threes[side.index()].items.len() {
-            let window = self.threes[side.index()].items[i];
-            for square in self.window_squares(window) {
-                if self.is_empty(square) && self.seen[square as usize] != stamp {
-                    self.seen[square as usize] = stamp;
-                    out.push(square);
+        let me = side.index();
+        for i in 0..self.threes[me].items.len() {
+            let window = self.threes[me].items[i];
+            self.push_empty(window, stamp, out);
+        }
+        if threes && self.line >= 4 {
+            let level = self.line as u8 - 3;
+            for window in 0..self.state.len() as u32 {
+                if self.state[window as usize].level[me] == level {
+                    self.push_empty(window, stamp, out);
                 }
+            }
+        }
+    }
+
+    /// Appends the empty squares of `window` not yet marked with `stamp`, marking them.
+    fn push_empty(&mut self, window: u32, stamp: u32, out: &mut Vec<Square>) {
+        let (start, step) = (
+            self.window_start[window as usize],
+            self.window_step[window as usize],
+        );
+        for i in 0..self.line as Square {
+            let square = start + i * step;
+            if self.is_empty(square) && self.seen[square as usize] != stamp {
+                self.seen[square as usize] = stamp;
+                out.push(square);
             }
         }
     }
@@ -411,7 +433,7 @@ impl Board {
                     out.extend([square, partner]);
                 }
             }
-            self.four_moves(attacker.opponent(), out);
+            self.threat_moves(attacker.opponent(), false, out);
             out[start..].sort_unstable();
             let mut kept = start;
             for i in start..out.len() {

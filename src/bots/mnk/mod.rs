@@ -8,7 +8,7 @@ mod greedy;
 mod search;
 mod swap;
 mod table;
-mod vcf;
+mod threat_space;
 
 #[cfg(test)]
 mod rule_tests;

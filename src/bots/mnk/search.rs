@@ -7,14 +7,22 @@
 //! how much they advance one's own windows and kill the opponent's; on large boards only the
 //! best few near the marks are searched. On small boards (tic-tac-toe) every move is searched,
 //! and once the depth reaches the number of empty squares the result is exact: perfect play.
-//! Before the search, a victory-by-fours check looks much deeper for a forced win.
+//!
+//! Before the search, a threat-space search looks much deeper for a forced win: by fours
+//! (VCF), then on large boards by fours and threes (VCT). After it, on large boards, the
+//! search's choice is checked against the opponent's forced wins by threats, and when one
+//! follows it, the next move in the search's order that has none is played instead. Both are
+//! small and capped: under load a move's whole search is a few milliseconds, and every
+//! position they visit is one the alpha-beta does not (the searches for the opponent's wins
+//! before the alpha-beta, for every root move, and shape bonuses in the move ordering, cost
+//! more than they gained).
 //!
 //! In renju, Black's forbidden points are never among Black's moves, and a four of White's
 //! whose only block is forbidden to Black wins: so White's search steers Black onto them.
 
 use super::board::{Board, Threats};
 use super::table::{Bound, TranspositionTable};
-use super::vcf::Vcf;
+use super::threat_space::{Attack, ThreatSearch};
 use super::BoardSlot;
 use crate::bots::{Brain, Budget};
 use crate::games::mnk::{Mnk, Square};
@@ -36,17 +44,28 @@ const BEAM: usize = 18;
 /// Transposition table size: 2^20 entries, 16 MiB, allocated with the bot (before its first
 /// move's clock starts).
 const TABLE_BITS: u32 = 20;
-/// Attacking moves a victory-by-fours check looks ahead, and the positions it may visit.
+/// Attacking moves a threat-space search looks ahead: by fours (cheap: one reply each) and by
+/// fours and threes.
 const VCF_DEPTH: usize = 12;
+const VCT_DEPTH: usize = 10;
+/// The most positions the search for one's own forced win may visit, by fours and by threes
+/// (the VCTs found in 280 games at 300 ms a move took at most 2,537; one that finds nothing
+/// takes all it is given, which the alpha-beta then lacks) ...
 const VCF_NODES: u64 = 50_000;
-/// The most of the thinking time the victory-by-fours check may take.
+const VCT_NODES: u64 = 2_000;
+/// ... and the most of the thinking time each may take.
 const VCF_SHARE: f64 = 0.25;
+const VCT_SHARE: f64 = 0.1;
+/// The share of the thinking time kept back from the alpha-beta to check its choice against
+/// the opponent's forced wins by threats, and the positions each check may visit.
+const CHECK_SHARE: f64 = 0.08;
+const CHECK_NODES: u64 = 2_000;
 
 pub struct StrongBrain {
     rng: SeededRng,
     board: BoardSlot,
     table: TranspositionTable,
-    vcf: Vcf,
+    threats: ThreatSearch,
     /// Each ply's moves with their ordering scores, kept so the search does not allocate.
     plies: Vec<Vec<(i32, Square)>>,
     candidates: Vec<Square>,
@@ -63,7 +82,7 @@ impl StrongBrain {
             rng: SeededRng::seed_from_u64(seed),
             board: BoardSlot::default(),
             table: TranspositionTable::new(TABLE_BITS),
-            vcf: Vcf::new(),
+            threats: ThreatSearch::new(),
             plies: Vec::new(),
             candidates: Vec::new(),
             nodes: 0,
@@ -237,11 +256,28 @@ impl StrongBrain {
         moves
     }
 
+    /// The first move of a forced win for the side to move found by a threat-space search: by
+    /// fours, then on large boards by fours and threes, each within its share of the time.
+    fn forced_win(&mut self, board: &mut Board, budget: &Budget) -> Option<Square> {
+        let nodes = self.node_limit.min(VCF_NODES);
+        let deadline = Instant::now() + budget.remaining().mul_f64(VCF_SHARE);
+        let by_fours = self
+            .threats
+            .find(board, Attack::Fours, VCF_DEPTH, nodes, deadline);
+        if by_fours.is_some() || board.full_width() {
+            return by_fours;
+        }
+        let nodes = self.node_limit.min(VCT_NODES);
+        let deadline = Instant::now() + budget.remaining().mul_f64(VCT_SHARE);
+        self.threats
+            .find(board, Attack::Threes, VCT_DEPTH, nodes, deadline)
+    }
+
     /// Iterative deepening from the root: each finished depth gives the best move so far, handed
     /// to `propose` (the answer should the hard deadline come first); the search stops at the
     /// deadline, at a proven result, or once it has seen to the end of the board (on
     /// full-width boards, an exact solution).
-    fn search(&mut self, board: &mut Board, propose: &dyn Fn(Square)) -> Square {
+    fn search(&mut self, board: &mut Board, propose: &dyn Fn(Square)) -> (Square, bool) {
         // The root's moves, shuffled first so that equal moves are chosen at random (seeded).
         let mut root = self.take_ply(0);
         self.order_moves(board, &mut root, None, usize::MAX);
@@ -250,6 +286,7 @@ impl StrongBrain {
         let mut best = root[0].1;
         propose(best);
         let most = board.empty_squares() as i32;
+        let mut proven = false;
         for depth in 1..=most {
             let mut alpha = -INFINITY;
             let mut found: Option<(usize, i32)> = None;
@@ -278,13 +315,63 @@ impl StrongBrain {
             best = root[index].1;
             propose(best);
             root[..=index].rotate_right(1);
-            if self.stopped || score.abs() >= PROVEN || (board.full_width() && depth >= most) {
+            proven = score.abs() >= PROVEN;
+            if self.stopped || proven || (board.full_width() && depth >= most) {
                 break;
             }
         }
-        root.clear();
+        // The root's moves stay in their final order (the best first) for `safe_choice`.
         self.plies[0] = root;
-        best
+        (best, proven)
+    }
+
+    /// The alpha-beta's choice, checked against the opponent's forced wins by threats on large
+    /// boards (where the search cannot see to the end) unless the search proved the result.
+    fn checked_search(&mut self, board: &mut Board, budget: &Budget, game: &Mnk) -> Square {
+        let propose = |square| budget.propose(game.format_move(square));
+        if board.full_width() {
+            return self.search(board, &propose).0;
+        }
+        let deadline = self.deadline;
+        self.deadline = Instant::now() + budget.remaining().mul_f64(1.0 - CHECK_SHARE);
+        let (best, proven) = self.search(board, &propose);
+        self.deadline = deadline;
+        if proven {
+            return best;
+        }
+        let safe = self.safe_choice(board);
+        safe.inspect(|&square| propose(square));
+        safe.unwrap_or(best)
+    }
+
+    /// The first of the root's moves, in the search's order (its choice first), after which
+    /// the opponent has no forced win by threats (VCF, then VCT) that a small search finds,
+    /// checked until the deadline. `None` when every move checked loses: the search's choice
+    /// stands (the opponent may miss the win).
+    fn safe_choice(&mut self, board: &mut Board) -> Option<Square> {
+        let root = std::mem::take(&mut self.plies[0]);
+        let nodes = self.node_limit.min(CHECK_NODES);
+        let mut safe = None;
+        for &(_, square) in &root {
+            if Instant::now() >= self.deadline {
+                break;
+            }
+            board.play(square);
+            let lost = [(Attack::Fours, VCF_DEPTH), (Attack::Threes, VCT_DEPTH)]
+                .into_iter()
+                .any(|(attack, depth)| {
+                    self.threats
+                        .find(board, attack, depth, nodes, self.deadline)
+                        .is_some()
+                });
+            board.undo();
+            if !lost {
+                safe = Some(square);
+                break;
+            }
+        }
+        self.plies[0] = root;
+        safe
     }
 }
 
@@ -324,18 +411,10 @@ impl Brain<Mnk> for StrongBrain {
             {
                 block
             }
-            _ => {
-                let vcf_deadline = Instant::now() + budget.remaining().mul_f64(VCF_SHARE);
-                match self
-                    .vcf
-                    .find(&mut board, VCF_DEPTH, VCF_NODES, vcf_deadline)
-                {
-                    Some(win) => win,
-                    None => self.search(&mut board, &|square| {
-                        budget.propose(game.format_move(square))
-                    }),
-                }
-            }
+            _ => match self.forced_win(&mut board, budget) {
+                Some(win) => win,
+                None => self.checked_search(&mut board, budget, game),
+            },
         };
         self.board.put(board);
         choice
@@ -416,8 +495,9 @@ mod tests {
         board.load(&game);
         // Bounded by its depth only: the deadline is a day away.
         assert_eq!(
-            Vcf::new().find(
+            ThreatSearch::new().find(
                 &mut board,
+                Attack::Fours,
                 20,
                 u64::MAX,
                 Instant::now() + Duration::from_secs(24 * 60 * 60)
@@ -427,6 +507,52 @@ mod tests {
         let mut brain = StrongBrain::new(1);
         let choice = brain.choose(&game, &searched());
         assert_eq!(game.format_move(choice), "6 7");
+    }
+
+    /// O's two twos cross at 6 7, where a double three wins by threats; X's stones are near
+    /// but block nothing.
+    fn crossing_twos() -> (Mnk, Board) {
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD);
+        let game = position(
+            gomoku,
+            &["5 5", "7 7", "5 6", "8 7", "8 8", "6 5", "14 0", "6 6"],
+        );
+        let mut board = Board::new(game.params());
+        board.load(&game);
+        (game, board)
+    }
+
+    /// Whether the side to move has a forced win by threats within 8 attacking moves.
+    fn wins_by_threats(board: &mut Board) -> bool {
+        let later = Instant::now() + Duration::from_secs(24 * 60 * 60);
+        ThreatSearch::new()
+            .find(board, Attack::Threes, 8, u64::MAX, later)
+            .is_some()
+    }
+
+    /// A move far away leaves O a forced win; the bot's move does not.
+    #[test]
+    fn leaves_the_opponent_no_win_by_threats() {
+        let (game, mut board) = crossing_twos();
+        board.play(game.parse_move("14 14").unwrap());
+        assert!(wins_by_threats(&mut board));
+        board.undo();
+        let choice = StrongBrain::new(1).choose(&game, &searched());
+        board.play(choice);
+        assert!(!wins_by_threats(&mut board), "{}", game.format_move(choice));
+    }
+
+    /// The check of the search's choice passes over a first move after which the opponent
+    /// wins by threats, to the next one, which holds.
+    #[test]
+    fn the_check_passes_over_a_move_that_loses_by_threats() {
+        let (game, mut board) = crossing_twos();
+        let mut brain = StrongBrain::new(1);
+        brain.deadline = Instant::now() + Duration::from_secs(24 * 60 * 60);
+        let order = ["14 14", "6 7"].map(|mv| (0, game.parse_move(mv).unwrap()));
+        brain.plies = vec![order.to_vec()];
+        let safe = brain.safe_choice(&mut board);
+        assert_eq!(safe.map(|s| game.format_move(s)), Some("6 7".to_string()));
     }
 
     /// Solving tic-tac-toe's first move takes a few thousand positions; a budget of 100 stops
