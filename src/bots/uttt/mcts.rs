@@ -7,8 +7,8 @@
 //!   another move, always takes a proven win, and the root chooses by proofs first.
 //! - A move that wins the game at once is proven when its parent is expanded, not when it is
 //!   first visited: the parent is then proven lost for whoever moved into it at once, and the
-//!   search turns away from it without trying each of its other moves first (which scored
-//!   about 3 points more against OpenSpiel's MCTS, README).
+//!   search turns away from it without trying each of its other moves first (88.5% against
+//!   OpenSpiel's MCTS at 100 ms over 1,000 games, 87.4% without: README).
 //! - The best move so far is proposed to the budget as it changes, for an answer in time.
 //!
 //! The tree lives in a preallocated arena of small nodes (the children of a node are contiguous,
