@@ -5,6 +5,10 @@
 //! - Solved positions: a node whose game is over, or that has a winning child, or whose
 //!   children all lose, is proven; the search never explores a proven loss again when there is
 //!   another move, always takes a proven win, and the root chooses by proofs first.
+//! - A move that wins the game at once is proven when its parent is expanded, not when it is
+//!   first visited: the parent is then proven lost for whoever moved into it at once, and the
+//!   search turns away from it without trying each of its other moves first (88.5% against
+//!   OpenSpiel's MCTS at 100 ms over 1,000 games, 87.4% without: README).
 //! - The best move so far is proposed to the budget as it changes, for an answer in time.
 //!
 //! The tree lives in a preallocated arena of small nodes (the children of a node are contiguous,
@@ -27,8 +31,9 @@ use std::time::Instant;
 /// goes on with playouts from its leaves.
 const ARENA_NODES: usize = 1 << 21;
 /// The exploration constant of UCB1, for results in 0..=1: lower than the textbook 1.0 (sqrt
-/// 2 for -1..1), which the solved positions and the better playouts make affordable.
-const EXPLORATION: f32 = 0.4;
+/// 2 for -1..1), which the solved positions and the better playouts make affordable. 0.4
+/// scored as well at 100 ms per move but clearly worse at 1000 ms (README).
+const EXPLORATION: f32 = 0.55;
 /// Iterations between two looks at the clock: a playout takes a few microseconds.
 const CLOCK_EVERY: u32 = 16;
 /// The longest path from the root: one node per mark, plus the root.
@@ -123,7 +128,8 @@ impl UtttMcts {
     }
 
     /// Adds the children of `node`, in random order so that the unvisited ones are tried
-    /// without bias. Returns false when the arena has no room for them.
+    /// without bias, a move that wins at once proven (and so `node` too). Returns false when
+    /// the arena has no room for them.
     fn expand(&mut self, node: usize, position: &Uttt) -> bool {
         position.generate_moves(&mut self.moves);
         if self.nodes.len() + self.moves.len() > ARENA_NODES {
@@ -134,8 +140,10 @@ impl UtttMcts {
         self.nodes[node].children = self.moves.len() as u8;
         self.nodes.extend(self.moves.iter().map(|&square| Node {
             square,
+            proven: i8::from(wins_at_once(position, square)),
             ..Node::default()
         }));
+        self.prove(node);
         true
     }
 
@@ -242,6 +250,10 @@ impl UtttMcts {
                 if fresh || !self.expand(node, &position) {
                     break result_for_first(play_out(position, &mut self.rng));
                 }
+                if self.nodes[node].proven == -1 {
+                    // The side to move wins at once: that is the result, without a playout.
+                    break result_for_first(Some(position.side_to_move()));
+                }
             }
             node = self.select(node);
             mover = position.side_to_move();
@@ -264,6 +276,20 @@ impl UtttMcts {
     }
 }
 
+/// Whether `square` wins the game for the side to move in `position` at once. Only a move that
+/// takes a small board or fills the last open cell (then the only legal move) can end the game,
+/// so the others are not played.
+fn wins_at_once(position: &Uttt, square: Square) -> bool {
+    let me = position.side_to_move();
+    (position.completes_board(me, square) || position.move_count() == 1) && {
+        let mut after = *position;
+        after.play_unchecked(square);
+        after
+            .outcome()
+            .is_some_and(|outcome| outcome.winner == Some(me))
+    }
+}
+
 fn result_for_first(winner: Option<Side>) -> f32 {
     match winner {
         Some(Side::First) => 1.0,
@@ -278,15 +304,12 @@ impl Brain<Uttt> for UtttMcts {
     }
 
     fn choose(&mut self, game: &Uttt, budget: &Budget) -> Square {
-        let me = game.side_to_move();
         game.generate_moves(&mut self.moves);
-        let winning = self.moves.iter().copied().find(|&square| {
-            let mut after = *game;
-            after.play_unchecked(square);
-            after
-                .outcome()
-                .is_some_and(|outcome| outcome.winner == Some(me))
-        });
+        let winning = self
+            .moves
+            .iter()
+            .copied()
+            .find(|&square| wins_at_once(game, square));
         if let Some(square) = winning {
             self.root = None;
             return square;
@@ -431,6 +454,49 @@ mod tests {
         };
         let no_win_without_the_tiebreak = |twin: &Uttt| !wins_within(twin, 2);
         plays_the_forced_wins(forced_wins(codingame, 4, no_win_without_the_tiebreak));
+    }
+
+    #[test]
+    fn a_move_that_wins_at_once_proves_its_parent_when_expanded() {
+        let mut rng = SeededRng::seed_from_u64(11);
+        let (mut winning, mut others) = (0, 0);
+        let mut moves = Vec::new();
+        while winning < 20 || others < 20 {
+            let mut game = Uttt::new(UtttParams::default());
+            while game.outcome().is_none() {
+                game.generate_moves(&mut moves);
+                let me = game.side_to_move();
+                let wins: Vec<Square> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&square| {
+                        let mut after = game;
+                        after.play_unchecked(square);
+                        after
+                            .outcome()
+                            .is_some_and(|outcome| outcome.winner == Some(me))
+                    })
+                    .collect();
+                let mut brain = UtttMcts::new(1);
+                brain.nodes.push(Node::default());
+                assert!(brain.expand(0, &game));
+                let proven: Vec<Square> = brain.nodes[1..]
+                    .iter()
+                    .filter(|child| child.proven == 1)
+                    .map(|child| child.square)
+                    .collect();
+                assert_eq!(proven.len(), wins.len(), "{}", game.render());
+                assert!(proven.iter().all(|square| wins.contains(square)));
+                let expected = if wins.is_empty() { 0 } else { -1 };
+                assert_eq!(brain.nodes[0].proven, expected, "{}", game.render());
+                if wins.is_empty() {
+                    others += 1;
+                } else {
+                    winning += 1;
+                }
+                game.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
     }
 
     #[test]
