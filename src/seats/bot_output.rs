@@ -28,12 +28,21 @@ const ANSWER_SPIN: Duration = Duration::from_micros(200);
 /// The most waits in a row that skip spinning after spins kept missing.
 const MAX_SPIN_PAUSE: u32 = 64;
 
+/// While spins catch answers, one wait in this many goes the other way (sleeps where waits
+/// spin, spins where they sleep), so that both ways' typical waits stay measured.
+const SPIN_PROBE_EVERY: u32 = 16;
+
 /// Whether a wait polls the pipe before it sleeps. Polling saves the wake-up of a sleeping
 /// referee when an instant bot answers on another processor; it only costs when the bot is
-/// slower than the spin, or when every processor is busy (the bot then waits for the very
+/// slower than the spin, or when every processor is busy (the bot may then wait for the very
 /// processor the referee spins on). So a wait spins only where the referee's thread may run on
-/// more than one processor, and while spinning pays: each spin that ends without an answer doubles the number
-/// of waits that skip it (up to [`MAX_SPIN_PAUSE`]), and an answer caught spinning resets it.
+/// more than one processor, and while spinning pays:
+/// - each spin that ends without an answer doubles the number of waits that skip it (up to
+///   [`MAX_SPIN_PAUSE`]), and an answer caught spinning resets it;
+/// - while spins catch answers, the typical wait of an answer caught spinning is compared with
+///   that of a quick answer (within [`ANSWER_SPIN`]) slept for, and the quicker way is taken
+///   (on a machine whose processors are all busy, sleeping answered in 7 us where spinning
+///   took 13 in some runs of the overhead benchmark).
 #[derive(Debug)]
 struct Spin {
     /// Spinning is worth trying here at all.
@@ -42,6 +51,21 @@ struct Spin {
     paused: u32,
     /// Length of the pause after the next miss.
     next_pause: u32,
+    /// Waits that could spin so far (for the probes).
+    waits: u32,
+    /// Moving averages of the waits, in microseconds, of answers caught spinning and of quick
+    /// answers slept for; `None` until one was seen.
+    caught: Option<f64>,
+    slept: Option<f64>,
+}
+
+/// Adds `wait` to the moving average `average` (the last eight or so count).
+fn add_to_average(average: &mut Option<f64>, wait: Duration) {
+    let micros = wait.as_secs_f64() * 1e6;
+    *average = Some(match *average {
+        Some(before) => before + (micros - before) / 8.0,
+        None => micros,
+    });
 }
 
 impl Spin {
@@ -52,6 +76,9 @@ impl Spin {
             allowed: super::cpus::allowed().len() > 1,
             paused: 0,
             next_pause: 1,
+            waits: 0,
+            caught: None,
+            slept: None,
         }
     }
 
@@ -64,20 +91,35 @@ impl Spin {
             self.paused -= 1;
             return Duration::ZERO;
         }
-        ANSWER_SPIN
+        self.waits = self.waits.wrapping_add(1);
+        let spinning_is_quicker = match (self.caught, self.slept) {
+            (Some(caught), Some(slept)) => caught <= slept,
+            _ => true,
+        };
+        let probe = self.next_pause == 1 && self.waits % SPIN_PROBE_EVERY == 0;
+        if spinning_is_quicker != probe {
+            ANSWER_SPIN
+        } else {
+            Duration::ZERO
+        }
     }
 
-    /// Notes how a wait that spun for `budget` ended: with what it waited for while spinning,
-    /// or not.
-    fn note(&mut self, budget: Duration, caught: bool) {
-        if budget.is_zero() {
-            return;
-        }
-        if caught {
-            self.next_pause = 1;
-        } else {
-            self.paused = self.next_pause;
-            self.next_pause = (self.next_pause * 2).min(MAX_SPIN_PAUSE);
+    /// A wait that spun caught its answer after `waited`.
+    fn caught(&mut self, waited: Duration) {
+        self.next_pause = 1;
+        add_to_average(&mut self.caught, waited);
+    }
+
+    /// A wait spun for its whole budget without an answer.
+    fn missed(&mut self) {
+        self.paused = self.next_pause;
+        self.next_pause = (self.next_pause * 2).min(MAX_SPIN_PAUSE);
+    }
+
+    /// A wait that did not spin got its answer after `waited`.
+    fn slept(&mut self, waited: Duration) {
+        if waited < ANSWER_SPIN {
+            add_to_average(&mut self.slept, waited);
         }
     }
 }
@@ -269,13 +311,16 @@ impl StdoutReader {
             return Some(event);
         }
         let spin = self.spin.budget();
-        let spin_until = Instant::now() + spin;
+        let started = Instant::now();
+        let spin_until = started + spin;
         let mut spinning = !spin.is_zero();
         let mut exited = false;
         loop {
             if let Some(event) = self.try_next() {
                 if spinning {
-                    self.spin.note(spin, true);
+                    self.spin.caught(started.elapsed());
+                } else if spin.is_zero() {
+                    self.spin.slept(started.elapsed());
                 }
                 return Some(event);
             }
@@ -293,7 +338,7 @@ impl StdoutReader {
                 continue;
             }
             if std::mem::take(&mut spinning) {
-                self.spin.note(spin, false);
+                self.spin.missed();
             }
             let pidfd = self.exit.pidfd.as_ref().map(AsFd::as_fd);
             let wait = match pidfd {
@@ -577,15 +622,19 @@ mod tests {
     fn spinning_backs_off_while_it_misses_and_resumes_once_it_catches() {
         let mut spin = Spin {
             allowed: true,
-            paused: 0,
-            next_pause: 1,
+            ..Spin::new()
         };
-        // Which of the next `waits` waits spin, each missing when `caught` says so.
+        // Which of the next `waits` waits spin, each missing when `caught` says so (the bot is
+        // slow then: a wait without a spin does not count as a quick answer).
         let mut spun = |waits: usize, caught: bool| -> Vec<bool> {
             (0..waits)
                 .map(|_| {
                     let budget = spin.budget();
-                    spin.note(budget, caught);
+                    match (budget.is_zero(), caught) {
+                        (false, true) => spin.caught(Duration::from_micros(5)),
+                        (false, false) => spin.missed(),
+                        (true, _) => spin.slept(Duration::from_millis(5)),
+                    }
                     !budget.is_zero()
                 })
                 .collect()
@@ -606,5 +655,36 @@ mod tests {
             ..Spin::new()
         };
         assert_eq!(never.budget(), Duration::ZERO);
+    }
+
+    /// Waits of a quick bot, each `caught_us` when spun and `slept_us` when slept: which spun.
+    fn spins_of_a_quick_bot(caught_us: u64, slept_us: u64, waits: usize) -> Vec<bool> {
+        let mut spin = Spin {
+            allowed: true,
+            ..Spin::new()
+        };
+        (0..waits)
+            .map(|_| {
+                let budget = spin.budget();
+                if budget.is_zero() {
+                    spin.slept(Duration::from_micros(slept_us));
+                } else {
+                    spin.caught(Duration::from_micros(caught_us));
+                }
+                !budget.is_zero()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn waits_spin_or_sleep_whichever_answers_sooner_trying_the_other_now_and_then() {
+        // Spinning quicker (an idle machine): every wait spins but one in sixteen.
+        let spins = spins_of_a_quick_bot(8, 35, 160);
+        assert_eq!(spins.iter().filter(|&&spun| !spun).count(), 10);
+        // Sleeping quicker (every processor busy): once both were measured, one in sixteen.
+        let spins = spins_of_a_quick_bot(13, 7, 160);
+        assert!(spins[..15].iter().all(|&spun| spun));
+        assert!(!spins[15], "the probe sleeps");
+        assert_eq!(spins[16..].iter().filter(|&&spun| spun).count(), 9);
     }
 }
