@@ -180,8 +180,8 @@ pub struct SeatLog {
     /// [`bot_stderr::MAX_STAMPED_LINES`]).
     pub stderr_line_starts: Vec<Instant>,
     /// CPU time the bot's program used since the previous game's log was taken (the first game:
-    /// since it started), where the system can tell. Read once per game, not per move: each reading is a system call, and a move cycle
-    /// should cost little more than the pipes.
+    /// since it started), where the system can tell. Read once per game, not per move: each
+    /// reading is a system call, and a move cycle should cost little more than the pipes.
     pub cpu: Option<Duration>,
 }
 

@@ -486,13 +486,8 @@ mod tests {
     /// moves that no sequence of fours reaches; the search must see it.
     #[test]
     fn finds_a_double_three() {
-        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD);
-        let game = position(
-            gomoku,
-            &["7 7", "0 0", "8 7", "14 14", "6 5", "0 14", "6 6", "14 0"],
-        );
-        let mut board = Board::new(game.params());
-        board.load(&game);
+        let (game, mut board) =
+            gomoku_board(&["7 7", "0 0", "8 7", "14 14", "6 5", "0 14", "6 6", "14 0"]);
         // Bounded by its depth only: the deadline is a day away.
         assert_eq!(
             ThreatSearch::new().find(
@@ -509,17 +504,18 @@ mod tests {
         assert_eq!(game.format_move(choice), "6 7");
     }
 
-    /// O's two twos cross at 6 7, where a double three wins by threats; X's stones are near
-    /// but block nothing.
-    fn crossing_twos() -> (Mnk, Board) {
-        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD);
-        let game = position(
-            gomoku,
-            &["5 5", "7 7", "5 6", "8 7", "8 8", "6 5", "14 0", "6 6"],
-        );
+    /// The gomoku position after `moves`, and the search's board loaded with it.
+    fn gomoku_board(moves: &[&str]) -> (Mnk, Board) {
+        let game = position(GameSpec::Gomoku(Gomoku::STANDARD), moves);
         let mut board = Board::new(game.params());
         board.load(&game);
         (game, board)
+    }
+
+    /// O's two twos cross at 6 7, where a double three wins by threats; X's stones are near
+    /// but block nothing.
+    fn crossing_twos() -> (Mnk, Board) {
+        gomoku_board(&["5 5", "7 7", "5 6", "8 7", "8 8", "6 5", "14 0", "6 6"])
     }
 
     /// Whether the side to move has a forced win by threats within 8 attacking moves.

@@ -461,6 +461,7 @@ mod tests {
         let mut rng = SeededRng::seed_from_u64(11);
         let (mut winning, mut others) = (0, 0);
         let mut moves = Vec::new();
+        let mut brain = UtttMcts::new(1);
         while winning < 20 || others < 20 {
             let mut game = Uttt::new(UtttParams::default());
             while game.outcome().is_none() {
@@ -477,7 +478,7 @@ mod tests {
                             .is_some_and(|outcome| outcome.winner == Some(me))
                     })
                     .collect();
-                let mut brain = UtttMcts::new(1);
+                brain.nodes.clear();
                 brain.nodes.push(Node::default());
                 assert!(brain.expand(0, &game));
                 let proven: Vec<Square> = brain.nodes[1..]
