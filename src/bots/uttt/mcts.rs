@@ -18,7 +18,7 @@
 //! boards wins) counts exactly as the referee will count it. After a move, the subtree of the
 //! position the opponent chose is kept for the next search.
 
-use super::playout::play_out;
+use super::playout::Rollout;
 use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::{Game, Side};
@@ -27,7 +27,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::time::Instant;
 
-/// Nodes in an arena (16 bytes each). When it is full the tree stops growing and the search
+/// Nodes in an arena (20 bytes each). When it is full the tree stops growing and the search
 /// goes on with playouts from its leaves.
 const ARENA_NODES: usize = 1 << 21;
 /// The exploration constant of UCB1, for results in 0..=1: lower than the textbook 1.0 (sqrt
@@ -44,8 +44,12 @@ struct Node {
     /// Index of the first child in the arena; meaningful once `children > 0`.
     first_child: u32,
     visits: u32,
-    /// Sum of the results for the player who made the move leading here (win 1, draw 1/2).
-    score: f32,
+    /// The mean result for the player who made the move leading here (win 1, draw 1/2).
+    mean: f32,
+    /// `1 / sqrt(visits)`, kept up to date with `visits`: the selection weighs every child of a
+    /// node on each descent, and working it out there cost a square root and a division per
+    /// child (updating it costs one of each per node on the path).
+    inverse_root: f32,
     /// The move leading here (unused at the root).
     square: Square,
     /// Number of children; 0 until the node is expanded.
@@ -153,7 +157,7 @@ impl UtttMcts {
         let parent = &self.nodes[node];
         let first = parent.first_child as usize;
         let children = &self.nodes[first..first + parent.children as usize];
-        let log_visits = (parent.visits.max(1) as f32).ln();
+        let weight = EXPLORATION * (parent.visits.max(1) as f32).ln().sqrt();
         let mut best = (f32::MIN, first);
         for (index, child) in children.iter().enumerate() {
             if child.proven == 1 {
@@ -165,8 +169,7 @@ impl UtttMcts {
             if child.visits == 0 {
                 return first + index;
             }
-            let visits = child.visits as f32;
-            let value = child.score / visits + EXPLORATION * (log_visits / visits).sqrt();
+            let value = child.mean + weight * child.inverse_root;
             if value > best.0 {
                 best = (value, first + index);
             }
@@ -248,7 +251,7 @@ impl UtttMcts {
             if self.nodes[node].children == 0 {
                 let fresh = node != 0 && self.nodes[node].visits == 0;
                 if fresh || !self.expand(node, &position) {
-                    break result_for_first(play_out(position, &mut self.rng));
+                    break result_for_first(Rollout::new(&position).play_out(&mut self.rng));
                 }
                 if self.nodes[node].proven == -1 {
                     // The side to move wins at once: that is the result, without a playout.
@@ -262,10 +265,13 @@ impl UtttMcts {
         for &(node, mover) in &path[..depth] {
             let node = &mut self.nodes[node];
             node.visits += 1;
-            node.score += match mover {
+            let visits = node.visits as f32;
+            let result = match mover {
                 Side::First => result,
                 Side::Second => 1.0 - result,
             };
+            node.mean += (result - node.mean) / visits;
+            node.inverse_root = visits.sqrt().recip();
         }
         // A proof found at the leaf climbs as far as it proves the nodes above.
         for &(node, _) in path[..depth].iter().rev().skip(1) {

@@ -7,59 +7,205 @@
 //! OpenSpiel's MCTS and scored no better, or worse (README, "Ultimate tic-tac-toe against plain
 //! MCTS"): also blocking the opponent's immediate win, avoiding sending it to a board it can
 //! take or to a decided one, taking a board when play is free.
+//!
+//! A playout runs on a [`Rollout`], the position cut down to the bits it changes, rather than on
+//! the rules' [`Uttt`], which also keeps the last move and the ending for the referee: with twice
+//! the search's time the bot scored 93.9% against OpenSpiel's MCTS instead of 88%, so every
+//! playout saved counts (README).
 
 use super::small_board::WINNING_CELLS;
-use crate::games::uttt::{Square, Uttt};
+use crate::games::uttt::{BoardStatus, Uttt, UtttTiebreak, HAS_LINE};
 use crate::games::{Game, Side};
 use crate::seeded::SeededRng;
 use rand::Rng;
 
-/// Plays `position` to its end with the policy; the winner, if any.
-pub(super) fn play_out(mut position: Uttt, rng: &mut SeededRng) -> Option<Side> {
-    loop {
-        if let Some(outcome) = position.outcome() {
-            return outcome.winner;
+/// The nine cells of small board 0, shifted by `board * 9` for the others.
+const BOARD: u128 = 0x1FF;
+
+/// The position as a playout sees it: each side's marks and the cells still playable (the
+/// empty cells of undecided boards) as bits `board * 9 + cell`, both numbered row by row as in
+/// [`Uttt::marks_in`], and the boards each side has won.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rollout {
+    marks: [u128; 2],
+    playable: u128,
+    won: [u16; 2],
+    /// The board the side to move is sent to; `None` when play is free.
+    forced: Option<u32>,
+    /// The side to move, as [`Side::index`].
+    to_move: usize,
+    /// Whether more small boards win a game that ends without a line (`tiebreak=codingame`).
+    more_boards_win: bool,
+}
+
+impl Rollout {
+    /// `position`, whose game is not over.
+    pub(super) fn new(position: &Uttt) -> Rollout {
+        let mut rollout = Rollout {
+            marks: [0; 2],
+            playable: 0,
+            won: [0; 2],
+            forced: position.forced_board().map(u32::from),
+            to_move: position.side_to_move().index(),
+            more_boards_win: position.params().tiebreak == UtttTiebreak::Codingame,
+        };
+        for board in 0..9u8 {
+            let shift = u32::from(board) * 9;
+            for side in Side::BOTH {
+                rollout.marks[side.index()] |= u128::from(position.marks_in(side, board)) << shift;
+            }
+            rollout.playable |= u128::from(position.playable_in(board)) << shift;
+            if let BoardStatus::Won(side) = position.board_status(board) {
+                rollout.won[side.index()] |= 1 << board;
+            }
         }
-        let square = policy_move(&position, rng);
-        position.play_unchecked(square);
+        rollout
+    }
+
+    /// Plays the game to its end with the policy; the winner, if any.
+    ///
+    /// The loop keeps the position in locals, the mover's bits and the other side's swapped
+    /// after each move, so that it stays in registers: indexing the arrays by the side to move
+    /// made each move store a few bytes and reload the whole word, which stalls the processor.
+    pub(super) fn play_out(self, rng: &mut SeededRng) -> Option<Side> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: this processor has the instruction, as just checked.
+            return unsafe { self.play_out_with_popcnt(rng) };
+        }
+        self.play_out_anywhere(rng)
+    }
+
+    /// [`Rollout::play_out`] compiled with the processor's population count: the baseline
+    /// x86-64 target has none, and counting bits in software made playouts 5 to 10% slower.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn play_out_with_popcnt(self, rng: &mut SeededRng) -> Option<Side> {
+        self.play_out_anywhere(rng)
+    }
+
+    /// [`Rollout::play_out`] for any processor.
+    #[inline(always)]
+    fn play_out_anywhere(self, rng: &mut SeededRng) -> Option<Side> {
+        let me = self.to_move;
+        let (mut mine, mut theirs) = (self.marks[me], self.marks[me ^ 1]);
+        let (mut won_mine, mut won_theirs) = (self.won[me], self.won[me ^ 1]);
+        let mut playable = self.playable;
+        let mut forced = self.forced;
+        let mut mover = Side::BOTH[me];
+        loop {
+            let bit = policy_bit(mine, playable, forced, rng);
+            let (board, cell) = (bit / 9, bit % 9);
+            let shift = board * 9;
+            mine |= 1 << bit;
+            playable &= !(1 << bit);
+            if HAS_LINE[(mine >> shift & BOARD) as usize] {
+                playable &= !(BOARD << shift);
+                won_mine |= 1 << board;
+                if HAS_LINE[won_mine as usize] {
+                    return Some(mover);
+                }
+            }
+            if playable == 0 {
+                return match won_mine.count_ones().cmp(&won_theirs.count_ones()) {
+                    _ if !self.more_boards_win => None,
+                    std::cmp::Ordering::Greater => Some(mover),
+                    std::cmp::Ordering::Less => Some(mover.opponent()),
+                    std::cmp::Ordering::Equal => None,
+                };
+            }
+            forced = (playable >> (cell * 9) & BOARD != 0).then_some(cell);
+            std::mem::swap(&mut mine, &mut theirs);
+            std::mem::swap(&mut won_mine, &mut won_theirs);
+            mover = mover.opponent();
+        }
     }
 }
 
-/// The policy's move in `position` (the game not over).
-pub(super) fn policy_move(position: &Uttt, rng: &mut SeededRng) -> Square {
-    match position.forced_board() {
+/// The policy's move, as its bit, for the side to move with marks `mine`: a cell that takes the
+/// board it is sent to (`forced`) if there is one, else any playable cell there (anywhere when
+/// play is free), at random.
+#[inline(always)]
+fn policy_bit(mine: u128, playable: u128, forced: Option<u32>, rng: &mut SeededRng) -> u32 {
+    match forced {
         Some(board) => {
-            let open = position.playable_in(board);
-            let marks = position.marks_in(position.side_to_move(), board);
-            let cells = match WINNING_CELLS[marks as usize] & open {
+            let shift = board * 9;
+            let open = (playable >> shift & BOARD) as u64;
+            let cells = match u64::from(WINNING_CELLS[(mine >> shift & BOARD) as usize]) & open {
                 0 => open,
                 wins => wins,
             };
-            square_of(board, random_bit(cells, rng))
+            shift + random_bit(cells, rng)
         }
-        None => position.nth_move(rng.gen_range(0..position.move_count())),
+        None => {
+            let (low, high) = (playable as u64, (playable >> 64) as u64);
+            let rank = rng.gen_range(0..low.count_ones() + high.count_ones());
+            match low.count_ones() {
+                below if rank < below => nth_bit(low, rank),
+                below => 64 + nth_bit(high, rank - below),
+            }
+        }
     }
 }
 
 /// A random one of the set bits of `bits` (not 0).
-fn random_bit(mut bits: u16, rng: &mut SeededRng) -> u8 {
-    for _ in 0..rng.gen_range(0..bits.count_ones()) {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros() as u8
+#[inline(always)]
+fn random_bit(bits: u64, rng: &mut SeededRng) -> u32 {
+    nth_bit(bits, rng.gen_range(0..bits.count_ones()))
 }
 
-/// The square of cell `cell` of small board `board` (both numbered row by row).
-fn square_of(board: u8, cell: u8) -> Square {
-    Uttt::square(board % 3 * 3 + cell % 3, board / 3 * 3 + cell / 3)
+/// The position of the set bit of rank `rank` (from 0, lowest first) in `word`, which has more
+/// than `rank` set bits: whole 16-bit chunks are skipped by their counts, then at most 15 bits
+/// are cleared.
+#[inline(always)]
+fn nth_bit(mut word: u64, mut rank: u32) -> u32 {
+    let mut base = 0;
+    loop {
+        let count = (word & 0xFFFF).count_ones();
+        if rank < count {
+            break;
+        }
+        rank -= count;
+        word >>= 16;
+        base += 16;
+    }
+    for _ in 0..rank {
+        word &= word - 1;
+    }
+    base + word.trailing_zeros()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::uttt::UtttParams;
+    use crate::games::uttt::{Square, UtttParams};
     use rand::SeedableRng;
     use std::collections::HashSet;
+
+    /// The square of bit `board * 9 + cell`.
+    fn square_of(bit: u32) -> Square {
+        let (board, cell) = (bit / 9, bit % 9);
+        Uttt::square((board % 3 * 3 + cell % 3) as u8, (board / 3 * 3 + cell / 3) as u8)
+    }
+
+    #[test]
+    fn nth_bit_counts_the_set_bits_from_the_lowest() {
+        let mut rng = SeededRng::seed_from_u64(3);
+        for _ in 0..2_000 {
+            let word: u64 = rng.gen::<u64>() & rng.gen::<u64>();
+            let positions: Vec<u32> = (0..64).filter(|bit| word >> bit & 1 == 1).collect();
+            for (rank, &position) in positions.iter().enumerate() {
+                assert_eq!(nth_bit(word, rank as u32), position, "{word:064b}");
+            }
+        }
+    }
+
+    /// The policy's move in `game` (not over), as a square.
+    fn policy_square(game: &Uttt, rng: &mut SeededRng) -> Square {
+        let rollout = Rollout::new(game);
+        let mine = rollout.marks[rollout.to_move];
+        square_of(policy_bit(mine, rollout.playable, rollout.forced, rng))
+    }
 
     #[test]
     fn takes_the_board_it_is_sent_to_when_it_can_else_any_move() {
@@ -75,14 +221,14 @@ mod tests {
                 // Whether a board can be taken, as the rules see it (cell by cell, no table).
                 let can_take = moves.iter().any(|&square| game.completes_board(me, square));
                 if game.forced_board().is_some() && can_take {
-                    let square = policy_move(&game, &mut rng);
+                    let square = policy_square(&game, &mut rng);
                     assert!(moves.contains(&square), "{}", game.format_move(square));
                     assert!(game.completes_board(me, square), "{}", game.render());
                     taking += 1;
                 } else if !can_take {
                     // Every legal move comes up, and nothing else.
                     let chosen: HashSet<Square> = (0..40 * moves.len())
-                        .map(|_| policy_move(&game, &mut rng))
+                        .map(|_| policy_square(&game, &mut rng))
                         .collect();
                     assert_eq!(chosen, moves.iter().copied().collect(), "{}", game.render());
                     random += 1;
@@ -92,5 +238,36 @@ mod tests {
             }
         }
         assert!(taking > 200 && random > 200, "{taking} {random}");
+    }
+
+    #[test]
+    fn a_playout_ends_as_the_rules_end_the_same_moves() {
+        let mut rng = SeededRng::seed_from_u64(5);
+        let mut endings = HashSet::new();
+        for number in 0..2_000 {
+            let tiebreak = [UtttTiebreak::None, UtttTiebreak::Codingame][number % 2];
+            let mut game = Uttt::new(UtttParams { tiebreak });
+            // Start from a few random moves, so that playouts start anywhere.
+            for _ in 0..number % 30 {
+                let mut moves = Vec::new();
+                game.generate_moves(&mut moves);
+                game.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            // The same random numbers drive the playout and the policy's moves on the rules.
+            let mut twin = rng.clone();
+            let winner = Rollout::new(&game).play_out(&mut rng);
+            while game.outcome().is_none() {
+                let square = policy_square(&game, &mut twin);
+                game.play(square).expect("a legal move");
+            }
+            let outcome = game.outcome().unwrap();
+            assert_eq!(winner, outcome.winner, "{}", game.render());
+            endings.insert(format!("{tiebreak:?} {:?} {}", outcome.ending, winner.is_some()));
+        }
+        // Lines, draws, and more small boards winning a game without a line.
+        assert!(endings.len() >= 4, "{endings:?}");
     }
 }

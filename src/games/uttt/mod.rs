@@ -24,7 +24,7 @@ mod transcription;
 
 pub use game::{BoardStatus, Uttt};
 pub use params::{UtttParams, UtttTiebreak};
-pub use tables::{Square, LINES};
+pub use tables::{Square, HAS_LINE, LINES};
 
 use super::{perft, AnyGame, Geometry, Scenario, Variant};
 

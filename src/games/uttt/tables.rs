@@ -18,7 +18,7 @@ pub const LINES: [u16; 8] = [
 
 /// For every 9-bit set of cells, whether it contains a line: one lookup decides a small board
 /// (from its cells) or the game (from the boards won).
-pub(super) const HAS_LINE: [bool; 512] = {
+pub const HAS_LINE: [bool; 512] = {
     let mut table = [false; 512];
     let mut set = 0;
     while set < 512 {
