@@ -18,11 +18,10 @@
 //! boards wins) counts exactly as the referee will count it. After a move, the subtree of the
 //! position the opponent chose is kept for the next search.
 
-use super::playout::Rollout;
+use super::playout::{PlayoutRng, Rollout};
 use crate::bots::{Brain, Budget};
 use crate::games::uttt::{Square, Uttt};
 use crate::games::{Game, Side};
-use crate::seeded::SeededRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::time::Instant;
@@ -60,7 +59,7 @@ struct Node {
 }
 
 pub struct UtttMcts {
-    rng: SeededRng,
+    rng: PlayoutRng,
     nodes: Vec<Node>,
     /// The other arena, that the kept subtree is copied into between moves.
     spare: Vec<Node>,
@@ -72,7 +71,7 @@ pub struct UtttMcts {
 impl UtttMcts {
     pub fn new(seed: u64) -> UtttMcts {
         UtttMcts {
-            rng: SeededRng::seed_from_u64(seed),
+            rng: PlayoutRng::seed_from_u64(seed),
             nodes: Vec::with_capacity(ARENA_NODES),
             spare: Vec::with_capacity(ARENA_NODES),
             root: None,
@@ -354,6 +353,7 @@ impl Brain<Uttt> for UtttMcts {
 mod tests {
     use super::*;
     use crate::games::uttt::{UtttParams, UtttTiebreak};
+    use crate::seeded::SeededRng;
     use rand::Rng;
     use std::time::Duration;
 
