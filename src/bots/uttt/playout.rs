@@ -189,7 +189,10 @@ mod tests {
     /// The square of bit `board * 9 + cell`.
     fn square_of(bit: u32) -> Square {
         let (board, cell) = (bit / 9, bit % 9);
-        Uttt::square((board % 3 * 3 + cell % 3) as u8, (board / 3 * 3 + cell / 3) as u8)
+        Uttt::square(
+            (board % 3 * 3 + cell % 3) as u8,
+            (board / 3 * 3 + cell / 3) as u8,
+        )
     }
 
     #[test]
@@ -269,7 +272,11 @@ mod tests {
             }
             let outcome = game.outcome().unwrap();
             assert_eq!(winner, outcome.winner, "{}", game.render());
-            endings.insert(format!("{tiebreak:?} {:?} {}", outcome.ending, winner.is_some()));
+            endings.insert(format!(
+                "{tiebreak:?} {:?} {}",
+                outcome.ending,
+                winner.is_some()
+            ));
         }
         // Lines, draws, and more small boards winning a game without a line.
         assert!(endings.len() >= 4, "{endings:?}");
