@@ -163,6 +163,10 @@ fn random_bit(bits: u64, rng: &mut PlayoutRng) -> u32 {
 /// are cleared.
 #[inline(always)]
 fn nth_bit(mut word: u64, mut rank: u32) -> u32 {
+    debug_assert!(
+        rank < word.count_ones(),
+        "no set bit of rank {rank} in {word:#x}"
+    );
     let mut base = 0;
     loop {
         let count = (word & 0xFFFF).count_ones();
