@@ -1,7 +1,8 @@
 //! The strong ultimate tic-tac-toe bot against plain UCT at equal time: OpenSpiel's `MCTSBot`
-//! as its MCTS example runs it (rebuilt here, see [`plain_uct`]: OpenSpiel cannot be installed
-//! offline) and the strong bot before issue 19. Target: at least 90% of the points against
-//! OpenSpiel's MCTS at 100 ms and at 1000 ms per move.
+//! as its MCTS example runs it (rebuilt here, see [`plain_uct`], so that the benchmark needs
+//! nothing installed; OpenSpiel's own plays through the protocol with `benches/openspiel`) and
+//! the strong bot before issue 19. Target: at least 90% of the points against OpenSpiel's MCTS
+//! at 100 ms and at 1000 ms per move.
 //!
 //! Both bots get the budget a match gives for `turn MS` (0.8 x MS - 30 ms, the hard deadline aside), colours
 //! alternate, and games run four at once (two per core on two cores), so the bots also play
