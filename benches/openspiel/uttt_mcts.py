@@ -5,7 +5,8 @@ Issue 19 sets the strong bot a target against OpenSpiel's MCTS at equal time. Th
 the real thing through the protocol (protocol.md), as the issue measured it, so that the
 benchmark in `benches/uttt_strength` (a rebuild of the same algorithm in Rust) is not the only
 figure. It needs OpenSpiel's Python package, which PyPI has as a wheel (2.0.2 or later: 1.5 puts
-the wrong player's mark in a board chosen on a free move, OpenSpiel's pull request 1567):
+the wrong player's mark in a board chosen on a free move, OpenSpiel's pull request 1567, and
+this bot refuses to start with it):
 
     python3 -m venv /tmp/openspiel && /tmp/openspiel/bin/pip install open_spiel==2.0.2
     referee tournament benches/openspiel/uttt-100ms.toml -j 2 --out /tmp/openspiel-100
@@ -24,11 +25,16 @@ board, then the cell), each a search of its own; here the two share the move's b
 half, so the move as a whole takes the same time as any other.
 """
 
+import importlib.metadata
 import random
 import sys
 import time
 
 import pyspiel
+
+# The first release whose ultimate tic-tac-toe marks a board chosen on a free move for the
+# player who chose it (OpenSpiel's pull request 1567).
+FIRST_SOUND_VERSION = (2, 0, 2)
 
 UCT_C = 2.0
 ROLLOUTS = 10
@@ -106,7 +112,18 @@ def apply_square(state, x, y):
     state.apply_action(cell)
 
 
+def openspiel_version():
+    """The installed OpenSpiel's version, as text and as numbers."""
+    text = importlib.metadata.version("open_spiel")
+    return text, tuple(int(part) for part in text.split(".")[:3] if part.isdigit())
+
+
 def main():
+    version, numbers = openspiel_version()
+    if numbers < FIRST_SOUND_VERSION:
+        debug(f"OpenSpiel {version} plays ultimate tic-tac-toe by wrong rules after a free move:",
+              "install open_spiel==2.0.2 or later")
+        return 1
     game = pyspiel.load_game("ultimate_tic_tac_toe")
     searcher = Searcher(game, int(sys.argv[1]) if len(sys.argv) > 1 else random.randrange(2**31))
     state = None
@@ -120,14 +137,14 @@ def main():
         if keyword == "game":
             if rest.split()[0] != "uttt" or "tiebreak=codingame" in rest:
                 debug("this bot plays uttt without a tie-break, not:", rest)
-                return
+                return 1
             state = game.new_initial_state()
             marks = 0
             searcher.new_game()
         elif keyword == "start":
             if not searcher.rates:
                 searcher.calibrate(game.new_initial_state())
-            send("ready openspiel-mcts 2.0.2 multi")
+            send(f"ready openspiel-mcts {version} multi")
         elif keyword in ("opponent", "played"):
             x, y = map(int, rest.split())
             apply_square(state, x, y)
@@ -151,4 +168,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
