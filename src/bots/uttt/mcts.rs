@@ -2,6 +2,11 @@
 //!
 //! - Playouts take a small board whenever the side to move can when it is sent to one (see
 //!   [`super::playout`]).
+//! - A leaf's result mixes its playout's with a static evaluation ([`super::evaluation`]),
+//!   which lowers the noise of one playout: as the second player against the rebuilt OpenSpiel
+//!   MCTS,
+//!   87.4% instead of 83.5% at 100 ms a move (400 games each) and 77.1% instead of 62.9% at
+//!   1000 ms (70 games each; README).
 //! - Solved positions: a node whose game is over, or that has a winning child, or whose
 //!   children all lose, is proven; the search never explores a proven loss again when there is
 //!   another move, always takes a proven win, and the root chooses by proofs first.
@@ -33,6 +38,11 @@ const ARENA_NODES: usize = 1 << 21;
 /// 2 for -1..1), which the solved positions and the better playouts make affordable. 0.4
 /// scored as well at 100 ms per move but clearly worse at 1000 ms (README).
 const EXPLORATION: f32 = 0.55;
+/// The share of the static evaluation ([`super::evaluation`]) in a leaf's result, the rest
+/// the playout's. Measured at 100 ms a move as the second player against OpenSpiel's MCTS
+/// (README): 0.3 scored best, 0.5 less well, 0.7 as none, and the evaluation alone, without
+/// playouts, far worse.
+const EVALUATION_SHARE: f32 = 0.3;
 /// Iterations between two looks at the clock: a playout takes a few microseconds.
 const CLOCK_EVERY: u32 = 16;
 /// The longest path from the root: one node per mark, plus the root.
@@ -228,6 +238,18 @@ impl UtttMcts {
             .expect("the game is not over, so the root has children")
     }
 
+    /// The result for the first player of a leaf whose game is not over: its playout's, with
+    /// [`EVALUATION_SHARE`] of the static evaluation mixed in.
+    fn leaf_result(&mut self, position: &Uttt) -> f32 {
+        let rollout = Rollout::new(position);
+        let evaluation = match position.side_to_move() {
+            Side::First => rollout.evaluation(),
+            Side::Second => 1.0 - rollout.evaluation(),
+        };
+        let played = result_for_first(rollout.play_out(&mut self.rng));
+        (1.0 - EVALUATION_SHARE) * played + EVALUATION_SHARE * evaluation
+    }
+
     /// One descent from the root: select, expand, play out, and back the result up.
     fn iterate(&mut self, root: &Uttt) {
         // The nodes on the way down, each with the side that moved into it.
@@ -250,7 +272,7 @@ impl UtttMcts {
             if self.nodes[node].children == 0 {
                 let fresh = node != 0 && self.nodes[node].visits == 0;
                 if fresh || !self.expand(node, &position) {
-                    break result_for_first(Rollout::new(&position).play_out(&mut self.rng));
+                    break self.leaf_result(&position);
                 }
                 if self.nodes[node].proven == -1 {
                     // The side to move wins at once: that is the result, without a playout.

@@ -24,20 +24,20 @@ use rand::Rng;
 pub(super) type PlayoutRng = rand_chacha::ChaCha8Rng;
 
 /// The nine cells of small board 0, shifted by `board * 9` for the others.
-const BOARD: u128 = 0x1FF;
+pub(super) const BOARD: u128 = 0x1FF;
 
 /// The position as a playout sees it: each side's marks and the cells still playable (the
 /// empty cells of undecided boards) as bits `board * 9 + cell`, both numbered row by row as in
 /// [`Uttt::marks_in`], and the boards each side has won.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Rollout {
-    marks: [u128; 2],
-    playable: u128,
-    won: [u16; 2],
+    pub(super) marks: [u128; 2],
+    pub(super) playable: u128,
+    pub(super) won: [u16; 2],
     /// The board the side to move is sent to; `None` when play is free.
-    forced: Option<u32>,
+    pub(super) forced: Option<u32>,
     /// The side to move, as [`Side::index`].
-    to_move: usize,
+    pub(super) to_move: usize,
     /// Whether more small boards win a game that ends without a line (`tiebreak=codingame`).
     more_boards_win: bool,
 }
