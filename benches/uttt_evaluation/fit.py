@@ -48,12 +48,16 @@ def main():
     games, results, features = load(sys.argv[1:])
     x = np.hstack([features, np.ones((len(features), 1))])
     numbers = np.unique(games)
-    held = np.isin(games, np.random.default_rng(0).choice(numbers, len(numbers) // 5, replace=False))
+    held_games = np.random.default_rng(0).choice(numbers, len(numbers) // 5, replace=False)
+    held = np.isin(games, held_games)
     w = fit(x[~held], results[~held])
     q = 1 / (1 + np.exp(-x[held] @ w))
     constant = np.full(held.sum(), results[~held].mean())
     print(f"{len(results)} positions of {len(numbers)} games")
-    print(f"held-out log loss {log_loss(results[held], q):.4f}, a constant's {log_loss(results[held], constant):.4f}")
+    print(
+        f"held-out log loss {log_loss(results[held], q):.4f},"
+        f" a constant's {log_loss(results[held], constant):.4f}"
+    )
     w = fit(x, results)
     print("const WEIGHTS: [f32; FEATURES + 1] = [" + ", ".join(f"{v:.3f}" for v in w) + "];")
 

@@ -204,17 +204,22 @@ mod tests {
             let rollout = Rollout::new(game);
             let me = game.side_to_move();
             let total: f32 = (0..64)
-                .map(|_| match rollout.play_out(&mut rng) {
-                    Some(winner) if winner == me => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.5,
-                })
+                .map(|_| result_for(me, rollout.play_out(&mut rng)))
                 .sum();
             evaluations.push(rollout.evaluation());
             playouts.push(total / 64.0);
         }
         let correlation = correlation(&evaluations, &playouts);
         assert!(correlation > 0.5, "{correlation} over {}", playouts.len());
+    }
+
+    /// A game's result for `side` when `winner` won it: 1, 0.5 for a draw, or 0.
+    fn result_for(side: Side, winner: Option<Side>) -> f32 {
+        match winner {
+            Some(winner) if winner == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
     }
 
     fn correlation(a: &[f32], b: &[f32]) -> f32 {
@@ -271,11 +276,7 @@ mod tests {
             }
             let winner = game.outcome().and_then(|outcome| outcome.winner);
             for (side, features) in positions {
-                let result = match winner {
-                    Some(winner) if winner == side => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.5,
-                };
+                let result = result_for(side, winner);
                 let features: Vec<String> = features.iter().map(f32::to_string).collect();
                 writeln!(out, "{number},{result},{}", features.join(",")).expect("FILE written");
             }
