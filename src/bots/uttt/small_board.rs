@@ -1,5 +1,6 @@
-//! A small board's knowledge as a table indexed by one side's marks there (9 bits, bit = cell,
-//! row by row): one lookup replaces looking at the eight lines, which makes playouts cheaper.
+//! A small board's knowledge as tables indexed by the marks there (9 bits, bit = cell, row by
+//! row): one lookup replaces looking at the eight lines, which makes playouts and the static
+//! evaluation cheaper.
 
 use crate::games::uttt::LINES;
 
@@ -21,6 +22,81 @@ pub(super) const WINNING_CELLS: [u16; 512] = {
     }
     table
 };
+
+/// What [`RANDOM_FILL_WINS`] counts its chances out of: every count is an exact multiple of
+/// `1 / FILL_WHOLE`, as a filling of the empty cells has chance at least `2^-9`.
+pub(super) const FILL_WHOLE: u16 = 1024;
+
+/// For each set of cells (9 bits), its number in base 3 with each cell a digit 1: a board's
+/// state is `TERNARY[mine] + 2 * TERNARY[theirs]`, one of the 3^9 indices of
+/// [`RANDOM_FILL_WINS`].
+pub(super) const TERNARY: [u16; 512] = {
+    let mut table = [0; 512];
+    let mut set = 0;
+    while set < 512 {
+        let (mut digit, mut cell) = (1, 0);
+        while cell < 9 {
+            if set & 1 << cell != 0 {
+                table[set] += digit;
+            }
+            digit *= 3;
+            cell += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// For each state of a small board (see [`TERNARY`]), the chance out of [`FILL_WHOLE`] that
+/// the side whose marks are digit 1 has a line and the other none when every empty cell is
+/// given to one side or the other at random, a filling where both have one counting half: a
+/// cheap guess at how likely the board is to fall to a side, which the static evaluation
+/// multiplies along the lines of the big board.
+///
+/// Worked from the full boards back: a state's chance is the mean of its two states with its
+/// first empty cell filled, whose indices are larger.
+pub(super) static RANDOM_FILL_WINS: [u16; 19683] = {
+    let mut table = [0; 19683];
+    let mut state = table.len();
+    while state > 0 {
+        state -= 1;
+        let (mut mine, mut theirs, mut first_empty, mut rest) = (0u16, 0u16, 0, state);
+        // The digit of the first empty cell, 0 for a full board.
+        let (mut digit, mut cell) = (1, 0);
+        while cell < 9 {
+            match rest % 3 {
+                0 if first_empty == 0 => first_empty = digit,
+                0 => {}
+                1 => mine |= 1 << cell,
+                _ => theirs |= 1 << cell,
+            }
+            rest /= 3;
+            digit *= 3;
+            cell += 1;
+        }
+        table[state] = if first_empty == 0 {
+            match (has_line(mine), has_line(theirs)) {
+                (true, false) => FILL_WHOLE,
+                (true, true) => FILL_WHOLE / 2,
+                _ => 0,
+            }
+        } else {
+            (table[state + first_empty] + table[state + 2 * first_empty]) / 2
+        };
+    }
+    table
+};
+
+const fn has_line(cells: u16) -> bool {
+    let mut line = 0;
+    while line < LINES.len() {
+        if cells & LINES[line] == LINES[line] {
+            return true;
+        }
+        line += 1;
+    }
+    false
+}
 
 #[cfg(test)]
 mod tests {
@@ -60,6 +136,45 @@ mod tests {
                 expected,
                 "mine {mine:09b}, open {open:09b}"
             );
+        }
+    }
+
+    /// Whether `cells` hold a line, by [`completes_a_line`] rather than the table's own test.
+    fn has_a_line(cells: u16) -> bool {
+        (0..9).any(|cell| cells & 1 << cell != 0 && completes_a_line(cells & !(1 << cell), cell))
+    }
+
+    #[test]
+    fn random_fill_wins_counts_every_filling() {
+        for mine in 0..512u16 {
+            for theirs in (0..512u16).filter(|theirs| theirs & mine == 0) {
+                let empty: Vec<u16> = (0..9)
+                    .filter(|cell| (mine | theirs) & 1 << cell == 0)
+                    .collect();
+                // Each filling of the empty cells: bit i of `filling` gives the i-th to me.
+                let mut total = 0u32;
+                for filling in 0..1u32 << empty.len() {
+                    let (mut my_cells, mut their_cells) = (mine, theirs);
+                    for (i, cell) in empty.iter().enumerate() {
+                        if filling & 1 << i != 0 {
+                            my_cells |= 1 << cell;
+                        } else {
+                            their_cells |= 1 << cell;
+                        }
+                    }
+                    total += match (has_a_line(my_cells), has_a_line(their_cells)) {
+                        (true, false) => 2,
+                        (true, true) => 1,
+                        _ => 0,
+                    };
+                }
+                let state = (TERNARY[mine as usize] + 2 * TERNARY[theirs as usize]) as usize;
+                assert_eq!(
+                    u32::from(RANDOM_FILL_WINS[state]) << empty.len(),
+                    total * u32::from(FILL_WHOLE) / 2,
+                    "mine {mine:09b}, theirs {theirs:09b}"
+                );
+            }
         }
     }
 }
