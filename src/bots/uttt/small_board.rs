@@ -2,7 +2,7 @@
 //! row): one lookup replaces looking at the eight lines, which makes playouts and the static
 //! evaluation cheaper.
 
-use crate::games::uttt::LINES;
+use crate::games::uttt::{HAS_LINE, LINES};
 
 /// For every set of one side's cells, the cells that would complete a line with them (empty or
 /// not): a side's immediate wins on a small board are `WINNING_CELLS[mine] & open`.
@@ -75,7 +75,7 @@ pub(super) static RANDOM_FILL_WINS: [u16; 19683] = {
             cell += 1;
         }
         table[state] = if first_empty == 0 {
-            match (has_line(mine), has_line(theirs)) {
+            match (HAS_LINE[mine as usize], HAS_LINE[theirs as usize]) {
                 (true, false) => FILL_WHOLE,
                 (true, true) => FILL_WHOLE / 2,
                 _ => 0,
@@ -86,17 +86,6 @@ pub(super) static RANDOM_FILL_WINS: [u16; 19683] = {
     }
     table
 };
-
-const fn has_line(cells: u16) -> bool {
-    let mut line = 0;
-    while line < LINES.len() {
-        if cells & LINES[line] == LINES[line] {
-            return true;
-        }
-        line += 1;
-    }
-    false
-}
 
 #[cfg(test)]
 mod tests {
