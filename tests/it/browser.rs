@@ -333,6 +333,8 @@ fn a_person_takes_black_at_a_swap_opening_with_a_button() {
         "swap2's second option is offered at the second player's choice"
     );
     browser.click("button[name=swap]");
+    // The page shows the turn it had until the referee answers the swap: wait for that.
+    browser.until("return document.querySelector('button[name=swap]').hidden;");
     click_until_over(&browser, || {
         assert_eq!(
             browser.eval("return document.querySelector('button[name=swap]').hidden;"),
