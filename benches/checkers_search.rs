@@ -11,11 +11,11 @@
 //! `cargo bench --bench checkers_search` runs the 100 ms and 1000 ms per-move limits;
 //! `cargo bench --bench checkers_search -- 250` one limit of your choice.
 
-use referee::bots::checkers::{GreedyBrain, SearchBrain};
-use referee::bots::{Brain, Budget};
-use referee::clock::TimeControl;
-use referee::games::checkers::Checkers;
-use referee::games::Game;
+use referee_bots::checkers::{GreedyBrain, SearchBrain};
+use referee_bots::{Brain, Budget};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::checkers::Checkers;
+use referee_rules::games::Game;
 use std::time::{Duration, Instant};
 
 /// Openings sampled from the ballot list, and plies of greedy play after each.

@@ -15,11 +15,11 @@
 //! `cargo bench --bench checkers_strength -- --build --games 0` only times a build of the
 //! database (without the cache).
 
-use referee::bots::checkers::{EndgameDb, SearchBrain};
-use referee::bots::{Brain, Budget};
-use referee::clock::TimeControl;
-use referee::games::checkers::Checkers;
-use referee::games::{Game, Side};
+use referee_bots::checkers::{EndgameDb, SearchBrain};
+use referee_bots::{Brain, Budget};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::checkers::Checkers;
+use referee_rules::games::{Game, Side};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;

@@ -11,11 +11,11 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use referee::bots::dots::{Coins, DotsStrong, Solver};
-use referee::bots::{Brain, Budget};
-use referee::clock::TimeControl;
-use referee::games::dots::{Dots, DotsParams};
-use referee::games::{Game, Side};
+use referee_bots::dots::{Coins, DotsStrong, Solver};
+use referee_bots::{Brain, Budget};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::dots::{Dots, DotsParams};
+use referee_rules::games::{Game, Side};
 use std::time::Instant;
 
 const POSITIONS: usize = 600;

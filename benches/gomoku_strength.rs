@@ -45,7 +45,7 @@ impl Tally {
             p if p > 0.25 => self.draws += 1,
             _ => self.losses += 1,
         }
-        let reason: referee::verdict::Termination =
+        let reason: referee_rules::verdict::Termination =
             serde_json::from_value(record["result"]["reason"].clone()).expect("a reason code");
         if reason.is_forfeit() {
             self.forfeits += 1;

@@ -13,7 +13,7 @@
 //! show that the bots keep to their time on a loaded machine. The table shows each level's
 //! slowest answer, as the referee timed it.
 
-use referee::verdict::Termination;
+use referee_rules::verdict::Termination;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;

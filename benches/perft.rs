@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench perft` runs every row; `cargo bench --bench perft -- uttt` only one game.
 
-use referee::games::GameSpec;
+use referee_rules::games::GameSpec;
 use std::time::Instant;
 
 /// Game name, its parameters as `key=value` words, depth, and the published count.

@@ -9,7 +9,7 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
-use referee::games::{AnyGame, GameSpec, Side};
+use referee_rules::games::{AnyGame, GameSpec, Side};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -1,3 +1,8 @@
+//! The `referee` command: the command line over the workspace's crates (see the README's
+//! layout section for what each crate owns).
+
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    referee::cli::main()
+    cli::main()
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Lists the cycles in the import graph of src/: a node is a module (a file, or a folder's
-mod.rs), an edge `A -> B` a `use crate::B...` (or `crate::B::` path) written in A. Modules nested
+"""Lists the cycles in the import graph of each crate's modules (crates/*/src and the command
+line's src/): a node is a module (a file, or a folder's mod.rs), named after its crate, an edge
+`A -> B` a `use crate::B...` (or `crate::B::` path) written in A. Between crates there can be no
+cycle: Cargo refuses one. Modules nested
 in one another (a folder and its files) are not counted as importing each other through
 `super::`. Exits 1 when there is a cycle.
 
     python3 tools/import-cycles.py            # modules at every depth
-    python3 tools/import-cycles.py --depth 1  # only the top-level modules (games, players, ...)
+    python3 tools/import-cycles.py --depth 2  # only each crate's top-level modules
 """
 import os
 import re
@@ -14,22 +16,26 @@ import sys
 depth = None
 if "--depth" in sys.argv:
     depth = int(sys.argv[sys.argv.index("--depth") + 1])
-root = os.path.join(os.path.dirname(__file__), "..", "src")
+repo = os.path.join(os.path.dirname(__file__), "..")
+roots = {"referee": os.path.join(repo, "src")}
+for name in sorted(os.listdir(os.path.join(repo, "crates"))):
+    roots[name] = os.path.join(repo, "crates", name, "src")
 
 
-def module_of(path):
+def module_of(crate, root, path):
     rel = os.path.relpath(path, root)[:-3].split(os.sep)
     if rel[-1] in ("mod", "lib", "main"):
         rel = rel[:-1]
-    return tuple(rel)
+    return (crate,) + tuple(rel)
 
 
 modules = {}
-for folder, _, files in os.walk(root):
-    for name in files:
-        if name.endswith(".rs"):
-            path = os.path.join(folder, name)
-            modules[module_of(path)] = path
+for crate, root in roots.items():
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".rs"):
+                path = os.path.join(folder, name)
+                modules[module_of(crate, root, path)] = path
 
 def clip(module):
     return module if depth is None else module[:depth]
@@ -45,7 +51,7 @@ def targets(module, path, text):
     for match in path_re.finditer(text):
         head, rest = match.group(1), match.group(2)
         if head == "crate":
-            base = ()
+            base = module[:1]
         else:
             # `super` of a file is its folder's module; of a mod.rs, the folder's parent.
             base = module[:-1]

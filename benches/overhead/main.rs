@@ -25,17 +25,19 @@
 //!
 //! `cargo bench --bench overhead` prints every batch, the medians and the ratios.
 
-use referee::bots::Level;
-use referee::clock::TimeControl;
-use referee::games::GameSpec;
-use referee::matches::{run_match, MatchConfig};
-use referee::seats::cpus;
-use referee::seats::limits::Limits;
-use referee::seats::process_options::ProcessOptions;
-use referee::seats::supervisor::Supervisor;
-use referee::seats::{Direction, PlayerSpec, Protocol};
-use referee::settings::Settings;
-use referee::table::{Player, Venue};
+use referee_bots::Level;
+use referee_cage::cpus;
+use referee_cage::limits::Limits;
+use referee_cage::process_options::ProcessOptions;
+use referee_cage::supervisor::Supervisor;
+use referee_cage::Protocol;
+use referee_core::matches::{run_match, MatchConfig};
+use referee_core::players::PlayerSpec;
+use referee_core::settings::Settings;
+use referee_core::table::{Player, Venue};
+use referee_records::transcript::Direction;
+use referee_rules::clock::TimeControl;
+use referee_rules::games::GameSpec;
 use std::io::{ErrorKind, Read, Write};
 use std::ops::ControlFlow;
 use std::os::fd::AsRawFd;

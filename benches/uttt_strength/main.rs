@@ -15,11 +15,11 @@
 mod plain_uct;
 
 use plain_uct::PlainUct;
-use referee::bots::uttt::UtttMcts;
-use referee::bots::{Brain, Budget};
-use referee::clock::TimeControl;
-use referee::games::uttt::{Uttt, UtttParams};
-use referee::games::{Game, Side};
+use referee_bots::uttt::UtttMcts;
+use referee_bots::{Brain, Budget};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::uttt::{Uttt, UtttParams};
+use referee_rules::games::{Game, Side};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;

@@ -13,9 +13,9 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng as SeededRng;
-use referee::bots::{Brain, Budget};
-use referee::games::uttt::{Square, Uttt};
-use referee::games::{Game, Side};
+use referee_bots::{Brain, Budget};
+use referee_rules::games::uttt::{Square, Uttt};
+use referee_rules::games::{Game, Side};
 use std::time::Instant;
 
 /// Nodes in an arena (16 bytes each). When it is full the tree stops growing and the search

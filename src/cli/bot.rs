@@ -1,8 +1,8 @@
 //! `referee bot`: a built-in bot on stdin/stdout, what `builtin:LEVEL` players run.
 
-use crate::bots::Level;
 use anyhow::Result;
 use clap::Args;
+use referee_bots::Level;
 use std::io;
 
 #[derive(Args, Debug)]
@@ -16,7 +16,7 @@ pub struct BotArgs {
 }
 
 pub fn run(args: BotArgs) -> Result<()> {
-    crate::bots::run(
+    referee_bots::run(
         args.level,
         args.seed,
         io::stdin().lock(),

@@ -1,15 +1,16 @@
 //! `referee check`: the compliance check of a bot, findings printed as they are made.
 
-use crate::check::{run_check, CheckConfig, Severity, BUFFERING_VARIABLES};
-use crate::games::GameSpec;
-use crate::host;
-use crate::report::{counted, say};
-use crate::seats::limits::Limits;
-use crate::seats::{PlayerSpec, Protocol};
-use crate::settings::Settings;
-use crate::table::{check_startable, Player};
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use referee_cage::host;
+use referee_cage::limits::Limits;
+use referee_cage::Protocol;
+use referee_core::check::{run_check, CheckConfig, Severity, BUFFERING_VARIABLES};
+use referee_core::players::PlayerSpec;
+use referee_core::report::{counted, say};
+use referee_core::settings::Settings;
+use referee_core::table::{check_startable, Player};
+use referee_rules::games::GameSpec;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -67,11 +68,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     };
     let spec = GameSpec::from_words(&args.game, &args.params)?;
     let opening = super::moves(&spec, args.opening.as_deref());
-    crate::arbiter::play_opening(&spec, &opening)?;
+    referee_core::arbiter::play_opening(&spec, &opening)?;
     let rules = settings.rules(spec);
     let time = settings.time_control()?;
     let limits: Limits = settings.limits()?;
-    let process = crate::seats::process_options::ProcessOptions {
+    let process = referee_cage::process_options::ProcessOptions {
         limits,
         ..settings.process()
     };

@@ -1,10 +1,11 @@
 //! `referee contest`: builds and checks a contest's players, then plays it as a tournament.
 
-use crate::contest::{self, config::Contest, field};
-use crate::report::say;
-use crate::tournament::schedule::Shard;
 use anyhow::Result;
 use clap::Args;
+use referee_contest as contest;
+use referee_contest::{config::Contest, field};
+use referee_core::report::say;
+use referee_core::tournament::schedule::Shard;
 use std::path::PathBuf;
 
 const CONTEST_HELP: &str = "\
@@ -67,7 +68,7 @@ pub fn run(args: ContestArgs) -> Result<()> {
     let mut contest = Contest::load(&args.config)?;
     let out = args.out.unwrap_or_else(|| contest.output.clone());
     contest.set_output(&out);
-    let jobs = crate::tournament::runner::jobs(args.jobs, contest.concurrency());
+    let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
     say(&format!(
         "contest {}: {} players; building and checking {jobs} at a time",
         contest.name,

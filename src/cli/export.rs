@@ -1,10 +1,10 @@
 //! `referee export`: game records as PDN (checkers) or SGF (tic-tac-toe, gomoku, mnk), or as the
 //! files of their own a `--record` directory holds.
 
-use crate::export::{each_game, export};
-use crate::record::write_stored;
 use anyhow::{Context, Result};
 use clap::Args;
+use referee_records::export::{each_game, export};
+use referee_records::record::write_stored;
 use std::fs;
 use std::io::Write;
 use std::path::PathBuf;

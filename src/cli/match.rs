@@ -1,21 +1,21 @@
 //! `referee match`: games between two bots, sides alternating, each game's line as it ends,
 //! then the score (and an SPRT's progress and verdict).
 
-use crate::clock::TimeControl;
-use crate::games::GameSpec;
-use crate::host;
-use crate::matches::{check_match, play_match, MatchConfig, LABELS};
-use crate::report::{
+use anyhow::{bail, Context, Result};
+use clap::{Arg, Args};
+use referee_cage::host;
+use referee_cage::limits::Limits;
+use referee_core::matches::{check_match, play_match, MatchConfig, LABELS};
+use referee_core::players::PlayerSpec;
+use referee_core::report::{
     counted, elo_lines, game_line, replay_line, say, score_line, sprt_header, sprt_line,
     sprt_verdict, stderr_tail_lines,
 };
-use crate::seats::limits::Limits;
-use crate::seats::PlayerSpec;
-use crate::settings::Settings;
-use crate::standings::sprt::SprtSpec;
-use crate::table::{Player, Recorder, Venue};
-use anyhow::{bail, Context, Result};
-use clap::{Arg, Args};
+use referee_core::settings::Settings;
+use referee_core::standings::sprt::SprtSpec;
+use referee_core::table::{Player, Recorder, Venue};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::GameSpec;
 use std::path::PathBuf;
 
 /// The order `--help` lists the options in: each player's own options next to the setting

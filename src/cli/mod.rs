@@ -2,9 +2,9 @@
 //! errors to a message and a non-zero exit (a bot's failure is a game result, exit 0). One
 //! module per command.
 
-use crate::games::{opening_moves, GameSpec};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use referee_rules::games::{opening_moves, GameSpec};
 use std::process::ExitCode;
 
 mod bot;

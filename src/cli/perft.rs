@@ -4,11 +4,11 @@
 //! anyone waits: the depths below are counted first, and from their growth the time of the one
 //! asked for is foretold on stderr (when it is more than a moment) before it is started.
 
-use crate::games::GameSpec;
-use crate::quote;
-use crate::report::say;
 use anyhow::{Context, Result};
 use clap::Args;
+use referee_core::report::say;
+use referee_rules::games::GameSpec;
+use referee_rules::quote;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]

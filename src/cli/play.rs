@@ -1,14 +1,15 @@
 //! `referee play`: the command line of a game at the console.
 
-use crate::bots::Level;
-use crate::clock::TimeControl;
-use crate::console_game::{play_at_console, PlayConfig, SideSpec};
-use crate::games::{GameSpec, Side};
-use crate::host;
-use crate::seats::PlayerSpec;
-use crate::settings::Settings;
 use anyhow::{Context, Result};
 use clap::Args;
+use referee_bots::Level;
+use referee_cage::host;
+use referee_core::console_game::{play_at_console, PersonPages, PlayConfig, SideSpec};
+use referee_core::players::PlayerSpec;
+use referee_core::settings::Settings;
+use referee_rules::clock::TimeControl;
+use referee_rules::games::{GameSpec, Side};
+use referee_web::browser::BrowserPages;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -109,9 +110,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
         process,
         seed: settings.seed,
         pause: Duration::from_millis(args.pause_ms),
-        browser: args.browser.then_some(args.port),
     };
-    play_at_console(&config, &host.supervisor)?;
+    let mut pages = args.browser.then(|| BrowserPages::new(args.port));
+    play_at_console(
+        &config,
+        &host.supervisor,
+        pages.as_mut().map(|pages| pages as &mut dyn PersonPages),
+    )?;
     Ok(())
 }
 

@@ -1,8 +1,8 @@
 //! `referee report`: one self-contained HTML file of results, every game replayable.
 
-use crate::web::report::write_report;
 use anyhow::Result;
 use clap::Args;
+use referee_web::report::write_report;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

@@ -1,8 +1,8 @@
 //! `referee serve`: the web viewer over record and tournament directories.
 
-use crate::web::{serve, ServeOptions};
 use anyhow::Result;
 use clap::Args;
+use referee_web::{serve, ServeOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 

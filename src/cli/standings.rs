@@ -1,10 +1,10 @@
 //! `referee standings`: the standings of tournament journals, merged.
 
-use crate::report::say;
-use crate::standings::render;
-use crate::tournament::merge::merge;
 use anyhow::Result;
 use clap::Args;
+use referee_core::report::say;
+use referee_core::standings::render;
+use referee_core::tournament::merge::merge;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

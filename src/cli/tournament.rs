@@ -1,15 +1,15 @@
 //! `referee tournament`: plays a tournament file's games, then prints and saves its standings.
 
-use crate::host::{self, Host};
-use crate::report::{counted, say};
-use crate::standings::render;
-use crate::table::check_startable;
-use crate::tournament::config::Tournament;
-use crate::tournament::progress::{rate, Progress};
-use crate::tournament::runner::{self, RunOptions};
-use crate::tournament::schedule::Shard;
 use anyhow::Result;
 use clap::Args;
+use referee_cage::host::{self, Host};
+use referee_core::report::{counted, say};
+use referee_core::standings::render;
+use referee_core::table::check_startable;
+use referee_core::tournament::config::Tournament;
+use referee_core::tournament::progress::{rate, Progress};
+use referee_core::tournament::runner::{self, RunOptions};
+use referee_core::tournament::schedule::Shard;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 

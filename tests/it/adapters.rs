@@ -7,9 +7,9 @@
 //! riddles field and macroboard, the time banks); and their mistakes become the usual verdicts.
 //! No bot process may survive a match.
 
-use referee::games::uttt::{BoardStatus, Uttt};
-use referee::games::{Game, GameSpec, Side};
-use referee::verdict::Termination;
+use referee_rules::games::uttt::{BoardStatus, Uttt};
+use referee_rules::games::{Game, GameSpec, Side};
+use referee_rules::verdict::Termination;
 use serde_json::Value;
 
 use crate::common::{

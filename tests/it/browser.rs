@@ -45,6 +45,7 @@ fn board_at(ply: usize) -> String {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_replay_shows_the_recorded_position_at_each_move() {
     let records = tempfile::tempdir().unwrap();
     let outcome = Match::new("uttt")
@@ -137,6 +138,7 @@ fn get(url: &str, path: &str, cookie: Option<&str>) -> (u16, String) {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn serve_reaches_nothing_outside_its_directories_and_shows_bot_text_as_text() {
     let records = tempfile::tempdir().unwrap();
     Match::new("tictactoe")
@@ -280,6 +282,7 @@ fn first_record(records: &Path) -> Value {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_person_plays_tictactoe_to_the_end_by_clicking() {
     let records = tempfile::tempdir().unwrap();
     let (mut play, url) = play_in_browser("tictactoe", records.path(), &[]);
@@ -312,6 +315,7 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
 /// Second at swap2 gomoku, a person sees the choice's buttons and takes Black with one click,
 /// then wins or loses by clicking squares; the record has them as Black.
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_person_takes_black_at_a_swap_opening_with_a_button() {
     let records = tempfile::tempdir().unwrap();
     let mut command = referee();
@@ -351,6 +355,7 @@ fn a_person_takes_black_at_a_swap_opening_with_a_button() {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_person_plays_a_checkers_multi_jump_square_by_square() {
     let records = tempfile::tempdir().unwrap();
     // Black (the person) must jump 14 and 23 with the man on 9: 9x18x27.
@@ -392,6 +397,7 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_live_game_moves_in_the_viewer() {
     let records = tempfile::tempdir().unwrap();
     let (_server, url) = serve(records.path(), &[]);
@@ -419,6 +425,7 @@ fn a_live_game_moves_in_the_viewer() {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn the_static_report_replays_with_no_server() {
     let records = tempfile::tempdir().unwrap();
     Match::new("checkers").games(2).record(records.path()).run();
@@ -446,6 +453,7 @@ fn the_static_report_replays_with_no_server() {
 }
 
 #[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_tournament_page_shows_standings_crosstable_and_ratings() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("small.toml");

@@ -238,6 +238,7 @@ fn sandboxed_stderr(mode: &str) -> String {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn sandboxed_bots_have_no_network() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
@@ -262,6 +263,7 @@ fn sandboxed_bots_have_no_network() {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn sandboxed_bots_write_only_in_their_scratch_directory() {
     let outside = tempfile::tempdir().unwrap();
     let target = outside.path().join("escaped.txt");
@@ -272,12 +274,14 @@ fn sandboxed_bots_write_only_in_their_scratch_directory() {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn sandboxed_bots_cannot_see_or_signal_the_referee() {
     let stderr = sandboxed_stderr("kill-referee");
     assert!(stderr.contains("referees seen: 0"), "{stderr}");
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn sandboxed_bots_are_cleaned_up_with_their_children() {
     let game = one_game("setsid-escape", &["--sandbox"]);
     let record = game.record();

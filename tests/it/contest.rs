@@ -68,6 +68,7 @@ fn status(players: &[Value], name: &str) -> String {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn sources_are_built_checked_played_and_resumed() {
     let dir = tempfile::tempdir().unwrap();
     let config = field(dir.path(), "leave-out");
@@ -163,6 +164,7 @@ fn results_page(out: &Path, entrants: &[&str], games: usize) -> Value {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn a_player_that_fails_the_check_may_be_kept_with_a_flag() {
     let dir = tempfile::tempdir().unwrap();
     let config = field(dir.path(), "keep");
@@ -183,6 +185,7 @@ fn a_player_that_fails_the_check_may_be_kept_with_a_flag() {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn a_folder_of_several_languages_must_name_one() {
     let dir = tempfile::tempdir().unwrap();
     let both = dir.path().join("both");
@@ -204,6 +207,7 @@ fn a_folder_of_several_languages_must_name_one() {
 }
 
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn a_contest_that_keeps_no_records_has_no_results_page() {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("ann"), "main.py", &first_free());

@@ -3,7 +3,7 @@
 //! them.
 
 use crate::common::{marker, referee, script, succeeded};
-use referee::seats::cpus;
+use referee_cage::cpus;
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -185,6 +185,7 @@ fn bot_in_own_directory() -> (tempfile::TempDir, PathBuf) {
 
 /// Item 1: root inside the sandbox is nobody, without capabilities or a way to get any.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn the_sandboxed_bot_is_nobody_without_privileges_whoever_runs_the_referee() {
     let (dir, bot) = bot_in_own_directory();
     let target = dir.path().join("escaped.txt");
@@ -221,6 +222,7 @@ fn the_sandboxed_bot_is_nobody_without_privileges_whoever_runs_the_referee() {
 /// Item 2: the opponent's scratch (its opening book), the records, the home directory and the
 /// rest of the host are out of sight.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn the_sandbox_shows_no_other_bots_files_no_records_and_no_home() {
     let secret = format!("book{}", std::process::id());
     let records = tempfile::tempdir().unwrap();
@@ -281,6 +283,7 @@ fn the_sandbox_shows_no_other_bots_files_no_records_and_no_home() {
 
 /// Item 2: no host socket is reachable, by path or abstract name.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn no_host_socket_is_reachable_from_the_sandbox() {
     let unique = format!("referee-test-{}", std::process::id());
     let tmp = tempfile::tempdir().unwrap();
@@ -343,6 +346,7 @@ fn no_host_socket_is_reachable_from_the_sandbox() {
 /// Item 3: what a sandboxed bot stores in its scratch and in /dev/shm is bounded by its limits,
 /// with or without a memory cgroup.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn the_sandbox_bounds_what_a_bot_stores() {
     let outcome = play(
         &game(
@@ -374,6 +378,7 @@ fn the_sandbox_bounds_what_a_bot_stores() {
 /// Item 3: with a memory cgroup, the memory limit holds for the bot as a whole: six children
 /// of 200 MiB under 256 MiB end in the memory-limit verdict at move 1, sandboxed or not.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn a_bots_processes_together_are_held_to_its_memory_limit() {
     if !memory_cgroup_here() {
         skipped(
@@ -401,6 +406,7 @@ fn a_bots_processes_together_are_held_to_its_memory_limit() {
 /// Item 3: tmpfs pages count in the memory cgroup: 100 MiB in /tmp and 100 more in /dev/shm
 /// under 128 MiB is a memory-limit verdict.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn what_a_sandboxed_bot_stores_counts_in_its_memory() {
     if !memory_cgroup_here() {
         skipped(
@@ -428,6 +434,7 @@ fn what_a_sandboxed_bot_stores_counts_in_its_memory() {
 /// Item 4: inside the sandbox a bot, even when the referee runs as root, cannot leave its pids
 /// cgroup or make one, and forks no more than its limit.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn inside_the_sandbox_the_processes_limit_holds_even_for_root() {
     // Without a pids cgroup the limit is RLIMIT_NPROC, which counts every process of the user
     // (this test's threads included) and could refuse the sandbox itself: the escape is tried
@@ -474,6 +481,7 @@ fn inside_the_sandbox_the_processes_limit_holds_even_for_root() {
 /// Sandboxed, the limits that end in a signal are still named: bubblewrap reports the signal
 /// as an exit code.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn sandboxed_bots_dying_of_a_limit_get_its_verdict() {
     let outcome = play(
         &Match::new("tictactoe")
@@ -503,6 +511,7 @@ fn sandboxed_bots_dying_of_a_limit_get_its_verdict() {
 /// A sandboxed bot gets none of the referee's environment (a CI token, say) but the path and
 /// the locale, and no descriptor but its three pipes.
 #[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn a_sandboxed_bot_gets_a_clean_environment_and_its_pipes_only() {
     let played = Match::new("tictactoe").games(1).args(&["--sandbox"]);
     let env = hostile(&played, "env");

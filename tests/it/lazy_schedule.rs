@@ -3,7 +3,7 @@
 //! counting allocator that counts each thread's bytes apart, so the other tests of this binary,
 //! running on their own threads meanwhile, do not count.
 
-use referee::tournament::schedule::{Format, Schedule, Shard};
+use referee_core::tournament::schedule::{Format, Schedule, Shard};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

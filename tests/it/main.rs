@@ -15,6 +15,7 @@ mod cores;
 mod export;
 mod hostile;
 mod journals;
+mod layers;
 mod lazy_schedule;
 mod match_report;
 mod match_verdicts;

@@ -80,7 +80,7 @@ fn the_readme_configuration_example_loads_with_its_openings() {
     .unwrap();
     // Relative paths are taken from the directory the referee runs in: cargo runs the tests
     // in the repository's root.
-    let tournament = referee::tournament::config::Tournament::load(&config).unwrap();
+    let tournament = referee_core::tournament::config::Tournament::load(&config).unwrap();
     assert!(
         tournament
             .openings

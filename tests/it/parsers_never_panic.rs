@@ -6,13 +6,13 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use referee::clock::TimeControl;
-use referee::console_game::SideSpec;
-use referee::games::{AnyGame, GameSpec};
-use referee::protocol::{Ready, RefereeMessage, Reply};
-use referee::seats::console::input::{self, Input};
-use referee::seats::limits::Limits;
-use referee::seats::PlayerSpec;
+use referee_cage::console::input::{self, Input};
+use referee_cage::limits::Limits;
+use referee_core::console_game::SideSpec;
+use referee_core::players::PlayerSpec;
+use referee_rules::clock::TimeControl;
+use referee_rules::games::{AnyGame, GameSpec};
+use referee_rules::protocol::{Ready, RefereeMessage, Reply};
 
 /// Any text, including invalid UTF-8 turned into replacement characters as the reader does.
 fn any_text() -> impl Strategy<Value = String> {

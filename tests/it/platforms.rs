@@ -4,7 +4,7 @@
 //! and the header says how each protocol's players are timed. A shard of each keeps the test
 //! short; the other shards play the same kinds of games.
 
-use referee::verdict::Termination;
+use referee_rules::verdict::Termination;
 use serde_json::Value;
 use std::process::Stdio;
 

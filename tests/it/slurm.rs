@@ -2,7 +2,7 @@
 //! a contest prepared once and played as a job array of 4 shards (tools/slurm-contest.sh), the
 //! shards' journals merged by `referee standings`, and the result equal to the same contest
 //! played on one machine. Needs root and the packages slurm-wlm and munge (.ci/run installs
-//! them); without them it says 'skipped:'.
+//! them); it is ignored by a plain `cargo test` and run by `.ci/run` with `--include-ignored`.
 
 use crate::common::{repo_file, succeeded};
 use std::path::Path;
@@ -37,6 +37,7 @@ fn run(command: &mut Command) -> String {
 }
 
 #[test]
+#[ignore = "needs root, slurm-wlm and munge; .ci/run runs it"]
 fn a_contest_sharded_over_a_slurm_job_array_equals_the_single_machine_run() {
     let root = nix::unistd::geteuid().is_root();
     let installed = [
@@ -47,10 +48,10 @@ fn a_contest_sharded_over_a_slurm_job_array_equals_the_single_machine_run() {
     ]
     .iter()
     .all(|path| Path::new(path).exists());
-    if !root || !installed {
-        println!("skipped: the Slurm test needs root and Debian's slurm-wlm and munge (apt-get install slurm-wlm munge)");
-        return;
-    }
+    assert!(
+        root && installed,
+        "the Slurm test needs root and Debian's slurm-wlm and munge (apt-get install slurm-wlm munge)"
+    );
     let started = run(Command::new(repo_file("tools/slurm-local.sh")).arg("start"));
     let dir = tempfile::tempdir().unwrap();
     let config = write_contest(dir.path());

@@ -4,12 +4,12 @@
 //! .snap file with it. Times and dates are blanked before a snapshot: they vary from run to run.
 
 use crate::common::{Match, RANDOM};
-use referee::clock::TimeControl;
-use referee::games::{GameSpec, Side};
-use referee::seats::limits::Limits;
-use referee::seats::PlayerSpec;
-use referee::standings::render::{crosstable, standings_table};
-use referee::standings::{ScoredGame, Tally};
+use referee_cage::limits::Limits;
+use referee_core::players::PlayerSpec;
+use referee_core::standings::render::{crosstable, standings_table};
+use referee_core::standings::{ScoredGame, Tally};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::{GameSpec, Side};
 use serde_json::Value;
 use std::fmt::Write;
 

@@ -6,8 +6,8 @@
 //! referee's list and write a warning on stderr when they disagree: no warning may appear.
 
 use crate::common::{repo_file, starter, Bot, Match, Outcome, RANDOM};
-use referee::games::GameSpec;
-use referee::verdict::Termination;
+use referee_rules::games::GameSpec;
+use referee_rules::verdict::Termination;
 use serde_json::Value;
 
 /// Plays `games` games of `game` between `a` and `b` with the options `extra` (see

@@ -6,7 +6,8 @@
 //! kits, whose move generation is the longest, then play whole games against the built-in bots
 //! (from the start, from ballots, a forced multi-jump, a draw offered and accepted), each game
 //! replayed on the referee's rules. The toolchains are Debian's (g++, default-jdk-headless,
-//! golang-go, nodejs, rustc), which .ci/run installs; without one the tests say 'skipped:'.
+//! golang-go, nodejs, rustc): the tests are ignored by a plain `cargo test`, and `.ci/run` installs
+//! the toolchains and runs them with `--include-ignored`.
 
 use crate::common::{referee, repo_file, Bot, RANDOM};
 use crate::starter_bots::{checkers_ballots, plays_by_the_rules};
@@ -27,8 +28,8 @@ const KITS: [(&str, &str); 5] = [
     ("javascript", "js"),
 ];
 
-/// Whether the kits cannot be built here (a toolchain is missing), saying which.
-fn skipped() -> bool {
+/// Fails the test, saying which toolchains are missing, when the kits cannot be built here.
+fn require_toolchains() {
     let missing: Vec<&str> = TOOLCHAINS
         .into_iter()
         .filter(|tool| {
@@ -37,17 +38,17 @@ fn skipped() -> bool {
                 .any(|dir| Path::new(dir).join(tool).exists())
         })
         .collect();
-    if !missing.is_empty() {
-        println!("skipped: the starter kits need {} (apt-get install g++ default-jdk-headless golang-go nodejs rustc)", missing.join(", "));
-    }
-    !missing.is_empty()
+    assert!(
+        missing.is_empty(),
+        "the starter kits need {} (apt-get install g++ default-jdk-headless golang-go nodejs rustc)",
+        missing.join(", ")
+    );
 }
 
 #[test]
+#[ignore = "needs Debian's g++, default-jdk-headless, golang-go, nodejs and rustc; .ci/run runs it"]
 fn the_mnk_uttt_and_dots_kits_build_with_their_profile_and_pass_the_check() {
-    if skipped() {
-        return;
-    }
+    require_toolchains();
     for contest in [
         "contests/starter-kits.toml",
         "contests/starter-kits-uttt.toml",
@@ -62,10 +63,9 @@ fn the_mnk_uttt_and_dots_kits_build_with_their_profile_and_pass_the_check() {
 /// triple jump, and against itself with two level kings, where it offers a draw and accepts it.
 /// An illegal move, or a move the referee's rules would not replay, fails the test.
 #[test]
+#[ignore = "needs Debian's g++, default-jdk-headless, golang-go, nodejs and rustc; .ci/run runs it"]
 fn the_checkers_kits_build_pass_the_check_and_play_by_the_rules() {
-    if skipped() {
-        return;
-    }
+    require_toolchains();
     let (_out, players) = prepare_and_check("contests/starter-kits-checkers.toml");
     let ballots = checkers_ballots();
     for (player, prefix) in KITS {

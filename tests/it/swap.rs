@@ -3,8 +3,8 @@
 //! answers `SWAP2BOARD` with a swap, without one and with two more stones, and each record says
 //! who played which colour and names the winner by seat.
 
-use referee::games::{GameSpec, Side};
-use referee::verdict::Termination;
+use referee_rules::games::{GameSpec, Side};
+use referee_rules::verdict::Termination;
 use serde_json::Value;
 
 use crate::common::{brain, record_moves, sent_to, starter, Match, Outcome, RANDOM};

@@ -640,12 +640,12 @@ fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
 fn the_bundled_tournament_is_valid() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tournament =
-        referee::tournament::config::Tournament::load(&root.join("tournaments/bundled.toml"))
+        referee_core::tournament::config::Tournament::load(&root.join("tournaments/bundled.toml"))
             .unwrap();
     assert_eq!(tournament.players.len(), 4);
     assert_eq!(tournament.schedule.total_games(), 36);
     for player in &tournament.players {
-        if let referee::seats::PlayerSpec::Command { words, .. } = &player.spec {
+        if let referee_core::players::PlayerSpec::Command { words, .. } = &player.spec {
             assert!(root.join(&words[1]).is_file(), "{words:?}");
         }
     }

@@ -387,8 +387,8 @@ impl Outcome {
 }
 
 /// The moves of a game record: side, notation, time in microseconds.
-pub fn record_moves(record: &Value) -> Vec<(referee::games::Side, String, u64)> {
-    use referee::games::Side;
+pub fn record_moves(record: &Value) -> Vec<(referee_rules::games::Side, String, u64)> {
+    use referee_rules::games::Side;
     record["moves"]
         .as_array()
         .unwrap()

@@ -1,0 +1,513 @@
+//! The referee's own bots. They run as separate processes (`referee bot LEVEL`), speaking the
+//! same protocol over stdin/stdout as any contestant's bot, so they exercise exactly the path a
+//! seated_player's bot takes, and other harnesses can run them too.
+//!
+//! A bot is a [`Brain`] for one game type, working on that game's own rules engine (the same
+//! code the referee judges with, never a second copy of the rules). Every game has three
+//! [`Level`]s: random, greedy (the game's basic knowledge) and strong (a real search under the
+//! clock).
+
+mod budget;
+pub mod checkers;
+pub mod dots;
+mod machine_load;
+mod mnk;
+mod proposal;
+mod random;
+pub mod uttt;
+
+pub use budget::{Budget, Lateness};
+pub use machine_load::MachineLoad;
+
+use referee_rules::clock::TimeControl;
+use referee_rules::games::checkers::Checkers;
+use referee_rules::games::dots::Dots;
+use referee_rules::games::mnk::{Mnk, SwapGame, SwapRule};
+use referee_rules::games::uttt::Uttt;
+use referee_rules::games::{Game, GameSpec, MoveError, Side};
+use referee_rules::protocol::{Ready, RefereeMessage};
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::str::FromStr;
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The search thread's stack: the recursive searches keep their move lists on it.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// How often the protocol loop wakes while the search runs, to measure how late it wakes.
+const WATCH_TICK: Duration = Duration::from_millis(5);
+
+/// How strong a built-in bot plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// 1: a uniformly random legal move.
+    Random,
+    /// 2: one move of look-ahead with the game's basic knowledge.
+    Greedy,
+    /// 3: a real search that uses most of the time it is given.
+    Strong,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Strong];
+
+    /// The name used in `builtin:NAME` and `referee bot NAME`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Greedy => "greedy",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// 1, 2 or 3.
+    pub fn number(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A built-in bot name that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown built-in bot '{0}' (built-in bots: random or 1, greedy or 2, strong or 3)")]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+
+    /// A level's name or its number: `strong` or `3`.
+    fn from_str(text: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|level| text == level.name() || text == level.number().to_string())
+            .ok_or_else(|| UnknownLevel(text.to_string()))
+    }
+}
+
+/// Picks moves in one game type. A brain lives as long as its bot process, so it may keep what
+/// it learnt (tables, caches) from one game to the next.
+pub trait Brain<G: Game>: Send {
+    /// Called before each game with its starting position (before any opening move) and the
+    /// bot's side, inside the start-up allowance: a brain may prepare for that board here.
+    fn new_game(&mut self, _start: &G, _side: Side) {}
+
+    /// A legal move for the side to move in `game`, which is not over. Must return before
+    /// [`Budget::deadline`].
+    fn choose(&mut self, game: &G, budget: &Budget) -> G::Move;
+
+    /// Whether `choose` always returns at once (in microseconds), so that it needs no search
+    /// thread watched against the deadline: starting one would cost more than the choice.
+    fn instant(&self) -> bool {
+        false
+    }
+}
+
+/// A game in progress together with the brain playing it, behind notation only, so the protocol
+/// loop does not need to know which game it plays.
+trait Session: Send {
+    fn new_game(&mut self, game: &GameSpec, side: Side);
+    fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// A legal move in notation, found at once: the answer until the brain proposes better.
+    fn first_legal(&self) -> String;
+    /// Chooses a move (without playing it) and returns it in notation.
+    fn choose(&mut self, budget: &Budget) -> String;
+    /// Whether the brain chooses at once (see [`Brain::instant`]).
+    fn instant(&self) -> bool;
+}
+
+struct BrainSession<G: Game> {
+    start: fn(&GameSpec) -> G,
+    game: G,
+    brain: Box<dyn Brain<G>>,
+}
+
+impl<G: Game> Session for BrainSession<G> {
+    fn new_game(&mut self, spec: &GameSpec, side: Side) {
+        self.game = (self.start)(spec);
+        self.brain.new_game(&self.game, side);
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = self.game.parse_move(text)?;
+        self.game.play(mv)?;
+        Ok(())
+    }
+
+    fn first_legal(&self) -> String {
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        self.game.format_move(moves[0])
+    }
+
+    fn instant(&self) -> bool {
+        self.brain.instant()
+    }
+
+    fn choose(&mut self, budget: &Budget) -> String {
+        let mv = self.brain.choose(&self.game, budget);
+        self.game.format_move(mv)
+    }
+}
+
+/// Writes the session's answer to `output` by the budget's hard deadline: the brain's choice
+/// if its search returns in time, else the best move it proposed so far (at worst a legal move
+/// found at once). The search runs on its own thread (unless the brain is instant) while this
+/// one waits, waking every
+/// [`WATCH_TICK`] to see how promptly a sleeping thread gets the CPU back: what the answer at
+/// the hard deadline may be late by, which `lateness` notes with how late the answer went out.
+/// Returns the move answered.
+fn answer_in_time(
+    session: &mut dyn Session,
+    budget: &Budget,
+    lateness: &mut Lateness,
+    output: &mut impl Write,
+) -> io::Result<String> {
+    if session.instant() {
+        let choice = session.choose(budget);
+        writeln!(output, "{choice}")?;
+        output.flush()?;
+        return Ok(choice);
+    }
+    budget.propose(session.first_legal());
+    let (sender, receiver) = mpsc::channel();
+    thread::scope(|scope| {
+        thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                // The receiver is gone when the answer was already given: nothing to do.
+                let _ = sender.send(session.choose(budget));
+            })?;
+        let mut oversleep = Duration::ZERO;
+        let chosen = loop {
+            let now = Instant::now();
+            if now >= budget.hard_deadline() {
+                break None;
+            }
+            let wake = budget.hard_deadline().min(now + WATCH_TICK);
+            match receiver.recv_timeout(wake - now) {
+                Ok(choice) => break Some(choice),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    oversleep = oversleep.max(Instant::now().saturating_duration_since(wake));
+                }
+                // The search panicked: answer what it proposed; the panic shows at the join.
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        let choice = chosen
+            .or_else(|| budget.proposal())
+            .expect("a legal move is proposed before the search starts");
+        writeln!(output, "{choice}")?;
+        output.flush()?;
+        lateness.record(budget, Instant::now(), oversleep);
+        Ok(choice)
+    })
+}
+
+/// Why a built-in bot stopped playing.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    #[error(transparent)]
+    Unknown(#[from] UnknownLevel),
+    #[error("i/o with the referee failed")]
+    Io(#[from] io::Error),
+    #[error("the referee sent '{line}' but {problem}")]
+    Protocol { line: String, problem: String },
+}
+
+/// Which session plays `spec`: one per game, and for gomoku and m,n,k games with a swap
+/// opening one of its own (its moves are not the board's alone).
+fn session_kind(spec: &GameSpec) -> &'static str {
+    match spec.mnk_params() {
+        Some(params) if params.swap != SwapRule::None => "swap",
+        _ => spec.name(),
+    }
+}
+
+/// The brain of `level` for the game of `spec`, at its starting position.
+fn start_session(spec: &GameSpec, level: Level, seed: u64) -> Box<dyn Session> {
+    fn session<G: Game>(
+        spec: &GameSpec,
+        start: fn(&GameSpec) -> G,
+        brain: Box<dyn Brain<G>>,
+    ) -> Box<dyn Session> {
+        Box::new(BrainSession {
+            start,
+            game: start(spec),
+            brain,
+        })
+    }
+    match spec {
+        GameSpec::Gomoku(_) | GameSpec::Mnk(_)
+            if spec.mnk_params().is_some_and(|p| p.swap != SwapRule::None) =>
+        {
+            session(spec, start_swap, swap_brain(level, seed))
+        }
+        GameSpec::Tictactoe | GameSpec::Gomoku(_) | GameSpec::Mnk(_) => {
+            session(spec, start_mnk, mnk_brain(level, seed))
+        }
+        GameSpec::Uttt(_) => session(spec, start_uttt, uttt_brain(level, seed)),
+        GameSpec::Dots(_) => session(spec, start_dots, dots_brain(level, seed)),
+        GameSpec::Checkers(_) => session(spec, start_checkers, checkers_brain(level, seed)),
+    }
+}
+
+fn random<G: Game>(seed: u64) -> Box<dyn Brain<G>> {
+    Box::new(random::RandomBrain::new(seed))
+}
+
+fn mnk_brain(level: Level, seed: u64) -> Box<dyn Brain<Mnk>> {
+    match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(mnk::GreedyBrain::new(seed)),
+        Level::Strong => Box::new(mnk::StrongBrain::new(seed)),
+    }
+}
+
+/// The level's brain behind the swap opening's choices.
+fn swap_brain(level: Level, seed: u64) -> Box<dyn Brain<SwapGame>> {
+    let judgement = match level {
+        Level::Random => mnk::Judgement::Random,
+        Level::Greedy | Level::Strong => mnk::Judgement::Evaluated,
+    };
+    Box::new(mnk::SwapBrain::new(judgement, mnk_brain(level, seed), seed))
+}
+
+fn uttt_brain(level: Level, seed: u64) -> Box<dyn Brain<Uttt>> {
+    match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(uttt::UtttGreedy::new(seed)),
+        Level::Strong => Box::new(uttt::UtttMcts::new(seed)),
+    }
+}
+
+fn dots_brain(level: Level, seed: u64) -> Box<dyn Brain<Dots>> {
+    match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(dots::DotsGreedy::new(seed)),
+        Level::Strong => Box::new(dots::DotsStrong::new(seed)),
+    }
+}
+
+fn checkers_brain(level: Level, seed: u64) -> Box<dyn Brain<Checkers>> {
+    match level {
+        Level::Random => random(seed),
+        Level::Greedy => Box::new(checkers::GreedyBrain::new(seed)),
+        Level::Strong => Box::new(checkers::SearchBrain::new(seed)),
+    }
+}
+
+fn start_mnk(spec: &GameSpec) -> Mnk {
+    Mnk::new(spec.mnk_params().expect("an m,n,k game"))
+}
+
+fn start_swap(spec: &GameSpec) -> SwapGame {
+    SwapGame::new(spec.mnk_params().expect("an m,n,k game"))
+}
+
+fn start_uttt(spec: &GameSpec) -> Uttt {
+    match spec {
+        GameSpec::Uttt(params) => Uttt::new(*params),
+        other => panic!("{other} is not ultimate tic-tac-toe"),
+    }
+}
+
+fn start_dots(spec: &GameSpec) -> Dots {
+    match spec {
+        GameSpec::Dots(params) => Dots::new(*params),
+        other => panic!("{other} is not dots and boxes"),
+    }
+}
+
+fn start_checkers(spec: &GameSpec) -> Checkers {
+    match spec {
+        GameSpec::Checkers(params) => Checkers::new(*params),
+        other => panic!("{other} is not checkers"),
+    }
+}
+
+/// Plays as the built-in bot of `level` until told to quit or the input ends.
+pub fn run(
+    level: Level,
+    seed: u64,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> Result<(), BotError> {
+    // One session per game kind, kept across the games of a match so brains keep what they learnt.
+    let mut sessions: Vec<(&'static str, Box<dyn Session>)> = Vec::new();
+    let mut current: Option<usize> = None;
+    let mut spec: Option<GameSpec> = None;
+    let mut control = TimeControl::default();
+    let mut games = 0u64;
+    // Whether the bot has moved yet in the current game.
+    let mut moved = false;
+    let mut lateness = Lateness::default();
+    let mut load = MachineLoad::default();
+    for line in input.lines() {
+        let line = line?;
+        let received = Instant::now();
+        let problem = |problem: String| BotError::Protocol {
+            line: line.clone(),
+            problem,
+        };
+        let message = RefereeMessage::parse(&line).map_err(|e| problem(e.to_string()))?;
+        let no_game = || problem("no game was set up".into());
+        match message {
+            RefereeMessage::Referee { .. } => current = None,
+            RefereeMessage::Game(game) => spec = Some(game),
+            RefereeMessage::Time(time) => control = time,
+            RefereeMessage::Side(side) => {
+                let game = spec
+                    .as_ref()
+                    .ok_or_else(|| problem("no game line came first".into()))?;
+                let kind = session_kind(game);
+                let index = match sessions.iter().position(|(name, _)| *name == kind) {
+                    Some(index) => index,
+                    None => {
+                        games += 1;
+                        sessions.push((kind, start_session(game, level, seed.wrapping_add(games))));
+                        sessions.len() - 1
+                    }
+                };
+                sessions[index].1.new_game(game, side);
+                current = Some(index);
+                moved = false;
+            }
+            RefereeMessage::Played(mv) | RefereeMessage::Opponent(mv) => {
+                let index = current.ok_or_else(no_game)?;
+                sessions[index]
+                    .1
+                    .play(&mv)
+                    .map_err(|e| problem(e.to_string()))?;
+            }
+            RefereeMessage::Start => {
+                let ready = Ready {
+                    name: format!("referee-{level}"),
+                    version: env!("CARGO_PKG_VERSION").to_string(),
+                    multi_game: true,
+                };
+                writeln!(output, "{ready}")?;
+                output.flush()?;
+            }
+            RefereeMessage::Turn { ms, .. } => {
+                let budget = Budget::for_turn(ms, &control, !moved, received)
+                    .shared_by(load.oversubscription())
+                    .leaving(lateness.feared());
+                moved = true;
+                let index = current.ok_or_else(no_game)?;
+                let session = sessions[index].1.as_mut();
+                let choice = answer_in_time(session, &budget, &mut lateness, &mut output)?;
+                session
+                    .play(&choice)
+                    .expect("a brain chooses and proposes legal moves only");
+            }
+            RefereeMessage::Quit => return Ok(()),
+            RefereeMessage::Legal(_)
+            | RefereeMessage::OfferDraw
+            | RefereeMessage::Result { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_by_name_and_number() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>().unwrap(), level);
+            assert_eq!(level.number().to_string().parse::<Level>().unwrap(), level);
+        }
+        assert_eq!("3".parse::<Level>().unwrap(), Level::Strong);
+        let err = "4".parse::<Level>().unwrap_err();
+        assert!(err.to_string().contains("strong or 3"), "{err}");
+    }
+
+    #[test]
+    fn every_level_plays_a_legal_first_move_in_every_game() {
+        for game in [
+            "tictactoe",
+            "gomoku",
+            "mnk size=7 line=4",
+            "uttt",
+            "checkers",
+            "dots",
+        ] {
+            let mut words = game.split(' ');
+            let name = words.next().unwrap();
+            let spec = GameSpec::from_words(name, &words.collect::<Vec<_>>()).unwrap();
+            for level in Level::ALL {
+                let input = format!(
+                    "referee 1\ngame {spec}\nside first\ntime move=200 bank=0 increment=0 first=0\nstart\nturn 200\nquit\n"
+                );
+                let mut output = Vec::new();
+                run(level, 1, input.as_bytes(), &mut output).unwrap();
+                let output = String::from_utf8(output).unwrap();
+                let lines: Vec<&str> = output.lines().collect();
+                assert_eq!(lines.len(), 2, "{level} at {game}: {output}");
+                assert!(
+                    spec.new_game().play_text(lines[1]).is_ok(),
+                    "{level} at {game}: {}",
+                    lines[1]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plays_a_scripted_exchange() {
+        let input = "referee 1\ngame tictactoe\nside second\ntime move=1000\nstart\nopponent 1 1\nturn 1000\nresult loss resign\nquit\n";
+        let mut output = Vec::new();
+        run(Level::Random, 7, input.as_bytes(), &mut output).unwrap();
+        let output = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("ready referee-random {} multi", env!("CARGO_PKG_VERSION"))
+        );
+        assert_eq!(lines.len(), 2);
+        let mut game = GameSpec::Tictactoe.new_game();
+        game.play_text("1 1").unwrap();
+        assert!(game.play_text(lines[1]).is_ok(), "{} is legal", lines[1]);
+    }
+
+    #[test]
+    fn a_second_game_in_the_same_process_starts_afresh() {
+        let setup = "referee 1\ngame uttt\nside first\ntime move=1000\nstart\n";
+        let input = format!("{setup}turn 1000\nresult loss resign\n{setup}turn 1000\nquit\n");
+        let mut output = Vec::new();
+        run(Level::Random, 3, input.as_bytes(), &mut output).unwrap();
+        let output = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 4, "{output}");
+        for first_move in [lines[1], lines[3]] {
+            assert!(GameSpec::Uttt(Default::default())
+                .new_game()
+                .play_text(first_move)
+                .is_ok());
+        }
+    }
+
+    #[test]
+    fn refuses_nonsense_from_the_referee() {
+        let mut output = Vec::new();
+        let err = run(Level::Random, 1, "opponent 1 1\n".as_bytes(), &mut output).unwrap_err();
+        assert!(err.to_string().contains("no game was set up"), "{err}");
+        let err = run(
+            Level::Random,
+            1,
+            "referee 1\ngame tictactoe\nside first\nopponent 9 9\n".as_bytes(),
+            &mut output,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("off the 3x3 board"), "{err}");
+    }
+}

@@ -1,0 +1,444 @@
+//! Building one entrant's sources with its language's profile, in the sandbox, with limits,
+//! cached by the hash of the sources and the profile.
+//!
+//! The sources are copied (regular files and folders only, never a symlink) into a staging
+//! folder that the sandbox's user may read; the build runs under bubblewrap as `nobody`, with no
+//! network, the staging folder read-only, a private `/tmp` where the compile step works on a
+//! copy, the build's limits and a wall-clock timeout; it hands the folder it built back as a tar
+//! stream on its standard output, which the referee unpacks (refusing any path outside it) into
+//! `CACHE/HASH/`. A folder already there is the same build: it is reused. A failed build is the
+//! entrant's result, with the compiler's own message, escaped and bounded.
+
+use super::profile::Profile;
+use crate::limits::Limits;
+use crate::sandbox::{Sandbox, SandboxError};
+use referee_rules::quote;
+use sha2::{Digest, Sha256};
+use std::io::{self, Read};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// The most a source folder may hold: a bot's sources, not a data set.
+const MAX_SOURCE_BYTES: u64 = 64 << 20;
+const MAX_SOURCE_FILES: usize = 10_000;
+/// The most a build may hand back.
+const MAX_BUILD_BYTES: u64 = 512 << 20;
+/// The compiler's output kept (its beginning: the first errors are the ones to fix).
+const MAX_MESSAGE_BYTES: u64 = 64 << 10;
+/// Lines of the compiler's message shown in a failure.
+const MESSAGE_LINES: usize = 40;
+/// Characters of each line shown.
+const MESSAGE_LINE_CHARS: usize = 300;
+
+/// How builds are run.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Where builds are kept, by hash.
+    pub cache: PathBuf,
+    pub limits: Limits,
+    pub timeout: Duration,
+}
+
+/// A usable build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The built folder.
+    pub dir: PathBuf,
+    /// The bot's command.
+    pub command: String,
+    /// Found in the cache rather than built now.
+    pub cached: bool,
+    pub elapsed: Duration,
+}
+
+/// Why an entrant's sources gave no bot: the entrant's result, shown to the organiser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildFailure {
+    /// The compile step failed: its exit, and its message (escaped, bounded).
+    Compiler {
+        exit: String,
+        message: Vec<String>,
+    },
+    TimedOut {
+        seconds: u64,
+        message: Vec<String>,
+    },
+    /// The sources or the build are larger than a bot's may be.
+    TooLarge(String),
+}
+
+impl std::fmt::Display for BuildFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (head, message) = match self {
+            BuildFailure::Compiler { exit, message } => {
+                (format!("the build failed ({exit})"), message)
+            }
+            BuildFailure::TimedOut { seconds, message } => (
+                format!("the build took longer than {seconds} s and was stopped"),
+                message,
+            ),
+            BuildFailure::TooLarge(what) => return f.write_str(what),
+        };
+        f.write_str(&head)?;
+        for line in message {
+            write!(f, "\n  | {line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The referee's own failures while building.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("cannot use {path}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot set up the build's sandbox")]
+    Sandbox(#[from] SandboxError),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
+    move |source| BuildError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Builds the sources in `source` as `language` with `profile`; a build of the same sources
+/// and profile in the cache is reused.
+pub fn build(
+    source: &Path,
+    language: &str,
+    profile: &Profile,
+    options: &BuildOptions,
+) -> Result<Result<Built, BuildFailure>, BuildError> {
+    let started = Instant::now();
+    let files = match collect(source)? {
+        Ok(files) => files,
+        Err(failure) => return Ok(Err(failure)),
+    };
+    let digest = digest(language, profile, source, &files)?;
+    std::fs::create_dir_all(&options.cache).map_err(io_error(&options.cache))?;
+    let cache = std::fs::canonicalize(&options.cache).map_err(io_error(&options.cache))?;
+    let dir = cache.join(&digest);
+    let built = |cached| Built {
+        command: profile.command(&dir),
+        dir: dir.clone(),
+        cached,
+        elapsed: started.elapsed(),
+    };
+    if dir.is_dir() {
+        return Ok(Ok(built(true)));
+    }
+    // Two builds of the same sources may run at once, in this process or another: each stages
+    // in folders of its own.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let unique = format!("{digest}.{}.{build}", std::process::id());
+    let stage = cache.join(format!("src-{unique}"));
+    let fresh = cache.join(format!("new-{unique}"));
+    let outcome = stage_and_run(source, &files, &stage, &fresh, profile, options);
+    let _ = std::fs::remove_dir_all(&stage);
+    if !matches!(outcome, Ok(Ok(()))) {
+        let _ = std::fs::remove_dir_all(&fresh);
+        return outcome.map(|result| result.map(|()| built(false)));
+    }
+    // Another run may have built the same meanwhile: either folder is the build.
+    if std::fs::rename(&fresh, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&fresh);
+        if !dir.is_dir() {
+            return Err(BuildError::Io {
+                path: dir,
+                source: io::Error::other("the build could not be moved into the cache"),
+            });
+        }
+    }
+    Ok(Ok(built(false)))
+}
+
+/// The folder's regular files, relative paths sorted, with their executable bit; symlinks
+/// and special files are left out.
+fn collect(source: &Path) -> Result<Result<Vec<(PathBuf, bool)>, BuildFailure>, BuildError> {
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        let dir = source.join(&relative);
+        for entry in std::fs::read_dir(&dir).map_err(io_error(&dir))? {
+            let entry = entry.map_err(io_error(&dir))?;
+            let kind = entry.file_type().map_err(io_error(&dir))?;
+            let path = relative.join(entry.file_name());
+            if kind.is_dir() {
+                pending.push(path);
+            } else if kind.is_file() {
+                let meta = entry.metadata().map_err(io_error(&dir))?;
+                total += meta.len();
+                files.push((path, meta.permissions().mode() & 0o111 != 0));
+            }
+            if total > MAX_SOURCE_BYTES || files.len() > MAX_SOURCE_FILES {
+                return Ok(Err(BuildFailure::TooLarge(format!(
+                    "the sources hold more than {} MiB or {MAX_SOURCE_FILES} files, more than a bot's may",
+                    MAX_SOURCE_BYTES >> 20
+                ))));
+            }
+        }
+    }
+    files.sort();
+    Ok(Ok(files))
+}
+
+/// The hash naming a build: the language, the profile and every file's path, mode and bytes.
+fn digest(
+    language: &str,
+    profile: &Profile,
+    source: &Path,
+    files: &[(PathBuf, bool)],
+) -> Result<String, BuildError> {
+    let mut hash = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    field(language.as_bytes());
+    field(profile.compile.as_bytes());
+    field(profile.run.as_bytes());
+    for (path, executable) in files {
+        let file = source.join(path);
+        let bytes = std::fs::read(&file).map_err(io_error(&file))?;
+        field(path.as_os_str().as_encoded_bytes());
+        field(&[u8::from(*executable)]);
+        field(&bytes);
+    }
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Copies the sources into `stage` (readable by the sandbox's user), runs the compile step in
+/// the sandbox and unpacks what it built into `fresh`.
+fn stage_and_run(
+    source: &Path,
+    files: &[(PathBuf, bool)],
+    stage: &Path,
+    fresh: &Path,
+    profile: &Profile,
+    options: &BuildOptions,
+) -> Result<Result<(), BuildFailure>, BuildError> {
+    for (relative, executable) in files {
+        let to = stage.join(relative);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+            set_mode(parent, 0o755)?;
+        }
+        std::fs::copy(source.join(relative), &to).map_err(io_error(&to))?;
+        set_mode(&to, if *executable { 0o755 } else { 0o644 })?;
+    }
+    std::fs::create_dir_all(stage).map_err(io_error(stage))?;
+    set_mode(stage, 0o755)?;
+
+    // LC_ALL=C: compilers quote in ASCII, which the message shows as it is.
+    let script = format!(
+        "set -e; export LC_ALL=C; mkdir /tmp/build; cp -R \"$0\"/. /tmp/build; cd /tmp/build; ( {} ) 1>&2; tar -cf - .",
+        if profile.compile.trim().is_empty() {
+            "true"
+        } else {
+            &profile.compile
+        }
+    );
+    let stage_text = stage.to_string_lossy().into_owned();
+    let command = ["sh".to_string(), "-c".into(), script, stage_text];
+    let sandbox = Sandbox::new(&command, stage, &options.limits)?;
+    let mut child = Command::new(&sandbox.argv[0]);
+    child
+        .args(&sandbox.argv[1..])
+        .current_dir("/")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let staging = sandbox.staging();
+    let limits = options.limits;
+    // SAFETY: the closure runs in the forked child, where only async-signal-safe calls are
+    // sound: `apply` only calls setrlimit, `enter` only makes system calls on data prepared
+    // before the fork.
+    unsafe {
+        child.pre_exec(move || {
+            limits.apply()?;
+            staging.enter()
+        })
+    };
+    let mut child = child.spawn().map_err(io_error(Path::new("bwrap")))?;
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    let tar = std::thread::spawn(move || read_bounded(stdout, MAX_BUILD_BYTES));
+    let message = std::thread::spawn(move || read_bounded(stderr, MAX_MESSAGE_BYTES));
+    let status = child
+        .wait_timeout(options.timeout)
+        .map_err(io_error(Path::new("bwrap")))?;
+    let timed_out = status.is_none();
+    if timed_out {
+        // The whole group: bubblewrap, and with it its PID namespace.
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    let status = child.wait().map_err(io_error(Path::new("bwrap")))?;
+    let (tar, tar_whole) = tar.join().unwrap_or_default();
+    let (message, _) = message.join().unwrap_or_default();
+    let message = message_lines(&message);
+    if timed_out {
+        return Ok(Err(BuildFailure::TimedOut {
+            seconds: options.timeout.as_secs(),
+            message,
+        }));
+    }
+    if !status.success() {
+        let exit = crate::sandbox::bot_status(status);
+        let exit = match (
+            exit.code(),
+            std::os::unix::process::ExitStatusExt::signal(&exit),
+        ) {
+            (Some(code), _) => format!("exit code {code}"),
+            (None, Some(signal)) => format!("killed by signal {signal}"),
+            _ => "no exit code".into(),
+        };
+        return Ok(Err(BuildFailure::Compiler { exit, message }));
+    }
+    if !tar_whole {
+        return Ok(Err(BuildFailure::TooLarge(format!(
+            "the build is larger than {} MiB, more than a bot's may be",
+            MAX_BUILD_BYTES >> 20
+        ))));
+    }
+    std::fs::create_dir_all(fresh).map_err(io_error(fresh))?;
+    let mut archive = tar::Archive::new(&tar[..]);
+    archive.set_preserve_permissions(true);
+    archive.set_overwrite(true);
+    for entry in archive.entries().map_err(io_error(fresh))? {
+        let mut entry = entry.map_err(io_error(fresh))?;
+        // Only files and folders: a link made by the build could point anywhere.
+        if !matches!(
+            entry.header().entry_type(),
+            tar::EntryType::Regular | tar::EntryType::Directory
+        ) {
+            continue;
+        }
+        entry.unpack_in(fresh).map_err(io_error(fresh))?;
+    }
+    set_mode(fresh, 0o755)?;
+    Ok(Ok(()))
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<(), BuildError> {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io_error(path))
+}
+
+/// Reads at most `max` bytes, then drains the rest; says whether it read everything.
+fn read_bounded(mut from: impl Read, max: u64) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let _ = (&mut from).take(max).read_to_end(&mut kept);
+    let rest = io::copy(&mut from, &mut io::sink()).unwrap_or(0);
+    (kept, rest == 0)
+}
+
+/// The compiler's message as lines to show: the first [`MESSAGE_LINES`], each escaped and cut.
+fn message_lines(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut shown: Vec<String> = lines
+        .iter()
+        .take(MESSAGE_LINES)
+        .map(|line| quote::shorten(line, MESSAGE_LINE_CHARS))
+        .collect();
+    if lines.len() > MESSAGE_LINES {
+        shown.push(format!("... ({} more lines)", lines.len() - MESSAGE_LINES));
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_follows_the_sources_and_the_profile() {
+        let profile = Profile {
+            detect: vec!["*.py".into()],
+            compile: String::new(),
+            run: "python3 {dir}/main.py".into(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("main.py"), "print(1)").unwrap();
+        let files = vec![(PathBuf::from("main.py"), false)];
+        let hash = |profile: &Profile, files: &[(PathBuf, bool)]| {
+            digest("python", profile, dir.path(), files).unwrap()
+        };
+        let base = hash(&profile, &files);
+        assert_eq!(base.len(), 64);
+        assert_eq!(base, hash(&profile, &files));
+        let other_run = Profile {
+            run: "pypy3 {dir}/main.py".into(),
+            ..profile.clone()
+        };
+        assert_ne!(base, hash(&other_run, &files));
+        assert_ne!(base, hash(&profile, &[(PathBuf::from("main.py"), true)]));
+        std::fs::write(dir.path().join("main.py"), "print(2)").unwrap();
+        assert_ne!(base, hash(&profile, &files));
+    }
+
+    /// Entrants may hand in the same sources, and a contest builds several at a time.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+    fn the_same_sources_built_at_once_give_one_build() {
+        let profile = Profile {
+            detect: vec!["*.sh".into()],
+            compile: "sleep 0.1; cp main.sh bot".into(),
+            run: "sh {dir}/bot".into(),
+        };
+        let source = tempfile::tempdir().unwrap();
+        std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
+        for _ in 0..4 {
+            let cache = tempfile::tempdir().unwrap();
+            let options = BuildOptions {
+                cache: cache.path().join("builds"),
+                limits: Limits::default(),
+                timeout: Duration::from_secs(60),
+            };
+            let builds: Vec<_> = std::thread::scope(|scope| {
+                let builders: Vec<_> = (0..4)
+                    .map(|_| scope.spawn(|| build(source.path(), "sh", &profile, &options)))
+                    .collect();
+                builders.into_iter().map(|b| b.join().unwrap()).collect()
+            });
+            let dirs: Vec<PathBuf> = builds
+                .into_iter()
+                .map(|built| built.unwrap().unwrap().dir)
+                .collect();
+            assert!(dirs.iter().all(|dir| *dir == dirs[0]), "{dirs:?}");
+            assert!(dirs[0].join("bot").is_file());
+            let left: Vec<_> = std::fs::read_dir(cache.path().join("builds"))
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name())
+                .collect();
+            assert_eq!(left.len(), 1, "only the build stays: {left:?}");
+        }
+    }
+
+    #[test]
+    fn a_message_is_escaped_and_bounded() {
+        let mut text = String::from("main.c:1:1: error: \x1b[31mexpected\x1b[0m ';'\n");
+        for i in 0..100 {
+            text.push_str(&format!("line {i}\n"));
+        }
+        let lines = message_lines(text.as_bytes());
+        assert_eq!(lines.len(), MESSAGE_LINES + 1);
+        assert_eq!(lines[0], "main.c:1:1: error: \\x1b[31mexpected\\x1b[0m ';'");
+        assert_eq!(lines[MESSAGE_LINES], "... (61 more lines)");
+    }
+}

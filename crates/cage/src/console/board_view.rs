@@ -1,0 +1,94 @@
+//! Boards as the console draws them: the game's own drawing in the console's view (column
+//! letters for the friendly notation, a selected checkers piece's destinations), and the lines
+//! around it: who played what, whose turn it is.
+
+use super::notation::both;
+use referee_rules::games::{AnyGame, Diagram, GameSpec, Side, View};
+
+/// Who sits on each side, for what the console says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seating {
+    /// What each side's player is called, by side: "you", "builtin:strong", a command line; an
+    /// empty name for people sharing the keyboard, who go by their side's name alone.
+    pub names: [String; 2],
+    /// The sides a person plays at this keyboard.
+    pub humans: [bool; 2],
+}
+
+impl Seating {
+    /// The side's name and its player: `X (you)`, `O (builtin:random)`, or `X` alone.
+    pub fn who(&self, spec: &GameSpec, side: Side) -> String {
+        let name = &self.names[side.index()];
+        if name.is_empty() {
+            side_name(spec, side).to_string()
+        } else {
+            format!("{} ({name})", side_name(spec, side))
+        }
+    }
+}
+
+/// How the game names a side, as its drawing does: X and O, Black and White, A and B.
+pub fn side_name(spec: &GameSpec, side: Side) -> &'static str {
+    spec.side_names()[side.index()]
+}
+
+/// The position drawn for the console, narrated (the console says who played what and whose
+/// turn it is, in its own notation); `selected` is a checkers square whose piece's moves are
+/// marked.
+pub fn draw(game: &dyn AnyGame, selected: Option<u8>) -> Diagram {
+    game.diagram(&View {
+        letters: true,
+        narrated: true,
+        selected,
+    })
+}
+
+/// `X (you) played b2 (1 2)`.
+pub fn played_line(spec: &GameSpec, seating: &Seating, side: Side, notation: &str) -> String {
+    format!(
+        "{} played {}",
+        seating.who(spec, side),
+        both(spec, notation)
+    )
+}
+
+/// `Move 5: O (you) to move`; `number` counts the moves (plies) from the start.
+pub fn turn_line(spec: &GameSpec, seating: &Seating, game: &dyn AnyGame, number: usize) -> String {
+    format!(
+        "Move {number}: {} to move",
+        seating.who(spec, game.side_to_move())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_go_by_the_game_and_their_player() {
+        let seating = Seating {
+            names: ["you".into(), "builtin:random".into()],
+            humans: [true, false],
+        };
+        let spec = GameSpec::from_words::<&str>("checkers", &[]).unwrap();
+        assert_eq!(seating.who(&spec, Side::First), "Black (you)");
+        let spec = GameSpec::from_words::<&str>("dots", &[]).unwrap();
+        assert_eq!(
+            played_line(&spec, &seating, Side::Second, "h 1 0"),
+            "B (builtin:random) played b0-c0 (h 1 0)"
+        );
+        let together = Seating {
+            names: [String::new(), String::new()],
+            humans: [true, true],
+        };
+        let spec = GameSpec::Tictactoe;
+        let game = spec.new_game();
+        assert_eq!(
+            turn_line(&spec, &together, game.as_ref(), 1),
+            "Move 1: X to move"
+        );
+        assert!(draw(game.as_ref(), None)
+            .to_string()
+            .starts_with("    a  b  c\n    0  1  2\n"));
+    }
+}

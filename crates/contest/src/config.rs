@@ -1,0 +1,357 @@
+//! The contest file (TOML): a tournament file (see [`referee_core::tournament::config`]) whose players
+//! may also be source folders, built with language profiles. Its own keys are taken out here;
+//! everything else is the tournament's, checked by the tournament's own parser once the
+//! players are built, so the two files never disagree on a key.
+
+use referee_cage::build::compile::BuildOptions;
+use referee_cage::build::profile::{self, Profile, ProfileOverride};
+use referee_cage::limits::Limits;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Limits of a build unless `build_limits` says otherwise: room for a compiler (a JVM, rustc)
+/// and its temporary files, not for a runaway.
+pub const DEFAULT_BUILD_LIMITS: &str = "memory=4096,filesize=1024,processes=none,files=4096";
+/// Wall-clock time a build may take unless `build_timeout_s` says otherwise.
+pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
+
+/// The contest's own top-level keys.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContestKeys {
+    /// A folder holding one source folder per player, named after it.
+    sources: Option<PathBuf>,
+    #[serde(default)]
+    languages: BTreeMap<String, ProfileOverride>,
+    #[serde(default)]
+    failed_check: FailedCheck,
+    build_limits: Option<String>,
+    build_timeout_s: Option<u64>,
+    /// Where builds are cached [default: OUTPUT/builds].
+    build_cache: Option<PathBuf>,
+}
+
+const CONTEST_KEYS: [&str; 6] = [
+    "sources",
+    "languages",
+    "failed_check",
+    "build_limits",
+    "build_timeout_s",
+    "build_cache",
+];
+
+/// What becomes of a player that fails `referee check`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailedCheck {
+    /// Listed with the reason, and left out of the tournament.
+    #[default]
+    LeaveOut,
+    /// Listed with the reason, and kept (flagged in the list of players).
+    Keep,
+}
+
+/// A player of the contest as the file gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContestPlayer {
+    pub name: String,
+    /// Its source folder and the language named for it, if it is one.
+    pub source: Option<(PathBuf, Option<String>)>,
+    /// Its `[[players]]` table for the tournament, but for the command of a source folder.
+    pub table: toml::Table,
+}
+
+/// A contest file read, before any build.
+#[derive(Debug)]
+pub struct Contest {
+    pub name: String,
+    /// The file's tournament keys, players left out.
+    pub tournament: toml::Table,
+    pub players: Vec<ContestPlayer>,
+    pub profiles: Vec<(String, Profile)>,
+    pub build: BuildOptions,
+    pub failed_check: FailedCheck,
+    pub output: PathBuf,
+}
+
+/// A contest file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ContestConfigError {
+    #[error("cannot read {path}")]
+    Unreadable {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+impl Contest {
+    /// Reads `path`; relative paths in it are taken from the directory the referee runs in, as
+    /// in a tournament file.
+    pub fn load(path: &Path) -> Result<Contest, ContestConfigError> {
+        let text = referee_records::input_files::read_text(
+            path,
+            referee_records::input_files::MAX_INPUT_FILE,
+        )
+        .map_err(|source| ContestConfigError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let default_name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "contest".into());
+        Contest::parse(&text, &default_name).map_err(|message| ContestConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })
+    }
+
+    fn parse(text: &str, default_name: &str) -> Result<Contest, String> {
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut own = toml::Table::new();
+        for key in CONTEST_KEYS {
+            if let Some(value) = table.remove(key) {
+                own.insert(key.to_string(), value);
+            }
+        }
+        let keys: ContestKeys = own.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        let name = match table.get("name") {
+            Some(toml::Value::String(name)) => name.clone(),
+            _ => default_name.to_string(),
+        };
+        // The tournament's name, and so its default output, follow the contest file's.
+        table
+            .entry("name")
+            .or_insert_with(|| toml::Value::String(name.clone()));
+        let output = match table.get("output") {
+            Some(toml::Value::String(dir)) => PathBuf::from(dir),
+            _ => Path::new("results").join(&name),
+        };
+
+        let mut players = Vec::new();
+        if let Some(dir) = &keys.sources {
+            players.extend(source_folders(dir)?);
+        }
+        let listed = match table.remove("players") {
+            None => Vec::new(),
+            Some(toml::Value::Array(listed)) => listed,
+            Some(_) => return Err("players: expected [[players]] tables".into()),
+        };
+        for (at, value) in listed.into_iter().enumerate() {
+            let toml::Value::Table(mut player) = value else {
+                return Err(format!("players[{at}]: expected a table"));
+            };
+            let name = match player.get("name") {
+                Some(toml::Value::String(name)) => name.clone(),
+                _ => return Err(format!("players[{at}]: name = \"...\" is missing")),
+            };
+            let language = match player.remove("language") {
+                None => None,
+                Some(toml::Value::String(language)) => Some(language),
+                Some(_) => {
+                    return Err(format!(
+                        "players[{at}] ({name}).language: expected a string"
+                    ))
+                }
+            };
+            let source = match player.remove("source") {
+                None => None,
+                Some(toml::Value::String(dir)) => Some(PathBuf::from(dir)),
+                Some(_) => return Err(format!("players[{at}] ({name}).source: expected a folder")),
+            };
+            let given = ["command", "builtin"]
+                .iter()
+                .any(|key| player.contains_key(*key));
+            let source = match (source, given) {
+                (Some(dir), false) => Some((dir, language)),
+                (None, _) if language.is_some() => {
+                    return Err(format!(
+                        "players[{at}] ({name}).language: only for a player given as source = \"FOLDER\""
+                    ))
+                }
+                (None, _) => None,
+                (Some(_), true) => {
+                    return Err(format!(
+                        "players[{at}] ({name}): give source = \"FOLDER\", command = \"...\" or builtin = \"LEVEL\", only one"
+                    ))
+                }
+            };
+            players.push(ContestPlayer {
+                name,
+                source,
+                table: player,
+            });
+        }
+        let profiles = profile::with_overrides(&keys.languages)?;
+        for player in &players {
+            if let Some((_, Some(language))) = &player.source {
+                if !profiles.iter().any(|(known, _)| known == language) {
+                    let known: Vec<&str> = profiles.iter().map(|(n, _)| n.as_str()).collect();
+                    return Err(format!(
+                        "player {}: no language is named '{language}' (known: {}; add one in [languages.{language}])",
+                        player.name,
+                        known.join(", ")
+                    ));
+                }
+            }
+        }
+        let limits = Limits::parse_over(
+            Limits::default(),
+            &format!(
+                "{DEFAULT_BUILD_LIMITS},{}",
+                keys.build_limits.as_deref().unwrap_or("")
+            ),
+        )
+        .map_err(|e| format!("build_limits: {e}"))?;
+        let build = BuildOptions {
+            cache: keys.build_cache.unwrap_or_else(|| output.join("builds")),
+            limits,
+            timeout: Duration::from_secs(keys.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
+        };
+        Ok(Contest {
+            name,
+            tournament: table,
+            players,
+            profiles,
+            build,
+            failed_check: keys.failed_check,
+            output,
+        })
+    }
+
+    /// The file's `concurrency`, if it is a usable one (the tournament's parser judges it).
+    pub fn concurrency(&self) -> Option<usize> {
+        self.tournament
+            .get("concurrency")
+            .and_then(toml::Value::as_integer)
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n >= 1)
+    }
+
+    /// Writes into `out` (`--out`): the tournament file says so, and builds are cached there
+    /// unless the file names a cache.
+    pub fn set_output(&mut self, out: &Path) {
+        if self.build.cache == self.output.join("builds") {
+            self.build.cache = out.join("builds");
+        }
+        self.output = out.to_path_buf();
+        self.tournament.insert(
+            "output".into(),
+            toml::Value::String(out.to_string_lossy().into_owned()),
+        );
+    }
+
+    /// The tournament file for `players` (name and `[[players]]` table each, commands filled
+    /// in): the contest's keys but its own.
+    pub fn tournament_text(&self, players: &[toml::Table]) -> String {
+        let mut table = self.tournament.clone();
+        table.insert(
+            "players".into(),
+            toml::Value::Array(players.iter().cloned().map(toml::Value::Table).collect()),
+        );
+        toml::to_string(&table).expect("a TOML table serialises")
+    }
+}
+
+/// One player per folder of `dir`, named after it, in name order.
+fn source_folders(dir: &Path) -> Result<Vec<ContestPlayer>, String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("sources: cannot read {}: {e}", dir.display()))?;
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|entry| entry.path())
+        .collect();
+    folders.sort();
+    Ok(folders
+        .into_iter()
+        .map(|folder| {
+            let name = folder
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let mut table = toml::Table::new();
+            table.insert("name".into(), toml::Value::String(name.clone()));
+            ContestPlayer {
+                name,
+                source: Some((folder, None)),
+                table,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contest_keys_are_taken_out_and_players_sorted_out() {
+        let contest = Contest::parse(
+            r#"
+game = "tictactoe"
+format = "swiss"
+rounds = 2
+failed_check = "keep"
+build_timeout_s = 60
+[languages.python]
+run = "pypy3 {dir}/main.py"
+[[players]]
+name = "alice"
+source = "subs/alice"
+language = "cpp"
+[[players]]
+name = "boss"
+builtin = "strong"
+"#,
+            "cup",
+        )
+        .unwrap();
+        assert_eq!(contest.name, "cup");
+        assert_eq!(contest.output, Path::new("results/cup"));
+        assert_eq!(contest.failed_check, FailedCheck::Keep);
+        assert_eq!(contest.build.timeout, Duration::from_secs(60));
+        assert_eq!(contest.build.cache, Path::new("results/cup/builds"));
+        assert_eq!(contest.build.limits.memory_mb, Some(4096));
+        assert!(!contest.tournament.contains_key("failed_check"));
+        assert_eq!(contest.tournament["rounds"].as_integer(), Some(2));
+        assert_eq!(
+            contest.players[0].source,
+            Some((PathBuf::from("subs/alice"), Some("cpp".into())))
+        );
+        assert!(!contest.players[0].table.contains_key("source"));
+        assert_eq!(contest.players[1].source, None);
+        let text = contest.tournament_text(&[contest.players[1].table.clone()]);
+        assert!(
+            text.contains("builtin = \"strong\"") && text.contains("name = \"cup\""),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        for (text, expected) in [
+            ("game = \"tictactoe\"\nfailed_check = \"maybe\"\n", "unknown variant `maybe`"),
+            (
+                "game = \"tictactoe\"\n[[players]]\nname = \"a\"\nsource = \"x\"\nlanguage = \"cobol\"\n",
+                "no language is named 'cobol'",
+            ),
+            (
+                "game = \"tictactoe\"\n[[players]]\nname = \"a\"\nsource = \"x\"\ncommand = \"y\"\n",
+                "only one",
+            ),
+            (
+                "game = \"tictactoe\"\nbuild_limits = \"memory=lots\"\n",
+                "build_limits: bad limits",
+            ),
+        ] {
+            let error = Contest::parse(text, "c").unwrap_err();
+            assert!(error.contains(expected), "{text}: {error}");
+        }
+    }
+}

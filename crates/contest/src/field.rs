@@ -1,0 +1,339 @@
+//! A contest's field before play: every player built (a source folder, with its language's
+//! profile) and checked (`referee check` as a gate), with what became of it, as the organiser
+//! reads it and as the tournament file is written from it.
+
+use super::config::{Contest, FailedCheck};
+use referee_cage::build::compile::{self, BuildError, Built};
+use referee_cage::build::profile;
+use referee_cage::host::Host;
+use referee_cage::process_options::ProcessOptions;
+use referee_cage::sandbox::{self, SandboxError};
+use referee_core::check::{run_check, CheckConfig, CheckError, Severity};
+use referee_core::players::PlayerSpec;
+use referee_core::tournament::config::Tournament;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Characters of a check's problem kept in the list of players.
+const REASON_CHARS: usize = 400;
+
+/// What became of one player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Plays,
+    /// Failed the check, kept as the contest file asks.
+    Flagged,
+    /// Its sources gave no bot.
+    BuildFailed,
+    /// Failed the check, left out.
+    LeftOut,
+}
+
+/// One player of the field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub name: String,
+    /// The language its sources were built as (none for a command or a built-in bot).
+    pub language: Option<String>,
+    /// The build: `built in N s`, `cached`, or why it failed (the compiler's message).
+    pub build: Option<String>,
+    /// The command it plays with (none when its build failed).
+    pub command: Option<String>,
+    /// The problems `referee check` found (none when it was not checked).
+    pub problems: Option<Vec<String>>,
+    pub status: Status,
+    /// Its `[[players]]` table for the tournament.
+    #[serde(skip)]
+    pub table: toml::Table,
+}
+
+/// The referee's own failures while preparing the field.
+#[derive(Debug, thiserror::Error)]
+pub enum FieldError {
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    #[error(transparent)]
+    Check(#[from] CheckError),
+}
+
+/// Builds every source folder, `jobs` at a time; `report` hears each player's line as it is
+/// done.
+pub fn build_all(
+    contest: &Contest,
+    jobs: usize,
+    report: &(dyn Fn(&Entry) + Sync),
+) -> Result<Vec<Entry>, FieldError> {
+    if contest.players.iter().any(|p| p.source.is_some()) {
+        sandbox::check_available()?;
+    }
+    parallel(contest.players.len(), jobs, |at| {
+        let player = &contest.players[at];
+        let mut entry = Entry {
+            name: player.name.clone(),
+            language: None,
+            build: None,
+            command: None,
+            problems: None,
+            status: Status::Plays,
+            table: player.table.clone(),
+        };
+        if let Some((dir, named)) = &player.source {
+            match language(contest, dir, named.as_deref()) {
+                Err(reason) => {
+                    entry.build = Some(reason);
+                    entry.status = Status::BuildFailed;
+                }
+                Ok((language, profile)) => {
+                    entry.language = Some(language.to_string());
+                    match compile::build(dir, language, profile, &contest.build)? {
+                        Ok(built) => {
+                            entry.build = Some(describe(&built));
+                            entry.table.insert(
+                                "command".into(),
+                                toml::Value::String(built.command.clone()),
+                            );
+                        }
+                        Err(failure) => {
+                            entry.build = Some(failure.to_string());
+                            entry.status = Status::BuildFailed;
+                        }
+                    }
+                }
+            }
+        }
+        entry.command = match entry.table.get("command") {
+            Some(toml::Value::String(command)) => Some(command.clone()),
+            _ => None,
+        };
+        report(&entry);
+        Ok(entry)
+    })
+}
+
+fn describe(built: &Built) -> String {
+    if built.cached {
+        "cached".into()
+    } else {
+        format!("built in {:.1} s", built.elapsed.as_secs_f64())
+    }
+}
+
+/// The language of the sources in `dir`: the one named, else the one its files show.
+fn language<'c>(
+    contest: &'c Contest,
+    dir: &Path,
+    named: Option<&str>,
+) -> Result<(&'c str, &'c profile::Profile), String> {
+    let find = |name: &str| {
+        contest
+            .profiles
+            .iter()
+            .find(|(known, _)| known == name)
+            .map(|(known, profile)| (known.as_str(), profile))
+    };
+    if let Some(name) = named {
+        return find(name).ok_or_else(|| format!("no language is named '{name}'"));
+    }
+    let found = profile::detect(&contest.profiles, dir)
+        .map_err(|e| format!("cannot read its sources {}: {e}", dir.display()))?;
+    match found.as_slice() {
+        [] => Err(format!(
+            "no source file of a known language in {} (a main.cpp, main.c, main.rs, main.go, Main.java, main.py or main.js)",
+            dir.display()
+        )),
+        [(name, _)] => find(name).ok_or_else(|| format!("no language is named '{name}'")),
+        several => Err(format!(
+            "its files show several languages ({}): name one with language = \"...\" in its [[players]] table",
+            several
+                .iter()
+                .map(|(name, file)| format!("{name}: {}", referee_rules::quote::escape(file)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Runs `referee check` on every built player of `tournament` (all but the built-in bots) with
+/// bots of `host`, `jobs` at a time, and decides who plays; a player checked before with the same command
+/// (in `earlier`, from a run being resumed) is not checked again.
+pub fn gate(
+    contest: &Contest,
+    mut entries: Vec<Entry>,
+    tournament: &Tournament,
+    host: &Host,
+    earlier: &[Entry],
+    jobs: usize,
+    report: &(dyn Fn(&Entry) + Sync),
+) -> Result<Vec<Entry>, FieldError> {
+    let playing: Vec<usize> = (0..entries.len())
+        .filter(|&at| entries[at].status == Status::Plays)
+        .collect();
+    let problems = parallel(playing.len(), jobs, |k| -> Result<_, FieldError> {
+        let entry = &entries[playing[k]];
+        let Some(player) = tournament.players.iter().find(|p| p.label == entry.name) else {
+            return Ok(None);
+        };
+        if matches!(player.spec, PlayerSpec::Builtin(_)) {
+            return Ok(None);
+        }
+        if let Some(before) = earlier
+            .iter()
+            .find(|e| e.name == entry.name && e.command == entry.command && e.problems.is_some())
+        {
+            return Ok(before.problems.clone());
+        }
+        let config = CheckConfig {
+            rules: tournament.rules.clone(),
+            player: player.spec.clone(),
+            time: player.time,
+            opening: Vec::new(),
+            process: ProcessOptions {
+                limits: player.limits,
+                ..tournament.process.clone()
+            },
+            record_dir: Some(contest.output.join("checks").join(&entry.name)),
+            referee_exe: host.referee_exe.clone(),
+        };
+        let findings = run_check(&config, &host.supervisor, |_| {}).map_err(FieldError::Check)?;
+        Ok(Some(
+            findings
+                .into_iter()
+                .filter(|f| f.severity == Severity::Problem)
+                .map(|f| cut(&f.text))
+                .collect(),
+        ))
+    })?;
+    for (at, problems) in playing.into_iter().zip(problems) {
+        let entry = &mut entries[at];
+        if problems.as_ref().is_some_and(|p| !p.is_empty()) {
+            entry.status = match contest.failed_check {
+                FailedCheck::LeaveOut => Status::LeftOut,
+                FailedCheck::Keep => Status::Flagged,
+            };
+        }
+        entry.problems = problems;
+        report(entry);
+    }
+    Ok(entries)
+}
+
+/// A check's problem cut for the list (it is already escaped by the check).
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(REASON_CHARS) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// Runs `task` for 0..count on `jobs` threads; the results in order, or the first error.
+fn parallel<T: Send, E: Send>(
+    count: usize,
+    jobs: usize,
+    task: impl Fn(usize) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<T, E>>>> = Mutex::new((0..count).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, count.max(1)) {
+            scope.spawn(|| loop {
+                let at = next.fetch_add(1, Ordering::Relaxed);
+                if at >= count {
+                    break;
+                }
+                let result = task(at);
+                let failed = result.is_err();
+                results.lock().unwrap_or_else(|e| e.into_inner())[at] = Some(result);
+                if failed {
+                    next.store(count, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The list of players as printed and saved (`players.txt`): each with its language, build,
+/// check and status, the compiler's or the check's words under it.
+pub fn listing(entries: &[Entry]) -> String {
+    let mut out = String::new();
+    for entry in entries {
+        out.push_str(&line(entry));
+        out.push('\n');
+    }
+    out
+}
+
+/// One player's lines.
+pub fn line(entry: &Entry) -> String {
+    let status = match entry.status {
+        Status::Plays => "plays",
+        Status::Flagged => "plays, FLAGGED: failed the check",
+        Status::BuildFailed => "LEFT OUT: no bot from its sources",
+        Status::LeftOut => "LEFT OUT: failed the check",
+    };
+    let mut text = format!("{:<24} {status}", entry.name);
+    if let Some(language) = &entry.language {
+        text.push_str(&format!("; {language}"));
+    }
+    if let Some(build) = &entry.build {
+        let mut lines = build.lines();
+        text.push_str(&format!(", {}", lines.next().unwrap_or_default()));
+        for more in lines {
+            text.push_str(&format!("\n    {more}"));
+        }
+    }
+    match &entry.problems {
+        Some(problems) if problems.is_empty() => text.push_str("; check: compliant"),
+        Some(problems) => {
+            text.push_str(&format!("; check: {} problem(s)", problems.len()));
+            for problem in problems {
+                text.push_str(&format!("\n    {problem}"));
+            }
+        }
+        None => {}
+    }
+    text
+}
+
+/// Where the field is saved, for the organiser and for a resumed run.
+pub fn saved(out: &Path) -> [PathBuf; 2] {
+    [out.join("players.json"), out.join("players.txt")]
+}
+
+/// The field saved by an earlier run in `out` (none if it cannot be read).
+pub fn earlier(out: &Path) -> Vec<Entry> {
+    let [json, _] = saved(out);
+    referee_records::input_files::read_text(&json, referee_records::input_files::MAX_INPUT_FILE)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Saves the field as JSON and as the listing.
+pub fn save(out: &Path, entries: &[Entry]) -> std::io::Result<()> {
+    std::fs::create_dir_all(out)?;
+    let [json, text] = saved(out);
+    let mut encoded = serde_json::to_string_pretty(entries).map_err(std::io::Error::other)?;
+    encoded.push('\n');
+    std::fs::write(json, encoded)?;
+    std::fs::write(text, listing(entries))
+}
+
+/// The `[[players]]` tables of those who play.
+pub fn playing(entries: &[Entry]) -> Vec<toml::Table> {
+    entries
+        .iter()
+        .filter(|e| matches!(e.status, Status::Plays | Status::Flagged))
+        .map(|e| e.table.clone())
+        .collect()
+}

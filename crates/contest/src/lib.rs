@@ -1,0 +1,115 @@
+//! `referee contest`: from submitted sources to standings in one command. The contest file
+//! ([`config`]) is a tournament file whose players may be source folders; the [`field`] is
+//! built (language profiles, in the sandbox, cached) and gated by `referee check`; the players
+//! who pass are written into a tournament file of their own (`OUT/tournament.toml`), which
+//! the tournament runner plays, resumably, on one machine or in shards on a cluster; the
+//! results page is then written beside them.
+
+pub mod config;
+pub mod field;
+
+use config::Contest;
+use field::{Entry, FieldError};
+use referee_cage::host::{self, Host, HostError};
+use referee_core::tournament::config::{ConfigError, Tournament};
+use referee_web::report::{write_report, ReportError, Written};
+use std::path::{Path, PathBuf};
+
+/// The referee's own failures while preparing a contest.
+#[derive(Debug, thiserror::Error)]
+pub enum ContestError {
+    #[error(transparent)]
+    Field(#[from] FieldError),
+    #[error(transparent)]
+    Tournament(#[from] ConfigError),
+    #[error(transparent)]
+    Host(#[from] HostError),
+    #[error(transparent)]
+    Page(#[from] ReportError),
+    #[error("cannot write {path}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A contest ready to play.
+pub struct Prepared {
+    pub entries: Vec<Entry>,
+    /// The tournament file written for the players who play.
+    pub tournament_file: PathBuf,
+    pub tournament: Tournament,
+    pub host: Host,
+}
+
+/// Builds and checks the field of `contest` (from the file at `origin`), `jobs` at a time,
+/// writes the list of players and the tournament file into `out`, and returns the tournament
+/// to play. With `resume`, players checked by the run being resumed (same command, so same
+/// sources) are not checked again. `report` hears each player's line as it is known.
+pub fn prepare(
+    contest: &Contest,
+    origin: &Path,
+    out: &Path,
+    jobs: usize,
+    resume: bool,
+    report: &(dyn Fn(&Entry) + Sync),
+) -> Result<Prepared, ContestError> {
+    // Read before this run saves its own list over it.
+    let earlier = if resume {
+        field::earlier(out)
+    } else {
+        Vec::new()
+    };
+    let entries = field::build_all(contest, jobs, &|entry| {
+        if entry.status != field::Status::Plays {
+            report(entry)
+        }
+    })?;
+    let write_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ContestError::Write { path, source }
+    };
+    // Saved now too: if too few players are left to play, the list still says why.
+    field::save(out, &entries).map_err(write_error(out))?;
+    // Every built player, to read the game, the clocks and the limits the check needs.
+    let candidates = Tournament::from_text(
+        &contest.tournament_text(&field::playing(&entries)),
+        &contest.name,
+        origin,
+    )?;
+    let host = host::prepare(&candidates.process)?;
+    let entries = field::gate(contest, entries, &candidates, &host, &earlier, jobs, report)?;
+    field::save(out, &entries).map_err(write_error(out))?;
+    let mut text = contest.tournament_text(&field::playing(&entries));
+    text.insert_str(
+        0,
+        &format!(
+            "# Written by `referee contest {}`: the players who passed, as built.\n",
+            origin.display()
+        ),
+    );
+    let tournament_file = out.join("tournament.toml");
+    std::fs::write(&tournament_file, text).map_err(write_error(&tournament_file))?;
+    let tournament = Tournament::load(&tournament_file)?;
+    Ok(Prepared {
+        entries,
+        tournament_file,
+        tournament,
+        host,
+    })
+}
+
+/// Writes the results page of the contest played into `out`, `out/index.html`: the page of
+/// `referee report` (standings, ratings, crosstable, every game replayable, in one file that
+/// needs no server), so that publishing the contest is copying one file. None when the
+/// tournament keeps no game records (`records = false`): there would be no game to show.
+pub fn write_results_page(
+    tournament: &Tournament,
+    out: &Path,
+) -> Result<Option<Written>, ContestError> {
+    if tournament.records.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(write_report(&[out.to_path_buf()], out)?))
+}

@@ -1,0 +1,108 @@
+//! The match loop for one game. The [`judge`] decides (pure: positions, clocks, verdicts, the
+//! messages each bot is owed); the [`driver`] does the I/O with the seats and files the record.
+//! It joins the rules (through [`AnyGame`]) and the seats (through [`Seat`]) without either
+//! knowing of the other.
+
+mod driver;
+pub mod judge;
+
+pub use driver::{play_game, play_game_watched};
+
+use referee_cage::Seat;
+use referee_records::record::{
+    stderr_line_times, write_game, DroppedRecord, GameRecord, RecordFiles,
+};
+use referee_records::transcript::SeatLog;
+use referee_rules::clock::TimeControl;
+use referee_rules::games::{AnyGame, GameSpec, MoveError, Side};
+use referee_rules::protocol::Ready;
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How a game is played; the same for every game of a match or tournament (the sides and the
+/// opening vary).
+#[derive(Clone, Debug)]
+pub struct GameRules {
+    pub spec: GameSpec,
+    /// A reply may arrive this much after the limit and still count.
+    pub margin: Duration,
+    /// How long a bot may take to answer `start` (not charged to its clock).
+    pub startup: Duration,
+    /// Send a `legal` line before each `turn`.
+    pub send_legal_moves: bool,
+}
+
+/// A player in one game: its seat, what to call it, and its time control.
+pub struct SeatedPlayer<'a> {
+    pub seat: &'a mut dyn Seat,
+    pub label: String,
+    pub command: String,
+    pub time: TimeControl,
+    /// How long past its limit an answer still counts: [`GameRules::margin`], or more for a
+    /// protocol whose managers allow more (see [`referee_cage::Protocol::margin`]).
+    pub margin: Duration,
+}
+
+/// A finished game: its record, the seats' logs (first, second), who broke a rule (their
+/// process should be killed rather than reused), and what each bot said in its `ready`.
+pub struct PlayedGame {
+    pub record: GameRecord,
+    pub logs: [SeatLog; 2],
+    pub started_at: Instant,
+    pub faulted: [bool; 2],
+    pub ready: [Option<Ready>; 2],
+}
+
+impl PlayedGame {
+    /// Writes the game's record, transcript and stderr files into `dir`, when there is one.
+    pub fn write_files(&self, dir: Option<&Path>) -> io::Result<Option<RecordFiles>> {
+        dir.map(|dir| write_game(dir, &self.record, &self.logs, self.started_at))
+            .transpose()
+    }
+
+    /// Ends a seat's program after its last game, keeping in this game's logs what it wrote as
+    /// it exited: the `quit` it was sent, and whatever it printed to stderr on its way out.
+    pub fn finish_seat(&mut self, side: Side, seat: &mut dyn Seat) {
+        seat.finish();
+        let log = &mut self.logs[side.index()];
+        log.append(seat.take_log());
+        let player = &mut self.record.players[side.index()];
+        player.dropped = DroppedRecord::of(log);
+        player.stderr_at_us = stderr_line_times(log, self.started_at);
+    }
+}
+
+/// An opening that cannot be played: the user's mistake, reported before any game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("opening move {number} '{notation}' cannot be played: {error}")]
+pub struct OpeningError {
+    pub number: usize,
+    pub notation: String,
+    pub error: MoveError,
+}
+
+/// Plays the opening on a fresh game, returning the position and the moves in canonical form.
+pub fn play_opening(
+    spec: &GameSpec,
+    opening: &[String],
+) -> Result<(Box<dyn AnyGame>, Vec<String>), OpeningError> {
+    let mut game = spec.new_game();
+    let mut canonical = Vec::new();
+    for (index, notation) in opening.iter().enumerate() {
+        let played = game.play_text(notation).map_err(|error| OpeningError {
+            number: index + 1,
+            notation: notation.clone(),
+            error,
+        })?;
+        canonical.push(played);
+        if game.outcome().is_some() {
+            return Err(OpeningError {
+                number: index + 1,
+                notation: notation.clone(),
+                error: MoveError::NotAMove("the opening must not end the game".into()),
+            });
+        }
+    }
+    Ok((game, canonical))
+}

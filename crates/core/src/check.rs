@@ -1,0 +1,658 @@
+//! `referee check GAME PLAYER`: a compliance check for bot authors, in the spirit of fastchess'
+//! `--compliance`. It plays the bot against the built-in random bot through the real protocol:
+//! a game as each side (the second in the same process when the bot declares `multi`) and the
+//! game's edge cases (an opening already played, a rectangular board, the forced board and a
+//! free choice in ultimate tic-tac-toe, a multi-jump in checkers, an extra move after a box in
+//! dots and boxes), and then says in plain words what the bot does wrong: missing flush, slow
+//! start, extra output, wrong notation, CRLF line ends, a stderr flood, not exiting on `quit`.
+//!
+//! Each cause is said once, where it was first seen, with the end of the bot's stderr; a game
+//! that shows it again gets one short line. The check stops early when the games left could
+//! only repeat it: after a missing flush, or after the bot failed the same way before its first
+//! move in two games (the setups differ little). The bot runs without the environment variables
+//! that unbuffer output ([`BUFFERING_VARIABLES`]): a contest server will not set them, and a
+//! missing flush must show here rather than there.
+
+use crate::arbiter::{play_game, GameRules, OpeningError, PlayedGame, SeatedPlayer};
+use crate::players::PlayerSpec;
+use referee_bots::Level;
+use referee_cage::process::{BotProcess, SpawnError};
+use referee_cage::process_options::ProcessOptions;
+use referee_cage::supervisor::Supervisor;
+use referee_records::transcript::{Direction, SeatLog};
+use referee_rules::clock::TimeControl;
+use referee_rules::games::{GameSpec, Side};
+use referee_rules::quote::escape;
+use referee_rules::verdict::{looks_like_prose, Termination};
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Environment variables that make a program's output unbuffered, which a contest server does
+/// not set: Python's, and coreutils' `stdbuf` (which works through them).
+pub const BUFFERING_VARIABLES: &[&str] =
+    &["PYTHONUNBUFFERED", "_STDBUF_O", "_STDBUF_E", "_STDBUF_I"];
+
+/// What to check and how.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// The game as the user gave it, and how its games are played (edge cases may vary its
+    /// parameters).
+    pub rules: GameRules,
+    pub player: PlayerSpec,
+    pub time: TimeControl,
+    /// Moves played before the two games from the start (the edge cases have their own).
+    pub opening: Vec<String>,
+    /// The bot's limits and sandbox; the check removes [`BUFFERING_VARIABLES`] from its
+    /// environment.
+    pub process: ProcessOptions,
+    /// Where each game's record, transcript and stderr go (none when `None`).
+    pub record_dir: Option<PathBuf>,
+    /// The referee executable, for the built-in opponent.
+    pub referee_exe: PathBuf,
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Ok,
+    Warning,
+    Problem,
+    /// A problem already reported, seen again in another game: not counted twice.
+    Again,
+    /// The check ended early: the games left could only repeat a problem.
+    Stopped,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(match self {
+            Severity::Ok => "ok",
+            Severity::Warning => "warning",
+            Severity::Problem => "PROBLEM",
+            Severity::Again => "again",
+            Severity::Stopped => "stopped",
+        })
+    }
+}
+
+/// One thing the check found, good or bad, in words for the bot's author, with lines to show
+/// under it (the end of the bot's stderr).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub severity: Severity,
+    pub text: String,
+    pub details: Vec<String>,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:<8} {}", self.severity, self.text)?;
+        for detail in &self.details {
+            write!(f, "\n{:<8} {detail}", "")?;
+        }
+        Ok(())
+    }
+}
+
+/// The referee's own failures during a check (the bot's failures are findings).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+    #[error("cannot write the game record")]
+    Record(#[from] io::Error),
+}
+
+/// What a problem comes from, to say it once however many games show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Cause {
+    MissingFlush,
+    /// A rule broken: the verdict's reason (and violation), and whether before the bot's
+    /// `ready`.
+    Fault {
+        reason: Termination,
+        violation: Option<String>,
+        in_setup: bool,
+    },
+}
+
+/// A problem one game showed.
+struct Problem {
+    cause: Cause,
+    /// A few words for it: `crash`, `wrong notation`.
+    name: &'static str,
+    text: String,
+}
+
+/// One game of the check: the bot plays `bot_side` from the position after `opening`.
+struct Scenario {
+    title: String,
+    spec: GameSpec,
+    opening: Vec<String>,
+    bot_side: Side,
+}
+
+/// A slowest move above this share of the limit is worth a warning: a loaded machine may push
+/// it over.
+const SLOW_SHARE: f64 = 0.8;
+/// A start-up slower than this is worth a warning.
+const SLOW_START: Duration = Duration::from_millis(1000);
+/// How long a timed-out bot is watched after its input is closed, for answers it never flushed.
+const FLUSH_WATCH: Duration = Duration::from_millis(1500);
+
+/// Runs the check with bots started by `supervisor`, reporting each finding as it is made;
+/// returns them all.
+pub fn run_check(
+    config: &CheckConfig,
+    supervisor: &Supervisor,
+    mut report: impl FnMut(&Finding),
+) -> Result<Vec<Finding>, CheckError> {
+    let mut findings = Vec::new();
+    let mut note = |severity: Severity, text: String, details: Vec<String>| {
+        let finding = Finding {
+            severity,
+            text,
+            details,
+        };
+        report(&finding);
+        findings.push(finding);
+    };
+    let opponent_spec = PlayerSpec::Builtin(Level::Random);
+    let bot_process = ProcessOptions {
+        env_removed: BUFFERING_VARIABLES,
+        ..config.process.clone()
+    };
+    let mut bot: Option<BotProcess> = None;
+    let mut opponent: Option<BotProcess> = None;
+    let mut multi_noted = false;
+    let mut quit_noted = false;
+    let (mut crlf_lines, mut stderr_dropped) = (0, 0u64);
+    // Each cause reported, with the game it was first seen in.
+    let mut causes: Vec<(Cause, u32)> = Vec::new();
+    let list = scenarios(&config.rules.spec, &config.opening);
+    let count = list.len() as u32;
+    for (index, scenario) in list.into_iter().enumerate() {
+        let number = index as u32 + 1;
+        let same_process = bot.is_some();
+        let seat = match &mut bot {
+            Some(process) => process,
+            None => bot.insert(BotProcess::spawn(
+                supervisor,
+                &config.player.command_line(&config.referee_exe, 0),
+                bot_process.clone(),
+            )?),
+        };
+        let rival = match &mut opponent {
+            Some(process) => process,
+            None => opponent.insert(BotProcess::spawn(
+                supervisor,
+                &opponent_spec.command_line(&config.referee_exe, number as u64),
+                ProcessOptions::default(),
+            )?),
+        };
+        let rules = GameRules {
+            spec: scenario.spec.clone(),
+            ..config.rules.clone()
+        };
+        let seated_player = |seat, label: &str, command: String| SeatedPlayer {
+            seat,
+            label: label.to_string(),
+            command,
+            time: config.time,
+            // `referee check` checks bots of the native protocol against built-in ones.
+            margin: rules.margin,
+        };
+        let (bot_seat, rival_seat) = (
+            seated_player(seat, "bot", config.player.to_string()),
+            seated_player(rival, "random", opponent_spec.to_string()),
+        );
+        let players = match scenario.bot_side {
+            Side::First => [bot_seat, rival_seat],
+            Side::Second => [rival_seat, bot_seat],
+        };
+        let played = play_game(supervisor, number, &rules, &scenario.opening, players)?;
+        let files = played.write_files(config.record_dir.as_deref())?;
+        let side = scenario.bot_side;
+        let log = &played.logs[side.index()];
+        stderr_dropped += log.stderr_dropped;
+        let title = format!(
+            "game {number} ({}, as the {} player{})",
+            scenario.title,
+            side,
+            if same_process { ", same process" } else { "" }
+        );
+        if let Some(ready) = &played.ready[side.index()] {
+            if number == 1 {
+                let took = ready_time(log);
+                let severity = if took > SLOW_START {
+                    Severity::Warning
+                } else {
+                    Severity::Ok
+                };
+                note(
+                    severity,
+                    format!(
+                        "start-up: '{}' after {} ms{}",
+                        escape(&ready.to_string()),
+                        took.as_millis(),
+                        if severity == Severity::Ok {
+                            String::new()
+                        } else {
+                            format!(
+                                "; that is slow (the allowance is {} ms, not charged to the clock)",
+                                rules.startup.as_millis()
+                            )
+                        }
+                    ),
+                    Vec::new(),
+                );
+            }
+            if !multi_noted {
+                multi_noted = true;
+                note(
+                    Severity::Ok,
+                    if ready.multi_game {
+                        "declares 'multi': the next games are played in the same process".into()
+                    } else {
+                        "plays one game per process (no 'multi'): it is restarted for each game"
+                            .into()
+                    },
+                    Vec::new(),
+                );
+            }
+        }
+        let faulted = played.faulted[side.index()];
+        let mut problem = match diagnose(&played, side, &config.time, &rules) {
+            Ok((severity, text)) => {
+                note(severity, format!("{title}: {text}"), Vec::new());
+                None
+            }
+            Err(problem) => Some(problem),
+        };
+        let process = bot.as_mut().expect("started above");
+        if faulted
+            && matches!(
+                played.record.result.reason,
+                Termination::Timeout | Termination::NotReady
+            )
+        {
+            let late = process.close_input_and_collect(FLUSH_WATCH);
+            if let Some(line) = late.first() {
+                problem = Some(Problem {
+                    cause: Cause::MissingFlush,
+                    name: "missing flush",
+                    text: format!(
+                        "missing flush: the bot wrote '{}' only when its input was closed, so it \
+                         keeps its output in a buffer: flush stdout after every line (protocol.md, \
+                         'Flush after every line')",
+                        referee_rules::quote::shorten(line, 60)
+                    ),
+                });
+            }
+        }
+        if let Some(problem) = problem {
+            let repeated = causes
+                .iter()
+                .find(|(cause, _)| *cause == problem.cause)
+                .map(|&(_, first)| first);
+            match repeated {
+                Some(first) => note(
+                    Severity::Again,
+                    format!("{title}: {} again, as in game {first}", problem.name),
+                    Vec::new(),
+                ),
+                None => {
+                    let details = stderr_details(&played, side, files.as_ref(), config);
+                    note(
+                        Severity::Problem,
+                        format!("{title}: {}", problem.text),
+                        details,
+                    );
+                    causes.push((problem.cause.clone(), number));
+                }
+            }
+            let left = count - number;
+            let stop = match (&problem.cause, repeated) {
+                (Cause::MissingFlush, _) => Some(
+                    "every game would end the same way until the bot flushes its output"
+                        .to_string(),
+                ),
+                (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
+                    "the bot failed the same way before its first move in games {first} and \
+                     {number}, and the other games begin with the same setup"
+                )),
+                _ => None,
+            };
+            if let Some(why) = stop.filter(|_| left > 0) {
+                note(
+                    Severity::Stopped,
+                    format!(
+                        "the last {} not played: {why}",
+                        if left == 1 {
+                            "game was".to_string()
+                        } else {
+                            format!("{left} games were")
+                        }
+                    ),
+                    Vec::new(),
+                );
+                if let Some(process) = bot.take() {
+                    crlf_lines += process.crlf_lines();
+                }
+                break;
+            }
+        }
+        let reusable = !faulted
+            && played.ready[side.index()]
+                .as_ref()
+                .is_some_and(|ready| ready.multi_game);
+        if !reusable {
+            let process = bot.take().expect("started above");
+            crlf_lines += process.crlf_lines();
+            if !faulted {
+                note_quit(&mut note, &mut quit_noted, process, &config.process);
+            }
+        }
+        if played.faulted[side.opponent().index()] {
+            opponent = None;
+        }
+    }
+    if let Some(process) = bot.take() {
+        crlf_lines += process.crlf_lines();
+        note_quit(&mut note, &mut quit_noted, process, &config.process);
+    }
+    if crlf_lines > 0 {
+        note(
+            Severity::Warning,
+            format!(
+                "line ends: {crlf_lines} lines ended with CR LF; the referee accepts them, but \
+                 write LF ('\\n') alone"
+            ),
+            Vec::new(),
+        );
+    }
+    if stderr_dropped > 0 {
+        note(
+            Severity::Warning,
+            format!(
+                "stderr flood: {stderr_dropped} bytes of debug output were dropped past the cap \
+                 of {} KiB per game; write less to stderr",
+                config.process.stderr_cap / 1024
+            ),
+            Vec::new(),
+        );
+    }
+    Ok(findings)
+}
+
+/// The lines under a problem: the end of the bot's stderr in that game, escaped, and where the
+/// whole of it is (or how to keep it).
+fn stderr_details(
+    played: &PlayedGame,
+    side: Side,
+    files: Option<&referee_records::record::RecordFiles>,
+    config: &CheckConfig,
+) -> Vec<String> {
+    let Some(tail) = &played.record.players[side.index()].stderr_tail else {
+        return Vec::new();
+    };
+    let mut details = vec!["its stderr ended with:".to_string()];
+    details.extend(tail.iter().map(|line| format!("| {}", escape(line))));
+    details.push(
+        match files.and_then(|files| files.stderr[side.index()].as_ref()) {
+            Some(path) => format!("(all of it: {})", path.display()),
+            None if config.record_dir.is_none() => {
+                "(check again with --record DIR to keep all of it, and every game's transcript)"
+                    .to_string()
+            }
+            None => String::new(),
+        },
+    );
+    details.retain(|line| !line.is_empty());
+    details
+}
+
+/// Tells the bot to quit and notes how it went: every failure, and the first success.
+fn note_quit(
+    note: &mut impl FnMut(Severity, String, Vec<String>),
+    noted: &mut bool,
+    process: BotProcess,
+    options: &ProcessOptions,
+) {
+    match process.quit() {
+        Some(_) if *noted => {}
+        Some(took) => note(
+            Severity::Ok,
+            format!("quit: exited {} ms after 'quit'", took.as_millis()),
+            Vec::new(),
+        ),
+        None => note(
+            Severity::Problem,
+            format!(
+                "quit: still running {} ms after 'quit', so it was killed; exit when you read \
+                 'quit' (and when your input ends)",
+                options.exit_grace.as_millis()
+            ),
+            Vec::new(),
+        ),
+    }
+    *noted = true;
+}
+
+/// How long the bot took from `start` to its `ready` line.
+fn ready_time(log: &SeatLog) -> Duration {
+    let start = log
+        .transcript
+        .iter()
+        .position(|line| line.direction == Direction::ToBot && line.line == "start");
+    start
+        .and_then(|at| {
+            let asked = log.transcript[at].at;
+            log.transcript[at..]
+                .iter()
+                .find(|line| line.direction == Direction::FromBot)
+                .map(|line| line.at.saturating_duration_since(asked))
+        })
+        .unwrap_or_default()
+}
+
+/// The finding for one game, from the bot's side: how it went, or the problem it showed.
+fn diagnose(
+    played: &PlayedGame,
+    side: Side,
+    time: &TimeControl,
+    rules: &GameRules,
+) -> Result<(Severity, String), Problem> {
+    let record = &played.record;
+    let result = &record.result;
+    let lost_by_fault = played.faulted[side.index()];
+    if !lost_by_fault {
+        let slowest = record
+            .moves
+            .iter()
+            .filter(|mv| mv.side == side)
+            .map(|mv| mv.us)
+            .max()
+            .unwrap_or(0);
+        let limit_us = time.move_ms.max(time.bank_ms) * 1000;
+        let share = slowest as f64 / limit_us.max(1) as f64;
+        let mut text = format!(
+            "played to the end ({}, {} moves in all); its slowest move {:.1} ms",
+            result.reason,
+            record.moves.len(),
+            slowest as f64 / 1000.0
+        );
+        if played.faulted[side.opponent().index()] {
+            text = format!("the built-in opponent failed ({})", result.detail);
+        }
+        if time.bank_ms == 0 && share > SLOW_SHARE {
+            text.push_str(&format!(
+                ", {:.0}% of the {} ms limit: a busy machine may push a move over it",
+                share * 100.0,
+                time.move_ms
+            ));
+            return Ok((Severity::Warning, text));
+        }
+        return Ok((Severity::Ok, text));
+    }
+    let sent = played.logs[side.index()]
+        .transcript
+        .iter()
+        .rev()
+        .find(|line| line.direction == Direction::FromBot)
+        .map(|line| line.line.as_str());
+    let (name, text) = match result.reason {
+        Termination::NotAMove => (
+            "wrong notation",
+            format!(
+                "wrong notation: {}. See protocol.md, 'The games'",
+                result.detail
+            ),
+        ),
+        Termination::IllegalMove => {
+            let mut text = format!("illegal move: {}", result.detail);
+            if let Some(hint) = sent.and_then(|s| swapped_hint(s, record, rules)) {
+                text.push_str(&format!("; {hint}"));
+            }
+            ("illegal move", text)
+        }
+        Termination::UnrequestedOutput => (
+            "extra output",
+            format!(
+                "extra output: {}. Write exactly one line after 'start' and after each 'turn', \
+                 nothing else (debug output goes to stderr)",
+                result.detail
+            ),
+        ),
+        Termination::Timeout => (
+            "timeout",
+            format!(
+                "timeout: {}. Answer every 'turn' within its time, and flush",
+                result.detail
+            ),
+        ),
+        Termination::NotReady => {
+            let mut text = format!(
+                "slow or wrong start: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
+                result.detail,
+                rules.startup.as_millis()
+            );
+            // A line other than `ready` that reads like prose is a banner or a debug line.
+            if sent.is_some_and(|line| !line.starts_with("ready") && looks_like_prose(line)) {
+                text.push_str(
+                    "; its line reads like debug output: write that to stderr, stdout carries \
+                     the protocol only",
+                );
+            }
+            ("slow or wrong start", text)
+        }
+        Termination::LineTooLong => ("line too long", format!("line too long: {}", result.detail)),
+        Termination::Exited => {
+            let mut text = format!("crash: {}", result.detail);
+            // Dying when first asked to move, without a `legal` line: the beginner's bot that
+            // plays from one.
+            let first_turn = played.ready[side.index()].is_some()
+                && !record.moves.iter().any(|mv| mv.side == side);
+            if first_turn && !rules.send_legal_moves {
+                text.push_str(
+                    "; if your bot plays from the 'legal' line, check (and play) with --legal-moves",
+                );
+            }
+            ("crash", text)
+        }
+        _ => ("fault", format!("{}: {}", result.reason, result.detail)),
+    };
+    Err(Problem {
+        cause: Cause::Fault {
+            reason: result.reason,
+            violation: result.violation.clone(),
+            in_setup: played.ready[side.index()].is_none(),
+        },
+        name,
+        text,
+    })
+}
+
+/// For an illegal `x y` move, whether `y x` would have been legal: the classic row/column mix-up.
+fn swapped_hint(
+    sent: &str,
+    record: &referee_records::record::GameRecord,
+    rules: &GameRules,
+) -> Option<String> {
+    let words: Vec<&str> = sent.split_whitespace().collect();
+    let [a, b] = words.as_slice() else {
+        return None;
+    };
+    let mut game = rules.spec.new_game();
+    for mv in record
+        .opening
+        .iter()
+        .chain(record.moves.iter().map(|m| &m.notation))
+    {
+        game.play_text(mv).ok()?;
+    }
+    game.play_text(&format!("{b} {a}")).ok().map(|_| {
+        format!(
+            "'{b} {a}' would have been legal: moves are written 'x y', the column first, then the row"
+        )
+    })
+}
+
+/// The games the check plays for `spec`: one as each side from `opening` (the start when it
+/// is empty), then the game's edge cases.
+fn scenarios(spec: &GameSpec, opening: &[String]) -> Vec<Scenario> {
+    let plain = |side: Side| Scenario {
+        title: if opening.is_empty() {
+            "from the start".into()
+        } else {
+            format!("from the opening '{}'", opening.join(","))
+        },
+        spec: spec.clone(),
+        opening: opening.to_vec(),
+        bot_side: side,
+    };
+    let mut list = vec![plain(Side::First), plain(Side::Second)];
+    for case in spec.check_scenarios() {
+        let spec = spec
+            .with_params(&case.params)
+            .expect("the check's scenarios are valid");
+        let mut game = spec.new_game();
+        for mv in &case.opening {
+            game.play_text(mv).expect("the check's openings are legal");
+        }
+        list.push(Scenario {
+            title: case.title,
+            spec,
+            opening: case.opening,
+            bot_side: game.side_to_move(),
+        });
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_its_edge_cases() {
+        let count = |name: &str, params: &[&str]| {
+            scenarios(&GameSpec::from_words(name, params).unwrap(), &[]).len()
+        };
+        assert_eq!(count("tictactoe", &[]), 3);
+        assert_eq!(count("mnk", &["size=20"]), 4);
+        assert_eq!(count("uttt", &[]), 4);
+        assert_eq!(count("checkers", &[]), 3);
+        assert_eq!(count("dots", &[]), 3);
+        assert_eq!(count("dots", &["size=1"]), 2);
+        let rect = scenarios(&GameSpec::from_words("mnk", &["size=20"]).unwrap(), &[]);
+        assert_eq!(
+            rect[3].spec.to_string(),
+            "mnk width=20 height=18 line=5 exact=no"
+        );
+    }
+}

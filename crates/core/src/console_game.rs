@@ -1,0 +1,571 @@
+//! One game at the console (`referee play`) with any mix of people and bots: people sit in
+//! console seats, bots in processes, and the game is played by the same match loop as a match
+//! and recorded the same way. When no person plays, each move is shown as it is played.
+
+use crate::arbiter::{play_game_watched, play_opening, GameRules, PlayedGame, SeatedPlayer};
+use crate::players::{PlayerSpec, PlayerSpecError};
+use crate::table::GameError;
+use referee_cage::console::board_view::{draw, played_line, side_name, Seating};
+use referee_cage::console::keyboard::Keyboard;
+use referee_cage::console::screen::{Notice, Screen, Voice};
+use referee_cage::console::{notation, ConsoleOptions, ConsoleSeat};
+use referee_cage::process_options::ProcessOptions;
+use referee_cage::supervisor::Supervisor;
+use referee_cage::{Answer, Seat};
+use referee_records::record::RecordFiles;
+use referee_records::transcript::SeatLog;
+use referee_rules::clock::{Clock, TimeControl, MAX_MS};
+use referee_rules::games::{AnyGame, GameSpec, Side};
+use referee_rules::protocol::{Ready, RefereeMessage};
+use referee_rules::verdict::Fault;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+/// Who sits on a side: a person at this keyboard, or a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SideSpec {
+    Human,
+    Bot(PlayerSpec),
+}
+
+impl SideSpec {
+    /// `human`, or a player as `referee match` takes it (`builtin:LEVEL` or a command line).
+    pub fn parse(text: &str) -> Result<SideSpec, PlayerSpecError> {
+        if text.trim() == "human" {
+            Ok(SideSpec::Human)
+        } else {
+            PlayerSpec::parse(text).map(SideSpec::Bot)
+        }
+    }
+
+    pub fn is_human(&self) -> bool {
+        matches!(self, SideSpec::Human)
+    }
+}
+
+impl fmt::Display for SideSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SideSpec::Human => f.write_str("human"),
+            SideSpec::Bot(player) => player.fmt(f),
+        }
+    }
+}
+
+/// Everything `referee play` needs.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    pub rules: GameRules,
+    /// Moves played before anyone takes over.
+    pub opening: Vec<String>,
+    /// Who sits on each side, first then second.
+    pub sides: [SideSpec; 2],
+    /// The side given the strongest built-in bot because the command line named nobody for
+    /// it: the console says once how to choose an easier opponent.
+    pub defaulted: Option<Side>,
+    pub bot_time: TimeControl,
+    /// The people's time control; `None` when they play without a clock.
+    pub human_time: Option<TimeControl>,
+    /// People see the protocol's lines and type protocol replies.
+    pub raw: bool,
+    pub record_dir: Option<PathBuf>,
+    pub process: ProcessOptions,
+    /// The referee executable, re-invoked as `referee bot LEVEL` for built-in bots.
+    pub referee_exe: PathBuf,
+    pub seed: u64,
+    /// How long to wait after each move when only bots play, so that people can follow.
+    pub pause: Duration,
+}
+
+/// The game played, and where its record went.
+pub struct ConsoleGame {
+    pub played: PlayedGame,
+    pub files: Option<RecordFiles>,
+}
+
+/// Opens the seat of a person who plays elsewhere than at this terminal (a page in a web
+/// browser). The web layer implements it, so that the core needs no web server.
+pub trait PersonPages {
+    /// Opens the seat of the person called `label`, whose opponent is `opponent`, and says
+    /// where to find it; on failure, says why.
+    fn open(&mut self, label: &str, opponent: String) -> Result<Box<dyn Seat + Send>, String>;
+}
+
+/// What sits on a side for the game: a person at the console, or a bot.
+enum SideSeat {
+    Person(ConsoleSeat),
+    Browser(Box<dyn Seat + Send>),
+    Bot(ShownBot),
+}
+
+impl SideSeat {
+    fn seat(&mut self) -> &mut dyn Seat {
+        match self {
+            SideSeat::Person(seat) => seat,
+            SideSeat::Browser(seat) => seat.as_mut(),
+            SideSeat::Bot(bot) => bot,
+        }
+    }
+}
+
+/// How long a bot may take before the console says it is busy: a quick bot's answer needs no
+/// notice, a slow one must not look like a hung console.
+const A_MOMENT: Duration = Duration::from_millis(250);
+
+/// A bot's seat at the console: while the bot takes more than a moment to get ready or to
+/// answer, the console says so ("B (builtin:strong) is thinking...").
+struct ShownBot {
+    seat: Box<dyn Seat + Send>,
+    /// The side and its player, as the console names them.
+    who: String,
+}
+
+impl Seat for ShownBot {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        let _notice = Notice::after(A_MOMENT, format!("{} is getting ready...", self.who));
+        self.seat.setup(messages, allowance)
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        let _notice = Notice::after(A_MOMENT, format!("{} is thinking...", self.who));
+        self.seat.ask(messages, watchdog)
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        self.seat.tell(messages);
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        self.seat.take_log()
+    }
+
+    fn finish(&mut self) {
+        self.seat.finish();
+    }
+}
+
+/// Plays the game, showing it at the console, and writes its record.
+pub fn play_at_console(
+    config: &PlayConfig,
+    supervisor: &Supervisor,
+    mut pages: Option<&mut dyn PersonPages>,
+) -> Result<ConsoleGame, GameError> {
+    let spec = &config.rules.spec;
+    let in_browser = pages.is_some();
+    let (start, opening) = play_opening(spec, &config.opening)?;
+    for (side, side_spec) in Side::BOTH.into_iter().zip(&config.sides) {
+        if let SideSpec::Bot(player) = side_spec {
+            player
+                .check_game(spec, &config.opening)
+                .map_err(|reason| GameError::Unsupported {
+                    label: side_name(spec, side).to_string(),
+                    reason,
+                })?;
+        }
+    }
+    let humans = config.sides.clone().map(|side_spec| side_spec.is_human());
+    let person = match humans {
+        [true, false] => Some(Side::First),
+        [false, true] => Some(Side::Second),
+        _ => None,
+    };
+    let seating = seating(&config.sides);
+    let human_time = config.human_time.unwrap_or(TimeControl {
+        move_ms: MAX_MS,
+        ..TimeControl::default()
+    });
+    let mut rules = config.rules.clone();
+    if config.raw {
+        // A person answers `start` by typing a `ready` line: give them a move's time for it.
+        rules.startup = rules.startup.max(Clock::new(human_time).available());
+    }
+    // The browser's page has no undo.
+    let takebacks =
+        (person.is_some() && !in_browser && takebacks_allowed(config, start.as_ref(), &opening))
+            .then_some(opening.len());
+
+    let mut screen = Screen::stdout();
+    introduce(
+        &mut screen,
+        config,
+        &seating,
+        takebacks.is_some(),
+        in_browser,
+    );
+
+    let keyboard = (humans.contains(&true) && !in_browser).then(|| Rc::new(Keyboard::stdin()));
+    let mut side_seat = |side: Side| -> Result<SideSeat, GameError> {
+        Ok(match &config.sides[side.index()] {
+            SideSpec::Human if pages.is_some() => {
+                let pages = pages.as_mut().expect("people play in the browser");
+                let label = side_name(spec, side);
+                let seat = pages
+                    .open(label, seating.who(spec, side.opponent()))
+                    .map_err(|reason| GameError::CannotStart {
+                        label: label.to_string(),
+                        reason,
+                    })?;
+                SideSeat::Browser(seat)
+            }
+            SideSpec::Human => SideSeat::Person(ConsoleSeat::new(
+                Rc::clone(keyboard.as_ref().expect("a person plays")),
+                ConsoleOptions {
+                    raw: config.raw,
+                    clock: config.human_time.is_some(),
+                    seating: seating.clone(),
+                    takebacks,
+                },
+            )),
+            SideSpec::Bot(player) => {
+                let seed = config.seed.wrapping_add(side.index() as u64);
+                SideSeat::Bot(ShownBot {
+                    seat: player.start(
+                        supervisor,
+                        &config.referee_exe,
+                        seed,
+                        config.process.clone(),
+                    )?,
+                    who: seating.who(spec, side),
+                })
+            }
+        })
+    };
+    let mut seats = [side_seat(Side::First)?, side_seat(Side::Second)?];
+
+    let number = match &config.record_dir {
+        Some(dir) => next_record_number(dir),
+        None => 1,
+    };
+    let watching = !humans.contains(&true);
+    if watching {
+        screen.show(&draw(start.as_ref(), None));
+    }
+    // A take-back ends the game (the person leaves it) and starts it again from the moves
+    // before theirs: the judge and the bots know games, not taking back.
+    let mut opening = opening;
+    let mut taken_back = false;
+    let mut played = loop {
+        let mut spectator = |game: &dyn AnyGame, played: &referee_records::record::MoveRecord| {
+            if !watching {
+                return;
+            }
+            screen.say(
+                Voice::Plain,
+                &format!(
+                    "{} in {} ms",
+                    played_line(spec, &seating, played.side, &played.notation),
+                    played.us / 1000
+                ),
+            );
+            screen.show(&draw(game, None));
+            if game.outcome().is_none() {
+                std::thread::sleep(config.pause);
+            }
+        };
+        let seated_player = |side: Side, seat| SeatedPlayer {
+            seat,
+            label: side_name(spec, side).to_string(),
+            command: config.sides[side.index()].to_string(),
+            time: if humans[side.index()] {
+                human_time
+            } else {
+                config.bot_time
+            },
+            margin: match &config.sides[side.index()] {
+                SideSpec::Human => rules.margin,
+                SideSpec::Bot(bot) => bot.protocol().margin(rules.margin),
+            },
+        };
+        let [first, second] = &mut seats;
+        let played = play_game_watched(
+            supervisor,
+            number,
+            &rules,
+            &opening,
+            [
+                seated_player(Side::First, first.seat()),
+                seated_player(Side::Second, second.seat()),
+            ],
+            &mut spectator,
+        )?;
+        let Some((you, from)) = person.zip(takebacks) else {
+            break played;
+        };
+        let took_back = match &mut seats[you.index()] {
+            SideSeat::Person(seat) => seat.took_back(),
+            SideSeat::Browser(_) | SideSeat::Bot(_) => false,
+        };
+        if !took_back {
+            break played;
+        }
+        let record = &played.record;
+        let moves: Vec<String> = record
+            .opening
+            .iter()
+            .cloned()
+            .chain(record.moves.iter().map(|m| m.notation.clone()))
+            .collect();
+        let kept = before_last_move(spec, &moves, from, you);
+        let taken: Vec<String> = moves[kept..]
+            .iter()
+            .map(|mv| notation::both(spec, mv))
+            .collect();
+        screen.say(Voice::Plain, &format!("Taken back: {}.", taken.join(", ")));
+        opening = moves[..kept].to_vec();
+        taken_back = true;
+        // A bot that plays one game per process is started again for the next.
+        for side in Side::BOTH {
+            let reusable = played.ready[side.index()]
+                .as_ref()
+                .is_some_and(|ready| ready.multi_game);
+            if let SideSeat::Bot(bot) = &mut seats[side.index()] {
+                if !reusable {
+                    bot.finish();
+                    seats[side.index()] = side_seat(side)?;
+                }
+            }
+        }
+    };
+    for (side, side_seat) in Side::BOTH.into_iter().zip(seats) {
+        match side_seat {
+            // A bot that broke a rule is killed at once (dropping its seat).
+            SideSeat::Bot(mut bot) if !played.faulted[side.index()] => {
+                played.finish_seat(side, &mut bot);
+            }
+            // The page must show how the game ended before the command ends.
+            SideSeat::Browser(mut page) => page.finish(),
+            _ => {}
+        }
+    }
+    let files = if taken_back {
+        None
+    } else {
+        played.write_files(config.record_dir.as_deref())?
+    };
+    show_result(&mut screen, spec, &seating, &played, files.as_ref());
+    if taken_back && config.record_dir.is_some() {
+        screen.say(Voice::Plain, "Not recorded: moves were taken back.");
+    }
+    Ok(ConsoleGame { played, files })
+}
+
+/// The lines that open a game at the console: the game, who plays whom, how to get help, how
+/// to choose an easier opponent than the default, and whether moves may be taken back.
+fn introduce(
+    screen: &mut Screen,
+    config: &PlayConfig,
+    seating: &Seating,
+    takebacks: bool,
+    in_browser: bool,
+) {
+    let spec = &config.rules.spec;
+    let people = seating.humans.contains(&true);
+    screen.say(Voice::Aside, &format!("Game: {spec}"));
+    screen.say(
+        Voice::Plain,
+        &format!(
+            "{} against {}.",
+            seating.who(spec, Side::First),
+            seating.who(spec, Side::Second)
+        ),
+    );
+    if config.raw && people {
+        screen.say(
+            Voice::Aside,
+            "Raw mode: you see the referee's lines exactly as a bot does, and what you type\n\
+             is sent as it is, with a bot's verdicts (protocol.md): answer 'start' with\n\
+             'ready NAME VERSION', then each 'turn' with one move.",
+        );
+    } else if people && !in_browser {
+        screen.say(Voice::Aside, "Type help at your turn for how to play.");
+    }
+    if let Some(side) = config.defaulted {
+        let flag = match side {
+            Side::First => "--first",
+            Side::Second => "--second",
+        };
+        screen.say(
+            Voice::Aside,
+            &format!(
+                "{} is the strongest built-in bot.\n\
+                 For an easier game: {flag} builtin:greedy, or {flag} builtin:random.",
+                seating.who(spec, side)
+            ),
+        );
+    }
+    if takebacks {
+        screen.say(
+            Voice::Aside,
+            "No clock: a casual game. Type undo to take back your last move (a game with\n\
+             moves taken back is not recorded).",
+        );
+    }
+}
+
+/// Whether the person may take moves back: in a casual game, against a bot, without a clock
+/// (a take-back would give time back), the protocol not typed by hand, and a bot that can start
+/// from a position (the game starts again from the moves before the one taken back).
+fn takebacks_allowed(config: &PlayConfig, start: &dyn AnyGame, opening: &[String]) -> bool {
+    let mut later = opening.to_vec();
+    later.extend(start.legal_moves_text().into_iter().take(1));
+    config.human_time.is_none()
+        && !config.raw
+        && config.sides.iter().all(|side| match side {
+            SideSpec::Human => true,
+            SideSpec::Bot(player) => player.check_game(&config.rules.spec, &later).is_ok(),
+        })
+}
+
+/// How many of `moves` stay when `person` takes back their last move (with what followed it):
+/// all those before it. Moves before `from` (the opening) are never taken back.
+fn before_last_move(spec: &GameSpec, moves: &[String], from: usize, person: Side) -> usize {
+    let mut game = spec.new_game();
+    let mut kept = moves.len();
+    for (index, mv) in moves.iter().enumerate() {
+        if index >= from && game.side_to_move() == person {
+            kept = index;
+        }
+        if game.play_text(mv).is_err() {
+            break;
+        }
+    }
+    kept
+}
+
+/// What the console calls each side's player: "you" when one person plays, nothing more than
+/// the side's name when two share the keyboard, the bot's command otherwise.
+fn seating(sides: &[SideSpec; 2]) -> Seating {
+    let humans = sides.clone().map(|side_spec| side_spec.is_human());
+    let people = humans.iter().filter(|&&human| human).count();
+    Seating {
+        names: sides.clone().map(|side_spec| match side_spec {
+            SideSpec::Human if people == 1 => "you".to_string(),
+            SideSpec::Human => String::new(),
+            SideSpec::Bot(player) => player.to_string(),
+        }),
+        humans,
+    }
+}
+
+/// The final position, the result from the person's point of view, and where the record is.
+fn show_result(
+    screen: &mut Screen,
+    spec: &GameSpec,
+    seating: &Seating,
+    played: &PlayedGame,
+    files: Option<&RecordFiles>,
+) {
+    let record = &played.record;
+    let mut game = spec.new_game();
+    for mv in record
+        .opening
+        .iter()
+        .chain(record.moves.iter().map(|m| &m.notation))
+    {
+        if game.play_text(mv).is_err() {
+            break;
+        }
+    }
+    if seating.humans.contains(&true) {
+        // The spectator has shown the last position already when only bots played.
+        screen.say(Voice::Plain, "");
+        screen.show(&draw(game.as_ref(), None));
+    }
+    let person = match seating.humans {
+        [true, false] => Some(Side::First),
+        [false, true] => Some(Side::Second),
+        _ => None,
+    };
+    let headline = match (record.result.winner, person) {
+        (None, _) => "Draw.".to_string(),
+        (Some(winner), Some(you)) if winner == you => "You win!".to_string(),
+        (Some(_), Some(_)) => "You lose.".to_string(),
+        (Some(winner), None) => format!("{} wins.", seating.who(spec, winner)),
+    };
+    screen.say(Voice::Result, &headline);
+    screen.say(Voice::Plain, &format!("  {}", record.result.detail));
+    if let Some(files) = files {
+        screen.say(
+            Voice::Plain,
+            &format!(
+                "Record: {} (transcript: {})",
+                files.record.display(),
+                files.transcript.display()
+            ),
+        );
+    }
+}
+
+/// The number after the highest `NNNN.json` in `dir` (1 for a new directory), so that a game
+/// played at the console never overwrites an earlier record.
+pub fn next_record_number(dir: &Path) -> u32 {
+    let highest = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let stem = name.to_str()?.strip_suffix(".json")?;
+            (stem.len() >= 4 && stem.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| stem.parse::<u32>().ok())
+                .flatten()
+        })
+        .max()
+        .unwrap_or(0);
+    highest.saturating_add(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitters_are_people_or_bots() {
+        assert_eq!(SideSpec::parse("human").unwrap(), SideSpec::Human);
+        assert_eq!(
+            SideSpec::parse("builtin:random").unwrap().to_string(),
+            "builtin:random"
+        );
+        assert!(SideSpec::parse("builtin:nobody").is_err());
+        let one = seating(&[SideSpec::Human, SideSpec::parse("./bot -v").unwrap()]);
+        assert_eq!(one.names, ["you".to_string(), "./bot -v".to_string()]);
+        let two = seating(&[SideSpec::Human, SideSpec::Human]);
+        assert_eq!(two.names, [String::new(), String::new()]);
+        assert_eq!(two.humans, [true, true]);
+    }
+
+    #[test]
+    fn a_take_back_keeps_the_moves_before_the_persons_last() {
+        let dots = GameSpec::from_words("dots", &["rows=1", "cols=2"]).unwrap();
+        // A draws v 1 0, closing the first box, and so draws h 1 1 too.
+        let moves: Vec<String> = ["h 0 0", "h 0 1", "v 0 0", "h 1 0", "v 1 0", "h 1 1"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(before_last_move(&dots, &moves, 0, Side::First), 5);
+        assert_eq!(before_last_move(&dots, &moves, 0, Side::Second), 3);
+        // The opening is never taken back.
+        assert_eq!(
+            before_last_move(&dots, &moves, 4, Side::Second),
+            moves.len()
+        );
+    }
+
+    #[test]
+    fn records_are_numbered_after_the_highest() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(next_record_number(&dir.path().join("new")), 1);
+        for name in [
+            "0001.json",
+            "0007.json",
+            "0009.transcript.txt",
+            "notes.json",
+            "12.json",
+        ] {
+            fs::write(dir.path().join(name), "").unwrap();
+        }
+        assert_eq!(next_record_number(dir.path()), 8);
+    }
+}

@@ -1,0 +1,203 @@
+//! Exports game records to the formats other programs read: PDN for checkers (draughts
+//! editors and engines), SGF for the m,n,k games (gomoku viewers such as those c-gomoku-cli's
+//! files are opened in). Each move carries its thinking time as a comment, so that a game
+//! can be studied with the clock beside it.
+
+mod pdn;
+mod sgf;
+
+use crate::record::{read_stored, GameRecord, StoredGame};
+use crate::record_pack::{is_pack_name, read_game, PackError, PackIndex};
+use referee_rules::games::{GameSpec, SpecError};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use pdn::pdn;
+pub use sgf::sgf;
+
+/// The file format a game is exported to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Portable Draughts Notation, for checkers.
+    Pdn,
+    /// Smart Game Format FF[4], GM[4], for tic-tac-toe, gomoku and m,n,k.
+    Sgf,
+}
+
+impl Format {
+    /// The file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pdn => "pdn",
+            Format::Sgf => "sgf",
+        }
+    }
+}
+
+/// Why a record cannot be exported.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("cannot read {path}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{path} is not a game record")]
+    NotARecord {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("game {number}: its game '{game}' is not one this referee knows")]
+    UnknownGame {
+        number: u32,
+        game: String,
+        #[source]
+        source: SpecError,
+    },
+    #[error("game {number} is {game}: only checkers (PDN) and tic-tac-toe, gomoku and mnk (SGF) can be exported")]
+    NoFormat { number: u32, game: &'static str },
+    #[error("{path} holds no game record (NNNN.json) and no records file (games.jsonl)")]
+    NoRecords { path: PathBuf },
+    #[error(transparent)]
+    Pack(#[from] PackError),
+}
+
+/// The game a record was played at.
+pub fn spec_of(record: &GameRecord) -> Result<GameSpec, ExportError> {
+    let mut words = record.game.split_whitespace();
+    let name = words.next().unwrap_or_default();
+    let params: Vec<&str> = words.collect();
+    GameSpec::from_words(name, &params).map_err(|source| ExportError::UnknownGame {
+        number: record.number,
+        game: record.game.clone(),
+        source,
+    })
+}
+
+/// The format a game exports to, if any.
+pub fn format_of(spec: &GameSpec) -> Option<Format> {
+    match spec {
+        GameSpec::Checkers(_) => Some(Format::Pdn),
+        _ if spec.mnk_params().is_some() => Some(Format::Sgf),
+        _ => None,
+    }
+}
+
+/// The record in its export format: the format and the text.
+pub fn export(record: &GameRecord) -> Result<(Format, String), ExportError> {
+    let spec = spec_of(record)?;
+    match (&spec, format_of(&spec)) {
+        (GameSpec::Checkers(params), _) => Ok((Format::Pdn, pdn(record, params))),
+        (_, Some(Format::Sgf)) => Ok((Format::Sgf, sgf(record, &spec))),
+        _ => Err(ExportError::NoFormat {
+            number: record.number,
+            game: spec.name(),
+        }),
+    }
+}
+
+/// Reads one `NNNN.json` record.
+pub fn read_record(path: &Path) -> Result<GameRecord, ExportError> {
+    let text = fs::read_to_string(path).map_err(|source| ExportError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| ExportError::NotARecord {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Whether a file name is a game record's, `NNNN.json` (four digits or more).
+pub fn is_record_name(name: &str) -> bool {
+    name.strip_suffix(".json")
+        .is_some_and(|stem| stem.len() >= 4 && stem.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Hands over, as stored, every game a path names, in order of their numbers: a record file
+/// (`NNNN.json`) or a records file (`games.jsonl`, `games-K-of-N.jsonl`) itself, or those in a
+/// directory and in its `games/` folder (a `--record` directory, a tournament's output); the
+/// record files first, then each records file's games.
+pub fn each_game<E: From<ExportError>>(
+    path: &Path,
+    mut each: impl FnMut(StoredGame) -> Result<(), E>,
+) -> Result<(), E> {
+    let (records, packs) = holders(path)?;
+    for record_path in records {
+        let record = read_record(&record_path)?;
+        let dir = record_path.parent().unwrap_or(Path::new(""));
+        each(read_stored(dir, record))?;
+    }
+    for pack in packs {
+        let index = PackIndex::read_whole(&pack).map_err(ExportError::from)?;
+        for at in index.games().values() {
+            each(read_game(&pack, at).map_err(ExportError::from)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// The record files and the records files a path names (see [`each_game`]), each sorted.
+fn holders(path: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ExportError> {
+    let is_pack = |path: &Path| {
+        path.file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(is_pack_name)
+    };
+    if path.is_file() {
+        return Ok(if is_pack(path) {
+            (Vec::new(), vec![path.to_path_buf()])
+        } else {
+            (vec![path.to_path_buf()], Vec::new())
+        });
+    }
+    let (mut records, mut packs) = (Vec::new(), Vec::new());
+    for dir in [path.to_path_buf(), path.join("games")] {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if name.to_str().is_some_and(is_record_name) {
+                records.push(entry.path());
+            } else if is_pack(&entry.path()) && entry.path().is_file() {
+                packs.push(entry.path());
+            }
+        }
+    }
+    records.sort();
+    packs.sort();
+    if records.is_empty() && packs.is_empty() {
+        return Err(ExportError::NoRecords {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok((records, packs))
+}
+
+/// A move's thinking time as both formats write it: whole milliseconds, as c-gomoku-cli does.
+fn time_comment(us: u64) -> String {
+    format!("{}ms", us / 1000)
+}
+
+/// The date of an RFC 3339 time as `YYYY.MM.DD` (PDN) or `YYYY-MM-DD` (SGF).
+fn date(started: &str, separator: char) -> String {
+    started
+        .get(..10)
+        .unwrap_or_default()
+        .replace('-', &separator.to_string())
+}
+
+/// What a player is called in an exported game: its name and version from `ready`, or its
+/// label and command line when it never said.
+fn player_name(record: &GameRecord, index: usize) -> String {
+    let player = &record.players[index];
+    match (&player.name, &player.version) {
+        (Some(name), Some(version)) => format!("{name} {version}"),
+        (Some(name), None) => name.clone(),
+        _ => format!("{} ({})", player.label, player.command),
+    }
+}

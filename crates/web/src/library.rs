@@ -1,0 +1,467 @@
+//! What `referee serve` serves: the games found in the directories it was given, kept up to
+//! date by rescanning them. A directory holds records (`NNNN.json`, a `--record` directory) or
+//! a tournament's output (`journal.jsonl`, with its records file `games.jsonl` or its `games/`
+//! folder of record files); each such directory, and each one directly inside a directory
+//! given, is a *source*. A records file is read incrementally: each scan reads only the lines
+//! appended since the last. Pages and the API name a game by its source's index and its number
+//! only: no part of a path ever comes from a request, so nothing outside the served directories
+//! can be reached.
+
+use referee_records::export::is_record_name;
+use referee_records::live::{is_live_name, LiveGame};
+use referee_records::record::{read_stored, GameRecord, StoredGame};
+use referee_records::record_pack::{
+    is_pack_name, read_game, GameAt, Indexed, PackError, PackIndex,
+};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// A directory of games: a `--record` directory, or a tournament's output.
+#[derive(Clone, Debug, Serialize)]
+pub struct Source {
+    pub id: usize,
+    /// The directory as given on the command line (joined with the subdirectory's name).
+    pub name: String,
+    #[serde(skip)]
+    pub dir: PathBuf,
+    #[serde(skip)]
+    pub journal: Option<PathBuf>,
+    /// Whether it is a tournament's output (it has standings).
+    pub tournament: bool,
+}
+
+/// One game in the index: enough to list and filter it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameSummary {
+    pub source: usize,
+    pub number: u32,
+    pub game: String,
+    /// What each player is called, first then second.
+    pub players: [String; 2],
+    /// `first`, `second`, or none for a draw (and for a game still being played).
+    pub winner: Option<String>,
+    /// The result's reason code, or `playing` for a live game.
+    pub reason: String,
+    pub moves: usize,
+    pub started: String,
+    pub live: bool,
+}
+
+/// A file read once and kept until it changes.
+#[derive(Clone, Debug)]
+struct Seen {
+    modified: SystemTime,
+    len: u64,
+    summary: Option<GameSummary>,
+}
+
+/// A records file, indexed as far as it was read, and its games' lines in the index.
+#[derive(Debug)]
+struct IndexedPack {
+    source: usize,
+    index: PackIndex,
+    games: BTreeMap<u32, GameSummary>,
+}
+
+/// Where a game of the library is kept.
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// Its record file, `NNNN.json`, with its transcript and stderr files beside it.
+    Record(PathBuf),
+    /// Its lines in a records file.
+    Pack(PathBuf, GameAt),
+    /// Being played: a live file in this directory holds it.
+    Live(PathBuf),
+}
+
+impl Place {
+    /// The finished game as stored; none for a live game, or one that cannot be read.
+    pub fn stored(&self) -> Option<StoredGame> {
+        match self {
+            Place::Record(path) => {
+                let record: GameRecord =
+                    serde_json::from_str(&fs::read_to_string(path).ok()?).ok()?;
+                Some(read_stored(path.parent()?, record))
+            }
+            Place::Pack(path, at) => read_game(path, at).ok(),
+            Place::Live(_) => None,
+        }
+    }
+}
+
+/// The served directories and what was found in them.
+#[derive(Debug, Default)]
+pub struct Library {
+    roots: Vec<PathBuf>,
+    pub sources: Vec<Source>,
+    /// Record files and live files.
+    files: BTreeMap<PathBuf, Seen>,
+    packs: BTreeMap<PathBuf, IndexedPack>,
+    /// Bumped whenever a scan finds anything new or changed: what live pages wait on.
+    pub generation: u64,
+}
+
+impl Library {
+    pub fn new(roots: Vec<PathBuf>) -> Library {
+        let mut library = Library {
+            roots,
+            ..Library::default()
+        };
+        library.scan();
+        library
+    }
+
+    /// Looks at the directories again; reads only the files that are new or changed, and of a
+    /// records file only what was appended. Returns whether anything changed.
+    pub fn scan(&mut self) -> bool {
+        let mut sources = Vec::new();
+        for root in &self.roots {
+            let mut candidates = vec![(root.clone(), root.display().to_string())];
+            let mut inside: Vec<PathBuf> = fs::read_dir(root)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|entry| entry.path())
+                .filter(|path| path.is_dir() && path.file_name() != Some("games".as_ref()))
+                .collect();
+            inside.sort();
+            candidates.extend(inside.into_iter().map(|path| {
+                let name = path.display().to_string();
+                (path, name)
+            }));
+            for (dir, name) in candidates {
+                let journal = Some(dir.join("journal.jsonl")).filter(|path| path.is_file());
+                if journal.is_some() || !game_files(&dir).is_empty() {
+                    sources.push(Source {
+                        id: sources.len(),
+                        name,
+                        dir,
+                        tournament: journal.is_some(),
+                        journal,
+                    });
+                }
+            }
+        }
+        let mut changed = sources.len() != self.sources.len();
+        let mut files = BTreeMap::new();
+        let mut packs = BTreeMap::new();
+        for source in &sources {
+            for path in game_files(&source.dir) {
+                let is_pack = path
+                    .file_name()
+                    .and_then(|name| name.to_str())
+                    .is_some_and(is_pack_name);
+                if is_pack {
+                    let pack = self.packs.remove(&path);
+                    changed |= index_pack(&mut packs, source.id, path, pack);
+                    continue;
+                }
+                let Ok(meta) = fs::metadata(&path) else {
+                    continue;
+                };
+                let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                let seen = match self.files.remove(&path) {
+                    Some(seen)
+                        if seen.modified == modified
+                            && seen.len == meta.len()
+                            && seen.summary.as_ref().map(|s| s.source) == Some(source.id) =>
+                    {
+                        seen
+                    }
+                    _ => {
+                        changed = true;
+                        Seen {
+                            modified,
+                            len: meta.len(),
+                            summary: summarise(source.id, &path),
+                        }
+                    }
+                };
+                files.insert(path, seen);
+            }
+        }
+        changed |= !self.files.is_empty() || !self.packs.is_empty();
+        self.files = files;
+        self.packs = packs;
+        self.sources = sources;
+        if changed {
+            self.generation += 1;
+        }
+        changed
+    }
+
+    /// Every game, finished or live, by source and number (a finished record hides the live
+    /// file of the same game).
+    pub fn games(&self) -> Vec<GameSummary> {
+        let mut games: BTreeMap<(usize, u32), GameSummary> = BTreeMap::new();
+        let finished = self.packs.values().flat_map(|pack| pack.games.values());
+        let found = self.files.values().filter_map(|seen| seen.summary.as_ref());
+        for summary in found.chain(finished) {
+            let key = (summary.source, summary.number);
+            if summary.live && games.contains_key(&key) {
+                continue;
+            }
+            games.insert(key, summary.clone());
+        }
+        games.into_values().collect()
+    }
+
+    pub fn source(&self, id: usize) -> Option<&Source> {
+        self.sources.get(id)
+    }
+
+    /// Where game `number` of source `source` is kept: its line in a records file, else its
+    /// record file, else the live file playing it.
+    pub fn find(&self, source: usize, number: u32) -> Option<Place> {
+        let in_pack = self.packs.iter().find_map(|(path, pack)| {
+            let at = pack.index.games().get(&number)?;
+            (pack.source == source).then(|| Place::Pack(path.clone(), at.clone()))
+        });
+        if in_pack.is_some() {
+            return in_pack;
+        }
+        let dir = &self.source(source)?.dir;
+        let name = format!("{number:04}.json");
+        for dir in [dir.clone(), dir.join("games")] {
+            let path = dir.join(&name);
+            let finished = self.files.get(&path).and_then(|seen| seen.summary.as_ref());
+            if finished.is_some_and(|summary| summary.source == source) {
+                return Some(Place::Record(path));
+            }
+        }
+        self.files.iter().find_map(|(path, seen)| {
+            let summary = seen.summary.as_ref()?;
+            (summary.live && summary.source == source && summary.number == number)
+                .then(|| Place::Live(path.parent().unwrap_or(Path::new("")).to_path_buf()))
+        })
+    }
+}
+
+/// Brings a records file's index up to date (`pack` is what the last scan found of it), keeping
+/// it in `packs`; returns whether it found anything. A line that is not a records line is
+/// passed over (a viewer has nobody to tell).
+fn index_pack(
+    packs: &mut BTreeMap<PathBuf, IndexedPack>,
+    source: usize,
+    path: PathBuf,
+    pack: Option<IndexedPack>,
+) -> bool {
+    let mut changed = false;
+    let mut pack = pack.unwrap_or_else(|| IndexedPack {
+        source,
+        index: PackIndex::new(&path),
+        games: BTreeMap::new(),
+    });
+    if pack.source != source {
+        pack.source = source;
+        pack.games
+            .values_mut()
+            .for_each(|game| game.source = source);
+        changed = true;
+    }
+    let IndexedPack { index, games, .. } = &mut pack;
+    loop {
+        let read = index.update(|read| match read {
+            Indexed::Restarted => games.clear(),
+            Indexed::Game(record) => {
+                games.insert(record.number, summary(source, record));
+            }
+        });
+        match read {
+            Ok(found) => {
+                changed |= found;
+                break;
+            }
+            Err(PackError::Corrupt { .. }) => changed = true,
+            Err(PackError::Io { .. }) => break,
+        }
+    }
+    packs.insert(path, pack);
+    changed
+}
+
+/// The record files, records files and live files of a directory and of its `games/` folder.
+fn game_files(dir: &Path) -> Vec<PathBuf> {
+    [dir.to_path_buf(), dir.join("games")]
+        .iter()
+        .flat_map(|dir| fs::read_dir(dir).into_iter().flatten().flatten())
+        .filter(|entry| {
+            entry.file_name().to_str().is_some_and(|name| {
+                is_record_name(name) || is_live_name(name) || is_pack_name(name)
+            })
+        })
+        .map(|entry| entry.path())
+        .collect()
+}
+
+/// What the index shows of a record or a live game; none for a file that is neither.
+fn summarise(source: usize, path: &Path) -> Option<GameSummary> {
+    let name = path.file_name()?.to_str()?;
+    if is_live_name(name) {
+        let live = LiveGame::read(path).ok()?;
+        return Some(GameSummary {
+            source,
+            number: live.header.number,
+            game: live.header.game.clone(),
+            players: live.header.players.clone(),
+            winner: None,
+            reason: "playing".to_string(),
+            moves: live.moves.len(),
+            started: live.header.started.clone(),
+            live: true,
+        });
+    }
+    let record: GameRecord = serde_json::from_str(&fs::read_to_string(path).ok()?).ok()?;
+    Some(summary(source, &record))
+}
+
+/// The index's line of a finished game.
+pub fn summary(source: usize, record: &GameRecord) -> GameSummary {
+    GameSummary {
+        source,
+        number: record.number,
+        game: record.game.clone(),
+        players: [0, 1].map(|i| player_name(record, i)),
+        winner: record.result.winner.map(|side| side.as_str().to_string()),
+        reason: record.result.reason.code().to_string(),
+        moves: record.moves.len(),
+        started: record.started.clone(),
+        live: false,
+    }
+}
+
+/// What a player is called: its label, and its name from `ready` when it differs.
+pub fn player_name(record: &GameRecord, index: usize) -> String {
+    let player = &record.players[index];
+    match &player.name {
+        Some(name) if *name != player.label => format!("{} ({name})", player.label),
+        _ => player.label.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay;
+    use referee_records::live::{LiveFile, LiveHeader};
+    use referee_records::record_pack::RecordPack;
+    use referee_records::transcript::{SeatLog, Transcript};
+    use std::io::Write as _;
+    use std::time::{Duration, Instant};
+
+    /// A seat's log of one line sent a millisecond after `started`, and its stderr.
+    fn log(started: Instant, line: &str, stderr: &[u8]) -> SeatLog {
+        let mut transcript = Transcript::default();
+        transcript.sent(line.into(), started + Duration::from_millis(1));
+        SeatLog {
+            transcript: transcript.take().0,
+            stderr: stderr.to_vec(),
+            ..SeatLog::default()
+        }
+    }
+
+    fn record(number: u32) -> GameRecord {
+        let player = |label: &str| {
+            serde_json::json!({"label": label, "command": "bot", "name": null, "version": null,
+                "time": {"move": 1000, "bank": 0, "increment": 0, "first": 0}, "points": 0.5,
+                "stderr_at_us": [1500]})
+        };
+        serde_json::from_value(serde_json::json!({
+            "referee": "0", "number": number, "game": "tictactoe width=3 height=3 line=3 exact=no",
+            "players": [player("ann"), player("bob")], "opening": [],
+            "moves": [{"side": "first", "move": "1 1", "us": 10, "at_us": 2000}],
+            "result": {"winner": null, "reason": "agreement", "detail": "draw"},
+            "started": "", "ended": "", "final_position": ""
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_records_file_is_indexed_as_it_grows_and_its_games_replayed() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("league");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("journal.jsonl"), "").unwrap();
+        let path = out.join("games.jsonl");
+        let pack = RecordPack::open(&path, false).unwrap();
+        let started = Instant::now();
+        let logs = [
+            log(started, "turn 1000", b"thinking\n"),
+            log(started, "x", b""),
+        ];
+        pack.append_game(&record(1), &logs, started).unwrap();
+        let mut library = Library::new(vec![root.path().to_path_buf()]);
+        assert!(library.sources[0].tournament);
+        assert_eq!(library.games().len(), 1);
+
+        // A game and an epilogue of the first are appended, then half a line: the scan reads
+        // what is whole, and nothing is an error.
+        pack.append_game(&record(2), &logs, started).unwrap();
+        pack.append_epilogue(1, "bob", &log(started, "quit", b"bye\n"), started)
+            .unwrap();
+        let whole = fs::read(&path).unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(&whole[..100])
+            .unwrap();
+        assert!(library.scan());
+        let numbers: Vec<u32> = library.games().iter().map(|game| game.number).collect();
+        assert_eq!(numbers, [1, 2]);
+        assert!(!library.scan(), "nothing more");
+
+        let place = library.find(0, 1).unwrap();
+        assert!(matches!(place, Place::Pack(..)), "{place:?}");
+        let view = replay::finished(&place.stored().unwrap());
+        let sent: Vec<&str> = view.turns[1].iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(sent, ["turn 1000", "x", "quit"], "the epilogue is merged");
+        let stderr = |side: usize| -> Vec<String> {
+            view.stderr[side]
+                .iter()
+                .flatten()
+                .map(|l| l.text.clone())
+                .collect()
+        };
+        assert_eq!(stderr(0), ["thinking"]);
+        assert_eq!(stderr(1), ["bye"]);
+        assert!(library.find(0, 3).is_none());
+    }
+
+    #[test]
+    fn sources_are_found_one_level_down_and_a_record_hides_its_live_file() {
+        let root = tempfile::tempdir().unwrap();
+        let records = root.path().join("records");
+        fs::create_dir_all(&records).unwrap();
+        fs::create_dir_all(root.path().join("empty")).unwrap();
+        let header = LiveHeader {
+            number: 1,
+            game: "tictactoe width=3 height=3 line=3 exact=no".into(),
+            players: ["A".into(), "B".into()],
+            time: Default::default(),
+            opening: Vec::new(),
+            started: String::new(),
+        };
+        let mut table = LiveFile::new(&records);
+        let live = table.start(&header);
+        let mut library = Library::new(vec![root.path().to_path_buf()]);
+        assert_eq!(library.sources.len(), 1, "{:?}", library.sources);
+        assert!(library.sources[0].name.ends_with("records"));
+        let games = library.games();
+        assert_eq!(
+            (games.len(), games[0].live, games[0].reason.as_str()),
+            (1, true, "playing")
+        );
+        assert!(!library.scan(), "nothing changed");
+        // A file named like a record that is no record is no game: the live one stays.
+        fs::write(records.join("0001.json"), "not a record").unwrap();
+        assert!(library.scan());
+        assert!(library.games()[0].live, "an unreadable record is no game");
+        drop(live);
+        assert!(library.scan());
+        assert!(library.games().is_empty());
+    }
+}

@@ -1,0 +1,246 @@
+//! One game as the viewer shows it: the record (or the moves so far of a live game), each
+//! position's picture replayed with the rules, and the lines each bot exchanged on each turn.
+
+use referee_records::export::{format_of, spec_of};
+use referee_records::live::find_live;
+use referee_records::record::StoredGame;
+use referee_rules::games::{AnyGame, GameSpec};
+use referee_rules::quote;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The most bytes of a stderr file shown: the referee writes at most 64 KiB a game, and a
+/// little more after the game ends.
+const STDERR_SHOWN: usize = 256 * 1024;
+
+/// A line of the transcript, as the viewer places it beside its turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TurnLine {
+    /// Milliseconds since the game began.
+    pub ms: f64,
+    /// The player's label.
+    pub player: String,
+    /// `>` for a line sent to the bot, `<` for one read from it.
+    pub way: String,
+    /// The line, escaped to printable ASCII by the referee when it wrote the transcript.
+    pub text: String,
+}
+
+/// A line of a bot's stderr, with the position it was written on the way to, when the record
+/// says when it began (its first 4096 lines).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StderrLine {
+    pub ply: Option<usize>,
+    /// Escaped to printable ASCII.
+    pub text: String,
+}
+
+/// Everything the viewer shows of a game but its pictures.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The record; for a live game, the same fields so far, with `result` null.
+    pub record: Value,
+    pub live: bool,
+    /// Positions to step through: the start, then one after each move (opening included).
+    pub positions: usize,
+    /// The transcript's lines by position: those of the exchange that led to it.
+    pub turns: Vec<Vec<TurnLine>>,
+    /// Each player's stderr file, escaped line by line, when it wrote anything.
+    pub stderr: [Option<Vec<StderrLine>>; 2],
+    /// `pdn` or `sgf` when the game can be exported.
+    pub export: Option<&'static str>,
+}
+
+/// The moves of a game from its start, opening included.
+pub fn all_moves(record: &Value) -> Vec<String> {
+    let strings = |key: &str, field: Option<&str>| -> Vec<String> {
+        record[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|item| match field {
+                Some(field) => item[field].as_str().map(str::to_string),
+                None => item.as_str().map(str::to_string),
+            })
+            .collect()
+    };
+    let mut moves = strings("opening", None);
+    moves.extend(strings("moves", Some("move")));
+    moves
+}
+
+/// The game a record or live game was played at.
+pub fn spec_of_text(game: &str) -> Option<GameSpec> {
+    let mut words = game.split_whitespace();
+    let name = words.next()?;
+    let params: Vec<&str> = words.collect();
+    GameSpec::from_words(name, &params).ok()
+}
+
+/// The position after the first `ply` moves; none if a move cannot be played (a record
+/// edited by hand).
+pub fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn AnyGame>> {
+    let mut game = spec.new_game();
+    for mv in moves.iter().take(ply) {
+        game.play_text(mv).ok()?;
+    }
+    Some(game)
+}
+
+/// The view of a finished game, from its record, transcript and stderr as stored.
+pub fn finished(game: &StoredGame) -> GameView {
+    let record = &game.record;
+    let value = serde_json::to_value(record).unwrap_or(Value::Null);
+    let stderr = [0, 1].map(|i| {
+        game.stderr[i]
+            .as_deref()
+            .map(|bytes| (escaped(bytes), record.players[i].stderr_at_us.clone()))
+    });
+    let export = spec_of(record)
+        .ok()
+        .and_then(|spec| format_of(&spec))
+        .map(|format| format.extension());
+    view(value, false, &game.transcript, stderr, export)
+}
+
+/// The view of a live game: what was played so far.
+pub fn live(dir: &Path, number: u32) -> Option<GameView> {
+    let game = find_live(dir, number)?;
+    let header = &game.header;
+    let players: Vec<Value> = (0..2)
+        .map(|i| json!({"label": header.players[i], "time": header.time[i]}))
+        .collect();
+    let value = json!({
+        "number": header.number,
+        "game": header.game,
+        "players": players,
+        "opening": header.opening,
+        "moves": game.moves,
+        "result": null,
+        "started": header.started,
+    });
+    Some(view(value, true, "", [None, None], None))
+}
+
+fn view(
+    record: Value,
+    live: bool,
+    transcript: &str,
+    stderr: [Option<(String, Vec<u64>)>; 2],
+    export: Option<&'static str>,
+) -> GameView {
+    let opening = record["opening"].as_array().map_or(0, Vec::len);
+    let answered: Vec<f64> = record["moves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|mv| mv["at_us"].as_f64().unwrap_or(0.0) / 1000.0)
+        .collect();
+    let positions = opening + answered.len() + 1;
+    // The position a line written `ms` into the game led to: the next one after it.
+    let ply_at = |ms: f64| {
+        let moves_before = answered.partition_point(|&at| at < ms - 0.001);
+        (opening + moves_before + 1).min(positions - 1)
+    };
+    let mut turns: Vec<Vec<TurnLine>> = vec![Vec::new(); positions];
+    for line in transcript.lines().filter_map(turn_line) {
+        // The exchange that led to a bot's move: every line up to its answer.
+        turns[ply_at(line.ms)].push(line);
+    }
+    let stderr = stderr.map(|file| {
+        file.map(|(text, starts)| {
+            text.lines()
+                .enumerate()
+                .map(|(index, line)| StderrLine {
+                    ply: starts.get(index).map(|&us| ply_at(us as f64 / 1000.0)),
+                    text: line.to_string(),
+                })
+                .collect()
+        })
+    });
+    GameView {
+        record,
+        live,
+        positions,
+        turns,
+        stderr,
+        export,
+    }
+}
+
+/// Reads `+12.345 ms A> turn 1000`.
+fn turn_line(line: &str) -> Option<TurnLine> {
+    let rest = line.strip_prefix('+')?;
+    let (ms, rest) = rest.split_once(" ms ")?;
+    let (who, text) = rest.split_once(' ').unwrap_or((rest, ""));
+    let way = who.chars().last().filter(|c| *c == '<' || *c == '>')?;
+    Some(TurnLine {
+        ms: ms.parse().ok()?,
+        player: who[..who.len() - 1].to_string(),
+        way: way.to_string(),
+        text: text.to_string(),
+    })
+}
+
+/// A stderr file's first bytes, each line escaped to printable ASCII (a bot's terminal escapes
+/// are shown, not obeyed).
+fn escaped(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(STDERR_SHOWN)]);
+    text.lines()
+        .map(quote::escape)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transcript_lines_go_to_the_turn_they_led_to() {
+        let record = json!({
+            "opening": ["1 1"],
+            "moves": [{"move": "0 0", "at_us": 2000}, {"move": "2 2", "at_us": 3000}],
+        });
+        let transcript = "+0.010 ms A> referee 1\n+2.000 ms A< 0 0\n+2.100 ms B> opponent 0 0\n\
+                          +3.000 ms B< 2 2\n+3.500 ms A> result loss line\nnot a line\n";
+        let view = view(record, false, transcript, [None, None], None);
+        assert_eq!(view.positions, 4);
+        let texts: Vec<Vec<&str>> = view
+            .turns
+            .iter()
+            .map(|lines| lines.iter().map(|l| l.text.as_str()).collect())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                vec![],
+                vec![],
+                vec!["referee 1", "0 0"],
+                vec!["opponent 0 0", "2 2", "result loss line"]
+            ]
+        );
+        assert_eq!(view.turns[2][1].way, "<");
+        assert_eq!(view.turns[3][0].player, "B");
+    }
+
+    #[test]
+    fn stderr_lines_go_to_the_turn_they_were_written_in() {
+        let record = json!({
+            "opening": [],
+            "moves": [{"move": "0 0", "at_us": 2000}, {"move": "2 2", "at_us": 3000}],
+        });
+        // Three lines stamped, the fourth past the stamps kept.
+        let stderr = (
+            "start\nthink 1\nthink 2\nlate".to_string(),
+            vec![10, 1500, 2500],
+        );
+        let view = view(record, false, "", [Some(stderr), None], None);
+        let lines = view.stderr[0].as_ref().unwrap();
+        let plies: Vec<Option<usize>> = lines.iter().map(|line| line.ply).collect();
+        assert_eq!(plies, [Some(1), Some(1), Some(2), None]);
+        assert_eq!(lines[3].text, "late");
+        assert!(view.stderr[1].is_none());
+    }
+}

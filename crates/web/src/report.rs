@@ -1,0 +1,231 @@
+//! `referee report`: one self-contained HTML file with the standings and every game
+//! replayable, to publish results without a server. It is the pages of `referee serve` with
+//! their data inside: the index, each game's view and the picture of each of its positions.
+//! The page is written as it is made, a game at a time, so that a contest of thousands of games
+//! needs the memory of one game, not of the whole page.
+
+use crate::assets;
+use crate::library::Library;
+use crate::replay::{self, all_moves, position, spec_of_text};
+use crate::server::tournament_standings;
+use serde_json::{json, Map, Value};
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Why a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("no game records found in {}", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "))]
+    Empty { dirs: Vec<PathBuf> },
+    #[error("cannot write {path}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// What was written.
+pub struct Written {
+    pub path: PathBuf,
+    pub games: usize,
+    pub bytes: usize,
+}
+
+/// Writes `out_dir/index.html` from the games of `dirs` (finished games only).
+pub fn write_report(dirs: &[PathBuf], out_dir: &Path) -> Result<Written, ReportError> {
+    let library = Library::new(dirs.to_vec());
+    let games: Vec<_> = library
+        .games()
+        .into_iter()
+        .filter(|game| !game.live)
+        .collect();
+    if games.is_empty() {
+        return Err(ReportError::Empty {
+            dirs: dirs.to_vec(),
+        });
+    }
+    let path = out_dir.join("index.html");
+    let write_error = |source| ReportError::Write {
+        path: path.clone(),
+        source,
+    };
+    fs::create_dir_all(out_dir).map_err(write_error)?;
+    let mut page = Page::begin(File::create(&path).map_err(write_error)?).map_err(write_error)?;
+    let index = json!({ "generation": 0, "sources": library.sources, "games": games });
+    page.data(&format!("{{\"index\":{index},\"games\":{{"))
+        .map_err(write_error)?;
+    let mut written = 0;
+    for summary in &games {
+        let Some(view) = game_view(&library, summary.source, summary.number) else {
+            continue;
+        };
+        let key = format!("{}/{}", summary.source, summary.number);
+        let comma = if written > 0 { "," } else { "" };
+        page.data(&format!("{comma}{}:{view}", Value::from(key)))
+            .map_err(write_error)?;
+        written += 1;
+    }
+    let mut tournaments = Map::new();
+    for source in &library.sources {
+        if let Some(standings) = source.journal.as_deref().and_then(tournament_standings) {
+            tournaments.insert(source.id.to_string(), standings);
+        }
+    }
+    page.data(&format!(
+        "}},\"tournaments\":{}}}",
+        Value::Object(tournaments)
+    ))
+    .map_err(write_error)?;
+    let bytes = page.end().map_err(write_error)?;
+    Ok(Written {
+        path,
+        games: written,
+        bytes,
+    })
+}
+
+/// What the page holds of one finished game: its view and the pictures of its positions.
+fn game_view(library: &Library, source: usize, number: u32) -> Option<Value> {
+    let game = library.find(source, number)?.stored()?;
+    let view = replay::finished(&game);
+    let moves = all_moves(&view.record);
+    let positions: Vec<String> = match spec_of_text(&game.record.game) {
+        Some(spec) => (0..view.positions)
+            .map(|ply| {
+                position(&spec, &moves, ply)
+                    .map_or_else(String::new, |game| game.picture().to_svg(false))
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let (prefix, positions) = shared_start(positions);
+    Some(json!({ "view": view, "prefix": prefix, "positions": positions }))
+}
+
+/// The page being written: its style inside, then its data, then its script. In the data,
+/// `<` is written `\u003c`, so that no text of a bot's can close the script element it sits
+/// in.
+struct Page<W: Write> {
+    out: BufWriter<W>,
+    /// The page after the data: the script and the rest of the HTML.
+    after: String,
+    bytes: usize,
+}
+
+/// Where the data and the script go in the pages' HTML.
+const SCRIPT: &str = "<script src=\"app.js\"></script>";
+
+impl<W: Write> Page<W> {
+    fn begin(out: W) -> io::Result<Page<W>> {
+        let html = assets::INDEX_HTML.replace(
+            "<link rel=\"stylesheet\" href=\"style.css\">",
+            &format!("<style>\n{}</style>", assets::STYLE_CSS),
+        );
+        let (before, rest) = html.split_once(SCRIPT).unwrap_or((&html, ""));
+        let mut page = Page {
+            out: BufWriter::new(out),
+            after: format!("</script>\n<script>\n{}</script>{rest}", assets::APP_JS),
+            bytes: 0,
+        };
+        page.raw(before)?;
+        page.raw("<script type=\"application/json\" id=\"referee-data\">")?;
+        Ok(page)
+    }
+
+    fn raw(&mut self, text: &str) -> io::Result<()> {
+        self.bytes += text.len();
+        self.out.write_all(text.as_bytes())
+    }
+
+    /// Adds JSON text to the data.
+    fn data(&mut self, json: &str) -> io::Result<()> {
+        let mut parts = json.split('<');
+        if let Some(first) = parts.next() {
+            self.raw(first)?;
+        }
+        for part in parts {
+            self.raw("\\u003c")?;
+            self.raw(part)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rest of the page; returns its size in bytes.
+    fn end(mut self) -> io::Result<usize> {
+        let after = std::mem::take(&mut self.after);
+        self.raw(&after)?;
+        self.out.flush()?;
+        Ok(self.bytes)
+    }
+}
+
+/// The start every picture of a game shares (the board without its pieces, mostly), and what
+/// follows it in each: the page joins them again, and the file is several times smaller.
+fn shared_start(pictures: Vec<String>) -> (String, Vec<String>) {
+    let Some(first) = pictures.first() else {
+        return (String::new(), pictures);
+    };
+    let mut shared = first.len();
+    for picture in &pictures[1..] {
+        let common = first
+            .char_indices()
+            .zip(picture.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((at, a), _)| at + a.len_utf8());
+        shared = shared.min(common);
+    }
+    let prefix = first[..shared].to_string();
+    let rests = pictures
+        .into_iter()
+        .map(|picture| picture[shared..].to_string())
+        .collect();
+    (prefix, rests)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pictures_keep_their_shared_start_once() {
+        let pictures = vec![
+            "<svg><a/><b/>".into(),
+            "<svg><a/><c/>".into(),
+            "<svg><a/>".into(),
+        ];
+        let (prefix, rests) = shared_start(pictures);
+        assert_eq!(prefix, "<svg><a/>");
+        assert_eq!(rests, ["<b/>", "<c/>", ""]);
+        assert_eq!(shared_start(Vec::new()), (String::new(), Vec::new()));
+        let (prefix, rests) = shared_start(vec!["é1".into(), "é2".into(), "ê".into()]);
+        assert_eq!(prefix, "");
+        assert_eq!(rests, ["é1", "é2", "ê"]);
+    }
+
+    #[test]
+    fn a_bots_text_cannot_close_the_data_script() {
+        let mut page = Page::begin(Vec::new()).unwrap();
+        let data = json!({ "name": "</script><script>alert(1)</script>" }).to_string();
+        page.data(&data).unwrap();
+        let bytes = page.end().unwrap();
+        let html = String::from_utf8(page_bytes(&data)).unwrap();
+        assert_eq!(bytes, html.len());
+        assert!(!html.contains("</script><script>alert"));
+        assert!(html.contains("\\u003c/script>\\u003cscript>alert(1)\\u003c/script>"));
+        assert!(html.contains("<style>") && !html.contains("href=\"style.css\""));
+        assert!(!html.contains("src=\"app.js\""));
+        assert!(html.contains("id=\"referee-data\">{\"name\""));
+    }
+
+    /// The page holding `data`.
+    fn page_bytes(data: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut page = Page::begin(&mut out).unwrap();
+        page.data(data).unwrap();
+        page.end().unwrap();
+        out
+    }
+}

@@ -1,0 +1,335 @@
+//! The HTTP side of `referee serve`: the page (plain HTML, CSS and JS compiled into the
+//! binary), a JSON API over the [`Library`], each position's picture as SVG, exports, and a
+//! stream of server-sent events that tells pages when a game moved or a new one appeared.
+//!
+//! Safe by default: it listens on 127.0.0.1; on any other address every request must carry
+//! the access token printed at start (in the URL once, then in a cookie). Requests name games
+//! by numbers only (see [`Library`]), and everything a bot wrote reaches the page as JSON text
+//! that the page shows as text, never as HTML.
+
+use crate::assets;
+use crate::library::{Library, Place};
+use crate::replay::{self, all_moves, position, spec_of_text};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use referee_core::tournament::journal;
+use referee_core::tournament::merge::merge;
+use referee_records::export::export;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How often the served directories are looked at again for new games and moves.
+const SCAN_EVERY: Duration = Duration::from_millis(250);
+
+/// What `referee serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub dirs: Vec<PathBuf>,
+    pub address: SocketAddr,
+}
+
+/// The access token's cookie.
+const TOKEN_COOKIE: &str = "referee_token";
+
+struct Shared {
+    library: Mutex<Library>,
+    token: Option<String>,
+    generation: watch::Sender<u64>,
+}
+
+type AppState = Arc<Shared>;
+
+/// Why serving stopped or could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot listen on {address}")]
+    Bind {
+        address: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the web server stopped")]
+    Serve(#[source] std::io::Error),
+}
+
+/// A fresh access token: 128 random bits in hex.
+pub fn new_token() -> String {
+    use rand::RngCore;
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Serves until the process is stopped. `ready` is called with the address to open (the
+/// token in it when one is needed) once the server listens.
+pub fn serve(options: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Serve)?;
+    runtime.block_on(async move {
+        let token = (!options.address.ip().is_loopback()).then(new_token);
+        let library = Library::new(options.dirs.clone());
+        let (generation, _) = watch::channel(library.generation);
+        let shared = Arc::new(Shared {
+            library: Mutex::new(library),
+            token: token.clone(),
+            generation,
+        });
+        let listener = tokio::net::TcpListener::bind(options.address)
+            .await
+            .map_err(|source| ServeError::Bind {
+                address: options.address,
+                source,
+            })?;
+        let bound = listener.local_addr().map_err(ServeError::Serve)?;
+        let url = match &token {
+            Some(token) => format!("http://{bound}/?token={token}"),
+            None => format!("http://{bound}/"),
+        };
+        tokio::spawn(rescan(Arc::clone(&shared)));
+        ready(&url);
+        axum::serve(listener, router(shared))
+            .await
+            .map_err(ServeError::Serve)
+    })
+}
+
+/// Looks at the served directories again and again, telling the pages when anything changed.
+async fn rescan(shared: AppState) {
+    loop {
+        tokio::time::sleep(SCAN_EVERY).await;
+        let scanned = Arc::clone(&shared);
+        let generation = tokio::task::spawn_blocking(move || {
+            let mut library = scanned.library.lock().expect("never poisoned");
+            library.scan().then_some(library.generation)
+        })
+        .await;
+        if let Ok(Some(generation)) = generation {
+            shared.generation.send_replace(generation);
+        }
+    }
+}
+
+fn router(shared: AppState) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(assets::INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(assets::APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(assets::STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/api/games", get(games))
+        .route("/api/game/{source}/{number}", get(game))
+        .route("/api/position/{source}/{number}/{ply}", get(picture))
+        .route("/api/export/{source}/{number}", get(download))
+        .route("/api/tournament/{source}", get(tournament))
+        .route("/api/events", get(events))
+        .layer(middleware::from_fn_with_state(Arc::clone(&shared), guard))
+        .with_state(shared)
+}
+
+fn page(body: &'static str, kind: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "no such game or page\n").into_response()
+}
+
+/// Lets a request through when no token is needed, or when it carries the token (in the URL,
+/// which also sets the cookie, or in the cookie).
+async fn guard(
+    State(shared): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(token) = &shared.token else {
+        return next.run(request).await;
+    };
+    let in_cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .any(|(name, value)| name == TOKEN_COOKIE && value == token);
+    let in_url = query.get("token") == Some(token);
+    if !in_cookie && !in_url {
+        return (
+            StatusCode::FORBIDDEN,
+            "this server needs its access token: open the address referee serve printed\n",
+        )
+            .into_response();
+    }
+    let mut response = next.run(request).await;
+    if in_url {
+        let cookie = format!("{TOKEN_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/");
+        if let Ok(value) = cookie.parse() {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+async fn games(State(shared): State<AppState>) -> Json<Value> {
+    let library = shared.library.lock().expect("never poisoned");
+    Json(json!({
+        "generation": library.generation,
+        "sources": library.sources,
+        "games": library.games(),
+    }))
+}
+
+/// Where game `number` of source `source` is kept.
+fn find(shared: &Shared, source: usize, number: u32) -> Option<Place> {
+    let library = shared.library.lock().expect("never poisoned");
+    library.find(source, number)
+}
+
+/// The view of a game, finished or live.
+fn game_view(place: &Place, number: u32) -> Option<replay::GameView> {
+    match place {
+        Place::Live(dir) => replay::live(dir, number),
+        finished => Some(replay::finished(&finished.stored()?)),
+    }
+}
+
+async fn game(
+    State(shared): State<AppState>,
+    Path((source, number)): Path<(usize, u32)>,
+) -> Response {
+    let view =
+        tokio::task::spawn_blocking(move || game_view(&find(&shared, source, number)?, number))
+            .await
+            .ok()
+            .flatten();
+    match view {
+        Some(view) => Json(view).into_response(),
+        None => not_found(),
+    }
+}
+
+async fn picture(
+    State(shared): State<AppState>,
+    Path((source, number, ply)): Path<(usize, u32, usize)>,
+) -> Response {
+    let svg = tokio::task::spawn_blocking(move || {
+        let view = game_view(&find(&shared, source, number)?, number)?;
+        let spec = spec_of_text(view.record["game"].as_str()?)?;
+        let moves = all_moves(&view.record);
+        (ply <= moves.len()).then_some(())?;
+        Some(position(&spec, &moves, ply)?.picture().to_svg(false))
+    })
+    .await
+    .ok()
+    .flatten();
+    match svg {
+        Some(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        None => not_found(),
+    }
+}
+
+async fn download(
+    State(shared): State<AppState>,
+    Path((source, number)): Path<(usize, u32)>,
+) -> Response {
+    let exported = tokio::task::spawn_blocking(move || {
+        let game = find(&shared, source, number)?.stored()?;
+        export(&game.record).ok()
+    })
+    .await
+    .ok()
+    .flatten();
+    match exported {
+        Some((format, text)) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!(
+                        "attachment; filename=\"{number:04}.{}\"",
+                        format.extension()
+                    ),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        None => not_found(),
+    }
+}
+
+async fn tournament(State(shared): State<AppState>, Path(source): Path<usize>) -> Response {
+    let standings = tokio::task::spawn_blocking(move || {
+        let library = shared.library.lock().expect("never poisoned");
+        let path = library.source(source)?.journal.clone()?;
+        drop(library);
+        tournament_standings(&path)
+    })
+    .await
+    .ok()
+    .flatten();
+    match standings {
+        Some(standings) => Json(standings).into_response(),
+        None => not_found(),
+    }
+}
+
+/// A tournament's standings and progress, from its journal.
+pub fn tournament_standings(journal_path: &std::path::Path) -> Option<Value> {
+    let merged = merge(&[journal_path.to_path_buf()]).ok()?;
+    let header = journal::read(journal_path).ok()?.header?;
+    Some(json!({
+        "name": header.tournament.name,
+        "game": header.tournament.game,
+        "format": header.tournament.format,
+        "total_games": header.tournament.total_games,
+        "standings": merged.tally.standings(),
+    }))
+}
+
+async fn events(
+    State(shared): State<AppState>,
+) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    change_events(shared.generation.subscribe())
+}
+
+/// Server-sent events, one `changed` event (its data the new generation) each time `changes`
+/// changes: what pages wait on to fetch again.
+pub(crate) fn change_events(
+    changes: watch::Receiver<u64>,
+) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    let stream = futures_util::stream::unfold(changes, |mut changes| async move {
+        changes.changed().await.ok()?;
+        let generation = *changes.borrow_and_update();
+        let event = Event::default()
+            .event("changed")
+            .data(generation.to_string());
+        Some((Ok(event), changes))
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}

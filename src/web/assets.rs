@@ -1,5 +1,0 @@
-//! The pages' files, compiled into the binary: plain HTML, CSS and JavaScript, no build step.
-
-pub const INDEX_HTML: &str = include_str!("../../assets/web/index.html");
-pub const APP_JS: &str = include_str!("../../assets/web/app.js");
-pub const STYLE_CSS: &str = include_str!("../../assets/web/style.css");
