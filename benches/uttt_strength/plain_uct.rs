@@ -41,7 +41,7 @@ struct Node {
     children: u8,
 }
 
-pub struct PlainUct {
+pub(crate) struct PlainUct {
     /// Random playouts from each new leaf, their results averaged.
     rollouts: u32,
     /// Whether the subtree of the position reached is kept for the next move.
@@ -57,12 +57,12 @@ pub struct PlainUct {
 
 impl PlainUct {
     /// OpenSpiel's `MCTSBot` with its example's settings.
-    pub fn openspiel(seed: u64) -> PlainUct {
+    pub(crate) fn openspiel(seed: u64) -> PlainUct {
         PlainUct::new(seed, 10, false)
     }
 
     /// The strong bot before issue 19.
-    pub fn previous_strong(seed: u64) -> PlainUct {
+    pub(crate) fn previous_strong(seed: u64) -> PlainUct {
         PlainUct::new(seed, 1, true)
     }
 

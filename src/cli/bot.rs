@@ -6,7 +6,7 @@ use referee_bots::Level;
 use std::io;
 
 #[derive(Args, Debug)]
-pub struct BotArgs {
+pub(super) struct BotArgs {
     /// How strongly it plays: random (or 1), greedy (or 2), strong (or 3).
     level: Level,
     /// Seed for the bot's random choices: the same seed replays the same game, except
@@ -15,7 +15,7 @@ pub struct BotArgs {
     seed: u64,
 }
 
-pub fn run(args: BotArgs) -> Result<()> {
+pub(super) fn run(args: BotArgs) -> Result<()> {
     referee_bots::run(
         args.level,
         args.seed,

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 /// The check takes the [`Settings`] that change what a bot is sent or how it runs, with its
 /// own words for one bot.
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(super) struct CheckArgs {
     /// The game (see below).
     game: String,
     /// The bot: a command line such as "python3 bots/python/uttt.py".
@@ -49,7 +49,7 @@ pub struct CheckArgs {
     record: Option<PathBuf>,
 }
 
-pub fn run(args: CheckArgs) -> Result<ExitCode> {
+pub(super) fn run(args: CheckArgs) -> Result<ExitCode> {
     let player = PlayerSpec::parse(&args.player).context("the player")?;
     if player.protocol() != Protocol::Native {
         bail!(

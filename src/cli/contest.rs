@@ -33,7 +33,7 @@ replayable, in one file to open in a browser or publish as it is (no server need
 
 #[derive(Args, Debug)]
 #[command(after_help = CONTEST_HELP)]
-pub struct ContestArgs {
+pub(super) struct ContestArgs {
     /// The contest's file (TOML): a tournament file whose players may also be source folders
     /// (source = "DIR", or sources = "DIR" for a folder of them), see README.md, "Contests".
     config: PathBuf,
@@ -64,7 +64,7 @@ pub struct ContestArgs {
     out: Option<PathBuf>,
 }
 
-pub fn run(args: ContestArgs) -> Result<()> {
+pub(super) fn run(args: ContestArgs) -> Result<()> {
     let mut contest = Contest::load(&args.config)?;
     let out = args.out.unwrap_or_else(|| contest.output.clone());
     contest.set_output(&out);

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-pub struct ExportArgs {
+pub(super) struct ExportArgs {
     /// Game records: NNNN.json files, a tournament's records file (games.jsonl, one line per
     /// game), or directories holding either (a --record directory, or a tournament's output
     /// directory, whose games.jsonl and games/ folder are read).
@@ -29,7 +29,7 @@ pub struct ExportArgs {
     files: Option<PathBuf>,
 }
 
-pub fn run(args: ExportArgs) -> Result<()> {
+pub(super) fn run(args: ExportArgs) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     let mut written = 0;
     for path in &args.paths {

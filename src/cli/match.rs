@@ -44,7 +44,7 @@ const HELP_ORDER: &[&str] = &[
 
 #[derive(Args, Debug)]
 #[command(mut_args(in_help_order))]
-pub struct MatchArgs {
+pub(super) struct MatchArgs {
     /// The game (see below).
     game: String,
     /// Player A: a command line such as "python3 bots/python/mnk.py", or a built-in bot:
@@ -97,7 +97,7 @@ fn in_help_order(arg: Arg) -> Arg {
     }
 }
 
-pub fn run(args: MatchArgs) -> Result<()> {
+pub(super) fn run(args: MatchArgs) -> Result<()> {
     let settings = &args.settings;
     let spec = GameSpec::from_words(&args.game, &args.params)?;
     let [player_a, player_b] = [

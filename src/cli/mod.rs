@@ -113,7 +113,7 @@ enum Command {
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

@@ -12,7 +12,7 @@ use referee_rules::quote;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
-pub struct PerftArgs {
+pub(super) struct PerftArgs {
     /// The game (see below).
     game: String,
     /// Number of moves (plies).
@@ -30,7 +30,7 @@ const WORTH_SAYING: Duration = Duration::from_secs(2);
 /// A count quicker than this is too short a measure to foretell from.
 const MEASURABLE: Duration = Duration::from_millis(50);
 
-pub fn run(args: PerftArgs) -> Result<()> {
+pub(super) fn run(args: PerftArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
     let mut game = spec.new_game();
     for mv in super::moves(&spec, args.opening.as_deref()) {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 /// A game at the console takes four of the [`Settings`], in its own words and order.
 #[derive(Args, Debug)]
-pub struct PlayArgs {
+pub(super) struct PlayArgs {
     /// The game (see below).
     game: String,
     /// Game parameter, key=value (repeatable), e.g. -p size=10 -p line=4.
@@ -77,7 +77,7 @@ pub struct PlayArgs {
     port: u16,
 }
 
-pub fn run(args: PlayArgs) -> Result<()> {
+pub(super) fn run(args: PlayArgs) -> Result<()> {
     let spec = GameSpec::from_words(&args.game, &args.params)?;
     let (sides, defaulted) = side_specs(args.first.as_deref(), args.second.as_deref())?;
     let settings = Settings {

@@ -6,7 +6,7 @@ use referee_web::report::write_report;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-pub struct ReportArgs {
+pub(super) struct ReportArgs {
     /// Where to write index.html (created if needed).
     #[arg(value_name = "OUT_DIR")]
     out: PathBuf,
@@ -16,7 +16,7 @@ pub struct ReportArgs {
     from: Vec<PathBuf>,
 }
 
-pub fn run(args: ReportArgs) -> Result<()> {
+pub(super) fn run(args: ReportArgs) -> Result<()> {
     let written = write_report(&args.from, &args.out)?;
     println!(
         "wrote {} ({} games, {} KiB): open it in a browser, no server needed",

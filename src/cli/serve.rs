@@ -7,7 +7,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-pub struct ServeArgs {
+pub(super) struct ServeArgs {
     /// Directories to serve: --record directories (NNNN.json), tournament outputs
     /// (journal.jsonl and games/), or directories holding such directories (results/). Games
     /// being played into them (referee match --record DIR, a tournament) appear and move live.
@@ -22,7 +22,7 @@ pub struct ServeArgs {
     bind: IpAddr,
 }
 
-pub fn run(args: ServeArgs) -> Result<()> {
+pub(super) fn run(args: ServeArgs) -> Result<()> {
     let options = ServeOptions {
         dirs: args.dirs.clone(),
         address: SocketAddr::new(args.bind, args.port),

@@ -8,7 +8,7 @@ use referee_core::tournament::merge::merge;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-pub struct StandingsArgs {
+pub(super) struct StandingsArgs {
     /// Journal files (journal.jsonl, or every shard's journal-K-of-N.jsonl).
     #[arg(required = true, value_name = "JOURNAL")]
     journals: Vec<PathBuf>,
@@ -20,7 +20,7 @@ pub struct StandingsArgs {
     csv: Option<PathBuf>,
 }
 
-pub fn run(args: StandingsArgs) -> Result<()> {
+pub(super) fn run(args: StandingsArgs) -> Result<()> {
     let merged = merge(&args.journals)?;
     for note in &merged.notes {
         eprintln!("referee: note: {note}");

@@ -14,7 +14,7 @@ use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
-pub struct TournamentArgs {
+pub(super) struct TournamentArgs {
     /// The tournament's configuration file (TOML).
     config: PathBuf,
     /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
@@ -43,7 +43,7 @@ pub struct TournamentArgs {
     out: Option<PathBuf>,
 }
 
-pub fn run(args: TournamentArgs) -> Result<()> {
+pub(super) fn run(args: TournamentArgs) -> Result<()> {
     let tournament = Tournament::load(&args.config)?;
     let host = host::prepare(&tournament.process)?;
     let out = args.out.unwrap_or_else(|| tournament.output.clone());

@@ -27,7 +27,7 @@ fn play_starter(file: &str, name: &str, game: &str, games: u32, extra: &[&str]) 
 /// Plays `bot`, which answers `ready NAME ...`, as player A against `opponent`, and checks
 /// every game (see [`check_record`]) and that the bot never disagreed with a `legal` line: a
 /// starter bot of any language.
-pub fn plays_by_the_rules(
+pub(crate) fn plays_by_the_rules(
     bot: Bot,
     opponent: Bot,
     name: &str,
@@ -46,7 +46,7 @@ pub fn plays_by_the_rules(
 }
 
 /// The 3-move ballots of openings/checkers-3move.txt, each its three moves.
-pub fn checkers_ballots() -> Vec<Vec<String>> {
+pub(crate) fn checkers_ballots() -> Vec<Vec<String>> {
     let deck = std::fs::read_to_string(repo_file("openings/checkers-3move.txt")).unwrap();
     deck.lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A process killed when the test is done with it.
-pub struct Running(pub Child);
+pub(crate) struct Running(pub Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -22,7 +22,7 @@ impl Drop for Running {
 }
 
 /// A port free now.
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -31,7 +31,7 @@ pub fn free_port() -> u16 {
 }
 
 /// Starts `command` and returns it with the first address it prints (`http://...`).
-pub fn start_with_url(mut command: Command) -> (Running, String) {
+pub(crate) fn start_with_url(mut command: Command) -> (Running, String) {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -55,14 +55,14 @@ pub fn start_with_url(mut command: Command) -> (Running, String) {
 }
 
 /// Headless Chromium under chromedriver.
-pub struct Browser {
+pub(crate) struct Browser {
     pub client: Client,
     _driver: Running,
     pub runtime: tokio::runtime::Runtime,
 }
 
 impl Browser {
-    pub fn start() -> Browser {
+    pub(crate) fn start() -> Browser {
         let port = free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -98,19 +98,19 @@ impl Browser {
         }
     }
 
-    pub fn goto(&self, url: &str) {
+    pub(crate) fn goto(&self, url: &str) {
         self.runtime.block_on(self.client.goto(url)).unwrap();
     }
 
     /// Runs `script` (a function body) in the page and returns what it returns.
-    pub fn eval(&self, script: &str) -> Value {
+    pub(crate) fn eval(&self, script: &str) -> Value {
         self.runtime
             .block_on(self.client.execute(script, Vec::new()))
             .unwrap_or_else(|e| panic!("{script}: {e}"))
     }
 
     /// Waits until `script` returns something other than null, false or undefined.
-    pub fn until(&self, script: &str) -> Value {
+    pub(crate) fn until(&self, script: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             let value = self.eval(script);
@@ -126,21 +126,21 @@ impl Browser {
     }
 
     /// Clicks the element `css` selects, as a person does (a WebDriver click).
-    pub fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         self.try_click(css)
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
     /// Clicks the element `css` selects, if the page still has it: a page that redraws itself
     /// (after a poll of the server) may replace it between a check and the click.
-    pub fn try_click(&self, css: &str) -> Result<(), fantoccini::error::CmdError> {
+    pub(crate) fn try_click(&self, css: &str) -> Result<(), fantoccini::error::CmdError> {
         self.runtime.block_on(async {
             let element = self.client.find(Locator::Css(css)).await?;
             element.click().await
         })
     }
 
-    pub fn press(&self, key: &str) {
+    pub(crate) fn press(&self, key: &str) {
         self.runtime
             .block_on(async {
                 let body = self.client.find(Locator::Css("body")).await?;
@@ -149,7 +149,7 @@ impl Browser {
             .unwrap();
     }
 
-    pub fn screenshot(&self, path: &Path) {
+    pub(crate) fn screenshot(&self, path: &Path) {
         let png = self.runtime.block_on(self.client.screenshot()).unwrap();
         std::fs::write(path, png).unwrap();
     }

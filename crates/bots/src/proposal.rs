@@ -7,11 +7,11 @@ use std::sync::Mutex;
 
 /// A legal move in notation, replaced as the search finds better ones.
 #[derive(Debug, Default)]
-pub struct Proposal(Mutex<Option<String>>);
+pub(crate) struct Proposal(Mutex<Option<String>>);
 
 impl Proposal {
     /// Replaces the move to answer with.
-    pub fn set(&self, notation: String) {
+    pub(crate) fn set(&self, notation: String) {
         *self
             .0
             .lock()
@@ -19,7 +19,7 @@ impl Proposal {
     }
 
     /// The move proposed last, if any.
-    pub fn get(&self) -> Option<String> {
+    pub(crate) fn get(&self) -> Option<String> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -5,13 +5,13 @@ use rand::{Rng, SeedableRng};
 use referee_rules::games::Game;
 use referee_rules::seeded::SeededRng;
 
-pub struct RandomBrain<G: Game> {
+pub(crate) struct RandomBrain<G: Game> {
     rng: SeededRng,
     moves: Vec<G::Move>,
 }
 
 impl<G: Game> RandomBrain<G> {
-    pub fn new(seed: u64) -> RandomBrain<G> {
+    pub(crate) fn new(seed: u64) -> RandomBrain<G> {
         RandomBrain {
             rng: SeededRng::seed_from_u64(seed),
             moves: Vec::new(),

@@ -157,7 +157,7 @@ impl ExitWatch {
 
 /// What the bot's output brings.
 #[derive(Debug)]
-pub enum ReadEvent {
+pub(crate) enum ReadEvent {
     /// A complete line, stamped when its end was read; `crlf` when it ended with CR LF (or
     /// with a CR alone, where that ends a line).
     Line {
@@ -173,7 +173,7 @@ pub enum ReadEvent {
 
 /// Cuts bytes into lines as they arrive, in chunks of any size.
 #[derive(Debug)]
-pub struct LineSplitter {
+pub(crate) struct LineSplitter {
     max_line: usize,
     /// A CR alone also ends a line (Gomocup brains may write so).
     cr_ends_line: bool,
@@ -186,7 +186,7 @@ pub struct LineSplitter {
 }
 
 impl LineSplitter {
-    pub fn new(max_line: usize, cr_ends_line: bool) -> LineSplitter {
+    pub(crate) fn new(max_line: usize, cr_ends_line: bool) -> LineSplitter {
         LineSplitter {
             max_line,
             cr_ends_line,
@@ -198,7 +198,7 @@ impl LineSplitter {
 
     /// Splits `bytes`, read at `at`, into the events they complete. A CR before LF is removed;
     /// invalid UTF-8 is replaced, never trusted.
-    pub fn push(&mut self, bytes: &[u8], at: Instant, events: &mut VecDeque<ReadEvent>) {
+    pub(crate) fn push(&mut self, bytes: &[u8], at: Instant, events: &mut VecDeque<ReadEvent>) {
         let cr_ends_line = self.cr_ends_line;
         let is_end = |b: &u8| *b == b'\n' || (cr_ends_line && *b == b'\r');
         for chunk in bytes.split_inclusive(is_end) {
@@ -238,7 +238,7 @@ impl LineSplitter {
 }
 
 /// The bot's standard output pipe, read without blocking.
-pub struct StdoutReader {
+pub(crate) struct StdoutReader {
     pipe: ChildStdout,
     exit: ExitWatch,
     splitter: LineSplitter,
@@ -252,7 +252,7 @@ pub struct StdoutReader {
 impl StdoutReader {
     /// Takes over `pipe`, the output of process `pid` (a child of this process, not yet
     /// reaped), making it non-blocking.
-    pub fn new(
+    pub(crate) fn new(
         pipe: ChildStdout,
         pid: u32,
         max_line: usize,
@@ -271,7 +271,7 @@ impl StdoutReader {
     }
 
     /// The next event if the bot has written one, without waiting.
-    pub fn try_next(&mut self) -> Option<ReadEvent> {
+    pub(crate) fn try_next(&mut self) -> Option<ReadEvent> {
         while self.ready.is_empty() && !self.closed {
             if !self.read_once() {
                 break;
@@ -285,13 +285,13 @@ impl StdoutReader {
     }
 
     /// Whether lines already read (and stamped) wait to be taken.
-    pub fn has_read_ahead(&self) -> bool {
+    pub(crate) fn has_read_ahead(&self) -> bool {
         !self.ready.is_empty()
     }
 
     /// Whether something can be read (output, or the end of it) within `wait`, without reading
     /// it.
-    pub fn readable_within(&self, wait: Duration) -> bool {
+    pub(crate) fn readable_within(&self, wait: Duration) -> bool {
         if !self.ready.is_empty() {
             return true;
         }
@@ -306,7 +306,7 @@ impl StdoutReader {
 
     /// The next event, waiting for it until `deadline`; `None` when the deadline passed first.
     /// Once the bot process has exited, what it wrote before is read, then `Closed` comes.
-    pub fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {
+    pub(crate) fn next_until(&mut self, deadline: Instant) -> Option<ReadEvent> {
         if let Some(event) = self.try_next() {
             return Some(event);
         }

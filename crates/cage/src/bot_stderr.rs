@@ -24,7 +24,7 @@ use std::time::Instant;
 /// One game's stderr: the bytes kept, how many more were dropped past the cap, and when each
 /// line of those kept began (read from the pipe), so that a viewer can place it by the moves.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct StderrShare {
+pub(crate) struct StderrShare {
     pub kept: Vec<u8>,
     pub dropped: u64,
     /// When each line of `kept` began, in order, at most [`MAX_STAMPED_LINES`].
@@ -32,7 +32,7 @@ pub struct StderrShare {
 }
 
 /// Collects a bot's stderr from the moment it starts until its last writer is gone.
-pub struct StderrCollector {
+pub(crate) struct StderrCollector {
     shared: Arc<Shared>,
 }
 
@@ -80,7 +80,7 @@ impl State {
 
 impl StderrCollector {
     /// Starts draining `pipe`, keeping at most `cap` bytes per game.
-    pub fn start(pipe: ChildStderr, cap: usize) -> io::Result<StderrCollector> {
+    pub(crate) fn start(pipe: ChildStderr, cap: usize) -> io::Result<StderrCollector> {
         let pipe = File::from(OwnedFd::from(pipe));
         super::pipes::set_nonblocking(&pipe)?;
         let shared = Arc::new(Shared {
@@ -98,7 +98,7 @@ impl StderrCollector {
 
     /// Everything the bot wrote since the last call (capped), the pipe's current content
     /// included.
-    pub fn take(&self) -> StderrShare {
+    pub(crate) fn take(&self) -> StderrShare {
         let mut state = self.shared.lock();
         state.drain(&self.shared.pipe);
         // The next share goes to a file of its own, where its first byte begins a line.

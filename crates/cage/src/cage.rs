@@ -38,7 +38,7 @@ pub(crate) struct Cage {
 
 /// Why a bot's process cannot be prepared.
 #[derive(Debug, thiserror::Error)]
-pub enum CageError {
+pub(crate) enum CageError {
     #[error("empty command")]
     Empty,
     #[error("cannot tell the working directory")]

@@ -32,7 +32,7 @@ pub(crate) enum Version {
 
 /// Why no group with a controller can be made here.
 #[derive(Debug, thiserror::Error)]
-pub enum CgroupError {
+pub(crate) enum CgroupError {
     #[error("no cgroup hierarchy with the {0} controller is mounted")]
     NoController(&'static str),
     #[error("the {controller} controller is not enabled for the referee's cgroup {parent}")]

@@ -36,7 +36,7 @@ pub(crate) struct RunFile {
 
 /// Why the run file cannot be kept.
 #[derive(Debug, thiserror::Error)]
-pub enum RunFileError {
+pub(crate) enum RunFileError {
     #[error("cannot use {dir} for the run file")]
     Dir {
         dir: PathBuf,

@@ -49,7 +49,7 @@ pub(crate) struct Turn {
 
 impl Turn {
     /// Reads the arbiter's request, which always ends with `turn MS`.
-    pub fn read(messages: &[RefereeMessage]) -> Turn {
+    pub(crate) fn read(messages: &[RefereeMessage]) -> Turn {
         let mut opponent = Vec::new();
         let mut time = None;
         for message in messages {

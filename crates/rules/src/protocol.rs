@@ -467,7 +467,7 @@ mod tests {
     mod documented {
         /// How protocol.md reads an answer.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Reading {
+        pub(super) enum Reading {
             Resign,
             AcceptDraw,
             /// A move in the notation (legal or not), offering a draw or not.
@@ -479,7 +479,7 @@ mod tests {
 
         /// The notations of section 8.
         #[derive(Clone, Copy, Debug)]
-        pub enum Notation {
+        pub(super) enum Notation {
             /// `x y`: two numbers with an optional sign (tictactoe, gomoku, mnk, uttt).
             Square,
             /// Squares of 1 to 32 joined by `-` (exactly two) or by `x`/`X` (two or more).
@@ -571,7 +571,7 @@ mod tests {
             }
         }
 
-        pub fn read(line: &str, notation: Notation) -> Reading {
+        pub(super) fn read(line: &str, notation: Notation) -> Reading {
             if whole(line, |c| c.word("resign")) {
                 Reading::Resign
             } else if whole(line, |c| c.word("draw")) {

@@ -21,7 +21,7 @@ use std::time::SystemTime;
 
 /// A directory of games: a `--record` directory, or a tournament's output.
 #[derive(Clone, Debug, Serialize)]
-pub struct Source {
+pub(crate) struct Source {
     pub id: usize,
     /// The directory as given on the command line (joined with the subdirectory's name).
     pub name: String,
@@ -35,7 +35,7 @@ pub struct Source {
 
 /// One game in the index: enough to list and filter it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameSummary {
+pub(crate) struct GameSummary {
     pub source: usize,
     pub number: u32,
     pub game: String,
@@ -68,7 +68,7 @@ struct IndexedPack {
 
 /// Where a game of the library is kept.
 #[derive(Clone, Debug)]
-pub enum Place {
+pub(crate) enum Place {
     /// Its record file, `NNNN.json`, with its transcript and stderr files beside it.
     Record(PathBuf),
     /// Its lines in a records file.
@@ -79,7 +79,7 @@ pub enum Place {
 
 impl Place {
     /// The finished game as stored; none for a live game, or one that cannot be read.
-    pub fn stored(&self) -> Option<StoredGame> {
+    pub(crate) fn stored(&self) -> Option<StoredGame> {
         match self {
             Place::Record(path) => {
                 let record: GameRecord =
@@ -94,7 +94,7 @@ impl Place {
 
 /// The served directories and what was found in them.
 #[derive(Debug, Default)]
-pub struct Library {
+pub(crate) struct Library {
     roots: Vec<PathBuf>,
     pub sources: Vec<Source>,
     /// Record files and live files.
@@ -105,7 +105,7 @@ pub struct Library {
 }
 
 impl Library {
-    pub fn new(roots: Vec<PathBuf>) -> Library {
+    pub(crate) fn new(roots: Vec<PathBuf>) -> Library {
         let mut library = Library {
             roots,
             ..Library::default()
@@ -116,7 +116,7 @@ impl Library {
 
     /// Looks at the directories again; reads only the files that are new or changed, and of a
     /// records file only what was appended. Returns whether anything changed.
-    pub fn scan(&mut self) -> bool {
+    pub(crate) fn scan(&mut self) -> bool {
         let mut sources = Vec::new();
         for root in &self.roots {
             let mut candidates = vec![(root.clone(), root.display().to_string())];
@@ -195,7 +195,7 @@ impl Library {
 
     /// Every game, finished or live, by source and number (a finished record hides the live
     /// file of the same game).
-    pub fn games(&self) -> Vec<GameSummary> {
+    pub(crate) fn games(&self) -> Vec<GameSummary> {
         let mut games: BTreeMap<(usize, u32), GameSummary> = BTreeMap::new();
         let finished = self.packs.values().flat_map(|pack| pack.games.values());
         let found = self.files.values().filter_map(|seen| seen.summary.as_ref());
@@ -209,13 +209,13 @@ impl Library {
         games.into_values().collect()
     }
 
-    pub fn source(&self, id: usize) -> Option<&Source> {
+    pub(crate) fn source(&self, id: usize) -> Option<&Source> {
         self.sources.get(id)
     }
 
     /// Where game `number` of source `source` is kept: its line in a records file, else its
     /// record file, else the live file playing it.
-    pub fn find(&self, source: usize, number: u32) -> Option<Place> {
+    pub(crate) fn find(&self, source: usize, number: u32) -> Option<Place> {
         let in_pack = self.packs.iter().find_map(|(path, pack)| {
             let at = pack.index.games().get(&number)?;
             (pack.source == source).then(|| Place::Pack(path.clone(), at.clone()))
@@ -319,7 +319,7 @@ fn summarise(source: usize, path: &Path) -> Option<GameSummary> {
 }
 
 /// The index's line of a finished game.
-pub fn summary(source: usize, record: &GameRecord) -> GameSummary {
+pub(crate) fn summary(source: usize, record: &GameRecord) -> GameSummary {
     GameSummary {
         source,
         number: record.number,
@@ -334,7 +334,7 @@ pub fn summary(source: usize, record: &GameRecord) -> GameSummary {
 }
 
 /// What a player is called: its label, and its name from `ready` when it differs.
-pub fn player_name(record: &GameRecord, index: usize) -> String {
+pub(crate) fn player_name(record: &GameRecord, index: usize) -> String {
     let player = &record.players[index];
     match &player.name {
         Some(name) if *name != player.label => format!("{} ({name})", player.label),

@@ -16,7 +16,7 @@ const STDERR_SHOWN: usize = 256 * 1024;
 
 /// A line of the transcript, as the viewer places it beside its turn.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TurnLine {
+pub(crate) struct TurnLine {
     /// Milliseconds since the game began.
     pub ms: f64,
     /// The player's label.
@@ -30,7 +30,7 @@ pub struct TurnLine {
 /// A line of a bot's stderr, with the position it was written on the way to, when the record
 /// says when it began (its first 4096 lines).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct StderrLine {
+pub(crate) struct StderrLine {
     pub ply: Option<usize>,
     /// Escaped to printable ASCII.
     pub text: String,
@@ -38,7 +38,7 @@ pub struct StderrLine {
 
 /// Everything the viewer shows of a game but its pictures.
 #[derive(Clone, Debug, Serialize)]
-pub struct GameView {
+pub(crate) struct GameView {
     /// The record; for a live game, the same fields so far, with `result` null.
     pub record: Value,
     pub live: bool,
@@ -53,7 +53,7 @@ pub struct GameView {
 }
 
 /// The moves of a game from its start, opening included.
-pub fn all_moves(record: &Value) -> Vec<String> {
+pub(crate) fn all_moves(record: &Value) -> Vec<String> {
     let strings = |key: &str, field: Option<&str>| -> Vec<String> {
         record[key]
             .as_array()
@@ -71,7 +71,7 @@ pub fn all_moves(record: &Value) -> Vec<String> {
 }
 
 /// The game a record or live game was played at.
-pub fn spec_of_text(game: &str) -> Option<GameSpec> {
+pub(crate) fn spec_of_text(game: &str) -> Option<GameSpec> {
     let mut words = game.split_whitespace();
     let name = words.next()?;
     let params: Vec<&str> = words.collect();
@@ -80,7 +80,7 @@ pub fn spec_of_text(game: &str) -> Option<GameSpec> {
 
 /// The position after the first `ply` moves; none if a move cannot be played (a record
 /// edited by hand).
-pub fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn AnyGame>> {
+pub(crate) fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn AnyGame>> {
     let mut game = spec.new_game();
     for mv in moves.iter().take(ply) {
         game.play_text(mv).ok()?;
@@ -89,7 +89,7 @@ pub fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn
 }
 
 /// The view of a finished game, from its record, transcript and stderr as stored.
-pub fn finished(game: &StoredGame) -> GameView {
+pub(crate) fn finished(game: &StoredGame) -> GameView {
     let record = &game.record;
     let value = serde_json::to_value(record).unwrap_or(Value::Null);
     let stderr = [0, 1].map(|i| {
@@ -105,7 +105,7 @@ pub fn finished(game: &StoredGame) -> GameView {
 }
 
 /// The view of a live game: what was played so far.
-pub fn live(dir: &Path, number: u32) -> Option<GameView> {
+pub(crate) fn live(dir: &Path, number: u32) -> Option<GameView> {
     let game = find_live(dir, number)?;
     let header = &game.header;
     let players: Vec<Value> = (0..2)

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The standard output of a command that must have succeeded; its stderr is shown if not.
-pub fn succeeded(output: &Output) -> String {
+pub(crate) fn succeeded(output: &Output) -> String {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -29,21 +29,21 @@ pub fn succeeded(output: &Output) -> String {
     stdout
 }
 
-pub fn referee() -> Command {
+pub(crate) fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
 }
 
 /// A file of the repository.
-pub fn repo_file(path: &str) -> PathBuf {
+pub(crate) fn repo_file(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-pub fn script() -> PathBuf {
+pub(crate) fn script() -> PathBuf {
     repo_file("tests/bots/scripted.py")
 }
 
 /// A unique word put on each bot's command line, to find its processes afterwards.
-pub fn marker() -> String {
+pub(crate) fn marker() -> String {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     format!(
         "marker-{}-{}",
@@ -53,13 +53,13 @@ pub fn marker() -> String {
 }
 
 /// The scripted bot misbehaving as `mode`, tagged with `marker`.
-pub fn bot(mode: &str, marker: &str) -> String {
+pub(crate) fn bot(mode: &str, marker: &str) -> String {
     scripted(mode).command(marker)
 }
 
 /// Processes whose command line (or status, for zombies) mentions `marker`, after giving the
 /// kernel (and a referee finishing its last games) a moment to end them.
-pub fn survivors(marker: &str) -> Vec<String> {
+pub(crate) fn survivors(marker: &str) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let mut found = Vec::new();
@@ -86,12 +86,12 @@ pub fn survivors(marker: &str) -> Vec<String> {
 }
 
 /// The referee's random bot.
-pub const RANDOM: &str = "builtin:random";
+pub(crate) const RANDOM: &str = "builtin:random";
 
 /// A player of a test match. The test bots get the match's marker on their command line, so
 /// that [`Match::run`] can tell whether any of their processes survived it.
 #[derive(Clone, Debug)]
-pub enum Bot {
+pub(crate) enum Bot {
     /// tests/bots/scripted.py in a mode (the script lists them).
     Scripted(String),
     /// A Gomocup brain, tests/bots/gomocup_brain.py, in a mode.
@@ -112,7 +112,7 @@ pub enum Bot {
 
 impl Bot {
     /// The player as `referee match` takes it.
-    pub fn command(&self, marker: &str) -> String {
+    pub(crate) fn command(&self, marker: &str) -> String {
         let python = |file: &str| format!("python3 {}", repo_file(file).display());
         match self {
             Bot::Scripted(mode) => format!("{} {mode} {marker}", python("tests/bots/scripted.py")),
@@ -150,27 +150,27 @@ impl From<String> for Bot {
 }
 
 /// The scripted test bot in `mode`.
-pub fn scripted(mode: &str) -> Bot {
+pub(crate) fn scripted(mode: &str) -> Bot {
     Bot::Scripted(mode.to_string())
 }
 
 /// The test Gomocup brain in `mode`.
-pub fn brain(mode: &str) -> Bot {
+pub(crate) fn brain(mode: &str) -> Bot {
     Bot::Gomocup(mode.to_string())
 }
 
 /// The test CodinGame bot in `mode`.
-pub fn codingame(mode: &str) -> Bot {
+pub(crate) fn codingame(mode: &str) -> Bot {
     Bot::Codingame(mode.to_string())
 }
 
 /// The test theaigames or riddles.io bot: `dialect` is the protocol's name.
-pub fn riddles(dialect: &'static str, mode: &str) -> Bot {
+pub(crate) fn riddles(dialect: &'static str, mode: &str) -> Bot {
     Bot::Riddles(dialect, mode.to_string())
 }
 
 /// The hostile test bot in `mode`, speaking the referee's own protocol.
-pub fn hostile(mode: &str) -> Bot {
+pub(crate) fn hostile(mode: &str) -> Bot {
     Bot::Hostile {
         protocol: "",
         mode: mode.to_string(),
@@ -178,7 +178,7 @@ pub fn hostile(mode: &str) -> Bot {
 }
 
 /// The hostile test bot as a Gomocup brain, in `mode`.
-pub fn hostile_brain(mode: &str) -> Bot {
+pub(crate) fn hostile_brain(mode: &str) -> Bot {
     Bot::Hostile {
         protocol: "gomocup:",
         mode: mode.to_string(),
@@ -186,7 +186,7 @@ pub fn hostile_brain(mode: &str) -> Bot {
 }
 
 /// A Python starter bot of bots/python/.
-pub fn starter(file: &str) -> Bot {
+pub(crate) fn starter(file: &str) -> Bot {
     Bot::Command(format!(
         "python3 {}",
         repo_file(&format!("bots/python/{file}")).display()
@@ -196,7 +196,7 @@ pub fn starter(file: &str) -> Bot {
 /// `referee match GAME A B ...` to run: the players, the options, and where the games are
 /// recorded (a new temporary directory unless [`Match::record`] names one).
 #[derive(Clone, Debug)]
-pub struct Match {
+pub(crate) struct Match {
     game: String,
     a: Bot,
     b: Bot,
@@ -208,7 +208,7 @@ pub struct Match {
 impl Match {
     /// A match of `game` between two random bots, until [`Match::a`] and [`Match::b`] say
     /// otherwise.
-    pub fn new(game: &str) -> Match {
+    pub(crate) fn new(game: &str) -> Match {
         Match {
             game: game.to_string(),
             a: RANDOM.into(),
@@ -219,61 +219,61 @@ impl Match {
         }
     }
 
-    pub fn a(mut self, bot: impl Into<Bot>) -> Match {
+    pub(crate) fn a(mut self, bot: impl Into<Bot>) -> Match {
         self.a = bot.into();
         self
     }
 
-    pub fn b(mut self, bot: impl Into<Bot>) -> Match {
+    pub(crate) fn b(mut self, bot: impl Into<Bot>) -> Match {
         self.b = bot.into();
         self
     }
 
     /// `--games N`.
-    pub fn games(self, games: u32) -> Match {
+    pub(crate) fn games(self, games: u32) -> Match {
         self.args(&["--games", &games.to_string()])
     }
 
     /// `--time SPEC`.
-    pub fn time(self, spec: &str) -> Match {
+    pub(crate) fn time(self, spec: &str) -> Match {
         self.args(&["--time", spec])
     }
 
     /// `-p NAME=VALUE`, a game parameter.
-    pub fn param(self, param: &str) -> Match {
+    pub(crate) fn param(self, param: &str) -> Match {
         self.args(&["-p", param])
     }
 
     /// `--opening MOVES`.
-    pub fn opening(self, moves: &str) -> Match {
+    pub(crate) fn opening(self, moves: &str) -> Match {
         self.args(&["--opening", moves])
     }
 
     /// `--legal-moves`.
-    pub fn legal_moves(self) -> Match {
+    pub(crate) fn legal_moves(self) -> Match {
         self.args(&["--legal-moves"])
     }
 
     /// Any other options, as they are.
-    pub fn args(mut self, args: &[&str]) -> Match {
+    pub(crate) fn args(mut self, args: &[&str]) -> Match {
         self.args.extend(args.iter().map(|arg| arg.to_string()));
         self
     }
 
     /// Records the games into `dir` rather than into a temporary directory of the outcome's.
-    pub fn record(mut self, dir: &Path) -> Match {
+    pub(crate) fn record(mut self, dir: &Path) -> Match {
         self.record = Some(dir.to_path_buf());
         self
     }
 
     /// The word on the test bots' command lines.
-    pub fn marker(&self) -> &str {
+    pub(crate) fn marker(&self) -> &str {
         &self.marker
     }
 
     /// The command, for a test that drives the process itself (recording only where
     /// [`Match::record`] said).
-    pub fn command(&self) -> Command {
+    pub(crate) fn command(&self) -> Command {
         let mut command = referee();
         command
             .arg("match")
@@ -290,7 +290,7 @@ impl Match {
 
     /// Runs the match, asserting a clean exit and that no test bot's process survives it, and
     /// reads every game's record.
-    pub fn run(self) -> Outcome {
+    pub(crate) fn run(self) -> Outcome {
         let (dir, temporary) = match &self.record {
             Some(dir) => (dir.clone(), None),
             None => {
@@ -328,7 +328,7 @@ impl Match {
 
     /// Runs a match the referee must refuse (exit code 2) without leaving a bot running;
     /// returns its message.
-    pub fn refused(self) -> String {
+    pub(crate) fn refused(self) -> String {
         let output = self.command().output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert_eq!(output.status.code(), Some(2), "{self:?}: {stderr}");
@@ -339,7 +339,7 @@ impl Match {
 }
 
 /// A match that ran to its end.
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub stdout: String,
     /// Every game's record, in order.
     pub records: Vec<Value>,
@@ -352,25 +352,25 @@ pub struct Outcome {
 
 impl Outcome {
     /// The record of a one-game match.
-    pub fn record(&self) -> &Value {
+    pub(crate) fn record(&self) -> &Value {
         assert_eq!(self.records.len(), 1, "{}", self.stdout);
         &self.records[0]
     }
 
     /// The text of a file of the record directory, `0001.transcript.txt` for example.
-    pub fn file(&self, name: &str) -> String {
+    pub(crate) fn file(&self, name: &str) -> String {
         let path = self.dir.join(name);
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     /// Whether the record directory has a file of this name.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.dir.join(name).exists()
     }
 
     /// Every file of the record directory whose name ends with `suffix`, with its text, by
     /// name.
-    pub fn files_ending(&self, suffix: &str) -> Vec<(String, String)> {
+    pub(crate) fn files_ending(&self, suffix: &str) -> Vec<(String, String)> {
         let mut files: Vec<(String, String)> = std::fs::read_dir(&self.dir)
             .unwrap()
             .flatten()
@@ -387,7 +387,7 @@ impl Outcome {
 }
 
 /// The moves of a game record: side, notation, time in microseconds.
-pub fn record_moves(record: &Value) -> Vec<(referee_rules::games::Side, String, u64)> {
+pub(crate) fn record_moves(record: &Value) -> Vec<(referee_rules::games::Side, String, u64)> {
     use referee_rules::games::Side;
     record["moves"]
         .as_array()
@@ -409,7 +409,7 @@ pub fn record_moves(record: &Value) -> Vec<(referee_rules::games::Side, String, 
 }
 
 /// The lines a transcript shows the referee sent to player `label` (`A` or `B`), in order.
-pub fn sent_to<'a>(transcript: &'a str, label: &str) -> Vec<&'a str> {
+pub(crate) fn sent_to<'a>(transcript: &'a str, label: &str) -> Vec<&'a str> {
     let mark = format!(" {label}> ");
     transcript
         .lines()

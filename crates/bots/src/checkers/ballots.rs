@@ -12,13 +12,13 @@ use referee_rules::seeded::SeededRng;
 const DECK: &str = include_str!("../../../../openings/checkers-3move.txt");
 
 /// Every ballot's moves, each with the position it is played from.
-pub struct Ballots {
+pub(super) struct Ballots {
     steps: Vec<(Position, Move)>,
 }
 
 impl Ballots {
     /// The ballots of the deck, from the standard start.
-    pub fn new() -> Ballots {
+    pub(super) fn new() -> Ballots {
         let start = Checkers::default();
         let spec = GameSpec::Checkers(Default::default());
         let mut steps = Vec::new();
@@ -35,7 +35,7 @@ impl Ballots {
 
     /// A ballot's next move for `game` if the game so far follows a ballot (each ballot that
     /// does is equally likely), else `None`.
-    pub fn next_move(&self, game: &Checkers, rng: &mut SeededRng) -> Option<Move> {
+    pub(super) fn next_move(&self, game: &Checkers, rng: &mut SeededRng) -> Option<Move> {
         let position = game.position();
         let candidates: Vec<Move> = self
             .steps

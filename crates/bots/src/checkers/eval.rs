@@ -9,10 +9,10 @@
 use referee_rules::games::checkers::{coordinates, neighbours, Diagonal, Position};
 use referee_rules::games::Side;
 
-pub const MAN: i32 = 100;
-pub const KING: i32 = 130;
+pub(super) const MAN: i32 = 100;
+pub(super) const KING: i32 = 130;
 /// Above any evaluation: the value of a won game (a search subtracts the plies to the win).
-pub const WIN: i32 = 30_000;
+pub(super) const WIN: i32 = 30_000;
 
 /// The bonus for the material lead, scaled by how little material is left: at 9 men against 8 a
 /// man up is worth 12 more, at 2 kings against 1 a king up 100 more, so trading pays when ahead.
@@ -126,7 +126,7 @@ fn material(position: &Position, side: Side) -> i32 {
 
 /// The value of `position` for the side to move, in hundredths of a man. Meant for positions
 /// where that side has a move (a search scores the end of the game itself).
-pub fn evaluate(position: &Position) -> i32 {
+pub(super) fn evaluate(position: &Position) -> i32 {
     let for_black = black_view(position);
     match position.side_to_move() {
         Side::First => for_black,

@@ -9,7 +9,7 @@ use referee_rules::games::checkers::Move;
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub(super) enum Bound {
     Exact,
     /// At least this much (the search stopped at a move that was good enough).
     Lower,
@@ -57,7 +57,7 @@ struct Pair {
 
 /// A stored result.
 #[derive(Clone, Copy, Debug)]
-pub struct Hit {
+pub(super) struct Hit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
@@ -66,12 +66,12 @@ pub struct Hit {
 
 impl Hit {
     /// Whether `mv` is the best move the earlier search found.
-    pub fn is_best(&self, mv: &Move) -> bool {
+    pub(super) fn is_best(&self, mv: &Move) -> bool {
         self.best == MoveKey::of(mv)
     }
 }
 
-pub struct TranspositionTable {
+pub(super) struct TranspositionTable {
     pairs: Vec<Pair>,
     generation: u8,
 }
@@ -80,7 +80,7 @@ const BOUNDS: [Bound; 3] = [Bound::Exact, Bound::Lower, Bound::Upper];
 
 impl TranspositionTable {
     /// A table of 2^`bits` slots of 16 bytes.
-    pub fn new(bits: u32) -> TranspositionTable {
+    pub(super) fn new(bits: u32) -> TranspositionTable {
         let count = 1 << bits.max(1) >> 1;
         let mut pairs = Vec::with_capacity(count);
         // Written now rather than zeroed lazily by the system, so the page faults happen
@@ -93,7 +93,7 @@ impl TranspositionTable {
     }
 
     /// Marks the results stored from now on as the newest, so older ones give way first.
-    pub fn new_search(&mut self) {
+    pub(super) fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -102,7 +102,7 @@ impl TranspositionTable {
         &mut self.pairs[index]
     }
 
-    pub fn probe(&mut self, hash: u64) -> Option<Hit> {
+    pub(super) fn probe(&mut self, hash: u64) -> Option<Hit> {
         let pair = self.pair(hash);
         [pair.deep, pair.recent]
             .into_iter()
@@ -116,7 +116,7 @@ impl TranspositionTable {
     }
 
     /// Keeps a result: `score` must fit an `i16` and `depth` an `i8`.
-    pub fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: &Move) {
+    pub(super) fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: &Move) {
         let slot = Slot {
             hash,
             score: score as i16,

@@ -11,7 +11,7 @@
 use referee_rules::games::dots::{Dots, Line};
 
 /// No box on that side of a line: the edge of the board ("the ground").
-pub const GROUND: u8 = u8::MAX;
+pub(super) const GROUND: u8 = u8::MAX;
 /// Not in play: a line drawn before the view was built.
 const NOT_IN_PLAY: u8 = u8::MAX;
 
@@ -33,7 +33,7 @@ impl LineBits for u64 {
 }
 
 /// Enough for every line of the largest board (220).
-pub type WideBits = [u64; 4];
+pub(super) type WideBits = [u64; 4];
 
 impl LineBits for WideBits {
     const EMPTY: WideBits = [0; 4];

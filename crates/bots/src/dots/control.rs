@@ -17,7 +17,7 @@
 use super::coins::Component;
 
 /// The mover's boxes minus the opponent's in a loony endgame of `components`.
-pub fn loony_value(components: &[Component]) -> i32 {
+pub(super) fn loony_value(components: &[Component]) -> i32 {
     let (mut chains, mut loops) = (Vec::new(), Vec::new());
     for &component in components {
         match component {
@@ -45,7 +45,7 @@ pub fn loony_value(components: &[Component]) -> i32 {
 }
 
 /// The mover's value of opening each component first, in the order given.
-pub fn opening_values(components: &[Component]) -> Vec<i32> {
+pub(super) fn opening_values(components: &[Component]) -> Vec<i32> {
     (0..components.len())
         .map(|index| {
             let mut rest = components.to_vec();

@@ -15,9 +15,9 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 /// The most lines a table covers: 3x3 boxes have 24.
-pub const MAX_TABLE_LINES: u16 = 24;
+pub(super) const MAX_TABLE_LINES: u16 = 24;
 
-pub struct PerfectTable {
+pub(super) struct PerfectTable {
     /// The board's size, boxes across and down.
     shape: (u8, u8),
     /// For each line, the lines of each box beside it (0 where the line is on the edge).
@@ -32,13 +32,13 @@ pub struct PerfectTable {
 static BUILT: Mutex<Vec<Arc<PerfectTable>>> = Mutex::new(Vec::new());
 
 /// A table being built (see [`PerfectTable::start_for_board`]).
-pub struct TableBuild {
+pub(super) struct TableBuild {
     done: Arc<(Mutex<Option<Arc<PerfectTable>>>, Condvar)>,
 }
 
 impl TableBuild {
     /// The table once built, waiting for it until `deadline` at most (for ever with none).
-    pub fn wait_until(&self, deadline: Option<Instant>) -> Option<Arc<PerfectTable>> {
+    pub(super) fn wait_until(&self, deadline: Option<Instant>) -> Option<Arc<PerfectTable>> {
         let (slot, built) = &*self.done;
         let mut table = slot.lock().unwrap_or_else(PoisonError::into_inner);
         while table.is_none() {
@@ -63,7 +63,7 @@ impl TableBuild {
 impl PerfectTable {
     /// The table for the board of `game`, built once per process, if the board has at most
     /// [`MAX_TABLE_LINES`] lines.
-    pub fn for_board(game: &Dots) -> Option<Arc<PerfectTable>> {
+    pub(super) fn for_board(game: &Dots) -> Option<Arc<PerfectTable>> {
         let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(table) = built.iter().find(|table| table.covers(game)) {
             return Some(Arc::clone(table));
@@ -75,7 +75,7 @@ impl PerfectTable {
 
     /// Starts building the table for the board of `game` on a thread of its own, if the board
     /// has at most [`MAX_TABLE_LINES`] lines.
-    pub fn start_for_board(game: &Dots) -> Option<TableBuild> {
+    pub(super) fn start_for_board(game: &Dots) -> Option<TableBuild> {
         if game.line_count() > MAX_TABLE_LINES {
             return None;
         }
@@ -167,7 +167,7 @@ impl PerfectTable {
     }
 
     /// Whether the table is for the board of `game`.
-    pub fn covers(&self, game: &Dots) -> bool {
+    pub(super) fn covers(&self, game: &Dots) -> bool {
         self.shape == (game.cols(), game.rows())
     }
 
@@ -178,7 +178,7 @@ impl PerfectTable {
     }
 
     /// Every move of `game` that keeps its value.
-    pub fn best_moves(&self, game: &Dots) -> Vec<Line> {
+    pub(super) fn best_moves(&self, game: &Dots) -> Vec<Line> {
         let drawn = self.drawn(game);
         let value = self.values[drawn as usize];
         self.free(drawn)
@@ -196,7 +196,7 @@ impl PerfectTable {
     /// gives a fallible opponent the most chances to go wrong. Plausible replies take a box if
     /// one is offered, else draw a safe line (one that gives no box a third side) if there is
     /// one. A capture keeps the move, so it has none.
-    pub fn pitfalls(&self, game: &Dots, line: Line) -> f64 {
+    pub(super) fn pitfalls(&self, game: &Dots, line: Line) -> f64 {
         let line = line as usize;
         let after = self.drawn(game) | 1 << line;
         if self.gain(after, line) > 0 {

@@ -20,7 +20,7 @@ const TABLE_BITS: u32 = 18;
 
 /// Values of positions of the safe-line game, kept while the board stays the same (a value
 /// depends only on the lines drawn).
-pub struct SafeLines {
+pub(super) struct SafeLines {
     values: TranspositionTable,
     nodes: u64,
 }
@@ -36,13 +36,13 @@ impl Default for SafeLines {
 
 impl SafeLines {
     /// Forgets every value (for another board).
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.values.invalidate();
     }
 
     /// The value for the mover of each safe line of `drawn` (the mover's boxes minus the
     /// opponent's among those still open, in the model), or `None` if `deadline` came first.
-    pub fn line_values(
+    pub(super) fn line_values(
         &mut self,
         coins: &Coins,
         drawn: WideBits,
@@ -97,7 +97,7 @@ impl SafeLines {
 /// safe lines played to their end until `deadline`: for a position too large to search. Each
 /// line gets a game in turn, then UCB1 gives the promising ones most games; lines that got
 /// none before the deadline are left out.
-pub fn sampled_line_values(
+pub(super) fn sampled_line_values(
     coins: &Coins,
     drawn: WideBits,
     deadline: Instant,
@@ -164,7 +164,7 @@ fn random_safe_game(
 }
 
 /// The undrawn lines of `drawn` that give nothing away.
-pub fn safe_lines(coins: &Coins, drawn: WideBits) -> impl Iterator<Item = u8> + '_ {
+pub(super) fn safe_lines(coins: &Coins, drawn: WideBits) -> impl Iterator<Item = u8> + '_ {
     (0..coins.line_count() as u8)
         .filter(move |&line| !drawn.has(line) && coins.is_safe(drawn, line))
 }

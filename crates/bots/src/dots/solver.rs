@@ -14,7 +14,7 @@ use referee_rules::games::dots::{Dots, Line, Orientation};
 use std::time::Instant;
 
 /// The most lines in play a search handles: a position is one machine word.
-pub const MAX_LINES: usize = 64;
+pub(super) const MAX_LINES: usize = 64;
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1024;
 const INFINITY: i32 = 1000;

@@ -6,7 +6,7 @@ use super::coins::WideBits;
 
 /// What is known of a position's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
+pub(super) struct Bounds {
     /// Bounds of the value: equal when it is exact.
     pub lower: i8,
     pub upper: i8,
@@ -26,7 +26,7 @@ struct Entry {
 
 /// One entry per slot, the newest result replacing the old. Entries of an earlier generation
 /// are ignored rather than cleared, so forgetting everything costs nothing.
-pub struct TranspositionTable {
+pub(super) struct TranspositionTable {
     entries: Vec<Entry>,
     shift: u32,
     generation: u32,
@@ -34,7 +34,7 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of 2^`bits` slots of 16 bytes.
-    pub fn new(bits: u32) -> TranspositionTable {
+    pub(super) fn new(bits: u32) -> TranspositionTable {
         TranspositionTable {
             entries: vec![Entry::default(); 1 << bits],
             shift: 64 - bits,
@@ -46,7 +46,7 @@ impl TranspositionTable {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    pub fn get(&self, key: u64) -> Option<Bounds> {
+    pub(super) fn get(&self, key: u64) -> Option<Bounds> {
         let entry = self.entries[self.slot(key)];
         (entry.key == key && entry.generation == self.generation).then_some(Bounds {
             lower: entry.lower,
@@ -55,7 +55,7 @@ impl TranspositionTable {
         })
     }
 
-    pub fn put(&mut self, key: u64, bounds: Bounds) {
+    pub(super) fn put(&mut self, key: u64, bounds: Bounds) {
         let slot = self.slot(key);
         self.entries[slot] = Entry {
             key,
@@ -67,14 +67,14 @@ impl TranspositionTable {
     }
 
     /// Forgets every entry.
-    pub fn invalidate(&mut self) {
+    pub(super) fn invalidate(&mut self) {
         self.generation += 1;
     }
 }
 
 /// A 64-bit key for a set of up to 256 lines: a hash, so two sets may share a key, with odds
 /// of the order of (entries / 2^64) per look-up.
-pub fn wide_key(bits: &WideBits) -> u64 {
+pub(super) fn wide_key(bits: &WideBits) -> u64 {
     bits.iter()
         .fold(0, |hash, &word| mix(hash ^ mix(word)).rotate_left(1))
 }

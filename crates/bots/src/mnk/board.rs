@@ -76,13 +76,13 @@ impl WindowSet {
 /// The winning squares of one side, as far as a search needs them: none, one (which the other
 /// side must take), or several (which it cannot all take).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Threats {
+pub(super) enum Threats {
     None,
     One(Square),
     Several(Square),
 }
 
-pub struct Board {
+pub(super) struct Board {
     game: Mnk,
     params: MnkParams,
     line: usize,
@@ -132,7 +132,7 @@ pub struct Board {
 }
 
 impl Board {
-    pub fn new(params: MnkParams) -> Board {
+    pub(super) fn new(params: MnkParams) -> Board {
         let (width, height) = (params.width as i32, params.height as i32);
         let line = params.line as i32;
         let squares = (width * height) as usize;
@@ -216,12 +216,12 @@ impl Board {
         board
     }
 
-    pub fn params(&self) -> MnkParams {
+    pub(super) fn params(&self) -> MnkParams {
         self.params
     }
 
     /// Sets the board to `game`'s position (same parameters).
-    pub fn load(&mut self, game: &Mnk) {
+    pub(super) fn load(&mut self, game: &Mnk) {
         debug_assert_eq!(game.params(), self.params);
         let windows = self.window_start.len();
         self.state.clear();
@@ -244,24 +244,24 @@ impl Board {
         }
     }
 
-    pub fn squares(&self) -> usize {
+    pub(super) fn squares(&self) -> usize {
         self.params.width as usize * self.params.height as usize
     }
 
-    pub fn side_to_move(&self) -> Side {
+    pub(super) fn side_to_move(&self) -> Side {
         self.game.side_to_move()
     }
 
-    pub fn is_empty(&self, square: Square) -> bool {
+    pub(super) fn is_empty(&self, square: Square) -> bool {
         self.game.mark(square).is_none()
     }
 
-    pub fn hash(&self) -> u64 {
+    pub(super) fn hash(&self) -> u64 {
         self.hash
     }
 
     /// Plays a legal move that does not end the game by a line (searches stop before wins).
-    pub fn play(&mut self, square: Square) {
+    pub(super) fn play(&mut self, square: Square) {
         let side = self.game.side_to_move();
         self.game.play_unchecked(square);
         self.history.push(square);
@@ -269,7 +269,7 @@ impl Board {
     }
 
     /// Takes back the last move played since `load`.
-    pub fn undo(&mut self) {
+    pub(super) fn undo(&mut self) {
         let square = self.history.pop().expect("a move to take back");
         let side = self.game.side_to_move().opponent();
         let previous = self.history.last().copied().or(self.last_at_load);
@@ -345,12 +345,12 @@ impl Board {
     }
 
     /// Whether `side` has a square that completes a line now.
-    pub fn can_win(&self, side: Side) -> bool {
+    pub(super) fn can_win(&self, side: Side) -> bool {
         !self.fours[side.index()].items.is_empty()
     }
 
     /// The squares where `side` would complete a line now.
-    pub fn threats(&self, side: Side) -> Threats {
+    pub(super) fn threats(&self, side: Side) -> Threats {
         let mut found = Threats::None;
         for &window in &self.fours[side.index()].items {
             let square = self
@@ -371,7 +371,7 @@ impl Board {
     /// once: the attacking moves of a threat-space search. The fours come from the windows
     /// kept two marks short; the threes from a scan of every window, which only the
     /// threat-space search pays for (keeping them up to date would slow every move).
-    pub fn threat_moves(&mut self, side: Side, threes: bool, out: &mut Vec<Square>) {
+    pub(super) fn threat_moves(&mut self, side: Side, threes: bool, out: &mut Vec<Square>) {
         let stamp = self.next_stamp();
         let me = side.index();
         for i in 0..self.threes[me].items.len() {
@@ -407,7 +407,7 @@ impl Board {
     /// with one move (an open four, a double four): the squares of every window that would
     /// take part, plus the side to move's own fours, which force a reply first. Any other move
     /// loses to that double threat. Empty when there is no such threat.
-    pub fn defences(&mut self, attacker: Side, out: &mut Vec<Square>) {
+    pub(super) fn defences(&mut self, attacker: Side, out: &mut Vec<Square>) {
         let start = out.len();
         // Each three-window pairs its two empty squares: filling one leaves the other winning.
         let mut pairs = std::mem::take(&mut self.pairs);
@@ -458,14 +458,14 @@ impl Board {
     }
 
     /// Whether the board is small enough to consider every empty square at every node.
-    pub fn full_width(&self) -> bool {
+    pub(super) fn full_width(&self) -> bool {
         self.squares() <= FULL_WIDTH_SQUARES
     }
 
     /// Appends the moves worth considering: every empty square on a small or empty board,
     /// otherwise the empty squares near a mark (there is always one while the board is not
     /// full: some empty square touches the marks).
-    pub fn candidates(&self, out: &mut Vec<Square>) {
+    pub(super) fn candidates(&self, out: &mut Vec<Square>) {
         let every = self.full_width() || self.placed == 0;
         out.extend(
             (0..self.squares() as Square)
@@ -476,7 +476,7 @@ impl Board {
     /// How much playing `square` would change `side`'s score minus the opponent's: its own
     /// windows it advances (or, with `exact`, kills by flanking them) and the opponent's
     /// windows it kills (in caro also by closing their second end).
-    pub fn gain(&self, square: Square, side: Side) -> i32 {
+    pub(super) fn gain(&self, square: Square, side: Side) -> i32 {
         let (me, them) = (side.index(), side.opponent().index());
         let s = square as usize;
         let mut gain = 0;
@@ -498,27 +498,27 @@ impl Board {
 
     /// Whether `square` is a forbidden point of the side to move (renju's Black), which a bot
     /// never plays: it loses.
-    pub fn forbidden(&self, square: Square) -> bool {
+    pub(super) fn forbidden(&self, square: Square) -> bool {
         self.renju && self.side_to_move() == Side::First && self.game.forbidden(square).is_some()
     }
 
     /// The static value of the position for the side to move, whose windows count more: it
     /// moves first.
-    pub fn evaluate(&self) -> i32 {
+    pub(super) fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         self.score[me] * TEMPO_NUM / TEMPO_DEN - self.score[1 - me]
     }
 
     /// The side to move's moves by the rules (renju's forbidden points left out, unless every
     /// empty point is forbidden).
-    pub fn allowed_moves(&self) -> Vec<Square> {
+    pub(super) fn allowed_moves(&self) -> Vec<Square> {
         let mut moves = Vec::new();
         self.game.generate_moves(&mut moves);
         moves
     }
 
     /// Squares still empty.
-    pub fn empty_squares(&self) -> usize {
+    pub(super) fn empty_squares(&self) -> usize {
         self.squares() - self.placed
     }
 }

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use referee_rules::games::mnk::{Mnk, Square};
 use referee_rules::seeded::SeededRng;
 
-pub struct GreedyBrain {
+pub(crate) struct GreedyBrain {
     rng: SeededRng,
     board: BoardSlot,
     candidates: Vec<Square>,
@@ -19,7 +19,7 @@ pub struct GreedyBrain {
 }
 
 impl GreedyBrain {
-    pub fn new(seed: u64) -> GreedyBrain {
+    pub(crate) fn new(seed: u64) -> GreedyBrain {
         GreedyBrain {
             rng: SeededRng::seed_from_u64(seed),
             board: BoardSlot::default(),

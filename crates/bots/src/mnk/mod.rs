@@ -13,9 +13,9 @@ mod threat_space;
 #[cfg(test)]
 mod rule_tests;
 
-pub use greedy::GreedyBrain;
-pub use search::StrongBrain;
-pub use swap::{Judgement, SwapBrain};
+pub(crate) use greedy::GreedyBrain;
+pub(crate) use search::StrongBrain;
+pub(crate) use swap::{Judgement, SwapBrain};
 
 use board::Board;
 use referee_rules::games::mnk::Mnk;
@@ -48,7 +48,7 @@ mod tests {
     use referee_rules::games::{Game, GameSpec};
 
     /// The game of `spec` after `moves`, for the bots' tests.
-    pub fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
+    pub(super) fn position(spec: GameSpec, moves: &[&str]) -> Mnk {
         let mut game = Mnk::new(spec.mnk_params().unwrap());
         for mv in moves {
             let square = game.parse_move(mv).unwrap();

@@ -61,7 +61,7 @@ const VCT_SHARE: f64 = 0.1;
 const CHECK_SHARE: f64 = 0.08;
 const CHECK_NODES: u64 = 2_000;
 
-pub struct StrongBrain {
+pub(crate) struct StrongBrain {
     rng: SeededRng,
     board: BoardSlot,
     table: TranspositionTable,
@@ -77,7 +77,7 @@ pub struct StrongBrain {
 }
 
 impl StrongBrain {
-    pub fn new(seed: u64) -> StrongBrain {
+    pub(crate) fn new(seed: u64) -> StrongBrain {
         StrongBrain {
             rng: SeededRng::seed_from_u64(seed),
             board: BoardSlot::default(),

@@ -18,14 +18,14 @@ use referee_rules::seeded::SeededRng;
 
 /// How a swap brain opens and chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Judgement {
+pub(crate) enum Judgement {
     /// At random.
     Random,
     /// By the threat-aware evaluation of the position.
     Evaluated,
 }
 
-pub struct SwapBrain {
+pub(crate) struct SwapBrain {
     judgement: Judgement,
     /// The level's brain, which plays once the colours are settled (and the White stone of a
     /// player that keeps White).
@@ -35,7 +35,11 @@ pub struct SwapBrain {
 }
 
 impl SwapBrain {
-    pub fn new(judgement: Judgement, board_brain: Box<dyn Brain<Mnk>>, seed: u64) -> SwapBrain {
+    pub(crate) fn new(
+        judgement: Judgement,
+        board_brain: Box<dyn Brain<Mnk>>,
+        seed: u64,
+    ) -> SwapBrain {
         SwapBrain {
             judgement,
             board_brain,

@@ -7,7 +7,7 @@ use referee_rules::games::mnk::Square;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Bound {
+pub(super) enum Bound {
     /// The exact value (at the stored depth).
     #[default]
     Exact,
@@ -19,7 +19,7 @@ pub enum Bound {
 
 /// 16 bytes: the low bits of the hash pick the slot, the high 32 bits check it.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Entry {
+pub(super) struct Entry {
     key: u32,
     pub score: i32,
     pub depth: i16,
@@ -33,14 +33,14 @@ const NO_MOVE: Square = Square::MAX;
 
 impl Entry {
     /// The best move found, if the search got as far as one.
-    pub fn best(&self) -> Option<Square> {
+    pub(super) fn best(&self) -> Option<Square> {
         (self.best != NO_MOVE).then_some(self.best)
     }
 }
 
 /// A fixed-size table indexed by the low bits of the position hash; a new entry replaces the
 /// old one in its slot.
-pub struct TranspositionTable {
+pub(super) struct TranspositionTable {
     entries: Vec<Entry>,
     mask: usize,
     generation: u8,
@@ -48,7 +48,7 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of `2^bits` entries (16 bytes each).
-    pub fn new(bits: u32) -> TranspositionTable {
+    pub(super) fn new(bits: u32) -> TranspositionTable {
         TranspositionTable {
             entries: vec![Entry::default(); 1 << bits],
             mask: (1 << bits) - 1,
@@ -59,7 +59,7 @@ impl TranspositionTable {
     /// Forgets everything, for a board with other parameters (whose positions would hash
     /// alike): at once, by moving to a new generation; the memory is wiped only when the
     /// generations wrap around.
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.entries.fill(Entry::default());
@@ -67,12 +67,19 @@ impl TranspositionTable {
         }
     }
 
-    pub fn probe(&self, hash: u64) -> Option<Entry> {
+    pub(super) fn probe(&self, hash: u64) -> Option<Entry> {
         let entry = self.entries[hash as usize & self.mask];
         (entry.generation == self.generation && entry.key == (hash >> 32) as u32).then_some(entry)
     }
 
-    pub fn store(&mut self, hash: u64, depth: i16, score: i32, bound: Bound, best: Option<Square>) {
+    pub(super) fn store(
+        &mut self,
+        hash: u64,
+        depth: i16,
+        score: i32,
+        bound: Bound,
+        best: Option<Square>,
+    ) {
         self.entries[hash as usize & self.mask] = Entry {
             key: (hash >> 32) as u32,
             score,

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 /// Which attacking moves a search may make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attack {
+pub(super) enum Attack {
     /// Fours only (VCF).
     Fours,
     /// Fours and threes (VCT).
@@ -26,7 +26,7 @@ pub enum Attack {
 /// Positions whose attack failed, remembered within one search: 2^16 slots.
 const FAILED_BITS: u32 = 16;
 
-pub struct ThreatSearch {
+pub(super) struct ThreatSearch {
     /// The moves of each level, kept between searches so they do not allocate.
     levels: Vec<Vec<Square>>,
     /// Positions (hash) where the attacker to move has no win within the stored number of
@@ -44,7 +44,7 @@ pub struct ThreatSearch {
 }
 
 impl ThreatSearch {
-    pub fn new() -> ThreatSearch {
+    pub(super) fn new() -> ThreatSearch {
         ThreatSearch {
             levels: Vec::new(),
             failed: vec![0; 1 << FAILED_BITS],
@@ -61,7 +61,7 @@ impl ThreatSearch {
     /// most `depth` attacking moves ahead, shallow wins first, and visiting at most
     /// `node_limit` positions (and stopping at `deadline`). `None` when there is none within
     /// those limits.
-    pub fn find(
+    pub(super) fn find(
         &mut self,
         board: &mut Board,
         attack: Attack,

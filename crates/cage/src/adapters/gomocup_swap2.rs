@@ -28,7 +28,7 @@ pub(super) struct Swap2 {
 }
 
 impl Swap2 {
-    pub fn new(params: MnkParams) -> Swap2 {
+    pub(super) fn new(params: MnkParams) -> Swap2 {
         Swap2 {
             game: SwapGame::new(params),
             pending: VecDeque::new(),
@@ -36,28 +36,28 @@ impl Swap2 {
     }
 
     /// Follows a move of the game, either player's, in the referee's notation.
-    pub fn play(&mut self, notation: &str) {
+    pub(super) fn play(&mut self, notation: &str) {
         // An illegal move ends the game: the arbiter rules on it.
         let _ = self.game.play_text(notation);
     }
 
     /// Whether the colours are still open: the brain's requests are `SWAP2BOARD`.
-    pub fn open(&self) -> bool {
+    pub(super) fn open(&self) -> bool {
         self.game.black().is_none()
     }
 
     /// The brain's colour once settled.
-    pub fn colour(&self, side: Side) -> Option<Colour> {
+    pub(super) fn colour(&self, side: Side) -> Option<Colour> {
         Game::colours(&self.game).map(|colours| colours[side.index()])
     }
 
     /// The next of the brain's answers not yet handed to the arbiter.
-    pub fn pending(&mut self) -> Option<String> {
+    pub(super) fn pending(&mut self) -> Option<String> {
         self.pending.pop_front()
     }
 
     /// `SWAP2BOARD`, the stones in the order placed, `DONE`.
-    pub fn request(&self, stones: &[(u8, u8, Side)]) -> Vec<String> {
+    pub(super) fn request(&self, stones: &[(u8, u8, Side)]) -> Vec<String> {
         let mut lines = vec!["SWAP2BOARD".to_string()];
         lines.extend(stones.iter().map(|&(x, y, _)| format!("{x},{y}")));
         lines.push("DONE".into());
@@ -68,7 +68,7 @@ impl Swap2 {
     /// returned, the others kept for the next requests. An answer that does not fit the stage
     /// (three stones but on the empty board, two only at the second player's choice, ...) is
     /// returned as the brain wrote it, which the arbiter rules not a move.
-    pub fn take_answer(&mut self, line: &str) -> String {
+    pub(super) fn take_answer(&mut self, line: &str) -> String {
         let mut moves = self.moves(line).unwrap_or_else(|| vec![line.to_string()]);
         let first = moves.remove(0);
         self.pending = moves.into();

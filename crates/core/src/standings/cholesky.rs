@@ -16,20 +16,20 @@ const BLOCK: usize = 32;
 
 /// A square matrix, row by row.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Matrix {
+pub(super) struct Matrix {
     size: usize,
     values: Vec<f64>,
 }
 
 impl Matrix {
-    pub fn zeros(size: usize) -> Matrix {
+    pub(super) fn zeros(size: usize) -> Matrix {
         Matrix {
             size,
             values: vec![0.0; size * size],
         }
     }
 
-    pub fn size(&self) -> usize {
+    pub(super) fn size(&self) -> usize {
         self.size
     }
 
@@ -48,7 +48,7 @@ impl Matrix {
     }
 
     /// Adds `value` to every entry.
-    pub fn add_to_all(&mut self, value: f64) {
+    pub(super) fn add_to_all(&mut self, value: f64) {
         for entry in &mut self.values {
             *entry += value;
         }
@@ -104,14 +104,14 @@ fn add_scaled(target: &mut [f64], factor: f64, source: &[f64]) {
 /// The Cholesky factor L of a symmetric positive definite matrix, in the lower triangle (the
 /// upper one is left as it was and never read).
 #[derive(Clone, Debug)]
-pub struct Cholesky {
+pub(super) struct Cholesky {
     lower: Matrix,
 }
 
 impl Cholesky {
     /// Factors `m` in place, reading its lower triangle; None unless it is positive definite
     /// (to rounding).
-    pub fn new(mut m: Matrix) -> Option<Cholesky> {
+    pub(super) fn new(mut m: Matrix) -> Option<Cholesky> {
         let n = m.size;
         for start in (0..n).step_by(BLOCK) {
             let end = (start + BLOCK).min(n);
@@ -137,7 +137,7 @@ impl Cholesky {
 
     /// Solves L Lᵀ x = b: forward along L's rows, then backward subtracting each solved
     /// unknown's multiple of a row from the ones above it (Lᵀ's column is L's row).
-    pub fn solve(&self, b: &[f64]) -> Vec<f64> {
+    pub(super) fn solve(&self, b: &[f64]) -> Vec<f64> {
         let l = &self.lower;
         let mut x = b.to_vec();
         for i in 0..l.size {
@@ -155,7 +155,7 @@ impl Cholesky {
 
     /// L⁻¹, in place of L: row k of L⁻¹ is (e_k − Σ_{j<k} L_kj (row j of L⁻¹)) / L_kk, each row
     /// needing the earlier rows of the inverse and only its own row of L.
-    pub fn into_inverse(self) -> InverseFactor {
+    pub(super) fn into_inverse(self) -> InverseFactor {
         let mut m = self.lower;
         let n = m.size;
         let mut block = vec![0.0; BLOCK.min(n) * n];
@@ -195,13 +195,13 @@ impl Cholesky {
 /// M = L⁻¹ (lower triangular) for a matrix m = L Lᵀ: m⁻¹ = Mᵀ M, so its entry (a, b) is the dot
 /// product of M's columns a and b.
 #[derive(Clone, Debug)]
-pub struct InverseFactor {
+pub(super) struct InverseFactor {
     lower: Matrix,
 }
 
 impl InverseFactor {
     /// The diagonal of m⁻¹: the squared length of each column of M.
-    pub fn diagonal(&self) -> Vec<f64> {
+    pub(super) fn diagonal(&self) -> Vec<f64> {
         let m = &self.lower;
         let mut diagonal = vec![0.0; m.size];
         for k in 0..m.size {
@@ -213,7 +213,7 @@ impl InverseFactor {
     }
 
     /// m⁻¹ x, as Mᵀ (M x).
-    pub fn times(&self, x: &[f64]) -> Vec<f64> {
+    pub(super) fn times(&self, x: &[f64]) -> Vec<f64> {
         let m = &self.lower;
         let mut product = vec![0.0; m.size];
         for k in 0..m.size {
@@ -225,7 +225,7 @@ impl InverseFactor {
 
     /// (e_a − e_b)ᵀ m⁻¹ (e_a − e_b): the squared length of M's column a minus its column b
     /// (the variance of x_a − x_b when m⁻¹ is the covariance of x).
-    pub fn difference_variance(&self, a: usize, b: usize) -> f64 {
+    pub(super) fn difference_variance(&self, a: usize, b: usize) -> f64 {
         let m = &self.lower;
         (a.min(b)..m.size)
             .map(|k| {
@@ -243,7 +243,7 @@ pub(super) mod tests {
 
     /// The inverse by Gauss-Jordan elimination with partial pivoting: the plain computation the
     /// factors are checked against.
-    pub fn plain_inverse(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    pub(crate) fn plain_inverse(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
         let n = m.len();
         let mut left = m.to_vec();
         let mut right: Vec<Vec<f64>> = (0..n)

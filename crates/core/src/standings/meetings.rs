@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 /// Games between two players, from the side of the one entered first (the lower index).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MeetingTally {
+pub(super) struct MeetingTally {
     pub games: u32,
     /// Games won by the lower-indexed player, and drawn.
     pub wins_low: u32,
@@ -16,19 +16,19 @@ pub struct MeetingTally {
 
 impl MeetingTally {
     /// Points of the lower-indexed player.
-    pub fn points_low(&self) -> f64 {
+    pub(super) fn points_low(&self) -> f64 {
         self.wins_low as f64 + self.draws as f64 / 2.0
     }
 
     /// Games lost by the lower-indexed player.
-    pub fn losses_low(&self) -> u32 {
+    pub(super) fn losses_low(&self) -> u32 {
         self.games - self.wins_low - self.draws
     }
 }
 
 /// Every pair of players that met, by their indices.
 #[derive(Clone, Debug)]
-pub struct Meetings {
+pub(super) struct Meetings {
     table: Table,
 }
 
@@ -68,7 +68,7 @@ fn dense_index(low: usize, high: usize) -> usize {
 impl Meetings {
     /// Counts a game between `a` and `b`, which `a` won (`Some(true)`), lost, or drew (`None`).
     /// A player meets only others (a journal refuses a game of a player against itself).
-    pub fn add(&mut self, a: usize, b: usize, a_won: Option<bool>) {
+    pub(super) fn add(&mut self, a: usize, b: usize, a_won: Option<bool>) {
         let (low, high) = pair(a, b);
         if low == high {
             return;
@@ -100,7 +100,7 @@ impl Meetings {
     }
 
     /// The games between `a` and `b` (lower index first), if they met.
-    pub fn between(&self, a: usize, b: usize) -> Option<MeetingTally> {
+    pub(super) fn between(&self, a: usize, b: usize) -> Option<MeetingTally> {
         let (low, high) = pair(a, b);
         if low == high {
             return None;
@@ -112,12 +112,12 @@ impl Meetings {
         .filter(|m| m.games > 0)
     }
 
-    pub fn games(&self) -> u64 {
+    pub(super) fn games(&self) -> u64 {
         self.iter().map(|(_, _, m)| u64::from(m.games)).sum()
     }
 
     /// Every pair that met, as (lower index, higher index, games), in no particular order.
-    pub fn iter(&self) -> Box<dyn Iterator<Item = (usize, usize, MeetingTally)> + '_> {
+    pub(super) fn iter(&self) -> Box<dyn Iterator<Item = (usize, usize, MeetingTally)> + '_> {
         match &self.table {
             Table::Dense(pairs) => Box::new(
                 (0..)

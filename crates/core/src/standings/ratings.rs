@@ -15,7 +15,7 @@ use serde::Serialize;
 
 /// Results between two players, as the fit needs them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Meeting {
+pub(crate) struct Meeting {
     pub a: u32,
     pub b: u32,
     /// Points `a` scored against `b` (a draw is half a point).
@@ -24,11 +24,11 @@ pub struct Meeting {
 }
 
 /// The prior BayesElo uses by default: two virtual draws per player.
-pub const DEFAULT_PRIOR_DRAWS: f64 = 2.0;
+pub(crate) const DEFAULT_PRIOR_DRAWS: f64 = 2.0;
 
 /// Fitted ratings, in Elo relative to the average player.
 #[derive(Clone, Debug)]
-pub struct Ratings {
+pub(crate) struct Ratings {
     pub elo: Vec<f64>,
     /// Variance of each (centred) rating, in Elo².
     variance: Vec<f64>,
@@ -48,7 +48,7 @@ impl Ratings {
     /// Fits `players` ratings to the meetings. With `prior_draws` 0 this is the plain maximum
     /// likelihood fit, which exists only if every player has both scored and conceded points in
     /// a connected field.
-    pub fn fit(players: usize, meetings: &[Meeting], prior_draws: f64) -> Ratings {
+    pub(crate) fn fit(players: usize, meetings: &[Meeting], prior_draws: f64) -> Ratings {
         let mut gamma = vec![0.0; players];
         for _ in 0..100 {
             let (gradient, information) = derivatives(&gamma, meetings, prior_draws);
@@ -79,14 +79,14 @@ impl Ratings {
 
     /// Half the width of the 95% interval of a player's rating (NaN if the field cannot be
     /// rated).
-    pub fn error95(&self, player: usize) -> f64 {
+    pub(crate) fn error95(&self, player: usize) -> f64 {
         let variance = self.variance[player];
         // Rounding may leave a variance a hair below zero; NaN stays NaN.
         1.959_963_985 * if variance < 0.0 { 0.0 } else { variance }.sqrt()
     }
 
     /// The probability that `a` is stronger than `b` (likelihood of superiority).
-    pub fn superiority(&self, a: usize, b: usize) -> f64 {
+    pub(crate) fn superiority(&self, a: usize, b: usize) -> f64 {
         // Centring moves both ratings alike: their difference varies as the fitted ones do.
         let variance = self
             .inverse
@@ -181,7 +181,7 @@ pub struct EloEstimate {
 /// the pentanomial model). The interval comes from the sample's own variance, so draws, and
 /// pairs that cancel a colour's advantage, narrow it. None from fewer than two samples, or for
 /// a perfect or nil score, whose Elo is infinite.
-pub fn estimate_elo(outcomes: &[(f64, u64)]) -> Option<EloEstimate> {
+pub(crate) fn estimate_elo(outcomes: &[(f64, u64)]) -> Option<EloEstimate> {
     let n = outcomes.iter().map(|&(_, count)| count).sum::<u64>() as f64;
     if n < 2.0 {
         return None;
@@ -229,7 +229,7 @@ fn logistic(x: f64) -> f64 {
 
 /// The standard normal distribution function, from the complementary error function
 /// (W. J. Cody's rational approximation as in Numerical Recipes' erfc, error below 1.2e-7).
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     let z = x.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.5 * z);
     let poly = -z * z - 1.265_512_23

@@ -23,8 +23,8 @@ use referee_rules::games::Side;
 
 /// A value byte: 0 a draw, else the number of plies to the end plus one; an odd number of plies
 /// is a win for the side to move (it makes the last move), an even one a loss.
-pub type Stored = u8;
-pub const DRAW: Stored = 0;
+pub(super) type Stored = u8;
+pub(super) const DRAW: Stored = 0;
 /// The longest distance a byte holds.
 const MAX_PLIES: usize = Stored::MAX as usize - 1;
 
@@ -36,7 +36,7 @@ const WON: u8 = 2;
 
 /// The value of every slot of `index`, in slot order; `None` if some distance does not fit a
 /// byte (not the case up to four pieces).
-pub fn solve(index: &Index) -> Option<Vec<Stored>> {
+pub(super) fn solve(index: &Index) -> Option<Vec<Stored>> {
     let mut values = vec![DRAW; index.len];
     let mut first = 0;
     while first < index.blocks.len() {

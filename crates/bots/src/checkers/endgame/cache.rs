@@ -24,7 +24,7 @@ const FORMAT: u32 = 1;
 const HEADER_LEN: usize = 8 + 4 + 4 + 8 + 32;
 
 #[derive(Debug, thiserror::Error)]
-pub enum CacheError {
+pub(super) enum CacheError {
     #[error("cannot read or write the endgame cache file {}", path.display())]
     Io {
         path: PathBuf,
@@ -38,7 +38,7 @@ pub enum CacheError {
 }
 
 /// The directory the database is cached in, if the environment names one.
-pub fn cache_dir() -> Option<PathBuf> {
+pub(super) fn cache_dir() -> Option<PathBuf> {
     let absolute = |name: &str| {
         std::env::var_os(name)
             .map(PathBuf::from)
@@ -54,7 +54,7 @@ fn file_name(pieces: usize) -> String {
 }
 
 /// The database of `pieces` pieces from the cache directory, else built and saved there.
-pub fn load_or_build(pieces: usize) -> Option<EndgameDb> {
+pub(super) fn load_or_build(pieces: usize) -> Option<EndgameDb> {
     match cache_dir() {
         Some(dir) => load_or_build_in(&dir, pieces),
         None => EndgameDb::build(pieces),
@@ -62,7 +62,7 @@ pub fn load_or_build(pieces: usize) -> Option<EndgameDb> {
 }
 
 /// The database of `pieces` pieces from `dir`, else built and saved there (if it can be).
-pub fn load_or_build_in(dir: &Path, pieces: usize) -> Option<EndgameDb> {
+pub(super) fn load_or_build_in(dir: &Path, pieces: usize) -> Option<EndgameDb> {
     let path = dir.join(file_name(pieces));
     let index = Index::new(pieces);
     if let Ok(values) = load(&path, &index) {

@@ -12,7 +12,7 @@ use referee_rules::games::checkers::Position;
 use referee_rules::games::Side;
 
 /// The most pieces, both sides together, that an index covers.
-pub const MAX_PIECES: usize = 4;
+pub(crate) const MAX_PIECES: usize = 4;
 
 /// The squares a man may stand on, the squares a king may.
 const MAN_SQUARES: usize = 28;
@@ -38,14 +38,14 @@ const BINOMIAL: [[u64; MAX_PIECES + 1]; KING_SQUARES + 1] = {
 
 /// How many men and kings each side has: Black's men, Black's kings, White's men, White's kings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Material(pub [u8; 4]);
+pub(super) struct Material(pub [u8; 4]);
 
 impl Material {
-    pub fn pieces(self) -> usize {
+    pub(super) fn pieces(self) -> usize {
         self.0.iter().map(|&n| usize::from(n)).sum()
     }
 
-    pub fn men(self) -> usize {
+    pub(super) fn men(self) -> usize {
         usize::from(self.0[0] + self.0[2])
     }
 
@@ -61,7 +61,7 @@ impl Material {
 
 /// One material's slots.
 #[derive(Clone, Copy, Debug)]
-pub struct Block {
+pub(super) struct Block {
     pub material: Material,
     /// Its first slot in the database.
     pub start: usize,
@@ -71,7 +71,7 @@ pub struct Block {
 /// The slots of every material with both sides on the board and at most `pieces` pieces in
 /// all, in the order the build values them: fewer pieces first (a capture leads to fewer),
 /// then fewer men (a crowning leads to one man fewer, the same number of pieces).
-pub struct Index {
+pub(super) struct Index {
     pub pieces: usize,
     pub blocks: Vec<Block>,
     /// The block of each material, by `[bm][bk][wm][wk]`.
@@ -81,7 +81,7 @@ pub struct Index {
 
 impl Index {
     /// The index of every position of at most `pieces` pieces (at most [`MAX_PIECES`]).
-    pub fn new(pieces: usize) -> Index {
+    pub(super) fn new(pieces: usize) -> Index {
         assert!(pieces <= MAX_PIECES, "at most {MAX_PIECES} pieces");
         let mut materials = Vec::new();
         for total in 2..=pieces as u8 {
@@ -119,7 +119,7 @@ impl Index {
 
     /// The slot of a position with Black to move, both sides on the board and at most
     /// `self.pieces` pieces; `None` for any other.
-    pub fn slot(&self, position: &Position) -> Option<usize> {
+    pub(super) fn slot(&self, position: &Position) -> Option<usize> {
         if position.side_to_move() != Side::First {
             return None;
         }
@@ -147,7 +147,7 @@ impl Index {
 
     /// The position in slot `offset` of `block` (Black to move); `None` where its groups
     /// overlap.
-    pub fn position(&self, block: &Block, mut offset: u64) -> Option<Position> {
+    pub(super) fn position(&self, block: &Block, mut offset: u64) -> Option<Position> {
         let [bm, bk, wm, wk] = block.material.0.map(usize::from);
         let mut groups = [0u32; 4];
         for (group, (count, squares)) in [

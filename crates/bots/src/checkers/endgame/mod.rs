@@ -22,7 +22,7 @@ mod index;
 
 use build::{solve, Stored, DRAW};
 use index::Index;
-pub use index::MAX_PIECES;
+pub(super) use index::MAX_PIECES;
 use referee_rules::games::checkers::{Move, Position};
 use referee_rules::games::Side;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};

@@ -15,7 +15,7 @@
 use crate::games::Forbidden;
 
 /// A draw after this many stones on the board (Gomocup's renju tournaments).
-pub const MOVE_LIMIT: usize = 200;
+pub(super) const MOVE_LIMIT: usize = 200;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -27,7 +27,7 @@ const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 /// with two other Black stones each within four points of (x, y) (not past a White stone or
 /// the edge), or one line with four (an overline, a double four on one line). `cells` are as
 /// [`Lines`] takes them.
-pub fn may_be_forbidden(cells: &[u8], width: i32, height: i32, x: i32, y: i32) -> bool {
+pub(super) fn may_be_forbidden(cells: &[u8], width: i32, height: i32, x: i32, y: i32) -> bool {
     let at = |x: i32, y: i32| {
         (x >= 0 && y >= 0 && x < width && y < height).then(|| cells[(y * width + x) as usize])
     };
@@ -54,14 +54,14 @@ pub fn may_be_forbidden(cells: &[u8], width: i32, height: i32, x: i32, y: i32) -
 }
 
 /// The cells of a board (0 empty, 1 Black, 2 White, row-major), lent to the check.
-pub struct Lines<'a> {
+pub(super) struct Lines<'a> {
     cells: &'a mut [u8],
     width: i32,
     height: i32,
 }
 
 impl<'a> Lines<'a> {
-    pub fn new(cells: &'a mut [u8], width: u8, height: u8) -> Lines<'a> {
+    pub(super) fn new(cells: &'a mut [u8], width: u8, height: u8) -> Lines<'a> {
         debug_assert_eq!(cells.len(), width as usize * height as usize);
         Lines {
             cells,
@@ -72,7 +72,7 @@ impl<'a> Lines<'a> {
 
     /// What Black's stone on the empty point (x, y) would be: `None` when allowed (a five
     /// included), else the forbidden shape, the overline named first, then the double four.
-    pub fn forbidden_at(&mut self, x: i32, y: i32) -> Option<Forbidden> {
+    pub(super) fn forbidden_at(&mut self, x: i32, y: i32) -> Option<Forbidden> {
         if !may_be_forbidden(self.cells, self.width, self.height, x, y) {
             return None;
         }
@@ -80,7 +80,7 @@ impl<'a> Lines<'a> {
     }
 
     /// Whether (x, y) holds no stone.
-    pub fn is_empty(&self, x: i32, y: i32) -> bool {
+    pub(super) fn is_empty(&self, x: i32, y: i32) -> bool {
         self.get(x, y) == Some(EMPTY)
     }
 
