@@ -182,6 +182,7 @@ impl Budget {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
+    /// Whether the deadline has passed: the search must stop and answer.
     pub fn expired(&self) -> bool {
         Instant::now() >= self.deadline
     }

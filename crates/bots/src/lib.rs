@@ -50,6 +50,7 @@ pub enum Level {
 }
 
 impl Level {
+    /// Every level, weakest first.
     pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Strong];
 
     /// The name used in `builtin:NAME` and `referee bot NAME`.
@@ -213,12 +214,20 @@ fn answer_in_time(
 /// Why a built-in bot stopped playing.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
+    /// The level asked for does not exist.
     #[error(transparent)]
     Unknown(#[from] UnknownLevel),
+    /// Reading from or writing to the referee failed, e.g. a closed pipe.
     #[error("i/o with the referee failed")]
     Io(#[from] io::Error),
+    /// The referee sent a line the bot cannot read or act on.
     #[error("the referee sent '{line}' but {problem}")]
-    Protocol { line: String, problem: String },
+    Protocol {
+        /// The line as received.
+        line: String,
+        /// What is wrong with it, e.g. a move before any game was set up.
+        problem: String,
+    },
 }
 
 /// Which session plays `spec`: one per game, and for gomoku and m,n,k games with a swap

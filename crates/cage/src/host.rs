@@ -14,10 +14,13 @@ use std::path::PathBuf;
 /// A host that cannot be set up: the referee's error, before any bot starts.
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
+    /// `--sandbox` was asked for and bubblewrap cannot make one here.
     #[error(transparent)]
     Sandbox(#[from] SandboxError),
+    /// The referee's own path, which built-in bots are run from, is unknown.
     #[error("cannot locate the referee executable")]
     Executable(#[source] io::Error),
+    /// The command's supervisor could not be set up.
     #[error(transparent)]
     Supervisor(#[from] SupervisorError),
 }

@@ -43,6 +43,7 @@ use std::time::Duration;
 pub struct Answer {
     /// The answer in the referee's own protocol.
     pub line: String,
+    /// From the flush of the request to the read of the answer's newline.
     pub elapsed: Duration,
     /// The bot's own line, when an adapter translated it from another protocol (so a verdict
     /// can quote what the bot really wrote).
@@ -114,6 +115,7 @@ pub enum Protocol {
 }
 
 impl Protocol {
+    /// Every protocol, the referee's own first.
     pub const ALL: [Protocol; 5] = [
         Protocol::Native,
         Protocol::Gomocup,

@@ -52,6 +52,7 @@ impl Default for Limits {
 /// Below these, no bot can start (the dynamic loader and libc map more memory, and open more
 /// files, than that), so a match would only score crashes: such limits are refused.
 pub const MIN_MEMORY_MB: u64 = 16;
+/// The fewest open files a bot may be limited to (see [`MIN_MEMORY_MB`]).
 pub const MIN_OPEN_FILES: u64 = 16;
 
 /// A limit specification that cannot be read.

@@ -64,6 +64,8 @@ pub struct SpawnError {
     source: io::Error,
 }
 
+/// A running bot program, seated in the referee's own protocol: its pipes, its stderr, its
+/// transcript and the cage that contains it.
 pub struct BotProcess {
     child: Child,
     /// Knows the bot is alive until it is reaped, and sweeps up after it.

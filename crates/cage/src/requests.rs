@@ -7,8 +7,11 @@ use referee_rules::protocol::RefereeMessage;
 
 /// What a game's setup tells a seat.
 pub struct Setup {
+    /// The game and its parameters.
     pub spec: GameSpec,
+    /// The side the seat plays.
     pub side: Side,
+    /// The seat's own clock.
     pub time: TimeControl,
     /// The opening, in canonical notation.
     pub played: Vec<String>,

@@ -60,26 +60,42 @@ const RUN_SIZE: u64 = 1 << 20;
 /// a bot's own directory, when the bot is started).
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
+    /// No `bwrap` on the PATH.
     #[error("--sandbox needs bubblewrap ('bwrap') on the PATH (Debian/Ubuntu: apt-get install bubblewrap)")]
     Missing,
+    /// A bubblewrap without an option the sandbox uses.
     #[error("--sandbox needs bubblewrap 0.8 or later, for its option {missing}; this one is '{version}': install a newer bubblewrap")]
     TooOld {
+        /// What `bwrap --version` printed.
         version: String,
+        /// The first option needed that its `--help` does not list.
         missing: &'static str,
     },
+    /// `bwrap` is there but could not be started.
     #[error("cannot run bubblewrap")]
     Run(#[source] io::Error),
+    /// bubblewrap failed to make a trial sandbox, most often for want of unprivileged user
+    /// namespaces.
     #[error("bubblewrap cannot make a sandbox here ('{said}'). The sandbox runs each bot as an unprivileged user in namespaces of its own, which needs unprivileged user namespaces: allow them (sysctl user.max_user_namespaces=10000 and, on Debian before 11, kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 and later kernel.apparmor_restrict_unprivileged_userns=0; in a container, a seccomp profile that allows them), or run without --sandbox")]
-    Unusable { said: String },
+    Unusable {
+        /// What bubblewrap wrote on stderr, trimmed.
+        said: String,
+    },
+    /// The bot's directory, the one its command names, would be `/`.
     #[error("its directory would be {0}, which holds the whole system: put the bot in a directory of its own")]
     WholeSystem(PathBuf),
+    /// The bot's directory would be the user's home directory.
     #[error("its directory would be the home directory {0}, which the sandbox would show whole: put the bot in a directory of its own")]
     Home(PathBuf),
+    /// Run as root, the bot's directory is one `nobody` could not list and read.
     #[error("a sandboxed bot runs as the unprivileged user nobody (uid {NOBODY}), who cannot read its directory {0}: make it readable by others (chmod o+rx on it, o+r on its files) or put the bot elsewhere")]
     Unreadable(PathBuf),
+    /// The bot's directory could not be examined or opened to be mounted.
     #[error("cannot open its directory {dir}")]
     Open {
+        /// The bot's directory.
         dir: PathBuf,
+        /// What the system said.
         #[source]
         source: io::Error,
     },

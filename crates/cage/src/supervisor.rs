@@ -130,14 +130,19 @@ impl Drop for Spawner {
 /// Why [`Supervisor::for_command`] failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SupervisorError {
+    /// The process could not be made the subreaper of its descendants.
     #[error("cannot become the reaper of the bots' orphans")]
     Subreaper(#[source] io::Error),
+    /// The SIGINT and SIGTERM handler that stops every bot could not be installed.
     #[error("cannot install the interrupt handler")]
     Interrupt(#[source] io::Error),
+    /// The thread that notices the referee's own stalls could not be started.
     #[error("cannot start the stall monitor")]
     StallMonitor(#[source] io::Error),
+    /// The thread that forks the bots could not be started.
     #[error("cannot start the thread that starts bots")]
     Spawner(#[source] io::Error),
+    /// [`Supervisor::for_command`] was called twice in one process.
     #[error("another supervisor already sweeps this process's orphans")]
     AlreadyReaping,
 }

@@ -56,6 +56,7 @@ pub enum FailedCheck {
 /// A player of the contest as the file gives it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContestPlayer {
+    /// Its name in the standings: its table's `name`, or its source folder's.
     pub name: String,
     /// Its source folder and the language named for it, if it is one.
     pub source: Option<(PathBuf, Option<String>)>,
@@ -66,27 +67,43 @@ pub struct ContestPlayer {
 /// A contest file read, before any build.
 #[derive(Debug)]
 pub struct Contest {
+    /// The contest's and its tournament's name: the file's `name`, else the file's stem.
     pub name: String,
     /// The file's tournament keys, players left out.
     pub tournament: toml::Table,
+    /// The source folders under `sources`, in name order, then the `[[players]]` tables.
     pub players: Vec<ContestPlayer>,
+    /// The language profiles by name, the built-in ones with the file's `[languages]` over them,
+    /// in the order detection tries them.
     pub profiles: Vec<(String, Profile)>,
+    /// How the source folders are built: cache, limits and timeout.
     pub build: BuildOptions,
+    /// What becomes of a player that fails its check.
     pub failed_check: FailedCheck,
+    /// Where the contest writes its results: the file's `output`, else `results/NAME`.
     pub output: PathBuf,
 }
 
 /// A contest file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ContestConfigError {
+    /// The file could not be read (or is larger than an input file may be).
     #[error("cannot read {path}")]
     Unreadable {
+        /// The contest file.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: std::io::Error,
     },
+    /// The file is not a contest file: bad TOML, a bad key or value, an unknown language.
     #[error("{path}: {message}")]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        /// The contest file.
+        path: PathBuf,
+        /// What is wrong, naming the key or player.
+        message: String,
+    },
 }
 
 impl Contest {

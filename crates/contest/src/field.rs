@@ -23,6 +23,7 @@ const REASON_CHARS: usize = 400;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
+    /// Built and passed its check (or had none to pass): it plays.
     Plays,
     /// Failed the check, kept as the contest file asks.
     Flagged,
@@ -35,6 +36,7 @@ pub enum Status {
 /// One player of the field.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
+    /// Its name in the standings.
     pub name: String,
     /// The language its sources were built as (none for a command or a built-in bot).
     pub language: Option<String>,
@@ -44,6 +46,7 @@ pub struct Entry {
     pub command: Option<String>,
     /// The problems `referee check` found (none when it was not checked).
     pub problems: Option<Vec<String>>,
+    /// Whether it plays, and if not, why.
     pub status: Status,
     /// Its `[[players]]` table for the tournament.
     #[serde(skip)]
@@ -53,10 +56,13 @@ pub struct Entry {
 /// The referee's own failures while preparing the field.
 #[derive(Debug, thiserror::Error)]
 pub enum FieldError {
+    /// A build failed on the referee's side (not the entrant's compile error).
     #[error(transparent)]
     Build(#[from] BuildError),
+    /// Source folders are to be built and the sandbox cannot work here.
     #[error(transparent)]
     Sandbox(#[from] SandboxError),
+    /// A check failed on the referee's side (not a problem of the bot's).
     #[error(transparent)]
     Check(#[from] CheckError),
 }

@@ -18,17 +18,24 @@ use std::path::{Path, PathBuf};
 /// The referee's own failures while preparing a contest.
 #[derive(Debug, thiserror::Error)]
 pub enum ContestError {
+    /// Building or checking the players failed on the referee's side.
     #[error(transparent)]
     Field(#[from] FieldError),
+    /// The tournament file written for the players is not one the tournament runner takes.
     #[error(transparent)]
     Tournament(#[from] ConfigError),
+    /// The bots' host (sandbox, supervisor) could not be set up for the checks.
     #[error(transparent)]
     Host(#[from] HostError),
+    /// The results page could not be written.
     #[error(transparent)]
     Page(#[from] ReportError),
+    /// The list of players or the tournament file could not be written.
     #[error("cannot write {path}")]
     Write {
+        /// The file, or the output folder it goes in.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: std::io::Error,
     },
@@ -36,10 +43,13 @@ pub enum ContestError {
 
 /// A contest ready to play.
 pub struct Prepared {
+    /// Every player of the field, with what became of it (those left out included).
     pub entries: Vec<Entry>,
     /// The tournament file written for the players who play.
     pub tournament_file: PathBuf,
+    /// That file, read back as the tournament runner reads it.
     pub tournament: Tournament,
+    /// The host the checks ran in, kept for the tournament's games.
     pub host: Host,
 }
 

@@ -40,7 +40,9 @@ pub struct CheckConfig {
     /// The game as the user gave it, and how its games are played (edge cases may vary its
     /// parameters).
     pub rules: GameRules,
+    /// The bot to check, as the user wrote it.
     pub player: PlayerSpec,
+    /// The clock for both the bot and its random opponent.
     pub time: TimeControl,
     /// Moves played before the two games from the start (the edge cases have their own).
     pub opening: Vec<String>,
@@ -56,8 +58,11 @@ pub struct CheckConfig {
 /// How serious a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// Done right; reported too, so the author sees what was checked.
     Ok,
+    /// Worth fixing, but the bot still passes the check.
     Warning,
+    /// Makes the bot fail the check: it would likely fail on a contest server too.
     Problem,
     /// A problem already reported, seen again in another game: not counted twice.
     Again,
@@ -81,8 +86,11 @@ impl fmt::Display for Severity {
 /// under it (the end of the bot's stderr).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
+    /// How much it matters; only problems make the check fail.
     pub severity: Severity,
+    /// What was seen, in one line for the bot's author.
     pub text: String,
+    /// Lines shown under it: the end of the bot's stderr and where to find all of it.
     pub details: Vec<String>,
 }
 
@@ -99,10 +107,13 @@ impl fmt::Display for Finding {
 /// The referee's own failures during a check (the bot's failures are findings).
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
+    /// The bot or its random opponent could not be started.
     #[error(transparent)]
     Spawn(#[from] SpawnError),
+    /// The opening the user gave cannot be played.
     #[error(transparent)]
     Opening(#[from] OpeningError),
+    /// A game's files could not be written in the record directory.
     #[error("cannot write the game record")]
     Record(#[from] io::Error),
 }

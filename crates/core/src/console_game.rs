@@ -27,7 +27,9 @@ use std::time::Duration;
 /// Who sits on a side: a person at this keyboard, or a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SideSpec {
+    /// A person, at this keyboard or on a page in a browser.
     Human,
+    /// A bot: a program, in any protocol, or a built-in level.
     Bot(PlayerSpec),
 }
 
@@ -41,6 +43,7 @@ impl SideSpec {
         }
     }
 
+    /// Whether a person plays this side (and so the game needs a keyboard or a page).
     pub fn is_human(&self) -> bool {
         matches!(self, SideSpec::Human)
     }
@@ -58,6 +61,7 @@ impl fmt::Display for SideSpec {
 /// Everything `referee play` needs.
 #[derive(Clone, Debug)]
 pub struct PlayConfig {
+    /// The game, and how bots are timed and told the legal moves.
     pub rules: GameRules,
     /// Moves played before anyone takes over.
     pub opening: Vec<String>,
@@ -66,15 +70,20 @@ pub struct PlayConfig {
     /// The side given the strongest built-in bot because the command line named nobody for
     /// it: the console says once how to choose an easier opponent.
     pub defaulted: Option<Side>,
+    /// Each bot's time control; people have theirs in `human_time`.
     pub bot_time: TimeControl,
     /// The people's time control; `None` when they play without a clock.
     pub human_time: Option<TimeControl>,
     /// People see the protocol's lines and type protocol replies.
     pub raw: bool,
+    /// Where the record, transcript and stderr go; numbered after those already there.
     pub record_dir: Option<PathBuf>,
+    /// Limits and sandbox of each bot's process.
     pub process: ProcessOptions,
     /// The referee executable, re-invoked as `referee bot LEVEL` for built-in bots.
     pub referee_exe: PathBuf,
+    /// Seed of the first side's bot (a built-in one, or what an adapter leaves to chance); the
+    /// second side's is one more, so they differ.
     pub seed: u64,
     /// How long to wait after each move when only bots play, so that people can follow.
     pub pause: Duration,
@@ -82,7 +91,9 @@ pub struct PlayConfig {
 
 /// The game played, and where its record went.
 pub struct ConsoleGame {
+    /// Its record, each side's log and how it ended.
     pub played: PlayedGame,
+    /// The files written; `None` without a record directory, or when moves were taken back.
     pub files: Option<RecordFiles>,
 }
 

@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 /// Everything `referee match` needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// What every game of the match shares: rules, processes, records.
     pub venue: Venue,
     /// Player A, player B (A moves first in odd-numbered games).
     pub players: [Player; 2],
@@ -19,6 +20,7 @@ pub struct MatchConfig {
     pub games: Option<u32>,
 }
 
+/// What the two players of a match are called in its records and output.
 pub const LABELS: [&str; 2] = ["A", "B"];
 
 /// Refuses a bad opening, a game a player's protocol cannot express, or a player that cannot
@@ -98,7 +100,9 @@ fn each_game<G, E>(
 /// Wins, draws and points of A and B over a match.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchTally {
+    /// Games each player won, A then B.
     pub wins: [u32; 2],
+    /// Games drawn, worth half a point to each.
     pub draws: u32,
 }
 
@@ -111,6 +115,7 @@ impl MatchTally {
         }
     }
 
+    /// Each player's points, A then B: a win is one, a draw a half.
     pub fn points(&self) -> [f64; 2] {
         let half = self.draws as f64 / 2.0;
         [self.wins[0] as f64 + half, self.wins[1] as f64 + half]
@@ -120,9 +125,11 @@ impl MatchTally {
 /// The SPRT of a match, A being the player under test.
 #[derive(Clone, Debug)]
 pub struct MatchTest {
+    /// The hypotheses and error rates tested.
     pub spec: SprtSpec,
     /// The log-likelihood ratio after the last complete pair (0 before the first).
     pub llr: f64,
+    /// What the test says after the last complete pair.
     pub decision: Decision,
 }
 
@@ -131,12 +138,16 @@ pub struct MatchTest {
 /// SPRT if the match has one.
 #[derive(Clone, Debug)]
 pub struct MatchScore {
+    /// Wins and draws over every game counted.
     pub tally: MatchTally,
+    /// A's games in pairs, as the SPRT counts them.
     pub pairing: Pairing,
+    /// The SPRT and where it stands; `None` when the match plays a fixed number of games.
     pub sprt: Option<MatchTest>,
 }
 
 impl MatchScore {
+    /// The score before any game, under the SPRT `sprt` when there is one.
     pub fn new(sprt: Option<SprtSpec>) -> MatchScore {
         MatchScore {
             tally: MatchTally::default(),

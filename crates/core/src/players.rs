@@ -18,21 +18,28 @@ use std::path::Path;
 pub enum PlayerSpec {
     /// A program and its arguments, speaking `protocol`.
     Command {
+        /// How the referee talks to the program: natively, or through an adapter.
         protocol: Protocol,
+        /// The program, then its arguments, split as a shell would.
         words: Vec<String>,
     },
+    /// One of the referee's own bots, run as `referee bot LEVEL`.
     Builtin(Level),
 }
 
 /// A player that cannot be understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerSpecError {
+    /// Nothing, or only blanks, where a command was expected.
     #[error("empty player command")]
     Empty,
+    /// A command line with quotes that do not close (the text as given).
     #[error("cannot split the command line '{0}' (unbalanced quotes?)")]
     Unsplittable(String),
+    /// `builtin:` with a level that does not exist.
     #[error(transparent)]
     UnknownBuiltin(#[from] UnknownLevel),
+    /// A built-in bot given another protocol than the native one.
     #[error("built-in bots speak the native protocol only, not {0}")]
     BuiltinProtocol(Protocol),
 }

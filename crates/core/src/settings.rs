@@ -96,6 +96,7 @@ impl Settings {
     /// The shortest `max_line` allowed (protocol.md, `--max-line`).
     pub const MIN_MAX_LINE: usize = 16;
 
+    /// How games of `spec` are played: margin, start-up allowance and `legal` lines.
     pub fn rules(&self, spec: GameSpec) -> GameRules {
         GameRules {
             spec,
@@ -105,6 +106,7 @@ impl Settings {
         }
     }
 
+    /// Each bot's process: line cap, sandbox and Gomocup memory budget; the rest as default.
     pub fn process(&self) -> ProcessOptions {
         ProcessOptions {
             max_line: self.max_line,

@@ -36,16 +36,22 @@ pub const KEPT_BOTS: usize = 16;
 /// it, its clock and its resource limits.
 #[derive(Clone, Debug)]
 pub struct Player {
+    /// Its name in records, file names and standings; unique in a tournament.
     pub label: String,
+    /// How to start it.
     pub spec: PlayerSpec,
+    /// Its clock, the same in every game.
     pub time: TimeControl,
+    /// What its process may use: memory, CPU time, processes, file sizes.
     pub limits: Limits,
 }
 
 /// What every game at a table shares.
 #[derive(Clone, Debug)]
 pub struct Venue {
+    /// The game and how each is played.
     pub rules: GameRules,
+    /// Options of every bot's process (the player's limits are set per game).
     pub process: ProcessOptions,
     /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
     pub referee_exe: PathBuf,
@@ -95,7 +101,9 @@ impl Recorder {
 /// Where a game was filed.
 #[derive(Clone)]
 pub enum Filed {
+    /// Files of its own: the record, transcript and stderr.
     Files(RecordFiles),
+    /// A line in the records file shared by the run's tables.
     Pack(Arc<RecordPack>),
 }
 
@@ -136,31 +144,47 @@ impl Filed {
 /// indices into the players, which must differ), and the opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduledGame {
+    /// Unique in a run, from 1: it names the record and varies the built-in bots' seeds.
     pub number: u32,
+    /// Indices into the players of who sits first and second.
     pub seats: [usize; 2],
+    /// Moves played before the bots take over.
     pub opening: Vec<String>,
 }
 
 /// The referee's own failures (a bot's failures are game results, never errors).
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
+    /// A bot's process could not be started.
     #[error(transparent)]
     Spawn(#[from] SpawnError),
+    /// The opening cannot be played.
     #[error(transparent)]
     Opening(#[from] OpeningError),
+    /// A player's protocol cannot express the game or its opening.
     #[error("player {label}: {reason}")]
     Unsupported {
+        /// Which player, as records name it.
         label: String,
+        /// What the protocol lacks.
         reason: UnsupportedGame,
     },
+    /// A game's record could not be filed.
     #[error("cannot write the game record")]
     Record(#[from] io::Error),
+    /// A player's program is missing or cannot be run, or a person's page could not open.
     #[error("player {label} cannot start: {reason}")]
-    CannotStart { label: String, reason: String },
+    CannotStart {
+        /// Which player, as records name it.
+        label: String,
+        /// What is missing or refused, in words.
+        reason: String,
+    },
 }
 
 /// One played game.
 pub struct FinishedGame {
+    /// Its record and each seat's log.
     pub played: PlayedGame,
     /// Player indices of the first and second player.
     pub seats: [usize; 2],

@@ -18,12 +18,15 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// What a live game is, before its first move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LiveHeader {
+    /// The game's number, as its record will have it.
     pub number: u32,
     /// The game and its parameters, as in a record.
     pub game: String,
     /// What each player is called, first then second.
     pub players: [String; 2],
+    /// Each player's clock, first then second.
     pub time: [TimeControl; 2],
+    /// Moves played before the bots took over.
     pub opening: Vec<String>,
     /// RFC 3339, as a record's `started`.
     pub started: String,
@@ -32,7 +35,9 @@ pub struct LiveHeader {
 /// A live game read back: its header and the moves played so far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LiveGame {
+    /// The file's first line.
     pub header: LiveHeader,
+    /// The moves whose lines were complete when read, in order.
     pub moves: Vec<MoveRecord>,
 }
 

@@ -36,18 +36,22 @@ pub struct GameRecord {
     pub players: [PlayerRecord; 2],
     /// Moves played before the bots took over.
     pub opening: Vec<String>,
+    /// The bots' moves after the opening, in the order played.
     pub moves: Vec<MoveRecord>,
+    /// Who won, how, and why.
     pub result: ResultRecord,
     /// Boxes (dots and boxes), first player then second.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub scores: Option<[u32; 2]>,
     /// RFC 3339 wall-clock times.
     pub started: String,
+    /// When the game was decided.
     pub ended: String,
     /// The final position, drawn as text.
     pub final_position: String,
 }
 
+/// One seat of a game: who sat there, on what clock, and how it did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRecord {
     /// `A` or `B`: the player's position on the command line.
@@ -56,7 +60,9 @@ pub struct PlayerRecord {
     pub command: String,
     /// Name and version from the bot's `ready` line, when it got that far.
     pub name: Option<String>,
+    /// The version from the same `ready` line, when the bot gave one.
     pub version: Option<String>,
+    /// The clock it played on (players of a match may have different ones).
     pub time: TimeControl,
     /// The colour it played when a swap opening chose the colours (gomoku, m,n,k), once chosen.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -87,6 +93,7 @@ pub struct PlayerRecord {
 pub struct DroppedRecord {
     /// The bot's lines left out of the transcript, and their bytes (line ends not counted).
     pub transcript_lines: u64,
+    /// The bytes of those lines, line ends not counted.
     pub transcript_bytes: u64,
     /// Bytes of stderr left out of the stderr file.
     pub stderr_bytes: u64,
@@ -104,8 +111,10 @@ impl DroppedRecord {
     }
 }
 
+/// One move a bot played, with its timing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
+    /// Who played it.
     pub side: Side,
     /// Canonical notation.
     #[serde(rename = "move")]
@@ -122,6 +131,7 @@ pub struct MoveRecord {
     pub messages: Vec<String>,
 }
 
+/// How a game ended: who won, the code of the ending, and a sentence for people.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultRecord {
     /// `null` for a draw.
@@ -195,7 +205,9 @@ pub fn stderr_line_times(log: &SeatLog, started_at: Instant) -> Vec<u64> {
 /// Where one game's files went.
 #[derive(Clone, Debug)]
 pub struct RecordFiles {
+    /// The record itself, `NNNN.json`.
     pub record: PathBuf,
+    /// Every line exchanged, `NNNN.transcript.txt`.
     pub transcript: PathBuf,
     /// Each side's stderr file (first, second), when the bot wrote anything there.
     pub stderr: [Option<PathBuf>; 2],
@@ -221,8 +233,12 @@ fn stderr_path(stem: &Path, label: &str) -> PathBuf {
 /// from either.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredGame {
+    /// The game's record, as in `NNNN.json`.
     pub record: GameRecord,
+    /// Both seats' lines merged in time order, escaped, as in `NNNN.transcript.txt`.
     pub transcript: String,
+    /// Each player's stderr file as written (with its note of bytes dropped), when it wrote
+    /// anything.
     pub stderr: [Option<Vec<u8>>; 2],
 }
 

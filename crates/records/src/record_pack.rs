@@ -153,6 +153,7 @@ impl RecordPack {
         })
     }
 
+    /// Where the records file is.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -239,16 +240,24 @@ fn complete_length(file: &File) -> io::Result<u64> {
 /// A records file that cannot be read, or a line in it that is not a records line.
 #[derive(Debug, thiserror::Error)]
 pub enum PackError {
+    /// The file could not be opened or read.
     #[error("cannot read the records file {path}")]
     Io {
+        /// The records file.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: io::Error,
     },
+    /// A complete line is not a records line, or a game's line cannot be read back.
     #[error("records file {path}, line {line}: {message}")]
     Corrupt {
+        /// The records file.
         path: PathBuf,
+        /// The line's number, from 1; 0 when a game was read by its offset, where lines are
+        /// not counted (the message then gives the byte).
         line: usize,
+        /// What is wrong with the line.
         message: String,
     },
 }
@@ -257,7 +266,9 @@ pub enum PackError {
 /// its epilogues.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameAt {
+    /// The byte offset of the game's own line.
     pub at: u64,
+    /// The byte offsets of its epilogues' lines, in the order written.
     pub epilogues: Vec<u64>,
 }
 

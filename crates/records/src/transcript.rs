@@ -10,15 +10,20 @@ pub const MAX_STAMPED_LINES: usize = 4096;
 /// Which way a transcript line went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
+    /// Written by the referee to the bot (`>` in a transcript).
     ToBot,
+    /// Read from the bot (`<` in a transcript).
     FromBot,
 }
 
 /// One line exchanged with a seat, stamped when it was written or read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TranscriptLine {
+    /// When it was written to the seat or read from it.
     pub at: Instant,
+    /// Which way it went.
     pub direction: Direction,
+    /// The line as sent or read, without its line end and unescaped.
     pub line: String,
 }
 
@@ -44,7 +49,9 @@ pub const TRANSCRIPT_CAP_BYTES: u64 = 1 << 20;
 /// A number of a bot's lines and their bytes (line ends not counted).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LineCount {
+    /// How many lines.
     pub lines: u64,
+    /// Their bytes together.
     pub bytes: u64,
 }
 
@@ -100,9 +107,11 @@ impl Transcript {
 /// What a seat leaves behind after a game: its transcript and (for processes) its stderr.
 #[derive(Clone, Debug, Default)]
 pub struct SeatLog {
+    /// The lines both ways, in the order logged (the bot's only up to the caps).
     pub transcript: Vec<TranscriptLine>,
     /// The bot's lines left out of the transcript past its caps.
     pub transcript_dropped: LineCount,
+    /// The bot's stderr bytes as it wrote them, up to the cap.
     pub stderr: Vec<u8>,
     /// Bytes of stderr dropped past the cap.
     pub stderr_dropped: u64,

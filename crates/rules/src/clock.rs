@@ -139,7 +139,9 @@ impl fmt::Display for TimeControl {
 /// A move over its time: the limit it had and the margin allowed past it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overtime {
+    /// The time the move had: what was available on the clock when it was asked for.
     pub limit: Duration,
+    /// How long past `limit` an answer still counted.
     pub margin: Duration,
 }
 
@@ -152,6 +154,7 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock before the first move: the bank full, the first-move allowance still to come.
     pub fn new(control: TimeControl) -> Clock {
         Clock {
             control,

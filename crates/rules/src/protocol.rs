@@ -17,12 +17,16 @@ pub const DEFAULT_MAX_LINE: usize = 4096;
 /// How a game ended, from the receiving bot's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// The receiving bot won.
     Win,
+    /// The receiving bot lost.
     Loss,
+    /// Nobody won.
     Draw,
 }
 
 impl GameResult {
+    /// The word of the `result` line: `win`, `loss` or `draw`.
     pub fn as_str(self) -> &'static str {
         match self {
             GameResult::Win => "win",
@@ -36,7 +40,10 @@ impl GameResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RefereeMessage {
     /// `referee 1`: opens the setup of a game and names the protocol version.
-    Referee { version: u32 },
+    Referee {
+        /// The protocol version, [`VERSION`] from this referee.
+        version: u32,
+    },
     /// `game NAME key=value ...`: the game and all of its parameters.
     Game(GameSpec),
     /// `side first|second`: which seat the bot has.
@@ -56,11 +63,19 @@ pub enum RefereeMessage {
     /// `turn MS`: the bot must answer with one move within MS milliseconds. `bank_left` is what
     /// is left of a time bank (None without one), for the adapters whose protocols tell it
     /// apart from the move's time (Gomocup's `time_left`); the native line carries only `MS`.
-    Turn { ms: u64, bank_left: Option<u64> },
+    Turn {
+        /// The time for this move, in milliseconds.
+        ms: u64,
+        /// What is left of the bank in milliseconds, for adapters; the native line leaves it out.
+        bank_left: Option<u64>,
+    },
     /// `result win|loss|draw REASON [DETAIL]`: the game is over.
     Result {
+        /// Win, loss or draw for the receiving bot.
         result: GameResult,
+        /// The result reason's code, e.g. `line` or `timeout`.
         reason: Termination,
+        /// The verdict's sentence (may be empty).
         detail: String,
     },
     /// `quit`: the bot must exit.
@@ -99,10 +114,18 @@ impl fmt::Display for RefereeMessage {
 /// A referee line a bot cannot understand (used by the built-in bots, which read this side).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseMessageError {
+    /// A line whose first word is no message of the protocol; the whole line.
     #[error("unknown message '{0}'")]
     Unknown(String),
+    /// A known message whose arguments cannot be read, e.g. `turn` without a number.
     #[error("malformed '{keyword}' line: {line}")]
-    Malformed { keyword: String, line: String },
+    Malformed {
+        /// The message's first word.
+        keyword: String,
+        /// The whole line.
+        line: String,
+    },
+    /// A `game` line naming a game or parameters that cannot be played.
     #[error(transparent)]
     Game(#[from] SpecError),
 }
@@ -177,7 +200,9 @@ impl RefereeMessage {
 /// A bot's answer to `start`: `ready NAME VERSION [multi]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ready {
+    /// The name the bot gives itself (one word), kept in the record.
     pub name: String,
+    /// Its version (one word, in any form), kept in the record.
     pub version: String,
     /// The bot can play several games in one process (it is sent the next game's setup
     /// instead of `quit`).
@@ -205,6 +230,7 @@ pub fn trim_blanks(text: &str) -> &str {
     crate::quote::escape(&.character.to_string())
 )]
 pub struct Unprintable {
+    /// The first such character in the line.
     pub character: char,
 }
 
@@ -232,7 +258,9 @@ impl Unprintable {
     .unprintable.map(|u| format!(" ({u})")).unwrap_or_default()
 )]
 pub struct ReadyError {
+    /// The line as the bot wrote it (escaped only when shown).
     pub line: String,
+    /// The character that made it unreadable, when that was the trouble.
     pub unprintable: Option<Unprintable>,
 }
 
@@ -278,7 +306,12 @@ pub enum Reply {
     AcceptDraw,
     /// A move in the game's notation, optionally followed by the word `draw` to offer a draw
     /// (`11-15 draw`).
-    Move { text: String, offers_draw: bool },
+    Move {
+        /// The move, its words joined by single spaces.
+        text: String,
+        /// Whether the line ended in the word `draw`, offering a draw.
+        offers_draw: bool,
+    },
 }
 
 impl Reply {

@@ -6,4 +6,5 @@
 //! `--seed` the same games. (`SeededRng` is ChaCha12 in rand 0.8, so naming it changed no
 //! sequence.)
 
+/// ChaCha12, named outright so that a seed gives the same sequence in every rand release.
 pub type SeededRng = rand_chacha::ChaCha12Rng;

@@ -16,11 +16,18 @@ use std::path::{Path, PathBuf};
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    /// No finished game in any of the directories: there would be nothing to show.
     #[error("no game records found in {}", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "))]
-    Empty { dirs: Vec<PathBuf> },
+    Empty {
+        /// The directories looked in.
+        dirs: Vec<PathBuf>,
+    },
+    /// The output folder or the page could not be written.
     #[error("cannot write {path}")]
     Write {
+        /// The page, `index.html`.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: io::Error,
     },
@@ -28,8 +35,11 @@ pub enum ReportError {
 
 /// What was written.
 pub struct Written {
+    /// The page, `index.html`.
     pub path: PathBuf,
+    /// The games the page holds, each replayable.
     pub games: usize,
+    /// The page's size.
     pub bytes: usize,
 }
 

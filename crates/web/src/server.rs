@@ -35,7 +35,10 @@ const SCAN_EVERY: Duration = Duration::from_millis(250);
 /// What `referee serve` was asked for.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
+    /// The record and tournament directories whose games are served (and those directly
+    /// inside them).
     pub dirs: Vec<PathBuf>,
+    /// Where to listen; any address but a loopback one needs the access token.
     pub address: SocketAddr,
 }
 
@@ -53,12 +56,16 @@ type AppState = Arc<Shared>;
 /// Why serving stopped or could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    /// The address is taken, or not one of this machine's.
     #[error("cannot listen on {address}")]
     Bind {
+        /// The address asked for.
         address: SocketAddr,
+        /// What the system said.
         #[source]
         source: std::io::Error,
     },
+    /// The runtime could not start, or the server failed while serving.
     #[error("the web server stopped")]
     Serve(#[source] std::io::Error),
 }

@@ -23,6 +23,7 @@ pub struct GreedyBrain {
 }
 
 impl GreedyBrain {
+    /// A greedy bot whose choices between equal moves follow `seed`.
     pub fn new(seed: u64) -> GreedyBrain {
         GreedyBrain {
             rng: SeededRng::seed_from_u64(seed),

@@ -76,6 +76,7 @@ pub struct SearchReport {
     pub score: i32,
     /// Positions visited.
     pub nodes: u64,
+    /// Wall-clock time the move took to choose (zero for a ballot's opening move).
     pub elapsed: Duration,
 }
 
@@ -113,6 +114,8 @@ pub struct SearchBrain {
 }
 
 impl SearchBrain {
+    /// The strong level: ballots to open, then search, with the endgame database once the
+    /// pieces come down. Its random choices follow `seed`.
     pub fn new(seed: u64) -> SearchBrain {
         SearchBrain {
             rng: SeededRng::seed_from_u64(seed),

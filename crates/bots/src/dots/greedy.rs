@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use referee_rules::games::dots::{Dots, Line};
 use referee_rules::seeded::SeededRng;
 
+/// The greedy dots-and-boxes bot (level 2): deterministic given its seed, and instant.
 pub struct DotsGreedy {
     rng: SeededRng,
     /// The whole board's view, built for the board being played.
@@ -16,6 +17,7 @@ pub struct DotsGreedy {
 }
 
 impl DotsGreedy {
+    /// A greedy bot whose choices between equal lines follow `seed`.
     pub fn new(seed: u64) -> DotsGreedy {
         DotsGreedy {
             rng: SeededRng::seed_from_u64(seed),

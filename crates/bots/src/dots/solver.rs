@@ -107,6 +107,8 @@ pub struct Solution {
     pub best: Vec<Line>,
 }
 
+/// The exhaustive search of the positions of one view ([`Coins`]): its transposition table
+/// keeps what one search learnt for the next, until the view changes.
 pub struct Solver {
     coins: Coins,
     symmetries: Vec<Symmetry>,

@@ -47,6 +47,8 @@ const THINKING_SHARE: f64 = 0.9;
 /// safe lines may need the rest.
 const EXHAUSTIVE_SHARE_WITH_SAFE_LINES: f64 = 0.45;
 
+/// The strong dots-and-boxes bot (level 3). Its tables live as long as the bot process, so
+/// what one game learnt helps the next.
 pub struct DotsStrong {
     rng: SeededRng,
     /// The size of the solver's table, chosen for the board of the game.
@@ -62,6 +64,8 @@ pub struct DotsStrong {
 }
 
 impl DotsStrong {
+    /// A strong bot whose choices between equal lines follow `seed`. Its tables are made at
+    /// the start of a game, for that game's board.
     pub fn new(seed: u64) -> DotsStrong {
         DotsStrong {
             rng: SeededRng::seed_from_u64(seed),

@@ -23,6 +23,7 @@ const BLOCKS_A_BOARD: i32 = 50;
 const OPPONENT_TAKES_A_BOARD: i32 = -60;
 const FREES_THE_OPPONENT: i32 = -20;
 
+/// The greedy ultimate tic-tac-toe bot (level 2): deterministic given its seed, and instant.
 pub struct UtttGreedy {
     rng: SeededRng,
     moves: Vec<Square>,
@@ -31,6 +32,7 @@ pub struct UtttGreedy {
 }
 
 impl UtttGreedy {
+    /// A greedy bot whose choices between equal moves follow `seed`.
     pub fn new(seed: u64) -> UtttGreedy {
         UtttGreedy {
             rng: SeededRng::seed_from_u64(seed),

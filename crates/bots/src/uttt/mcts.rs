@@ -68,6 +68,8 @@ struct Node {
     proven: i8,
 }
 
+/// The strong ultimate tic-tac-toe bot (level 3): a tree search that keeps the subtree of the
+/// position reached from one move to the next.
 pub struct UtttMcts {
     rng: PlayoutRng,
     nodes: Vec<Node>,
@@ -79,6 +81,8 @@ pub struct UtttMcts {
 }
 
 impl UtttMcts {
+    /// A search whose random choices (playouts, move order) follow `seed`, its two arenas
+    /// reserved at full size (some 40 MiB each).
     pub fn new(seed: u64) -> UtttMcts {
         UtttMcts {
             rng: PlayoutRng::seed_from_u64(seed),

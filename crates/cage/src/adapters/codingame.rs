@@ -25,6 +25,7 @@ use referee_rules::seeded::SeededRng;
 use referee_rules::verdict::Fault;
 use std::time::Duration;
 
+/// A seat for a CodinGame bot: it keeps the position to list the valid actions each turn.
 pub struct Codingame {
     process: BotProcess,
     /// The adapter's copy of the position, for the valid actions.

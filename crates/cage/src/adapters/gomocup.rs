@@ -34,6 +34,8 @@ use referee_rules::protocol::{trim_blanks, words, Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
 use std::time::{Duration, Instant};
 
+/// A seat for a Gomocup brain: it keeps the stones to tell them with `BOARD`, and restarts the
+/// brain between games (with `RESTART`, or a new process when the brain refuses it).
 pub struct Gomocup {
     /// How to start the brain again when it refuses `RESTART`.
     command: Vec<String>,

@@ -54,8 +54,11 @@ pub fn start(
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{protocol} bots cannot play {game}: {reason}")]
 pub struct UnsupportedGame {
+    /// The protocol the player's bot speaks.
     pub protocol: Protocol,
+    /// The game with its parameters, as the user would write it (`dots rows=3 cols=3`).
     pub game: String,
+    /// Why the protocol cannot express it, for the user.
     pub reason: String,
 }
 

@@ -42,6 +42,7 @@ pub struct Dialect {
 }
 
 impl Dialect {
+    /// theaigames.com's: player ids 1 and 2, `0` for an empty cell, `update game move` sent.
     pub const THEAIGAMES: Dialect = Dialect {
         first_id: 1,
         empty_cell: "0",
@@ -50,6 +51,7 @@ impl Dialect {
         names_first: false,
         name: "theaigames",
     };
+    /// riddles.io's: player ids 0 and 1, `.` for an empty cell, the names before the time.
     pub const RIDDLES: Dialect = Dialect {
         first_id: 0,
         empty_cell: ".",
@@ -69,6 +71,8 @@ impl Dialect {
     }
 }
 
+/// A seat for a theaigames or riddles.io bot: it keeps the position to send the whole board
+/// before each move.
 pub struct Riddles {
     process: BotProcess,
     dialect: Dialect,
@@ -81,6 +85,7 @@ pub struct Riddles {
 }
 
 impl Riddles {
+    /// A seat for the bot `process`, spoken to in `dialect`.
     pub fn new(process: BotProcess, dialect: Dialect) -> Riddles {
         Riddles {
             process,

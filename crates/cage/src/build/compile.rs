@@ -39,7 +39,9 @@ const MESSAGE_LINE_CHARS: usize = 300;
 pub struct BuildOptions {
     /// Where builds are kept, by hash.
     pub cache: PathBuf,
+    /// The resource limits the compile step runs under, in the sandbox.
     pub limits: Limits,
+    /// The wall-clock time a build gets before its whole process group is killed.
     pub timeout: Duration,
 }
 
@@ -52,6 +54,7 @@ pub struct Built {
     pub command: String,
     /// Found in the cache rather than built now.
     pub cached: bool,
+    /// How long it took, hashing the sources included (all a cached build costs).
     pub elapsed: Duration,
 }
 
@@ -60,11 +63,16 @@ pub struct Built {
 pub enum BuildFailure {
     /// The compile step failed: its exit, and its message (escaped, bounded).
     Compiler {
+        /// How it ended, in words (`exit code 1`, `killed by signal 9`).
         exit: String,
+        /// The first lines the compile step wrote, escaped and cut to a readable length.
         message: Vec<String>,
     },
+    /// The build ran past its timeout and was killed.
     TimedOut {
+        /// The timeout, in whole seconds.
         seconds: u64,
+        /// The first lines the compile step wrote before it was stopped, escaped and cut.
         message: Vec<String>,
     },
     /// The sources or the build are larger than a bot's may be.
@@ -94,12 +102,17 @@ impl std::fmt::Display for BuildFailure {
 /// The referee's own failures while building.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
+    /// A file or folder of the build (the sources, the staging folder, the cache, `bwrap`)
+    /// could not be read, written or run.
     #[error("cannot use {path}")]
     Io {
+        /// What was being used.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: io::Error,
     },
+    /// The sandbox's command line or its staging could not be prepared.
     #[error("cannot set up the build's sandbox")]
     Sandbox(#[from] SandboxError),
 }

@@ -30,8 +30,11 @@ pub struct Profile {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileOverride {
+    /// Replaces [`Profile::detect`].
     pub detect: Option<Vec<String>>,
+    /// Replaces [`Profile::compile`].
     pub compile: Option<String>,
+    /// Replaces [`Profile::run`].
     pub run: Option<String>,
 }
 

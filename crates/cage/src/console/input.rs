@@ -10,9 +10,11 @@ use referee_rules::games::{AnyGame, GameSpec, Geometry, IllegalMove, MoveError};
 pub enum Input {
     /// An empty line.
     Nothing,
+    /// Show the commands and how to write a move (`help` or `?`).
     Help,
     /// List the legal moves.
     Moves,
+    /// Give up the game.
     Resign,
     /// Leave the game (it counts as resigning).
     Quit,
@@ -25,8 +27,11 @@ pub enum Input {
     /// A move: what was typed, the same move in the protocol's notation, and whether a draw
     /// is offered with it (`11-15 draw`).
     Move {
+        /// The move as the person typed it, without a trailing ` draw`.
         typed: String,
+        /// The move in the protocol's notation, as the arbiter reads it.
         notation: String,
+        /// The line ended with ` draw`.
         offers_draw: bool,
     },
     /// A friendly form that names no move, and why.

@@ -40,7 +40,12 @@ const INTERRUPT_GRACE: Duration = Duration::from_secs(5);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Typed {
     /// A line, without its line end, and when its end was read.
-    Line { text: String, at: Instant },
+    Line {
+        /// The text of the line (one read from a pipe or a file is cut to its first 4 KiB).
+        text: String,
+        /// When its line end was read: the move's clock stops there.
+        at: Instant,
+    },
     /// The input ended (Ctrl-D, or the end of a redirected file).
     Closed,
     /// Nothing before the deadline.
@@ -68,6 +73,7 @@ impl Prompt for &str {
     }
 }
 
+/// The referee's standard input, read by a line editor at a terminal or line by line otherwise.
 pub struct Keyboard {
     input: RefCell<Input>,
 }

@@ -41,12 +41,15 @@ pub struct ConsoleOptions {
     pub raw: bool,
     /// Show the time left (false when the person plays without a clock).
     pub clock: bool,
+    /// Who sits on each side, to name them in what the console says.
     pub seating: Seating,
     /// `Some(n)` when the person may take back their moves (a casual game: a bot, no clock):
     /// any but the first `n` moves of the game, which are the opening it was started from.
     pub takebacks: Option<usize>,
 }
 
+/// A person at the console, seated as a player: it draws the board, reads the moves typed and
+/// refuses bad ones before the arbiter sees them.
 pub struct ConsoleSeat {
     keyboard: Rc<Keyboard>,
     screen: Screen,

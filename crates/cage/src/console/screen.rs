@@ -13,6 +13,7 @@ use std::time::Duration;
 /// How the console says something besides drawing boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Voice {
+    /// The game's course: the moves played, whose turn it is.
     Plain,
     /// A refused move or command.
     Warning,
@@ -22,11 +23,13 @@ pub enum Voice {
     Result,
 }
 
+/// Standard output, in colours when it takes them.
 pub struct Screen {
     out: anstream::AutoStream<io::Stdout>,
 }
 
 impl Screen {
+    /// Writes to the referee's standard output.
     pub fn stdout() -> Screen {
         Screen {
             out: anstream::AutoStream::auto(io::stdout()),

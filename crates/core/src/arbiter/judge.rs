@@ -15,8 +15,11 @@ use std::time::Duration;
 /// What the side to move must be sent, and how long its answer may take and still count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
+    /// The side to move, whom the messages go to.
     pub side: Side,
+    /// The opponent's moves it has not seen, any draw offer and `legal` line, then `turn`.
     pub messages: Vec<RefereeMessage>,
+    /// Its time left plus its margin: a later answer is a timeout.
     pub allowed: Duration,
 }
 
@@ -44,10 +47,15 @@ pub struct Judge {
 
 /// What a judged game leaves for its record.
 pub struct Judged {
+    /// In its final position, for the scores, colours and picture in the record.
     pub game: Box<dyn AnyGame>,
+    /// Moves played before the bots took over, in canonical notation.
     pub opening: Vec<String>,
+    /// Moves the bots played, with their times.
     pub moves: Vec<MoveRecord>,
+    /// How the game ended.
     pub verdict: Verdict,
+    /// How the verdict names the players, with their colours when a swap opening chose them.
     pub names: [String; 2],
 }
 
@@ -289,6 +297,7 @@ impl Judge {
         self.verdict.as_ref()
     }
 
+    /// Ends the judging once there is a verdict, leaving what the record needs; panics before.
     pub fn finish(self) -> Judged {
         let names = self.named();
         Judged {

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 /// opening vary).
 #[derive(Clone, Debug)]
 pub struct GameRules {
+    /// The game and its parameters.
     pub spec: GameSpec,
     /// A reply may arrive this much after the limit and still count.
     pub margin: Duration,
@@ -35,9 +36,13 @@ pub struct GameRules {
 
 /// A player in one game: its seat, what to call it, and its time control.
 pub struct SeatedPlayer<'a> {
+    /// Where its moves are asked for: a bot's process, or a person.
     pub seat: &'a mut dyn Seat,
+    /// What records and verdicts call it: the player's label, or the side's name at the console.
     pub label: String,
+    /// How it was started, for the record: a command line, `builtin:LEVEL` or `human`.
     pub command: String,
+    /// Its clock for this game.
     pub time: TimeControl,
     /// How long past its limit an answer still counts: [`GameRules::margin`], or more for a
     /// protocol whose managers allow more (see [`referee_cage::Protocol::margin`]).
@@ -47,10 +52,15 @@ pub struct SeatedPlayer<'a> {
 /// A finished game: its record, the seats' logs (first, second), who broke a rule (their
 /// process should be killed rather than reused), and what each bot said in its `ready`.
 pub struct PlayedGame {
+    /// Everything about the game that is kept.
     pub record: GameRecord,
+    /// Every line each seat sent and received, for the transcript and stderr files.
     pub logs: [SeatLog; 2],
+    /// When the game began: the times in the logs count from it.
     pub started_at: Instant,
+    /// Which sides broke a rule.
     pub faulted: [bool; 2],
+    /// Each bot's `ready` line, when it sent one: its name, version and whether it plays `multi`.
     pub ready: [Option<Ready>; 2],
 }
 
@@ -77,8 +87,11 @@ impl PlayedGame {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("opening move {number} '{notation}' cannot be played: {error}")]
 pub struct OpeningError {
+    /// Its place in the opening, from 1.
     pub number: usize,
+    /// The move as the user wrote it.
     pub notation: String,
+    /// Why the game refuses it.
     pub error: MoveError,
 }
 

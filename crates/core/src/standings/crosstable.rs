@@ -19,7 +19,9 @@ pub struct Crosstable {
 /// What one player scored against another.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Encounter {
+    /// Points scored by the row's player: 1 a win, ½ a draw.
     pub points: f64,
+    /// Games they played against each other.
     pub games: u32,
 }
 
@@ -33,6 +35,7 @@ impl Crosstable {
         self.players.len()
     }
 
+    /// Whether there are no players (and so nothing to show).
     pub fn is_empty(&self) -> bool {
         self.players.is_empty()
     }

@@ -30,9 +30,13 @@ use std::sync::Arc;
 /// One game as the standings need it.
 #[derive(Clone, Copy, Debug)]
 pub struct ScoredGame<'a> {
+    /// Who played the first side.
     pub first: &'a str,
+    /// Who played the second side.
     pub second: &'a str,
+    /// The side that won; `None` for a draw.
     pub winner: Option<Side>,
+    /// How the game ended, to count losses by forfeit.
     pub reason: Termination,
 }
 
@@ -77,6 +81,7 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// No player and no game yet.
     pub fn new() -> Tally {
         Tally::default()
     }
@@ -101,6 +106,7 @@ impl Tally {
         }
     }
 
+    /// Adds a finished game, entering its players if they are new.
     pub fn add(&mut self, game: ScoredGame<'_>) {
         let seats = [self.enter(game.first), self.enter(game.second)];
         self.add_between(seats, game.winner, game.reason);
@@ -330,9 +336,11 @@ impl Tally {
 /// Everything `referee standings` shows and writes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Standings {
+    /// Games counted.
     pub games: u64,
     /// In rank order.
     pub players: Vec<StandingRow>,
+    /// Points between every two players, in rank order.
     pub crosstable: Crosstable,
     /// A gauntlet's challengers, each against each opponent (none for a round robin).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -342,28 +350,40 @@ pub struct Standings {
 /// One player's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StandingRow {
+    /// Place in the ranking, from 1.
     pub rank: usize,
+    /// The name the player has in the tournament.
     pub name: String,
+    /// Games played.
     pub games: u32,
+    /// 1 for a win, ½ for a draw.
     pub points: f64,
     /// Points per game.
     pub score: f64,
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost, forfeits included.
     pub losses: u32,
     /// Losses by timeout, by an illegal move (or not a move at all), by a crash.
     pub timeouts: u32,
+    /// Losses by an illegal move or a line that is not a move.
     pub illegal: u32,
+    /// Losses by anything else a broken bot does: exiting, a resource limit, unrequested output.
     pub crashes: u32,
     /// Points scored against the players level on score with this one; none when no other
     /// player is.
     pub head_to_head: Option<f64>,
+    /// The points of every opponent, weighted by the points scored against it: beating the
+    /// strong counts more than beating the weak.
     pub sonneborn_berger: f64,
     /// The points of every opponent, once per game against it: how hard a player's draw was,
     /// which matters in a Swiss tournament, where players of one score met different fields.
     pub buchholz: f64,
     /// Elo relative to the field's average, and half the width of its 95% interval.
     pub elo: f64,
+    /// Half the width of the Elo's 95% interval.
     pub elo_error95: f64,
     /// Position when sorted by Elo.
     pub elo_rank: usize,
@@ -374,6 +394,7 @@ pub struct StandingRow {
 /// A gauntlet challenger's results against the field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Gauntlet {
+    /// Whom the results are about.
     pub challenger: String,
     /// By the challenger's score against them, best first.
     pub opponents: Vec<GauntletRow>,
@@ -384,12 +405,19 @@ pub struct Gauntlet {
 /// or nil score).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GauntletRow {
+    /// The opponent's name.
     pub opponent: String,
+    /// Games between the two.
     pub games: u32,
+    /// Games the challenger won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the challenger lost.
     pub losses: u32,
+    /// The challenger's points per game.
     pub score: f64,
+    /// The Elo difference, with its 95% interval and LOS; `None` when the games cannot show one.
     pub elo: Option<EloEstimate>,
 }
 

@@ -225,6 +225,7 @@ struct CsvRow<'a> {
     superiority_over_next: Option<f64>,
 }
 
+/// The players' rows as CSV, one per player in rank order, for spreadsheets (no crosstable).
 pub fn write_csv(path: &Path, standings: &Standings) -> Result<(), WriteError> {
     write_to(path, || write_csv_rows(path, standings))
 }

@@ -18,9 +18,13 @@ use std::str::FromStr;
 /// when H0 holds) and beta (accepting H0 when H1 holds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtSpec {
+    /// What H0 takes the gain of the player under test to be, in logistic Elo.
     pub elo0: f64,
+    /// What H1 takes it to be; more than `elo0`.
     pub elo1: f64,
+    /// Chance of accepting H1 when H0 holds (0.05 unless given).
     pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds (0.05 unless given).
     pub beta: f64,
 }
 
@@ -105,6 +109,7 @@ impl Pentanomial {
         self.0[cell] += 1;
     }
 
+    /// Pairs counted in all.
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
@@ -130,6 +135,7 @@ impl Pentanomial {
 /// pair (the same opening, the sides swapped) make one pentanomial count.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pairing {
+    /// The pairs completed so far.
     pub pairs: Pentanomial,
     /// Points of the first game of the pair under way.
     pending: Option<f64>,
@@ -163,6 +169,7 @@ pub enum Decision {
     H0,
     /// LLR at or above the upper bound: better by elo1 rather than elo0 (H1 accepted).
     H1,
+    /// The LLR lies between the bounds: play on.
     Continue,
 }
 
@@ -190,6 +197,7 @@ impl SprtSpec {
             - log_likelihood(&sample, &constrained_mle(&sample, s0)))
     }
 
+    /// What an LLR of `llr` says against the bounds (see [`SprtSpec::bounds`]).
     pub fn decide(&self, llr: f64) -> Decision {
         let (lower, upper) = self.bounds();
         if llr >= upper {

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 /// The games of several journals, and what the user should know about them.
 pub struct Merged {
+    /// Every game counted, each schedule index of a tournament once.
     pub tally: Tally,
+    /// What was skipped or looks amiss: games in two journals, torn lines, games missing.
     pub notes: Vec<String>,
 }
 

@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 /// missing, a syntax error, a library not installed): said at once, not after the tournament.
 const CRASH_WARNING_GAMES: u32 = 3;
 
+/// A running tournament's display: the bar or the per-game lines, and the standings behind the
+/// leader it shows.
 pub struct Progress {
     tally: Tally,
     total: u64,
@@ -162,6 +164,7 @@ impl Progress {
         }
     }
 
+    /// Counts a game this run finished, shows it, and warns of a player that keeps crashing.
     pub fn finished(&mut self, entry: &Entry) {
         self.tally.add(entry.scored());
         self.done += 1;
@@ -201,6 +204,8 @@ impl Progress {
         }
     }
 
+    /// Says that game `number` is played again: what `detail` says (the verdict) happened during a
+    /// stall of the referee.
     pub fn replayed(&mut self, number: u32, detail: &str) {
         self.say(&format!(
             "game {number}: {detail} during a stall of the referee; replaying it"

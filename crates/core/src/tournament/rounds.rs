@@ -34,7 +34,9 @@ pub type Batch = Vec<Vec<Slot>>;
 /// A format paired by results, with its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rounds {
+    /// Rounds of boards paired by score, players meeting at most once where the field allows.
     Swiss(SwissLayout),
+    /// A bracket: each match's winner goes on to the next round.
     Knockout(KnockoutLayout),
 }
 
@@ -82,8 +84,11 @@ pub fn results(tournament: &Tournament, entries: &[Entry]) -> Results {
 /// A Swiss tournament's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SwissLayout {
+    /// Players in the field; with an odd number, one sits out each round.
     pub players: usize,
+    /// Rounds to play.
     pub rounds: u32,
+    /// Games on each board of a round.
     pub games_per_pairing: u32,
 }
 
@@ -92,6 +97,7 @@ impl SwissLayout {
         (self.players / 2) as u64
     }
 
+    /// Games in the whole schedule: every round, every board.
     pub fn total_games(&self) -> u64 {
         u64::from(self.rounds) * self.boards() * u64::from(self.games_per_pairing)
     }
@@ -137,7 +143,9 @@ impl SwissLayout {
 /// A knock-out's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnockoutLayout {
+    /// Players in the field; the bracket gives byes to fill it up to a power of two.
     pub players: usize,
+    /// Regular games of each match, before any tie-break.
     pub games_per_pairing: u32,
     /// Pairs of tie-break games a drawn match may need.
     pub tiebreaks: u32,
@@ -146,10 +154,13 @@ pub struct KnockoutLayout {
 /// One match of a knock-out as decided so far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Match {
+    /// The round it belongs to, from 0 (the final is the last).
     pub round: u32,
     /// Higher seed first.
     pub players: [usize; 2],
+    /// Points of each player, in the same order.
     pub points: [f64; 2],
+    /// Games played so far, tie-breaks included.
     pub games: u32,
     /// None while undecided.
     pub winner: Option<usize>,

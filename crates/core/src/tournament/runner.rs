@@ -56,9 +56,11 @@ fn table_cores(jobs: usize) -> Vec<usize> {
 pub struct RunOptions {
     /// Games played at once.
     pub jobs: usize,
+    /// The part of the schedule this run plays; [`Shard::WHOLE`] for all of it.
     pub shard: Shard,
     /// Continue the journal in `out` instead of refusing it.
     pub resume: bool,
+    /// The output directory: journal, records and standings.
     pub out: PathBuf,
     /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
     pub referee_exe: PathBuf,
@@ -67,28 +69,40 @@ pub struct RunOptions {
 /// The referee's own failures during a tournament.
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
+    /// The journal cannot be used: unreadable, corrupt, another tournament's, or busy.
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// A game could not be played or filed.
     #[error(transparent)]
     Game(#[from] GameError),
+    /// No random opening of the plies asked leaves a game going.
     #[error(transparent)]
     Openings(#[from] OpeningsError),
+    /// The records file cannot be opened.
     #[error("cannot open the records file {path}")]
     Records {
+        /// The records file.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: std::io::Error,
     },
+    /// A shard of a Swiss or knock-out, whose rounds depend on every result before them.
     #[error("a {format} tournament cannot be split into shards: each round is paired from the results of the whole round before; run it on one machine (with -j), or shard a round robin")]
-    ShardedByResults { format: String },
+    ShardedByResults {
+        /// The format as its journal names it.
+        format: String,
+    },
 }
 
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
+    /// The journal the run wrote to.
     pub journal: PathBuf,
     /// Games played by this run.
     pub played: u64,
+    /// Wall-clock time of the run.
     pub elapsed: std::time::Duration,
 }
 

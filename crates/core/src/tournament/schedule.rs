@@ -24,12 +24,22 @@ pub enum Format {
     /// Every pair of players.
     RoundRobin,
     /// Every challenger against every other player (the field); challengers do not meet.
-    Gauntlet { challengers: Vec<usize> },
+    Gauntlet {
+        /// Player indices of the challengers.
+        challengers: Vec<usize>,
+    },
     /// Rounds paired by score from the results so far (see [`super::swiss`]).
-    Swiss { rounds: u32 },
+    Swiss {
+        /// Rounds to play; the configuration allows up to half the field, so that no one need
+        /// meet twice.
+        rounds: u32,
+    },
     /// A seeded bracket, a drawn match settled by up to `tiebreaks` pairs of games (see
     /// [`super::knockout`]).
-    Knockout { tiebreaks: u32 },
+    Knockout {
+        /// Pairs of tie-break games a match level after its regular games may play.
+        tiebreaks: u32,
+    },
 }
 
 impl Format {
@@ -44,8 +54,11 @@ impl Format {
 /// and the cycle it belongs to (which chooses its opening).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
+    /// Its place in the schedule, from 0: the journal's key, and its record's number less one.
     pub index: u64,
+    /// Player indices of who sits first and second.
     pub seats: [usize; 2],
+    /// The cycle it belongs to: both games of a pair play the cycle's opening.
     pub cycle: u64,
 }
 
@@ -95,6 +108,7 @@ impl Schedule {
         }
     }
 
+    /// Pairs of games (the same opening, sides swapped) in the schedule known up front.
     pub fn pair_count(&self) -> u64 {
         self.pairings() * self.cycles
     }
@@ -213,7 +227,9 @@ fn circle_pairing(n: u64, m: u64) -> [usize; 2] {
 /// A deterministic slice of the schedule: shard `index` (from 1) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
+    /// Which shard, from 1: it takes every `count`-th pair from this one.
     pub index: u32,
+    /// Shards the schedule is split into.
     pub count: u32,
 }
 
@@ -221,6 +237,7 @@ impl Shard {
     /// The whole schedule.
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
+    /// Whether this is the whole schedule, unsplit.
     pub fn is_whole(&self) -> bool {
         self.count == 1
     }

@@ -31,6 +31,7 @@ pub struct History {
     pub colour_balance: i64,
     /// Whether the player had the first seat in its last pairing's first game.
     pub last_first: Option<bool>,
+    /// Rounds sat out, each for want of an opponent; the next bye goes to a player with none.
     pub byes: u32,
 }
 
@@ -62,7 +63,9 @@ pub fn record_round(history: &mut [History], round: &Round, games: u32) {
 /// game, best-ranked boards first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Round {
+    /// Who meets whom, `[home, away]`, best-ranked first.
     pub boards: Vec<[usize; 2]>,
+    /// Who sits out the round, with an odd field.
     pub bye: Option<usize>,
 }
 

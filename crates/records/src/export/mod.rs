@@ -38,29 +38,51 @@ impl Format {
 /// Why a record cannot be exported.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
+    /// A record file could not be read.
     #[error("cannot read {path}")]
     Read {
+        /// The record file.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: io::Error,
     },
+    /// A file named like a record holds no record the referee can read.
     #[error("{path} is not a game record")]
     NotARecord {
+        /// The record file.
         path: PathBuf,
+        /// Where and why its JSON did not parse as a record.
         #[source]
         source: serde_json::Error,
     },
+    /// A record's game line names no game or parameters the referee knows (an older or newer
+    /// referee's record, or one edited by hand).
     #[error("game {number}: its game '{game}' is not one this referee knows")]
     UnknownGame {
+        /// The game's number in its match or tournament.
         number: u32,
+        /// The game line as the record has it, with its parameters.
         game: String,
+        /// What is wrong with it.
         #[source]
         source: SpecError,
     },
+    /// A game neither PDN nor SGF can write (dots, ultimate tic-tac-toe).
     #[error("game {number} is {game}: only checkers (PDN) and tic-tac-toe, gomoku and mnk (SGF) can be exported")]
-    NoFormat { number: u32, game: &'static str },
+    NoFormat {
+        /// The game's number in its match or tournament.
+        number: u32,
+        /// The game's name, without its parameters.
+        game: &'static str,
+    },
+    /// A path with no record file and no records file in it, nor in its `games/` folder.
     #[error("{path} holds no game record (NNNN.json) and no records file (games.jsonl)")]
-    NoRecords { path: PathBuf },
+    NoRecords {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A records file (`games.jsonl`) could not be read.
     #[error(transparent)]
     Pack(#[from] PackError),
 }

@@ -7,6 +7,7 @@ use std::fmt;
 /// anything a reader must see is also in the characters themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
+    /// Nothing to colour: empty squares, the grid, messages.
     Plain,
     /// Coordinates along the edges, and the key of square numbers.
     Label,
@@ -47,6 +48,7 @@ pub struct Diagram {
 }
 
 impl Diagram {
+    /// An empty drawing.
     pub fn new() -> Diagram {
         Diagram::default()
     }

@@ -37,13 +37,17 @@ pub use variant::{Scenario, Variant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The player who moves first.
     First,
+    /// The player who moves second.
     Second,
 }
 
 impl Side {
+    /// Both seats, first then second: for loops over the players.
     pub const BOTH: [Side; 2] = [Side::First, Side::Second];
 
+    /// The other seat.
     pub fn opponent(self) -> Side {
         match self {
             Side::First => Side::Second,
@@ -79,7 +83,9 @@ impl fmt::Display for Side {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
+    /// The colour that moves first, drawn X.
     Black,
+    /// The colour that moves second, drawn O.
     White,
 }
 
@@ -99,6 +105,7 @@ pub enum MoveError {
     /// The text does not follow the notation; the message says what was expected.
     #[error("not a move: {0}")]
     NotAMove(String),
+    /// The text is a move in the notation, but the rules forbid it here.
     #[error("illegal move: {0}")]
     Illegal(#[from] IllegalMove),
 }
@@ -107,34 +114,71 @@ pub enum MoveError {
 /// [`code`](IllegalMove::code) for records and a message written for a bot author.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
+    /// The move names a square (or line) the board does not have.
     #[error("{square} is off the {board} board")]
-    OffBoard { square: String, board: String },
+    OffBoard {
+        /// The square as the bot wrote it (or `square #N`, `line #N` for an internal index).
+        square: String,
+        /// What board it is off, e.g. `15x15` or `32-square checkers`.
+        board: String,
+    },
+    /// A mark on a square that already holds one.
     #[error("{square} is already taken")]
-    Occupied { square: String },
+    Occupied {
+        /// The square in canonical notation.
+        square: String,
+    },
+    /// Ultimate tic-tac-toe: the previous move sent the player to another small board.
     #[error("{square} is outside the forced board: you must play in small board {board} ({area})")]
     OutsideForcedBoard {
+        /// The square played, in canonical notation.
         square: String,
+        /// The small board the player had to play in, 0..8, row by row from the top left.
         board: u8,
+        /// That small board's columns and rows, so a bot author can find it.
         area: String,
     },
+    /// A move after the game ended by its rules.
     #[error("the game is already over")]
     GameOver,
+    /// Checkers: the move starts from a square with no piece.
     #[error("there is no piece on square {square}")]
-    EmptySquare { square: u8 },
+    EmptySquare {
+        /// The start square, 1..32.
+        square: u8,
+    },
+    /// Checkers: the move starts from an opponent's piece.
     #[error("the piece on square {square} is not yours")]
-    NotYourPiece { square: u8 },
+    NotYourPiece {
+        /// The start square, 1..32.
+        square: u8,
+    },
+    /// Checkers: a plain move while some jump is available.
     #[error("a capture is mandatory: you must jump (for example {example})")]
-    CaptureMandatory { example: String },
+    CaptureMandatory {
+        /// One legal jump, to show the bot author what it should have played.
+        example: String,
+    },
+    /// Checkers: a short form (start and end only) that fits more than one legal capture.
     #[error("{text} is ambiguous: it names {} moves ({})", candidates.len(), candidates.join(", "))]
     Ambiguous {
+        /// The move as the bot wrote it.
         text: String,
+        /// Every legal move it could mean, in full notation.
         candidates: Vec<String>,
     },
+    /// Dots and boxes: the line is already drawn.
     #[error("line {line} is already drawn")]
-    LineTaken { line: String },
+    LineTaken {
+        /// The line in canonical notation.
+        line: String,
+    },
     /// A well-formed move that is not legal for a game-specific reason given in the text.
     #[error("{reason}")]
-    NotLegal { reason: String },
+    NotLegal {
+        /// The reason, written for a bot author; the whole message.
+        reason: String,
+    },
 }
 
 impl IllegalMove {
@@ -192,6 +236,7 @@ pub enum Forbidden {
 }
 
 impl Forbidden {
+    /// Every forbidden shape, e.g. to list their codes.
     pub const ALL: [Forbidden; 3] = [
         Forbidden::DoubleThree,
         Forbidden::DoubleFour,
@@ -235,6 +280,7 @@ impl fmt::Display for Ending {
 }
 
 impl Ending {
+    /// Every ending but [`Ending::Forbidden`], e.g. to list their codes.
     pub const ALL: [Ending; 8] = [
         Ending::Line,
         Ending::BoardFull,
@@ -250,7 +296,9 @@ impl Ending {
 /// The end of a game by its rules: who won (None for a draw) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// Who won; `None` for a draw.
     pub winner: Option<Side>,
+    /// Which rule ended the game.
     pub ending: Ending,
 }
 
@@ -259,6 +307,7 @@ pub trait Game: Clone + Send + 'static {
     /// A move in its compact internal form; a dots-and-boxes line, a checkers multi-jump, ...
     type Move: Copy + Eq + fmt::Debug + Send;
 
+    /// Whose turn it is.
     fn side_to_move(&self) -> Side;
 
     /// Clears `moves` and fills it with every legal move; empty when the game is over.
@@ -326,28 +375,37 @@ pub trait Game: Clone + Send + 'static {
 pub struct PieceMove {
     /// The move in canonical notation.
     pub notation: String,
+    /// The square the piece starts on, as the game numbers them (1..32 in checkers).
     pub from: u8,
+    /// The square the piece ends on (after the last jump of a multi-jump).
     pub to: u8,
 }
 
 /// A game position seen through notation only: what the match loop and the console need.
 /// Implemented for every [`Game`].
 pub trait AnyGame: Send {
+    /// See [`Game::side_to_move`].
     fn side_to_move(&self) -> Side;
     /// Parses and plays a move; returns it in canonical notation.
     fn play_text(&mut self, text: &str) -> Result<String, MoveError>;
     /// Every legal move in canonical notation.
     fn legal_moves_text(&self) -> Vec<String>;
+    /// See [`Game::outcome`].
     fn outcome(&self) -> Option<Outcome>;
+    /// See [`Game::render`].
     fn render(&self) -> String;
+    /// See [`Game::diagram`].
     fn diagram(&self, view: &View) -> Diagram;
+    /// See [`Game::picture`].
     fn picture(&self) -> picture::Picture;
+    /// See [`Game::scores`].
     fn scores(&self) -> Option<[u32; 2]>;
     /// See [`Game::colours`].
     fn colours(&self) -> Option<[Colour; 2]>;
     /// Every legal move that takes a piece from one square to another, in the order of
     /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
     fn piece_moves(&self) -> Vec<PieceMove>;
+    /// A copy of the position behind a new box (`Clone` is not object-safe).
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
     /// Counts the move sequences of length `depth` from this position (see [`perft`]).
     fn perft(&self, depth: u32) -> u64;

@@ -6,16 +6,24 @@ use std::ops::RangeInclusive;
 /// A parameter that a game does not have or cannot play, with a message for the user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
+    /// A key the game does not have, e.g. a misspelling.
     #[error("game '{game}' has no parameter '{key}' (its parameters: {known})")]
     UnknownParameter {
+        /// The game's name, as in the spec.
         game: String,
+        /// The key as given.
         key: String,
+        /// The keys the game does have, comma-separated (`none` if it has none).
         known: String,
     },
+    /// A key the game has, with a value it cannot play.
     #[error("parameter '{key}' of game '{game}': {message}")]
     BadValue {
+        /// The game's name, as in the spec.
         game: String,
+        /// The key whose value is refused.
         key: String,
+        /// What is wrong with the value, e.g. the range it must be in.
         message: String,
     },
 }

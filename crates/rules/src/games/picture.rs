@@ -62,6 +62,7 @@ pub struct Picture {
 }
 
 impl Picture {
+    /// An empty picture `width` by `height` units; `game` becomes a class of the `<svg>`.
     pub fn new(game: &'static str, width: i32, height: i32) -> Picture {
         Picture {
             width,
@@ -71,6 +72,7 @@ impl Picture {
         }
     }
 
+    /// A rectangle with its top left corner at (x, y).
     pub fn rect(&mut self, x: i32, y: i32, width: i32, height: i32, class: &'static str) {
         self.shapes.push(Shape::Rect {
             x,
@@ -81,14 +83,17 @@ impl Picture {
         });
     }
 
+    /// A circle of radius `r` centred on (x, y).
     pub fn circle(&mut self, x: i32, y: i32, r: i32, class: &'static str) {
         self.shapes.push(Shape::Circle { x, y, r, class });
     }
 
+    /// A straight line between two points.
     pub fn line(&mut self, from: (i32, i32), to: (i32, i32), class: &'static str) {
         self.polyline(vec![from, to], class);
     }
 
+    /// Connected line segments through `points`, in order (not closed).
     pub fn polyline(&mut self, points: Vec<(i32, i32)>, class: &'static str) {
         self.shapes.push(Shape::Line { points, class });
     }
@@ -109,6 +114,7 @@ impl Picture {
         self.line((x - half, y + half), (x + half, y - half), class);
     }
 
+    /// A clickable rectangle with its top left corner at (x, y), meaning `target` when clicked.
     pub fn target(&mut self, x: i32, y: i32, width: i32, height: i32, target: Target) {
         self.shapes.push(Shape::Target {
             x,

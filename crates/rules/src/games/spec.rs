@@ -18,10 +18,13 @@ use std::fmt;
 /// A game name or parameter that cannot be played, with a message for the user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// A name not in [`GameSpec::NAMES`], as given.
     #[error("unknown game '{0}' (known games: {known})", known = GameSpec::NAMES.join(", "))]
     UnknownGame(String),
+    /// A parameter the game does not have, or a value it cannot play.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// A parameter word without `=`, as given.
     #[error("parameter '{0}' must be written key=value")]
     NotKeyValue(String),
 }
@@ -30,15 +33,22 @@ pub enum SpecError {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "lowercase")]
 pub enum GameSpec {
+    /// Tic-tac-toe: m,n,k on 3x3 with three in a row, and no parameters of its own.
     Tictactoe,
+    /// Gomoku: five in a row on a square board.
     Gomoku(Gomoku),
+    /// Any m,n,k game: board, line and rule set as given.
     Mnk(MnkParams),
+    /// Ultimate tic-tac-toe.
     Uttt(UtttParams),
+    /// Dots and boxes.
     Dots(DotsParams),
+    /// English checkers.
     Checkers(CheckersParams),
 }
 
 impl GameSpec {
+    /// Every game's name, as written in specs; an unknown name is answered with this list.
     pub const NAMES: [&'static str; 6] = ["tictactoe", "gomoku", "mnk", "uttt", "dots", "checkers"];
 
     /// Builds a spec from a name and `key=value` pairs; unknown keys and out-of-range values are
@@ -84,6 +94,7 @@ impl GameSpec {
         GameSpec::from_parts(self.name(), &params)
     }
 
+    /// The game's name, as written in specs and in [`GameSpec::NAMES`].
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Tictactoe => "tictactoe",

@@ -24,13 +24,21 @@ pub enum Termination {
     /// Renju: the first player made a forbidden shape and lost by the rules; which shape is the
     /// verdict's [`violation`](Verdict::violation).
     ForbiddenMove,
+    /// `resign`: the bot gave up; a loss, but no fault.
     Resign,
+    /// `not-ready`: no valid `ready` line within the start-up allowance.
     NotReady,
+    /// `timeout`: the answer came later than the limit plus the margin, or never.
     Timeout,
+    /// `line-too-long`: a line longer than the maximum.
     LineTooLong,
+    /// `unrequested-output`: a line written when no answer was expected.
     UnrequestedOutput,
+    /// `exited`: the bot exited, was killed or closed its output before the game ended.
     Exited,
+    /// `not-a-move`: an answer not in the game's notation, or a draw answer that does not fit.
     NotAMove,
+    /// `illegal-move`: a move in the notation that the rules forbid here.
     IllegalMove,
     /// A Gomocup brain refused the board (`ERROR` to `START`).
     RefusedBoard,
@@ -41,13 +49,18 @@ pub enum Termination {
 /// A resource limit a bot died on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResourceLimit {
+    /// `memory-limit`: an allocation failed, or the memory cgroup's limit was reached.
     Memory,
+    /// `cpu-limit`: the CPU time limit ran out (killed by `SIGXCPU`).
     Cpu,
+    /// `file-size-limit`: a file grew past its limit (killed by `SIGXFSZ`).
     FileSize,
+    /// `process-limit`: the system refused it another process or thread.
     Processes,
 }
 
 impl ResourceLimit {
+    /// Every limit, for [`Termination::all`].
     pub const ALL: [ResourceLimit; 4] = [
         ResourceLimit::Memory,
         ResourceLimit::Cpu,
@@ -59,6 +72,7 @@ impl ResourceLimit {
 /// The column of the standings a forfeit loss is counted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ForfeitColumn {
+    /// Late answers, and none at all.
     Timeout,
     /// `illegal-move` or `not-a-move`.
     Illegal,
@@ -192,31 +206,57 @@ impl fmt::Display for Termination {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// No valid `ready` line within the start-up allowance.
-    NotReady { detail: String },
+    NotReady {
+        /// What went wrong (no line in time, or the line that came instead), for the sentence.
+        detail: String,
+    },
     /// No answer before the watchdog gave up waiting.
-    Timeout { waited: Duration },
+    Timeout {
+        /// How long the watchdog waited.
+        waited: Duration,
+    },
     /// A line longer than the maximum, newline not yet seen.
-    LineTooLong { limit: usize },
+    LineTooLong {
+        /// The maximum, in bytes.
+        limit: usize,
+    },
     /// A line written when no answer was asked for. `memory_limit_mb` is the bot's memory
     /// limit when the line reads like a failure to get memory (see
     /// [`looks_like_allocation_failure`]): the limit most likely stopped the bot, and the
     /// sentence says so rather than leave its author puzzling over a JVM's message.
     Unrequested {
+        /// The line, as the bot wrote it.
         line: String,
+        /// The memory limit in MiB, when the line reads like a failure to get memory.
         memory_limit_mb: Option<u64>,
     },
     /// The bot closed its output, exited or was killed before the game ended.
-    Exited { detail: String },
+    Exited {
+        /// How it went: the exit code, the signal, or the closed output.
+        detail: String,
+    },
     /// The bot died on one of its resource limits.
     Limit {
+        /// Which limit.
         limit: ResourceLimit,
+        /// The whole sentence of what happened, e.g. the peak memory against the limit.
         detail: String,
     },
     /// A bot of another protocol answered with a line that is not a move in that protocol's
     /// format; `expected` says what would have been.
-    NotAMove { line: String, expected: String },
+    NotAMove {
+        /// The line, as the bot wrote it.
+        line: String,
+        /// What the protocol expected there, for the sentence.
+        expected: String,
+    },
     /// A Gomocup brain refused the board it was asked to play on (`ERROR` to `START`).
-    RefusedBoard { board: String, answer: String },
+    RefusedBoard {
+        /// The board's size, e.g. `15x15`.
+        board: String,
+        /// The brain's answer, as it wrote it.
+        answer: String,
+    },
 }
 
 /// What to tell a bot whose line, not a move, reads like words meant for people: most likely
@@ -322,6 +362,7 @@ impl fmt::Display for Fault {
 /// When in the game a forfeit happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Moment {
+    /// Before the first move: start-up, `ready`, the setup lines of a game.
     Setup,
     /// The move asked for, counted from 1 over both sides (the opening not included).
     Move(u32),
@@ -330,29 +371,42 @@ pub enum Moment {
 /// What a player did that lost it the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Forfeit {
+    /// `resign`: the player gave up.
     Resigned,
     /// Over its time: `answered_after` is `None` when the watchdog gave up before any answer.
     Late {
+        /// How long the answer took, measured by the referee.
         answered_after: Option<Duration>,
+        /// The time the move had.
         limit: Duration,
+        /// How long past `limit` an answer still counted.
         margin: Duration,
     },
     /// `draw` when no draw was offered.
     UnofferedDraw,
     /// `MOVE draw` in a game without draw offers (named).
     DrawOfferNotAllowed {
+        /// The game's name, e.g. `tictactoe`.
         game: String,
     },
     /// A line the rules (or an adapter) cannot read as a move. `written` is the bot's own line
     /// when an adapter translated it into `sent`.
     NotAMove {
+        /// The reply in the protocol's native form, as the rules read it.
         sent: String,
+        /// The bot's own line, when an adapter translated it.
         written: Option<String>,
+        /// What a reply must be instead, for the sentence.
         expected: String,
     },
+    /// A move in the notation that the rules forbid here. `written` is the bot's own line when
+    /// an adapter translated it into `sent`.
     IllegalMove {
+        /// The move in the protocol's native form, as the rules read it.
         sent: String,
+        /// The bot's own line, when an adapter translated it.
         written: Option<String>,
+        /// Which rule it broke.
         error: IllegalMove,
     },
     /// Any other fault of the seat (see [`Fault`]).
@@ -364,15 +418,23 @@ pub enum Forfeit {
 pub enum Verdict {
     /// The rules ended the game.
     Rules {
+        /// Who won; `None` for a draw.
         winner: Option<Side>,
+        /// Which rule ended the game.
         ending: Ending,
     },
     /// `accepted_by` answered `draw` to its opponent's offer.
-    Agreement { accepted_by: Side },
+    Agreement {
+        /// The player who accepted the draw.
+        accepted_by: Side,
+    },
     /// `loser` forfeited at `at`.
     Forfeit {
+        /// The player who forfeited; the other one wins.
         loser: Side,
+        /// When in the game it happened.
         at: Moment,
+        /// What it did.
         forfeit: Forfeit,
     },
 }
@@ -396,6 +458,7 @@ impl Verdict {
         Verdict::Forfeit { loser, at, forfeit }
     }
 
+    /// Who won; `None` for a draw.
     pub fn winner(&self) -> Option<Side> {
         match self {
             Verdict::Rules { winner, .. } => *winner,
@@ -426,6 +489,7 @@ impl Verdict {
         }
     }
 
+    /// The result reason this verdict is recorded and sent under.
     pub fn termination(&self) -> Termination {
         match self {
             Verdict::Rules {

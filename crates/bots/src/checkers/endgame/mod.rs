@@ -34,12 +34,15 @@ use std::time::Instant;
 pub enum EndgameValue {
     /// The side to move wins, the opponent having no move after `plies` plies (odd).
     Win {
+        /// Plies to the end with both sides playing the distance perfectly; odd.
         plies: u32,
     },
     /// The side to move loses after `plies` plies (even; 0 when it has no move now).
     Loss {
+        /// Plies to the end with both sides playing the distance perfectly; even.
         plies: u32,
     },
+    /// Neither side can force the end.
     Draw,
 }
 
@@ -75,6 +78,8 @@ impl EndgameValue {
     }
 }
 
+/// The exact value of every position of at most four pieces (see the module docs); one
+/// serves the whole process.
 pub struct EndgameDb {
     index: Index,
     /// One [`Stored`] value per slot of the index.

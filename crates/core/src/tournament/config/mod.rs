@@ -220,36 +220,68 @@ impl FormatName {
 /// A tournament ready to run.
 #[derive(Debug)]
 pub struct Tournament {
+    /// From the `name` key, else the file's name; it names the default output directory.
     pub name: String,
+    /// In the file's order, which gives each its index everywhere else.
     pub players: Vec<Player>,
+    /// Who plays whom.
     pub format: Format,
+    /// Games each pairing plays: even, so that each opening is played with both colours, except
+    /// in a Swiss or knock-out (a knock-out's tie-breaks come on top).
     pub games_per_pairing: u32,
+    /// The games to play, in order.
     pub schedule: Schedule,
+    /// Where each cycle's opening comes from.
     pub openings: Openings,
+    /// How every game is played: the game, margin, start-up allowance and `legal` lines.
     pub rules: GameRules,
+    /// Every bot's process: line cap, sandbox and Gomocup memory budget.
     pub process: ProcessOptions,
+    /// Seed of the built-in bots, the random openings and the Swiss pairings.
     pub seed: u64,
+    /// Games played at once, unless `-j` says; `None` for half the CPU cores.
     pub concurrency: Option<usize>,
+    /// Where the journal, records and standings go, unless `--out` says; `results/NAME` when the
+    /// file does not say.
     pub output: PathBuf,
+    /// Keep a `multi` bot's process for its next game at the same table.
     pub reuse_processes: bool,
     /// How the games' records are kept; none when they are not.
     pub records: Option<RecordLayout>,
+    /// Play again a game whose timeout coincided with a stall of the referee, instead of scoring
+    /// it.
     pub replay_stalled: bool,
 }
 
 /// A configuration that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// The file cannot be read.
     #[error("cannot read {path}")]
     Unreadable {
+        /// The file as given.
         path: PathBuf,
+        /// Why it cannot be read.
         #[source]
         source: std::io::Error,
     },
+    /// The file is not valid TOML, or a key is unknown, missing or of the wrong type.
     #[error("{path}: {message}")]
-    Syntax { path: PathBuf, message: String },
+    Syntax {
+        /// The file as given.
+        path: PathBuf,
+        /// The parser's message, which places the error in the file.
+        message: String,
+    },
+    /// A value is out of range or contradicts another: a player named twice, an odd number of
+    /// games, a player that cannot play the game.
     #[error("{path}: {message}")]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        /// The file as given.
+        path: PathBuf,
+        /// The key at fault and what to write instead.
+        message: String,
+    },
 }
 
 /// The most games a schedule may hold (records are numbered with 32 bits).

@@ -50,16 +50,23 @@ const MAX_LINE: u64 = 16 << 20;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Identity {
+    /// The tournament's name.
     pub name: String,
     /// The game and its parameters, as in the protocol's `game` line.
     pub game: String,
+    /// Who plays whom, with what sets its length: `swiss, 5 rounds`.
     pub format: String,
     /// Gauntlet challengers (empty for a round robin).
     pub challengers: Vec<String>,
+    /// Every player's name, in the file's order (the schedule refers to them by index).
     pub players: Vec<String>,
+    /// Games each pairing plays.
     pub games_per_pairing: u32,
+    /// Where the openings come from: a file's description, `random, N plies` or `none`.
     pub openings: String,
+    /// Seeds the built-in bots, the random openings and the Swiss pairings.
     pub seed: u64,
+    /// Games in the schedule; for a knock-out, the most it may take.
     pub total_games: u64,
 }
 
@@ -67,7 +74,9 @@ pub struct Identity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
+    /// The journal format it was written in ([`FORMAT`]).
     pub journal: u32,
+    /// The tournament it records: a resumed or merged run must have the same.
     pub tournament: Identity,
     /// `K/N` for a shard, absent for a whole tournament.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -85,9 +94,12 @@ pub struct Entry<S = String> {
     pub players: [S; 2],
     /// `first`, `second`, or `null` for a draw.
     pub winner: Option<Side>,
+    /// How it ended: a rule of the game, an agreement or a forfeit.
     pub reason: Termination,
+    /// For an illegal or forbidden move, which rule it broke (`occupied`, `overline`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub violation: Option<S>,
+    /// Moves played before the bots took over.
     pub opening: Vec<S>,
     /// Moves made by the bots.
     pub moves: usize,
@@ -100,6 +112,7 @@ pub struct Entry<S = String> {
 }
 
 impl<S: AsRef<str>> Entry<S> {
+    /// The game as the standings count it.
     pub fn scored(&self) -> ScoredGame<'_> {
         ScoredGame {
             first: self.players[0].as_ref(),
@@ -111,6 +124,7 @@ impl<S: AsRef<str>> Entry<S> {
 }
 
 impl Entry<Text<'_>> {
+    /// Copies the strings borrowed from the line read, to keep the entry past it.
     pub fn into_owned(self) -> Entry {
         let owned = |text: Text<'_>| text.0.into_owned();
         Entry {
@@ -160,24 +174,50 @@ impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
 /// A journal that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
+    /// The journal or its lock file cannot be opened, read or written.
     #[error("cannot use the journal {path}")]
     Io {
+        /// The file at fault.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: io::Error,
     },
+    /// A line that is neither a header nor a game of this tournament, nor one cut short by a
+    /// crash.
     #[error("journal {path}, line {line}: {message}")]
     Corrupt {
+        /// The journal.
         path: PathBuf,
+        /// The bad line's number, from 1.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
+    /// Games were played into it already, and `--resume` was not given.
     #[error("journal {path} holds {games} finished games already; add --resume to continue this tournament, or write elsewhere (--out)")]
-    Exists { path: PathBuf, games: usize },
+    Exists {
+        /// The journal.
+        path: PathBuf,
+        /// Finished games it holds.
+        games: usize,
+    },
+    /// Its header names another tournament, or another shard.
     #[error("journal {path} belongs to another tournament: {differences} (use another --out, or the configuration the journal was written with)")]
-    Mismatch { path: PathBuf, differences: String },
+    Mismatch {
+        /// The journal.
+        path: PathBuf,
+        /// What differs from this run, key by key.
+        differences: String,
+    },
+    /// Another run holds its lock.
     #[error("journal {path} is being written by another run of the referee ({holder}); one run at a time may write a journal, or both would play every game: wait for it to end, or use another --out")]
-    Busy { path: PathBuf, holder: String },
+    Busy {
+        /// The journal.
+        path: PathBuf,
+        /// Who the lock file says the run is: its process, host, start and command.
+        holder: String,
+    },
 }
 
 /// What a journal file holds.
@@ -185,6 +225,7 @@ pub enum JournalError {
 pub struct Contents {
     /// `None` for an empty file (or one whose header was cut short).
     pub header: Option<Header>,
+    /// Every finished game, in the order written.
     pub entries: Vec<Entry>,
     /// Length of the valid part: everything after it is a line cut short by a crash.
     pub valid_len: u64,

@@ -10,7 +10,9 @@ use std::str::FromStr;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("'{fen}' is not a checkers FEN: {reason}")]
 pub struct FenError {
+    /// The text as given.
     pub fen: String,
+    /// What is wrong with it, e.g. a square listed twice.
     pub reason: String,
 }
 

@@ -65,6 +65,7 @@ impl Checkers {
         }))
     }
 
+    /// The position as PDN FEN, without the history (see [`Position::to_fen`]).
     pub fn to_fen(&self) -> String {
         self.position.to_fen()
     }
@@ -79,6 +80,7 @@ impl Checkers {
         self.position.piece_at(square)
     }
 
+    /// The move that led here, which the diagram and picture highlight; `None` at the start.
     pub fn last_move(&self) -> Option<Move> {
         self.last_move
     }

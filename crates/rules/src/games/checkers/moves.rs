@@ -73,6 +73,7 @@ impl Move {
         self.landing_indices().iter().map(|&i| i + 1)
     }
 
+    /// Whether the move jumps (and so takes at least one piece).
     pub fn is_capture(&self) -> bool {
         self.captured != 0
     }

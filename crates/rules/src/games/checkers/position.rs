@@ -16,7 +16,9 @@ pub(super) fn colour_name(side: Side) -> &'static str {
 /// What stands on a square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Whose piece it is: the first player's are Black.
     pub side: Side,
+    /// Whether it was crowned and so moves backwards as well.
     pub king: bool,
 }
 
@@ -83,6 +85,7 @@ impl Position {
         }
     }
 
+    /// Whose turn it is.
     pub fn side_to_move(&self) -> Side {
         self.to_move
     }

@@ -23,13 +23,18 @@ pub(super) const START: [u32; 2] = [0x0000_0FFF, 0xFFF0_0000];
 /// Public for evaluation functions that work on bitboards, with [`neighbours`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Diagonal {
+    /// Up (towards squares 1-4, White's way) and to the left.
     UpLeft,
+    /// Up (towards squares 1-4, White's way) and to the right.
     UpRight,
+    /// Down (towards squares 29-32, Black's way) and to the left.
     DownLeft,
+    /// Down (towards squares 29-32, Black's way) and to the right.
     DownRight,
 }
 
 impl Diagonal {
+    /// The four directions, in the order of their indices (opposites mirror: `3 - i`).
     pub const ALL: [Diagonal; 4] = [
         Diagonal::UpLeft,
         Diagonal::UpRight,

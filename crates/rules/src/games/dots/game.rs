@@ -16,7 +16,9 @@ pub type Line = u16;
 /// Which way a line runs: from its dot (x, y) to (x + 1, y), or to (x, y + 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Orientation {
+    /// From dot (x, y) to the dot on its right, (x + 1, y).
     Horizontal,
+    /// From dot (x, y) to the dot below it, (x, y + 1).
     Vertical,
 }
 
@@ -38,6 +40,8 @@ const NOTATION: &str = "expected 'h x y' or 'v x y' (for example 'h 0 0'): h joi
                         to (x+1, y), v joins it to (x, y+1); x is the column, y the row, \
                         from 0 at the top left";
 
+/// A dots-and-boxes position with its last turn: a few bitmasks and counters, no heap, so
+/// searches clone it freely.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dots {
     rows: u8,
@@ -171,6 +175,7 @@ impl Dots {
         self.boxes.map(u128::count_ones)
     }
 
+    /// The last line drawn; `None` before the first move.
     pub fn last_move(&self) -> Option<Line> {
         self.last_move
     }

@@ -11,6 +11,8 @@ use crate::games::{
 /// A square, as `y * width + x`.
 pub type Square = u16;
 
+/// An m,n,k position (gomoku and tic-tac-toe included) once the colours are settled: the marks,
+/// whose turn it is and how the game ended, if it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mnk {
     params: MnkParams,
@@ -26,6 +28,7 @@ pub struct Mnk {
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
 impl Mnk {
+    /// The empty board, the first player (X, Black) to move.
     pub fn new(params: MnkParams) -> Mnk {
         Mnk {
             params,
@@ -37,6 +40,7 @@ impl Mnk {
         }
     }
 
+    /// The board, line and rules this game is played with.
     pub fn params(&self) -> MnkParams {
         self.params
     }
@@ -50,6 +54,7 @@ impl Mnk {
         }
     }
 
+    /// The last mark placed, which the drawings highlight; `None` on the empty board.
     pub fn last_move(&self) -> Option<Square> {
         self.last_move
     }
@@ -81,6 +86,7 @@ impl Mnk {
         self.last_move = previous;
     }
 
+    /// The square on column `x`, row `y`: the inverse of [`Mnk::coordinates`].
     pub fn square(&self, x: u8, y: u8) -> Square {
         self.index(x, y) as Square
     }

@@ -98,9 +98,11 @@ impl SwapRule {
 /// are what `mnk` is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
+    /// The board and line the name stands for.
     pub params: MnkParams,
 }
 
+/// The `tictactoe` game: three in a row on 3x3, no rule set, no swap.
 pub const TICTACTOE: Preset = Preset {
     params: MnkParams {
         width: 3,
@@ -116,6 +118,7 @@ pub const TICTACTOE: Preset = Preset {
 /// freestyle league plays on 20x20), with Gomocup's `exact` and `rule`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Gomoku {
+    /// Only exactly five wins (Gomocup's exact-five rule); six or more in a row do not.
     pub exact: bool,
     /// Renju or caro; specs written before rule sets existed have none.
     #[serde(default)]

@@ -55,6 +55,8 @@ pub struct SwapGame {
 const OPENING_STONES: u16 = 3;
 
 impl SwapGame {
+    /// The empty board, the first player to place the three opening stones. `params` must name
+    /// a swap rule.
     pub fn new(params: MnkParams) -> SwapGame {
         debug_assert_ne!(params.swap, SwapRule::None);
         SwapGame {

@@ -21,6 +21,8 @@ pub enum BoardStatus {
     Full,
 }
 
+/// An ultimate tic-tac-toe position: bitboards only, so it is `Copy` and searches clone it
+/// without touching the heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Uttt {
     params: UtttParams,
@@ -40,6 +42,7 @@ pub struct Uttt {
 }
 
 impl Uttt {
+    /// The empty board, X (the first player) to move anywhere.
     pub fn new(params: UtttParams) -> Uttt {
         Uttt {
             params,

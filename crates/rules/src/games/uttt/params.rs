@@ -16,6 +16,7 @@ pub enum UtttTiebreak {
 }
 
 impl UtttTiebreak {
+    /// Every tie-break: what the `tiebreak` parameter accepts.
     pub const ALL: [UtttTiebreak; 2] = [UtttTiebreak::None, UtttTiebreak::Codingame];
 
     /// The value of the `tiebreak` parameter.
@@ -30,6 +31,7 @@ impl UtttTiebreak {
 /// The rule variations of ultimate tic-tac-toe (the board itself is fixed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UtttParams {
+    /// How a game with no move left and no line of boards is decided.
     pub tiebreak: UtttTiebreak,
 }
 
