@@ -210,7 +210,7 @@ fn main() {
     raw_round_trips(1000, 1, Wait::Sleep);
     raw_round_trips(1000, 2, Wait::Poll);
     let instant = PlayerSpec::Command {
-        protocol: Protocol::Native,
+        protocol: Protocol::NATIVE,
         words: vec![build_instant_bot().display().to_string()],
     };
     let random = PlayerSpec::Builtin(Level::Random);

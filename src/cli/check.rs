@@ -51,7 +51,7 @@ pub(super) struct CheckArgs {
 
 pub(super) fn run(args: CheckArgs) -> Result<ExitCode> {
     let player = PlayerSpec::parse(&args.player).context("the player")?;
-    if player.protocol() != Protocol::Native {
+    if player.protocol() != Protocol::NATIVE {
         bail!(
             "referee check tests bots of the referee's own protocol; a {} bot can play \
              `referee match` as it is",

@@ -28,14 +28,17 @@ pub mod sandbox;
 pub mod stall;
 pub mod supervisor;
 
-use process_options::ClockStart;
+use process::SpawnError;
+use process_options::{ClockStart, ProcessOptions};
 use referee_records::transcript::SeatLog;
+use referee_rules::games::GameSpec;
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
+use supervisor::Supervisor;
 
 /// A line a seat answered and how long it took: from the moment the request was flushed to
 /// the moment the answer's newline was read.
@@ -97,88 +100,36 @@ pub trait Seat {
     fn finish(&mut self);
 }
 
-/// The protocol a player's program speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// The referee's own (protocol.md).
-    #[default]
-    Native,
-    /// Gomocup (piskvork) brains: gomoku and other m,n,k boards with a line of five.
-    Gomocup,
-    /// CodinGame's ultimate tic-tac-toe bots.
-    Codingame,
-    /// theaigames.com's (2016) ultimate tic-tac-toe bots.
-    Theaigames,
-    /// riddles.io's (2017) ultimate tic-tac-toe bots.
-    Riddles,
-}
+/// The protocol a player's program speaks: the referee's own, or one of the foreign ones its
+/// adapters translate. Each is defined in its adapter's file and listed once, in
+/// [`adapters::PROTOCOLS`].
+#[derive(Clone, Copy)]
+pub struct Protocol(&'static adapters::Definition);
 
 impl Protocol {
-    /// Every protocol, the referee's own first.
-    pub const ALL: [Protocol; 5] = [
-        Protocol::Native,
-        Protocol::Gomocup,
-        Protocol::Codingame,
-        Protocol::Theaigames,
-        Protocol::Riddles,
-    ];
+    /// The referee's own protocol (protocol.md).
+    pub const NATIVE: Protocol = Protocol(&adapters::NATIVE);
+
+    /// Every protocol, in the order of the registry.
+    pub fn all() -> impl Iterator<Item = Protocol> {
+        adapters::PROTOCOLS.into_iter().map(Protocol)
+    }
 
     /// The name used as a player's prefix (`gomocup:./pbrain-x`) and in configurations.
     pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Native => "native",
-            Protocol::Gomocup => "gomocup",
-            Protocol::Codingame => "codingame",
-            Protocol::Theaigames => "theaigames",
-            Protocol::Riddles => "riddles",
-        }
+        self.0.name
     }
-}
 
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A protocol name that is not one of [`Protocol::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown protocol '{0}' (protocols: native, gomocup, codingame, theaigames, riddles)")]
-pub struct UnknownProtocol(pub String);
-
-impl FromStr for Protocol {
-    type Err = UnknownProtocol;
-
-    fn from_str(text: &str) -> Result<Protocol, UnknownProtocol> {
-        Protocol::ALL
-            .into_iter()
-            .find(|protocol| protocol.name() == text)
-            .ok_or_else(|| UnknownProtocol(text.to_string()))
-    }
-}
-
-impl Protocol {
     /// The margin a player of this protocol gets past its limit: `base` (`--margin-ms`), or
-    /// the tolerance its own managers allow when that is larger. Gomocup brains time their
-    /// moves to the limit as Piskvork and GomocupJudge judge them, with 1000 ms of tolerance;
-    /// a native bot in the same game keeps `base`, since the margin is each player's own.
+    /// the tolerance its own managers allow when that is larger (Gomocup's 1000 ms, as
+    /// Piskvork and GomocupJudge judge their brains); the margin is each player's own.
     pub fn margin(self, base: Duration) -> Duration {
-        match self {
-            Protocol::Gomocup => base.max(Duration::from_millis(1000)),
-            _ => base,
-        }
+        base.max(self.0.margin_floor)
     }
 
-    /// When a move's clock starts for this protocol's bots: CodinGame's timer starts once the
-    /// bot has read its turn's input (its staff and its runner, cited in protocol.md 12), and
-    /// CodinGame bots time themselves from that read; every other system's, when the request
-    /// is sent.
+    /// When a move's clock starts for this protocol's bots (see [`ClockStart`]).
     pub fn clock_start(self) -> ClockStart {
-        match self {
-            Protocol::Codingame => ClockStart::Read,
-            _ => ClockStart::Written,
-        }
+        self.0.clock_start
     }
 
     /// How this protocol's players are timed where that differs from the referee's own (with
@@ -196,5 +147,103 @@ impl Protocol {
             notes.push("its clock starts once it has read its input, as CodinGame's".into());
         }
         (!notes.is_empty()).then(|| notes.join("; "))
+    }
+
+    /// Checks that bots of this protocol can play `spec` from `opening`: a game the protocol
+    /// cannot express is the user's mistake, reported before any bot starts.
+    pub fn check_game(
+        self,
+        spec: &GameSpec,
+        opening: &[String],
+    ) -> Result<(), adapters::UnsupportedGame> {
+        (self.0.check_game)(spec, opening).map_err(|reason| adapters::UnsupportedGame {
+            protocol: self,
+            game: spec.to_string(),
+            reason,
+        })
+    }
+
+    /// Starts `command` as a seat speaking this protocol, a bot of `supervisor`. The games it
+    /// is then given must have passed [`Protocol::check_game`]. `seed` decides what the bot's
+    /// own system leaves to chance (the order of CodinGame's valid actions), so that the same
+    /// seed replays the same game.
+    pub fn start(
+        self,
+        supervisor: &Supervisor,
+        command: &[String],
+        options: ProcessOptions,
+        seed: u64,
+    ) -> Result<Box<dyn Seat + Send>, SpawnError> {
+        let options = ProcessOptions {
+            clock_start: self.clock_start(),
+            ..options
+        };
+        (self.0.start)(supervisor, command, options, seed)
+    }
+}
+
+impl Default for Protocol {
+    fn default() -> Protocol {
+        Protocol::NATIVE
+    }
+}
+
+impl PartialEq for Protocol {
+    fn eq(&self, other: &Protocol) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Protocol {}
+
+impl std::hash::Hash for Protocol {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl fmt::Debug for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A protocol name that is not in [`adapters::PROTOCOLS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown protocol '{0}' (protocols: {names})", names = protocol_names())]
+pub struct UnknownProtocol(pub String);
+
+/// The protocols' names, for messages: `native, gomocup, ...`.
+fn protocol_names() -> String {
+    let names: Vec<&str> = Protocol::all().map(Protocol::name).collect();
+    names.join(", ")
+}
+
+impl FromStr for Protocol {
+    type Err = UnknownProtocol;
+
+    fn from_str(text: &str) -> Result<Protocol, UnknownProtocol> {
+        Protocol::all()
+            .find(|protocol| protocol.name() == text)
+            .ok_or_else(|| UnknownProtocol(text.to_string()))
+    }
+}
+
+impl Serialize for Protocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Protocol {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Protocol, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }

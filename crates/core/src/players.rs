@@ -64,7 +64,7 @@ impl PlayerSpec {
     pub fn protocol(&self) -> Protocol {
         match self {
             PlayerSpec::Command { protocol, .. } => *protocol,
-            PlayerSpec::Builtin(_) => Protocol::Native,
+            PlayerSpec::Builtin(_) => Protocol::NATIVE,
         }
     }
 
@@ -72,14 +72,14 @@ impl PlayerSpec {
     pub fn with_protocol(self, protocol: Protocol) -> Result<PlayerSpec, PlayerSpecError> {
         match self {
             PlayerSpec::Command { words, .. } => Ok(PlayerSpec::Command { protocol, words }),
-            PlayerSpec::Builtin(_) if protocol != Protocol::Native => {
+            PlayerSpec::Builtin(_) if protocol != Protocol::NATIVE => {
                 Err(PlayerSpecError::BuiltinProtocol(protocol))
             }
             builtin => Ok(builtin),
         }
     }
 
-    /// Reads `builtin:LEVEL`, `PROTOCOL:COMMAND` (a protocol of [`Protocol::ALL`]) or a plain
+    /// Reads `builtin:LEVEL`, `PROTOCOL:COMMAND` (a protocol of [`Protocol::all`]) or a plain
     /// command line (the native protocol).
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
         if let Some(name) = text.strip_prefix("builtin:") {
@@ -88,9 +88,9 @@ impl PlayerSpec {
         let (protocol, command) = match text.split_once(':') {
             Some((prefix, command)) => match prefix.parse() {
                 Ok(protocol) => (protocol, command),
-                Err(_) => (Protocol::Native, text),
+                Err(_) => (Protocol::NATIVE, text),
             },
-            None => (Protocol::Native, text),
+            None => (Protocol::NATIVE, text),
         };
         let words =
             shlex::split(command).ok_or_else(|| PlayerSpecError::Unsplittable(text.into()))?;
@@ -106,7 +106,7 @@ impl PlayerSpec {
         spec: &GameSpec,
         opening: &[String],
     ) -> Result<(), adapters::UnsupportedGame> {
-        adapters::check_game(self.protocol(), spec, opening)
+        self.protocol().check_game(spec, opening)
     }
 
     /// Starts the player's program for one game or more, as a seat speaking its protocol and a
@@ -120,9 +120,8 @@ impl PlayerSpec {
         seed: u64,
         options: ProcessOptions,
     ) -> Result<Box<dyn Seat + Send>, SpawnError> {
-        adapters::start(
+        self.protocol().start(
             supervisor,
-            self.protocol(),
             &self.command_line(referee_exe, seed),
             options,
             seed,
@@ -135,7 +134,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Builtin(level) => write!(f, "builtin:{level}"),
             PlayerSpec::Command { protocol, words } => {
-                if *protocol != Protocol::Native {
+                if *protocol != Protocol::NATIVE {
                     write!(f, "{protocol}:")?;
                 }
                 f.write_str(
@@ -160,7 +159,7 @@ mod tests {
         assert_eq!(
             PlayerSpec::parse("python3 'my bot.py' -v").unwrap(),
             PlayerSpec::Command {
-                protocol: Protocol::Native,
+                protocol: Protocol::NATIVE,
                 words: vec!["python3".into(), "my bot.py".into(), "-v".into()]
             }
         );
@@ -182,7 +181,7 @@ mod tests {
 
     #[test]
     fn a_prefix_names_the_protocol() {
-        for protocol in Protocol::ALL {
+        for protocol in Protocol::all() {
             let text = format!("{protocol}:python3 'my bot.py'");
             let spec = PlayerSpec::parse(&text).unwrap();
             assert_eq!(spec.protocol(), protocol);
@@ -199,7 +198,7 @@ mod tests {
         );
         // A colon that names no protocol belongs to the command.
         let spec = PlayerSpec::parse("./bot --addr=host:80").unwrap();
-        assert_eq!(spec.protocol(), Protocol::Native);
+        assert_eq!(spec.protocol(), Protocol::NATIVE);
         assert_eq!(
             spec.command_line(Path::new("referee"), 0),
             ["./bot", "--addr=host:80"]
@@ -208,13 +207,13 @@ mod tests {
         assert_eq!(
             PlayerSpec::parse("builtin:random")
                 .unwrap()
-                .with_protocol(Protocol::Gomocup),
-            Err(PlayerSpecError::BuiltinProtocol(Protocol::Gomocup))
+                .with_protocol("gomocup".parse().unwrap()),
+            Err(PlayerSpecError::BuiltinProtocol("gomocup".parse().unwrap()))
         );
         assert_eq!(
             PlayerSpec::parse("./x")
                 .unwrap()
-                .with_protocol(Protocol::Riddles)
+                .with_protocol("riddles".parse().unwrap())
                 .unwrap()
                 .to_string(),
             "riddles:./x"

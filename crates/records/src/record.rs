@@ -3,7 +3,7 @@
 //!
 //! A bot's text is kept exactly in the JSON (its name and version, the line a verdict quotes),
 //! where JSON's own escapes make any character safe; in the transcript, a text file meant to be
-//! read on a terminal, every line is escaped to printable ASCII (see [`crate::quote`]). The
+//! read on a terminal, every line is escaped to printable ASCII (see [`referee_rules::quote`]). The
 //! stderr files hold the bot's bytes as it wrote them.
 
 use crate::transcript::{Direction, SeatLog, TRANSCRIPT_CAP_BYTES, TRANSCRIPT_CAP_LINES};

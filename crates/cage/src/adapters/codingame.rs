@@ -11,8 +11,9 @@
 //! each later one (the `codingame` time control), timed from when the bot has read its input
 //! (see [`crate::Protocol::clock_start`]).
 
-use super::{number_pair, play_notation};
+use super::{number_pair, play_notation, uttt_only, Definition};
 use crate::process::BotProcess;
+use crate::process_options::ClockStart;
 use crate::requests::{Setup, Turn};
 use crate::{Answer, Reading, Seat};
 use rand::seq::SliceRandom;
@@ -26,7 +27,7 @@ use referee_rules::verdict::Fault;
 use std::time::Duration;
 
 /// A seat for a CodinGame bot: it keeps the position to list the valid actions each turn.
-pub struct Codingame {
+pub(super) struct Codingame {
     process: BotProcess,
     /// The adapter's copy of the position, for the valid actions.
     game: Option<Uttt>,
@@ -36,10 +37,33 @@ pub struct Codingame {
     rng: SeededRng,
 }
 
+/// CodinGame's protocol: ultimate tic-tac-toe from the start, the clock starting once the bot
+/// has read its turn's input, as CodinGame's runner times it (protocol.md 12).
+pub(super) const CODINGAME: Definition = Definition {
+    name: "codingame",
+    margin_floor: Duration::ZERO,
+    clock_start: ClockStart::Read,
+    check_game: |spec, opening| {
+        uttt_only(spec)?;
+        match opening {
+            [] => Ok(()),
+            _ => Err(
+                "CodinGame bots are told only the opponent's last move, so they cannot \
+                      start from an opening"
+                    .into(),
+            ),
+        }
+    },
+    start: |supervisor, command, options, seed| {
+        let process = BotProcess::spawn(supervisor, command, options)?;
+        Ok(Box::new(Codingame::new(process, seed)))
+    },
+};
+
 impl Codingame {
     /// A seat for the bot `process`, whose valid actions `seed` orders. A bot plays one game
     /// (see [`Seat::setup`]), and the table gives each game its own seed.
-    pub fn new(process: BotProcess, seed: u64) -> Codingame {
+    pub(super) fn new(process: BotProcess, seed: u64) -> Codingame {
         Codingame {
             process,
             game: None,

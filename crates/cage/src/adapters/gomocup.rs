@@ -20,8 +20,9 @@
 //! are chosen (see `gomocup_swap2.rs`), then tells it the board with `BOARD`.
 
 use super::gomocup_swap2::{self, Swap2};
-use super::{number_pair, play_notation};
+use super::{number_pair, play_notation, Definition};
 use crate::process::{BotProcess, SpawnError};
+use crate::process_options::ClockStart;
 use crate::process_options::{LineEnds, ProcessOptions};
 use crate::requests::{Setup, Turn};
 use crate::supervisor::Supervisor;
@@ -29,14 +30,14 @@ use crate::{Answer, Reading, Seat};
 use referee_records::transcript::SeatLog;
 use referee_rules::clock::TimeControl;
 use referee_rules::games::mnk::{Mnk, SwapRule};
-use referee_rules::games::{Colour, Side};
+use referee_rules::games::{Colour, GameSpec, Side};
 use referee_rules::protocol::{trim_blanks, words, Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
 use std::time::{Duration, Instant};
 
 /// A seat for a Gomocup brain: it keeps the stones to tell them with `BOARD`, and restarts the
 /// brain between games (with `RESTART`, or a new process when the brain refuses it).
-pub struct Gomocup {
+pub(super) struct Gomocup {
     /// How to start the brain again when it refuses `RESTART`.
     command: Vec<String>,
     options: ProcessOptions,
@@ -235,9 +236,43 @@ fn parse_about(line: &str) -> (String, String) {
     (name, value("version").unwrap_or_else(|| "-".into()))
 }
 
+/// Gomocup's protocol: five in a row on boards of 5x5 to 20x20, with the 1000 ms of tolerance
+/// past a move's limit that Piskvork and GomocupJudge give their brains.
+pub(super) const GOMOCUP: Definition = Definition {
+    name: "gomocup",
+    margin_floor: Duration::from_millis(1000),
+    clock_start: ClockStart::Written,
+    check_game,
+    start: |supervisor, command, options, _| {
+        Ok(Box::new(Gomocup::start(supervisor, command, options)?))
+    },
+};
+
+/// The smallest and largest board side a Gomocup brain is asked to play on.
+const GOMOCUP_SIDES: std::ops::RangeInclusive<u8> = 5..=20;
+
+/// Refuses a game that is not five in a row on a board a Gomocup brain plays, or an opening
+/// its swap rule cannot tell it.
+fn check_game(spec: &GameSpec, opening: &[String]) -> Result<(), String> {
+    match spec.mnk_params() {
+        Some(p)
+            if p.line == 5
+                && GOMOCUP_SIDES.contains(&p.width)
+                && GOMOCUP_SIDES.contains(&p.height) =>
+        {
+            gomocup_swap2::check(p, opening).map_err(String::from)
+        }
+        _ => Err(
+            "Gomocup brains play five in a row only, on boards from 5x5 to 20x20 \
+                  (gomoku, or mnk with line=5; exact=yes for exactly five)"
+                .into(),
+        ),
+    }
+}
+
 impl Gomocup {
     /// Starts the brain (with Gomocup's line ends), a bot of `supervisor`.
-    pub fn start(
+    pub(super) fn start(
         supervisor: &Supervisor,
         command: &[String],
         options: ProcessOptions,

@@ -6,7 +6,7 @@
 //!
 //! The foreign protocols describe the board rather than the moves (riddles.io's `field`,
 //! CodinGame's valid actions, Gomocup's `BOARD`), so an adapter keeps its own copy of the
-//! position, through the rules in [`crate::games`]; it never judges a move (the arbiter does).
+//! position, through the rules in [`referee_rules::games`]; it never judges a move (the arbiter does).
 
 mod codingame;
 mod gomocup;
@@ -15,94 +15,73 @@ mod gomocup_swap2;
 mod riddles;
 
 use super::process::{BotProcess, SpawnError};
-use super::process_options::ProcessOptions;
+use super::process_options::{ClockStart, ProcessOptions};
 use super::supervisor::Supervisor;
 use super::{Protocol, Seat};
 use referee_rules::games::{Game, GameSpec, Side};
 use referee_rules::protocol::trim_blanks;
+use std::time::Duration;
 
-pub use codingame::Codingame;
-pub use gomocup::Gomocup;
-pub use riddles::{Dialect, Riddles};
-
-/// Starts `command` as a seat speaking `protocol`, a bot of `supervisor`. The games it is then
-/// given must have passed [`check_game`] (as `run_match` makes sure): an adapter cannot express
-/// any other. `seed` decides what the bot's own system leaves to chance (the order of
-/// CodinGame's valid actions), so that the same seed replays the same game.
-pub fn start(
-    supervisor: &Supervisor,
-    protocol: Protocol,
-    command: &[String],
-    options: ProcessOptions,
-    seed: u64,
-) -> Result<Box<dyn Seat + Send>, SpawnError> {
-    let options = ProcessOptions {
-        clock_start: protocol.clock_start(),
-        ..options
-    };
-    let spawn = |options| BotProcess::spawn(supervisor, command, options);
-    Ok(match protocol {
-        Protocol::Native => Box::new(spawn(options)?),
-        Protocol::Gomocup => Box::new(Gomocup::start(supervisor, command, options)?),
-        Protocol::Codingame => Box::new(Codingame::new(spawn(options)?, seed)),
-        Protocol::Theaigames => Box::new(Riddles::new(spawn(options)?, Dialect::THEAIGAMES)),
-        Protocol::Riddles => Box::new(Riddles::new(spawn(options)?, Dialect::RIDDLES)),
-    })
+/// What the referee knows of a protocol a bot's program may speak. Each foreign protocol's
+/// file defines one beside its adapter.
+pub struct Definition {
+    /// The name used as a player's prefix (`gomocup:./pbrain-x`) and in configurations.
+    pub name: &'static str,
+    /// The least margin past a move's limit that the protocol's own managers allow; a player
+    /// gets the referee's margin when that is larger.
+    pub margin_floor: Duration,
+    /// When a move's clock starts for its bots.
+    pub clock_start: ClockStart,
+    /// Refuses, saying why, a game (from an opening) that the protocol cannot express.
+    pub check_game: fn(&GameSpec, &[String]) -> Result<(), String>,
+    /// Starts a bot's program as a seat speaking the protocol (its options' clock start
+    /// already set); `seed` decides what the bot's own system leaves to chance.
+    pub start: StartFn,
 }
+
+/// How a protocol's seat is started: by `supervisor`, its command line, its options and seed.
+pub type StartFn =
+    fn(&Supervisor, &[String], ProcessOptions, u64) -> Result<Box<dyn Seat + Send>, SpawnError>;
+
+/// The protocols, the referee's own first. Adding a protocol is a file of its own in this
+/// folder (its adapter and its [`Definition`]) and a line here.
+pub const PROTOCOLS: [&Definition; 5] = [
+    &NATIVE,
+    &gomocup::GOMOCUP,
+    &codingame::CODINGAME,
+    &riddles::THEAIGAMES,
+    &riddles::RIDDLES,
+];
+
+/// The referee's own protocol (protocol.md): no adapter between the bot and the arbiter.
+pub const NATIVE: Definition = Definition {
+    name: "native",
+    margin_floor: Duration::ZERO,
+    clock_start: ClockStart::Written,
+    check_game: |_, _| Ok(()),
+    start: |supervisor, command, options, _| {
+        Ok(Box::new(BotProcess::spawn(supervisor, command, options)?))
+    },
+};
 
 /// A game that a protocol cannot express: the user's mistake, reported before any bot starts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{protocol} bots cannot play {game}: {reason}")]
 pub struct UnsupportedGame {
-    /// The protocol the player's bot speaks.
+    /// The protocol of the bot that cannot play the game.
     pub protocol: Protocol,
-    /// The game with its parameters, as the user would write it (`dots rows=3 cols=3`).
+    /// The game, as its specification is written.
     pub game: String,
-    /// Why the protocol cannot express it, for the user.
+    /// Why the protocol cannot express it.
     pub reason: String,
 }
 
-/// The smallest and largest board side a Gomocup brain is asked to play on.
-const GOMOCUP_SIDES: std::ops::RangeInclusive<u8> = 5..=20;
-
-/// Checks that bots of `protocol` can play `spec` from `opening`.
-pub fn check_game(
-    protocol: Protocol,
-    spec: &GameSpec,
-    opening: &[String],
-) -> Result<(), UnsupportedGame> {
-    let refuse = |reason: &str| {
-        Err(UnsupportedGame {
-            protocol,
-            game: spec.to_string(),
-            reason: reason.to_string(),
-        })
-    };
-    match protocol {
-        Protocol::Native => Ok(()),
-        Protocol::Gomocup => match spec.mnk_params() {
-            Some(p)
-                if p.line == 5
-                    && GOMOCUP_SIDES.contains(&p.width)
-                    && GOMOCUP_SIDES.contains(&p.height) =>
-            {
-                gomocup_swap2::check(p, opening).or_else(refuse)
-            }
-            _ => refuse(
-                "Gomocup brains play five in a row only, on boards from 5x5 to 20x20 \
-                 (gomoku, or mnk with line=5; exact=yes for exactly five)",
-            ),
-        },
-        Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles
-            if !matches!(spec, GameSpec::Uttt(_)) =>
-        {
-            refuse("these bots play ultimate tic-tac-toe (uttt) only")
-        }
-        Protocol::Codingame if !opening.is_empty() => refuse(
-            "CodinGame bots are told only the opponent's last move, so they cannot start \
-             from an opening",
-        ),
-        Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles => Ok(()),
+/// Refuses every game but ultimate tic-tac-toe, the only one CodinGame's, theaigames' and
+/// riddles.io's bots were written for.
+fn uttt_only(spec: &GameSpec) -> Result<(), String> {
+    match spec {
+        GameSpec::Uttt(_) => Ok(()),
+        _ => Err("these bots play ultimate tic-tac-toe (uttt) only".into()),
     }
 }
 
@@ -133,25 +112,31 @@ mod tests {
         GameSpec::from_words(name, params).unwrap()
     }
 
+    fn protocol(name: &str) -> Protocol {
+        name.parse().unwrap()
+    }
+
+    fn check_game(name: &str, spec: &GameSpec, opening: &[String]) -> Result<(), UnsupportedGame> {
+        protocol(name).check_game(spec, opening)
+    }
+
     #[test]
     fn protocols_are_matched_with_their_games() {
         let gomoku = spec("gomoku", &[]);
         let uttt = spec("uttt", &[]);
-        for protocol in Protocol::ALL {
-            let uttt_bot = matches!(
-                protocol,
-                Protocol::Native | Protocol::Codingame | Protocol::Theaigames | Protocol::Riddles
-            );
-            assert_eq!(check_game(protocol, &uttt, &[]).is_ok(), uttt_bot);
-            let gomoku_bot = matches!(protocol, Protocol::Native | Protocol::Gomocup);
-            assert_eq!(check_game(protocol, &gomoku, &[]).is_ok(), gomoku_bot);
+        for protocol in Protocol::all() {
+            let name = protocol.name();
+            let uttt_bot = ["native", "codingame", "theaigames", "riddles"].contains(&name);
+            assert_eq!(check_game(name, &uttt, &[]).is_ok(), uttt_bot);
+            let gomoku_bot = ["native", "gomocup"].contains(&name);
+            assert_eq!(check_game(name, &gomoku, &[]).is_ok(), gomoku_bot);
         }
         for ok in [
             spec("gomoku", &["exact=yes"]),
             spec("mnk", &["size=5"]),
             spec("mnk", &["width=20", "height=6"]),
         ] {
-            assert!(check_game(Protocol::Gomocup, &ok, &[]).is_ok(), "{ok}");
+            assert!(check_game("gomocup", &ok, &[]).is_ok(), "{ok}");
         }
         for refused in [
             spec("tictactoe", &[]),
@@ -159,19 +144,41 @@ mod tests {
             spec("mnk", &["width=20", "height=4"]),
             spec("checkers", &[]),
         ] {
-            let error = check_game(Protocol::Gomocup, &refused, &[]).unwrap_err();
+            let error = check_game("gomocup", &refused, &[]).unwrap_err();
             assert!(error.to_string().contains("five in a row only"), "{error}");
         }
-        let error = check_game(Protocol::Riddles, &spec("dots", &[]), &[]).unwrap_err();
+        let error = check_game("riddles", &spec("dots", &[]), &[]).unwrap_err();
         assert_eq!(
             error.to_string(),
             "riddles bots cannot play dots rows=3 cols=3: these bots play ultimate \
              tic-tac-toe (uttt) only"
         );
         let opening = ["4 4".to_string()];
-        assert!(check_game(Protocol::Codingame, &uttt, &opening).is_err());
-        assert!(check_game(Protocol::Riddles, &uttt, &opening).is_ok());
-        assert!(check_game(Protocol::Gomocup, &gomoku, &opening).is_ok());
+        assert!(check_game("codingame", &uttt, &opening).is_err());
+        assert!(check_game("riddles", &uttt, &opening).is_ok());
+        assert!(check_game("gomocup", &gomoku, &opening).is_ok());
+    }
+
+    #[test]
+    fn the_registry_names_each_protocol_once_and_reads_back_its_names() {
+        let names: Vec<&str> = Protocol::all().map(Protocol::name).collect();
+        assert_eq!(names[0], "native", "the referee's own protocol comes first");
+        for name in &names {
+            assert_eq!(names.iter().filter(|other| other == &name).count(), 1);
+            let json = serde_json::to_string(&protocol(name)).unwrap();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<Protocol>(&json).unwrap(),
+                protocol(name)
+            );
+        }
+        let error = "piskvork".parse::<Protocol>().unwrap_err().to_string();
+        assert!(error.contains(&names.join(", ")), "{error}");
+        assert_eq!(
+            protocol("gomocup").margin(Duration::from_millis(10)),
+            Duration::from_secs(1)
+        );
+        assert_eq!(protocol("codingame").clock_start(), ClockStart::Read);
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //! increment, `bank = min(max(bank - used, 0) + time_per_move, timebank)`, as in those systems.
 //! A move limit without a bank is a bank that refills completely after every move.
 
-use super::{number_pair, play_notation};
+use super::{number_pair, play_notation, uttt_only, Definition, StartFn};
 use crate::process::BotProcess;
+use crate::process_options::ClockStart;
 use crate::requests::{Setup, Turn};
 use crate::{Answer, Reading, Seat};
 use referee_records::transcript::SeatLog;
@@ -21,9 +22,34 @@ use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
 use std::time::{Duration, Instant};
 
+/// theaigames.com's (2016) dialect: ultimate tic-tac-toe.
+pub(super) const THEAIGAMES: Definition =
+    dialect_protocol("theaigames", |supervisor, command, options, _| {
+        let process = BotProcess::spawn(supervisor, command, options)?;
+        Ok(Box::new(Riddles::new(process, Dialect::THEAIGAMES)))
+    });
+
+/// riddles.io's (2017) dialect: ultimate tic-tac-toe.
+pub(super) const RIDDLES: Definition =
+    dialect_protocol("riddles", |supervisor, command, options, _| {
+        let process = BotProcess::spawn(supervisor, command, options)?;
+        Ok(Box::new(Riddles::new(process, Dialect::RIDDLES)))
+    });
+
+/// A dialect's protocol, started by `start`: both time and judge alike.
+const fn dialect_protocol(name: &'static str, start: StartFn) -> Definition {
+    Definition {
+        name,
+        margin_floor: Duration::ZERO,
+        clock_start: ClockStart::Written,
+        check_game: |spec, _| uttt_only(spec),
+        start,
+    }
+}
+
 /// What tells the two dialects apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dialect {
+pub(super) struct Dialect {
     /// The id of the first player; the second's is one more (theaigames 1, riddles.io 0).
     first_id: u8,
     /// An empty cell of the field (theaigames `0`, riddles.io `.`).
@@ -43,7 +69,7 @@ pub struct Dialect {
 
 impl Dialect {
     /// theaigames.com's: player ids 1 and 2, `0` for an empty cell, `update game move` sent.
-    pub const THEAIGAMES: Dialect = Dialect {
+    pub(super) const THEAIGAMES: Dialect = Dialect {
         first_id: 1,
         empty_cell: "0",
         closed_board: "0",
@@ -52,7 +78,7 @@ impl Dialect {
         name: "theaigames",
     };
     /// riddles.io's: player ids 0 and 1, `.` for an empty cell, the names before the time.
-    pub const RIDDLES: Dialect = Dialect {
+    pub(super) const RIDDLES: Dialect = Dialect {
         first_id: 0,
         empty_cell: ".",
         closed_board: ".",
@@ -73,7 +99,7 @@ impl Dialect {
 
 /// A seat for a theaigames or riddles.io bot: it keeps the position to send the whole board
 /// before each move.
-pub struct Riddles {
+pub(super) struct Riddles {
     process: BotProcess,
     dialect: Dialect,
     /// The adapter's copy of the position, for the field and the macroboard.
@@ -86,7 +112,7 @@ pub struct Riddles {
 
 impl Riddles {
     /// A seat for the bot `process`, spoken to in `dialect`.
-    pub fn new(process: BotProcess, dialect: Dialect) -> Riddles {
+    pub(super) fn new(process: BotProcess, dialect: Dialect) -> Riddles {
         Riddles {
             process,
             dialect,
