@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays a fixed set of deterministic matches and a tournament with the referee binary BIN and
-# writes their records, journals and standings into OUT, with times and dates blanked, so that
-# two builds can be compared with `diff -r`:
+# writes their records, journals, standings and every command's --help into OUT, with times and
+# dates blanked, so that two builds can be compared with `diff -r`:
 #
 #   tools/same-results.sh OLD_BIN /tmp/before && tools/same-results.sh NEW_BIN /tmp/after
 #   diff -r /tmp/before /tmp/after
@@ -66,6 +66,12 @@ TOML
 "$bin" tournament "$config" >"$out/tournament.out" 2>&1 || echo "exit $?" >>"$out/tournament.out"
 "$bin" standings "$out/tournament/journal.jsonl" --json "$out/standings.json" --csv "$out/standings.csv" \
   >"$out/standings.out" 2>&1 || echo "exit $?" >>"$out/standings.out"
+
+# The command line's help, whole: every command's.
+"$bin" --help >"$out/help.out" 2>&1
+for command in $("$bin" --help | sed -n '/^Commands:/,/^$/p' | grep -E '^  [a-z]+ ' | awk '$1 != "help" { print $1 }'); do
+  "$bin" "$command" --help >"$out/help-$command.out" 2>&1 || echo "exit $?" >>"$out/help-$command.out"
+done
 
 # Blank what differs from run to run: times, dates, process ids and the output path.
 find "$out" -type f -print0 | xargs -0 sed -i -E \

@@ -34,7 +34,7 @@ use referee_cage::Protocol;
 use referee_core::matches::{run_match, MatchConfig};
 use referee_core::players::PlayerSpec;
 use referee_core::settings::Settings;
-use referee_core::table::{Player, Venue};
+use referee_core::table::{Player, TableSettings, Venue};
 use referee_records::transcript::Direction;
 use referee_rules::clock::TimeControl;
 use referee_rules::games::GameSpec;
@@ -147,13 +147,15 @@ fn referee_cycles(games: u32, bot: &PlayerSpec) -> (Vec<f64>, Vec<f64>) {
     };
     let config = MatchConfig {
         venue: Venue {
-            rules: Settings::default().rules(GameSpec::Tictactoe),
-            process: ProcessOptions::default(),
+            settings: TableSettings {
+                rules: Settings::default().rules(GameSpec::Tictactoe),
+                process: ProcessOptions::default(),
+                seed: 1,
+                replay_stalled: true,
+                reuse_processes: true,
+            },
             referee_exe: env!("CARGO_BIN_EXE_referee").into(),
-            seed: 1,
             records: None,
-            replay_stalled: true,
-            reuse_processes: true,
         },
         players: [random("A"), random("B")],
         opening: Vec::new(),

@@ -112,19 +112,16 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     if let Some(note) = games.and_then(odd_games_note) {
         eprintln!("referee: note: {note}");
     }
-    if settings.max_line < Settings::MIN_MAX_LINE {
-        bail!(
-            "--max-line must be at least {} bytes",
-            Settings::MIN_MAX_LINE
-        );
+    if let Err(error) = settings.validate() {
+        bail!("--{} must be {error}", error.key().replace('_', "-"));
     }
     let base = settings.time_control()?;
     let time = [
         TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
         TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
     ];
-    let process = settings.process();
-    let host = host::prepare(&process)?;
+    let table = settings.table(spec.clone(), true);
+    let host = host::prepare(&table.process)?;
     let base = settings.limits()?;
     let limits = [
         Limits::parse_over(base, args.limits_a.as_deref().unwrap_or(""))?,
@@ -142,21 +139,17 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     let opening = super::moves(&spec, args.opening.as_deref());
     let config = MatchConfig {
         venue: Venue {
-            rules: settings.rules(spec),
-            process,
+            settings: table,
             referee_exe: host.referee_exe,
-            seed: settings.seed,
             records: args.record.map(Recorder::Files),
-            replay_stalled: settings.replay_stalled(),
-            reuse_processes: true,
         },
         players: [player(0, player_a), player(1, player_b)],
         opening,
         games,
     };
     check_match(&config)?;
-    say(&format!("game: {}", config.venue.rules.spec));
-    let margin = config.venue.rules.margin;
+    say(&format!("game: {}", config.venue.settings.rules.spec));
+    let margin = config.venue.settings.rules.margin;
     for player in &config.players {
         // A protocol's own timing is stated where it differs from the referee's.
         let timing = player.spec.protocol().timing_note(margin);

@@ -28,10 +28,10 @@ pub(super) fn run(args: StandingsArgs) -> Result<()> {
     let standings = merged.tally.standings();
     say(&render::full_report(&standings));
     if let Some(path) = &args.json {
-        render::write_json(path, &standings)?;
+        render::write_file(&render::Json, path, &standings)?;
     }
     if let Some(path) = &args.csv {
-        render::write_csv(path, &standings)?;
+        render::write_file(&render::Csv, path, &standings)?;
     }
     Ok(())
 }

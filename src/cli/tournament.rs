@@ -45,7 +45,7 @@ pub(super) struct TournamentArgs {
 
 pub(super) fn run(args: TournamentArgs) -> Result<()> {
     let tournament = Tournament::load(&args.config)?;
-    let host = host::prepare(&tournament.process)?;
+    let host = host::prepare(&tournament.table.process)?;
     let out = args.out.unwrap_or_else(|| tournament.output.clone());
     play(
         &tournament,
@@ -73,7 +73,7 @@ pub(super) fn play(
     // otherwise stop the tournament at that player's first game, partway through.
     check_startable(
         &tournament.players,
-        tournament.process.working_dir.as_deref(),
+        tournament.table.process.working_dir.as_deref(),
     )?;
     let cores = runner::cores();
     let jobs = runner::jobs(jobs, tournament.concurrency);
@@ -94,9 +94,9 @@ pub(super) fn play(
     say(&format!(
         "tournament {}: {}, {} players, {}, {} games per pairing, openings: {}",
         tournament.name,
-        tournament.rules.spec,
+        tournament.table.rules.spec,
         tournament.players.len(),
-        runner::identity(tournament).format,
+        tournament.format.description(),
         tournament.games_per_pairing,
         tournament.openings.description()
     ));
@@ -114,7 +114,11 @@ pub(super) fn play(
         out.display()
     ));
     for player in &tournament.players {
-        if let Some(note) = player.spec.protocol().timing_note(tournament.rules.margin) {
+        if let Some(note) = player
+            .spec
+            .protocol()
+            .timing_note(tournament.table.rules.margin)
+        {
             say(&format!("player {}: {}, {note}", player.label, player.spec));
         }
     }
@@ -134,12 +138,12 @@ pub(super) fn play(
     if let Some(bracket) = summary.bracket_report(tournament)? {
         say(&bracket);
     }
-    let [json, csv] = summary.save_standings(&standings)?;
-    say(&format!(
-        "standings: {} and {}",
-        json.display(),
-        csv.display()
-    ));
+    let files: Vec<String> = summary
+        .save_standings(&standings)?
+        .iter()
+        .map(|file| file.display().to_string())
+        .collect();
+    say(&format!("standings: {}", files.join(" and ")));
     if !shard.is_whole() {
         say(&format!(
             "when every shard is done: referee standings {}",

@@ -194,13 +194,13 @@ pub fn gate(
             return Ok(before.problems.clone());
         }
         let config = CheckConfig {
-            rules: tournament.rules.clone(),
+            rules: tournament.table.rules.clone(),
             player: player.spec.clone(),
             time: player.time,
             opening: Vec::new(),
             process: ProcessOptions {
                 limits: player.limits,
-                ..tournament.process.clone()
+                ..tournament.table.process.clone()
             },
             record_dir: Some(contest.output.join("checks").join(&entry.name)),
             referee_exe: host.referee_exe.clone(),

@@ -88,7 +88,7 @@ pub fn prepare(
         &contest.name,
         origin,
     )?;
-    let host = host::prepare(&candidates.process)?;
+    let host = host::prepare(&candidates.table.process)?;
     let entries = field::gate(contest, entries, &candidates, &host, &earlier, jobs, report)?;
     field::save(out, &entries).map_err(write_error(out))?;
     let mut text = contest.tournament_text(&field::playing(&entries));

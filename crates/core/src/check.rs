@@ -19,6 +19,7 @@ use referee_bots::Level;
 use referee_cage::process::{BotProcess, SpawnError};
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::supervisor::Supervisor;
+use referee_records::record::RecordFiles;
 use referee_records::transcript::{Direction, SeatLog};
 use referee_rules::clock::TimeControl;
 use referee_rules::games::{GameSpec, Side};
@@ -26,6 +27,7 @@ use referee_rules::quote::escape;
 use referee_rules::verdict::{looks_like_prose, Termination};
 use std::fmt;
 use std::io;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -160,54 +162,130 @@ const FLUSH_WATCH: Duration = Duration::from_millis(1500);
 pub fn run_check(
     config: &CheckConfig,
     supervisor: &Supervisor,
-    mut report: impl FnMut(&Finding),
+    report: impl FnMut(&Finding),
 ) -> Result<Vec<Finding>, CheckError> {
-    let mut findings = Vec::new();
-    let mut note = |severity: Severity, text: String, details: Vec<String>| {
+    let mut check = Check {
+        config,
+        supervisor,
+        report,
+        findings: Vec::new(),
+        bot: None,
+        opponent: None,
+        causes: Vec::new(),
+        crlf_lines: 0,
+        stderr_dropped: 0,
+        multi_noted: false,
+        quit_noted: false,
+    };
+    let list = scenarios(&config.rules.spec, &config.opening);
+    let count = list.len() as u32;
+    for (index, scenario) in list.into_iter().enumerate() {
+        if check.game(index as u32 + 1, count, &scenario)?.is_break() {
+            break;
+        }
+    }
+    Ok(check.finish())
+}
+
+/// A check under way: what it found so far, the processes kept for the next game, and what is
+/// counted over all games or said only once.
+struct Check<'a, R: FnMut(&Finding)> {
+    config: &'a CheckConfig,
+    supervisor: &'a Supervisor,
+    /// Told each finding as it is made.
+    report: R,
+    findings: Vec<Finding>,
+    /// The bot's process, while it is kept for its next game.
+    bot: Option<BotProcess>,
+    /// The random opponent's process, kept until it breaks a rule.
+    opponent: Option<BotProcess>,
+    /// Each cause reported, with the game it was first seen in.
+    causes: Vec<(Cause, u32)>,
+    /// Lines ended with CR LF, over the bot's processes that have ended.
+    crlf_lines: usize,
+    /// Bytes of stderr dropped past the cap, over all games.
+    stderr_dropped: u64,
+    /// Whether the bot's `multi`, or its absence, was noted: it is said once.
+    multi_noted: bool,
+    /// Whether a quit was noted: a clean one is said once, a failed one every time.
+    quit_noted: bool,
+}
+
+impl<R: FnMut(&Finding)> Check<'_, R> {
+    /// Reports a finding and keeps it.
+    fn note(&mut self, severity: Severity, text: String, details: Vec<String>) {
         let finding = Finding {
             severity,
             text,
             details,
         };
-        report(&finding);
-        findings.push(finding);
-    };
-    let opponent_spec = PlayerSpec::Builtin(Level::Random);
-    let bot_process = ProcessOptions {
-        env_removed: BUFFERING_VARIABLES,
-        ..config.process.clone()
-    };
-    let mut bot: Option<BotProcess> = None;
-    let mut opponent: Option<BotProcess> = None;
-    let mut multi_noted = false;
-    let mut quit_noted = false;
-    let (mut crlf_lines, mut stderr_dropped) = (0, 0u64);
-    // Each cause reported, with the game it was first seen in.
-    let mut causes: Vec<(Cause, u32)> = Vec::new();
-    let list = scenarios(&config.rules.spec, &config.opening);
-    let count = list.len() as u32;
-    for (index, scenario) in list.into_iter().enumerate() {
-        let number = index as u32 + 1;
-        let same_process = bot.is_some();
-        let seat = match &mut bot {
+        (self.report)(&finding);
+        self.findings.push(finding);
+    }
+
+    /// Plays game `number` of `count` and says what it showed; breaks when the games left could
+    /// only repeat a problem.
+    fn game(
+        &mut self,
+        number: u32,
+        count: u32,
+        scenario: &Scenario,
+    ) -> Result<ControlFlow<()>, CheckError> {
+        let same_process = self.bot.is_some();
+        let rules = GameRules {
+            spec: scenario.spec.clone(),
+            ..self.config.rules.clone()
+        };
+        let played = self.play(number, scenario, &rules)?;
+        let files = played.write_files(self.config.record_dir.as_deref())?;
+        let side = scenario.bot_side;
+        self.stderr_dropped += played.logs[side.index()].stderr_dropped;
+        let title = format!(
+            "game {number} ({}, as the {} player{})",
+            scenario.title,
+            side,
+            if same_process { ", same process" } else { "" }
+        );
+        self.note_ready(&played, side, number, &rules);
+        if let Some(problem) = self.problem(&played, side, &title, &rules) {
+            let repeated =
+                self.report_problem(&problem, &title, number, &played, side, files.as_ref());
+            if self.stop_early(&problem.cause, repeated, number, count) {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        self.end_processes(&played, side);
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Plays `scenario` as game `number`, starting the bot and its opponent unless their
+    /// processes were kept from the game before.
+    fn play(
+        &mut self,
+        number: u32,
+        scenario: &Scenario,
+        rules: &GameRules,
+    ) -> Result<PlayedGame, CheckError> {
+        let (config, supervisor) = (self.config, self.supervisor);
+        let opponent_spec = PlayerSpec::Builtin(Level::Random);
+        let seat = match &mut self.bot {
             Some(process) => process,
-            None => bot.insert(BotProcess::spawn(
+            None => self.bot.insert(BotProcess::spawn(
                 supervisor,
                 &config.player.command_line(&config.referee_exe, 0),
-                bot_process.clone(),
+                ProcessOptions {
+                    env_removed: BUFFERING_VARIABLES,
+                    ..config.process.clone()
+                },
             )?),
         };
-        let rival = match &mut opponent {
+        let rival = match &mut self.opponent {
             Some(process) => process,
-            None => opponent.insert(BotProcess::spawn(
+            None => self.opponent.insert(BotProcess::spawn(
                 supervisor,
                 &opponent_spec.command_line(&config.referee_exe, number as u64),
                 ProcessOptions::default(),
             )?),
-        };
-        let rules = GameRules {
-            spec: scenario.spec.clone(),
-            ..config.rules.clone()
         };
         let seated_player = |seat, label: &str, command: String| SeatedPlayer {
             seat,
@@ -225,181 +303,251 @@ pub fn run_check(
             Side::First => [bot_seat, rival_seat],
             Side::Second => [rival_seat, bot_seat],
         };
-        let played = play_game(supervisor, number, &rules, &scenario.opening, players)?;
-        let files = played.write_files(config.record_dir.as_deref())?;
-        let side = scenario.bot_side;
-        let log = &played.logs[side.index()];
-        stderr_dropped += log.stderr_dropped;
-        let title = format!(
-            "game {number} ({}, as the {} player{})",
-            scenario.title,
-            side,
-            if same_process { ", same process" } else { "" }
-        );
-        if let Some(ready) = &played.ready[side.index()] {
-            if number == 1 {
-                let took = ready_time(log);
-                let severity = if took > SLOW_START {
-                    Severity::Warning
-                } else {
-                    Severity::Ok
-                };
-                note(
-                    severity,
-                    format!(
-                        "start-up: '{}' after {} ms{}",
-                        escape(&ready.to_string()),
-                        took.as_millis(),
-                        if severity == Severity::Ok {
-                            String::new()
-                        } else {
-                            format!(
-                                "; that is slow (the allowance is {} ms, not charged to the clock)",
-                                rules.startup.as_millis()
-                            )
-                        }
-                    ),
-                    Vec::new(),
-                );
-            }
-            if !multi_noted {
-                multi_noted = true;
-                note(
-                    Severity::Ok,
-                    if ready.multi_game {
-                        "declares 'multi': the next games are played in the same process".into()
+        Ok(play_game(
+            supervisor,
+            number,
+            rules,
+            &scenario.opening,
+            players,
+        )?)
+    }
+
+    /// Notes what the bot's `ready` line shows: how long it took to start (in the first game),
+    /// and, once, whether it plays `multi`.
+    fn note_ready(&mut self, played: &PlayedGame, side: Side, number: u32, rules: &GameRules) {
+        let Some(ready) = &played.ready[side.index()] else {
+            return;
+        };
+        if number == 1 {
+            let took = ready_time(&played.logs[side.index()]);
+            let severity = if took > SLOW_START {
+                Severity::Warning
+            } else {
+                Severity::Ok
+            };
+            self.note(
+                severity,
+                format!(
+                    "start-up: '{}' after {} ms{}",
+                    escape(&ready.to_string()),
+                    took.as_millis(),
+                    if severity == Severity::Ok {
+                        String::new()
                     } else {
-                        "plays one game per process (no 'multi'): it is restarted for each game"
-                            .into()
-                    },
-                    Vec::new(),
-                );
-            }
+                        format!(
+                            "; that is slow (the allowance is {} ms, not charged to the clock)",
+                            rules.startup.as_millis()
+                        )
+                    }
+                ),
+                Vec::new(),
+            );
         }
-        let faulted = played.faulted[side.index()];
-        let mut problem = match diagnose(&played, side, &config.time, &rules) {
+        if !self.multi_noted {
+            self.multi_noted = true;
+            self.note(
+                Severity::Ok,
+                if ready.multi_game {
+                    "declares 'multi': the next games are played in the same process".into()
+                } else {
+                    "plays one game per process (no 'multi'): it is restarted for each game".into()
+                },
+                Vec::new(),
+            );
+        }
+    }
+
+    /// Notes how the game went for the bot when it went well; otherwise returns the problem it
+    /// showed, a missing flush rather than the fault when that explains it.
+    fn problem(
+        &mut self,
+        played: &PlayedGame,
+        side: Side,
+        title: &str,
+        rules: &GameRules,
+    ) -> Option<Problem> {
+        let problem = match diagnose(played, side, &self.config.time, rules) {
             Ok((severity, text)) => {
-                note(severity, format!("{title}: {text}"), Vec::new());
+                self.note(severity, format!("{title}: {text}"), Vec::new());
                 None
             }
             Err(problem) => Some(problem),
         };
-        let process = bot.as_mut().expect("started above");
-        if faulted
+        self.missing_flush(played, side).or(problem)
+    }
+
+    /// A missing flush, when the bot timed out (or never got ready) yet wrote a line once its
+    /// input was closed: the line was in its buffer all along.
+    fn missing_flush(&mut self, played: &PlayedGame, side: Side) -> Option<Problem> {
+        let process = self.bot.as_mut().expect("started above");
+        let waited = played.faulted[side.index()]
             && matches!(
                 played.record.result.reason,
                 Termination::Timeout | Termination::NotReady
-            )
-        {
-            let late = process.close_input_and_collect(FLUSH_WATCH);
-            if let Some(line) = late.first() {
-                problem = Some(Problem {
-                    cause: Cause::MissingFlush,
-                    name: "missing flush",
-                    text: format!(
-                        "missing flush: the bot wrote '{}' only when its input was closed, so it \
-                         keeps its output in a buffer: flush stdout after every line (protocol.md, \
-                         'Flush after every line')",
-                        referee_rules::quote::shorten(line, 60)
-                    ),
-                });
-            }
+            );
+        if !waited {
+            return None;
         }
-        if let Some(problem) = problem {
-            let repeated = causes
-                .iter()
-                .find(|(cause, _)| *cause == problem.cause)
-                .map(|&(_, first)| first);
-            match repeated {
-                Some(first) => note(
-                    Severity::Again,
-                    format!("{title}: {} again, as in game {first}", problem.name),
-                    Vec::new(),
-                ),
-                None => {
-                    let details = stderr_details(&played, side, files.as_ref(), config);
-                    note(
-                        Severity::Problem,
-                        format!("{title}: {}", problem.text),
-                        details,
-                    );
-                    causes.push((problem.cause.clone(), number));
-                }
-            }
-            let left = count - number;
-            let stop = match (&problem.cause, repeated) {
-                (Cause::MissingFlush, _) => Some(
-                    "every game would end the same way until the bot flushes its output"
-                        .to_string(),
-                ),
-                (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
-                    "the bot failed the same way before its first move in games {first} and \
-                     {number}, and the other games begin with the same setup"
-                )),
-                _ => None,
-            };
-            if let Some(why) = stop.filter(|_| left > 0) {
-                note(
-                    Severity::Stopped,
-                    format!(
-                        "the last {} not played: {why}",
-                        if left == 1 {
-                            "game was".to_string()
-                        } else {
-                            format!("{left} games were")
-                        }
-                    ),
-                    Vec::new(),
+        let late = process.close_input_and_collect(FLUSH_WATCH);
+        let line = late.first()?;
+        Some(Problem {
+            cause: Cause::MissingFlush,
+            name: "missing flush",
+            text: format!(
+                "missing flush: the bot wrote '{}' only when its input was closed, so it \
+                 keeps its output in a buffer: flush stdout after every line (protocol.md, \
+                 'Flush after every line')",
+                referee_rules::quote::shorten(line, 60)
+            ),
+        })
+    }
+
+    /// Says a problem: in full, with the end of the bot's stderr, the first time its cause is
+    /// seen, in one short line after that. Returns the game it was first seen in, when it was
+    /// seen before.
+    fn report_problem(
+        &mut self,
+        problem: &Problem,
+        title: &str,
+        number: u32,
+        played: &PlayedGame,
+        side: Side,
+        files: Option<&RecordFiles>,
+    ) -> Option<u32> {
+        let repeated = self
+            .causes
+            .iter()
+            .find(|(cause, _)| *cause == problem.cause)
+            .map(|&(_, first)| first);
+        match repeated {
+            Some(first) => self.note(
+                Severity::Again,
+                format!("{title}: {} again, as in game {first}", problem.name),
+                Vec::new(),
+            ),
+            None => {
+                let details = stderr_details(played, side, files, self.config);
+                self.note(
+                    Severity::Problem,
+                    format!("{title}: {}", problem.text),
+                    details,
                 );
-                if let Some(process) = bot.take() {
-                    crlf_lines += process.crlf_lines();
-                }
-                break;
+                self.causes.push((problem.cause.clone(), number));
             }
         }
-        let reusable = !faulted
-            && played.ready[side.index()]
-                .as_ref()
-                .is_some_and(|ready| ready.multi_game);
-        if !reusable {
-            let process = bot.take().expect("started above");
-            crlf_lines += process.crlf_lines();
-            if !faulted {
-                note_quit(&mut note, &mut quit_noted, process, &config.process);
+        repeated
+    }
+
+    /// Whether the games left could only repeat the problem just seen (its `cause`, first seen
+    /// in game `repeated` when it was seen before): then says so and ends the bot's process.
+    fn stop_early(
+        &mut self,
+        cause: &Cause,
+        repeated: Option<u32>,
+        number: u32,
+        count: u32,
+    ) -> bool {
+        let left = count - number;
+        let stop = match (cause, repeated) {
+            (Cause::MissingFlush, _) => Some(
+                "every game would end the same way until the bot flushes its output".to_string(),
+            ),
+            (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
+                "the bot failed the same way before its first move in games {first} and \
+                 {number}, and the other games begin with the same setup"
+            )),
+            _ => None,
+        };
+        let Some(why) = stop.filter(|_| left > 0) else {
+            return false;
+        };
+        self.note(
+            Severity::Stopped,
+            format!(
+                "the last {} not played: {why}",
+                if left == 1 {
+                    "game was".to_string()
+                } else {
+                    format!("{left} games were")
+                }
+            ),
+            Vec::new(),
+        );
+        if let Some(process) = self.bot.take() {
+            self.crlf_lines += process.crlf_lines();
+        }
+        true
+    }
+
+    /// Ends, after a game, the processes that will not play the next: the bot's unless it is
+    /// kept (telling it to quit when it broke no rule), the opponent's when it broke one.
+    fn end_processes(&mut self, played: &PlayedGame, side: Side) {
+        if !played.keeps_process(side) {
+            let process = self.bot.take().expect("started above");
+            self.crlf_lines += process.crlf_lines();
+            if !played.faulted[side.index()] {
+                self.quit(process);
             }
         }
         if played.faulted[side.opponent().index()] {
-            opponent = None;
+            self.opponent = None;
         }
     }
-    if let Some(process) = bot.take() {
-        crlf_lines += process.crlf_lines();
-        note_quit(&mut note, &mut quit_noted, process, &config.process);
-    }
-    if crlf_lines > 0 {
-        note(
-            Severity::Warning,
-            format!(
-                "line ends: {crlf_lines} lines ended with CR LF; the referee accepts them, but \
-                 write LF ('\\n') alone"
-            ),
-            Vec::new(),
-        );
-    }
-    if stderr_dropped > 0 {
-        note(
-            Severity::Warning,
-            format!(
-                "stderr flood: {stderr_dropped} bytes of debug output were dropped past the cap \
-                 of {} KiB per game; write less to stderr",
-                config.process.stderr_cap / 1024
-            ),
-            Vec::new(),
-        );
-    }
-    Ok(findings)
-}
 
+    /// Tells the bot to quit and notes how it went: every failure, and the first success.
+    fn quit(&mut self, process: BotProcess) {
+        match process.quit() {
+            Some(_) if self.quit_noted => {}
+            Some(took) => self.note(
+                Severity::Ok,
+                format!("quit: exited {} ms after 'quit'", took.as_millis()),
+                Vec::new(),
+            ),
+            None => self.note(
+                Severity::Problem,
+                format!(
+                    "quit: still running {} ms after 'quit', so it was killed; exit when you read \
+                     'quit' (and when your input ends)",
+                    self.config.process.exit_grace.as_millis()
+                ),
+                Vec::new(),
+            ),
+        }
+        self.quit_noted = true;
+    }
+
+    /// Ends the bot's last process and notes what the games showed together: CRLF line ends
+    /// and stderr dropped past the cap.
+    fn finish(mut self) -> Vec<Finding> {
+        if let Some(process) = self.bot.take() {
+            self.crlf_lines += process.crlf_lines();
+            self.quit(process);
+        }
+        let (crlf_lines, stderr_dropped) = (self.crlf_lines, self.stderr_dropped);
+        if crlf_lines > 0 {
+            self.note(
+                Severity::Warning,
+                format!(
+                    "line ends: {crlf_lines} lines ended with CR LF; the referee accepts them, but \
+                     write LF ('\\n') alone"
+                ),
+                Vec::new(),
+            );
+        }
+        if stderr_dropped > 0 {
+            self.note(
+                Severity::Warning,
+                format!(
+                    "stderr flood: {stderr_dropped} bytes of debug output were dropped past the cap \
+                     of {} KiB per game; write less to stderr",
+                    self.config.process.stderr_cap / 1024
+                ),
+                Vec::new(),
+            );
+        }
+        self.findings
+    }
+}
 /// The lines under a problem: the end of the bot's stderr in that game, escaped, and where the
 /// whole of it is (or how to keep it).
 fn stderr_details(
@@ -427,33 +575,6 @@ fn stderr_details(
     details
 }
 
-/// Tells the bot to quit and notes how it went: every failure, and the first success.
-fn note_quit(
-    note: &mut impl FnMut(Severity, String, Vec<String>),
-    noted: &mut bool,
-    process: BotProcess,
-    options: &ProcessOptions,
-) {
-    match process.quit() {
-        Some(_) if *noted => {}
-        Some(took) => note(
-            Severity::Ok,
-            format!("quit: exited {} ms after 'quit'", took.as_millis()),
-            Vec::new(),
-        ),
-        None => note(
-            Severity::Problem,
-            format!(
-                "quit: still running {} ms after 'quit', so it was killed; exit when you read \
-                 'quit' (and when your input ends)",
-                options.exit_grace.as_millis()
-            ),
-            Vec::new(),
-        ),
-    }
-    *noted = true;
-}
-
 /// How long the bot took from `start` to its `ready` line.
 fn ready_time(log: &SeatLog) -> Duration {
     let start = log
@@ -478,38 +599,52 @@ fn diagnose(
     time: &TimeControl,
     rules: &GameRules,
 ) -> Result<(Severity, String), Problem> {
+    if played.faulted[side.index()] {
+        Err(fault_problem(played, side, rules))
+    } else {
+        Ok(how_it_went(played, side, time))
+    }
+}
+
+/// A game the bot broke no rule in: how it ended and its slowest move, a warning when that
+/// came close to the limit.
+fn how_it_went(played: &PlayedGame, side: Side, time: &TimeControl) -> (Severity, String) {
     let record = &played.record;
     let result = &record.result;
-    let lost_by_fault = played.faulted[side.index()];
-    if !lost_by_fault {
-        let slowest = record
-            .moves
-            .iter()
-            .filter(|mv| mv.side == side)
-            .map(|mv| mv.us)
-            .max()
-            .unwrap_or(0);
-        let limit_us = time.move_ms.max(time.bank_ms) * 1000;
-        let share = slowest as f64 / limit_us.max(1) as f64;
-        let mut text = format!(
-            "played to the end ({}, {} moves in all); its slowest move {:.1} ms",
-            result.reason,
-            record.moves.len(),
-            slowest as f64 / 1000.0
-        );
-        if played.faulted[side.opponent().index()] {
-            text = format!("the built-in opponent failed ({})", result.detail);
-        }
-        if time.bank_ms == 0 && share > SLOW_SHARE {
-            text.push_str(&format!(
-                ", {:.0}% of the {} ms limit: a busy machine may push a move over it",
-                share * 100.0,
-                time.move_ms
-            ));
-            return Ok((Severity::Warning, text));
-        }
-        return Ok((Severity::Ok, text));
+    let slowest = record
+        .moves
+        .iter()
+        .filter(|mv| mv.side == side)
+        .map(|mv| mv.us)
+        .max()
+        .unwrap_or(0);
+    let limit_us = time.move_ms.max(time.bank_ms) * 1000;
+    let share = slowest as f64 / limit_us.max(1) as f64;
+    let mut text = format!(
+        "played to the end ({}, {} moves in all); its slowest move {:.1} ms",
+        result.reason,
+        record.moves.len(),
+        slowest as f64 / 1000.0
+    );
+    if played.faulted[side.opponent().index()] {
+        text = format!("the built-in opponent failed ({})", result.detail);
     }
+    if time.bank_ms == 0 && share > SLOW_SHARE {
+        text.push_str(&format!(
+            ", {:.0}% of the {} ms limit: a busy machine may push a move over it",
+            share * 100.0,
+            time.move_ms
+        ));
+        return (Severity::Warning, text);
+    }
+    (Severity::Ok, text)
+}
+
+/// The rule the bot broke, in words for its author, with a hint where a common mistake
+/// explains it.
+fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem {
+    let record = &played.record;
+    let result = &record.result;
     let sent = played.logs[side.index()]
         .transcript
         .iter()
@@ -577,7 +712,7 @@ fn diagnose(
         }
         _ => ("fault", format!("{}: {}", result.reason, result.detail)),
     };
-    Err(Problem {
+    Problem {
         cause: Cause::Fault {
             reason: result.reason,
             violation: result.violation.clone(),
@@ -585,7 +720,7 @@ fn diagnose(
         },
         name,
         text,
-    })
+    }
 }
 
 /// For an illegal `x y` move, whether `y x` would have been legal: the classic row/column mix-up.

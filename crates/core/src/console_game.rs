@@ -162,11 +162,27 @@ impl Seat for ShownBot {
 pub fn play_at_console(
     config: &PlayConfig,
     supervisor: &Supervisor,
-    mut pages: Option<&mut dyn PersonPages>,
+    pages: Option<&mut dyn PersonPages>,
 ) -> Result<ConsoleGame, GameError> {
+    let (start, opening) = play_opening(&config.rules.spec, &config.opening)?;
+    check_bots(config)?;
+    let mut console = Console::open(config, supervisor, pages, start.as_ref(), &opening);
+    let mut seats = [console.seat(Side::First)?, console.seat(Side::Second)?];
+    let number = match &config.record_dir {
+        Some(dir) => next_record_number(dir),
+        None => 1,
+    };
+    if console.watching() {
+        console.screen.show(&draw(start.as_ref(), None));
+    }
+    let (mut played, taken_back) = console.play_with_takebacks(&mut seats, number, opening)?;
+    finish_seats(&mut played, seats);
+    console.finish(played, taken_back)
+}
+
+/// Refuses, before anything is shown, a bot that cannot play this game from this opening.
+fn check_bots(config: &PlayConfig) -> Result<(), GameError> {
     let spec = &config.rules.spec;
-    let in_browser = pages.is_some();
-    let (start, opening) = play_opening(spec, &config.opening)?;
     for (side, side_spec) in Side::BOTH.into_iter().zip(&config.sides) {
         if let SideSpec::Bot(player) = side_spec {
             player
@@ -177,44 +193,98 @@ pub fn play_at_console(
                 })?;
         }
     }
-    let humans = config.sides.clone().map(|side_spec| side_spec.is_human());
-    let person = match humans {
-        [true, false] => Some(Side::First),
-        [false, true] => Some(Side::Second),
-        _ => None,
-    };
-    let seating = seating(&config.sides);
-    let human_time = config.human_time.unwrap_or(TimeControl {
-        move_ms: MAX_MS,
-        ..TimeControl::default()
-    });
-    let mut rules = config.rules.clone();
-    if config.raw {
-        // A person answers `start` by typing a `ready` line: give them a move's time for it.
-        rules.startup = rules.startup.max(Clock::new(human_time).available());
+    Ok(())
+}
+
+/// A game at the console under way: who sits on each side and how they are timed, and the
+/// screen, keyboard or pages they play on.
+struct Console<'a, 'p> {
+    config: &'a PlayConfig,
+    supervisor: &'a Supervisor,
+    /// Where people play when they play in a browser rather than at this keyboard.
+    pages: Option<&'p mut dyn PersonPages>,
+    /// The configured rules, with time for a person to type `ready` in raw mode.
+    rules: GameRules,
+    seating: Seating,
+    /// The side of the one person playing against a bot, when that is the game.
+    person: Option<Side>,
+    /// People's time control: theirs, or all the time in the world.
+    human_time: TimeControl,
+    /// When the person may take moves back: how many moves (the opening's) may not be.
+    takebacks: Option<usize>,
+    screen: Screen,
+    /// Shared by the people at this keyboard.
+    keyboard: Option<Rc<Keyboard>>,
+}
+
+impl<'a, 'p> Console<'a, 'p> {
+    /// Works out who plays how, and introduces the game on the screen.
+    fn open(
+        config: &'a PlayConfig,
+        supervisor: &'a Supervisor,
+        pages: Option<&'p mut dyn PersonPages>,
+        start: &dyn AnyGame,
+        opening: &[String],
+    ) -> Console<'a, 'p> {
+        let in_browser = pages.is_some();
+        let seating = seating(&config.sides);
+        let humans = seating.humans;
+        let person = match humans {
+            [true, false] => Some(Side::First),
+            [false, true] => Some(Side::Second),
+            _ => None,
+        };
+        let human_time = config.human_time.unwrap_or(TimeControl {
+            move_ms: MAX_MS,
+            ..TimeControl::default()
+        });
+        let mut rules = config.rules.clone();
+        if config.raw {
+            // A person answers `start` by typing a `ready` line: give them a move's time for it.
+            rules.startup = rules.startup.max(Clock::new(human_time).available());
+        }
+        // The browser's page has no undo.
+        let takebacks =
+            (person.is_some() && !in_browser && takebacks_allowed(config, start, opening))
+                .then_some(opening.len());
+        let mut screen = Screen::stdout();
+        introduce(
+            &mut screen,
+            config,
+            &seating,
+            takebacks.is_some(),
+            in_browser,
+        );
+        let keyboard = (humans.contains(&true) && !in_browser).then(|| Rc::new(Keyboard::stdin()));
+        Console {
+            config,
+            supervisor,
+            pages,
+            rules,
+            seating,
+            person,
+            human_time,
+            takebacks,
+            screen,
+            keyboard,
+        }
     }
-    // The browser's page has no undo.
-    let takebacks =
-        (person.is_some() && !in_browser && takebacks_allowed(config, start.as_ref(), &opening))
-            .then_some(opening.len());
 
-    let mut screen = Screen::stdout();
-    introduce(
-        &mut screen,
-        config,
-        &seating,
-        takebacks.is_some(),
-        in_browser,
-    );
+    /// Whether only bots play, and so each move is shown as it is played.
+    fn watching(&self) -> bool {
+        !self.seating.humans.contains(&true)
+    }
 
-    let keyboard = (humans.contains(&true) && !in_browser).then(|| Rc::new(Keyboard::stdin()));
-    let mut side_seat = |side: Side| -> Result<SideSeat, GameError> {
+    /// Seats `side`'s player: opens a person's page or console seat, or starts a bot.
+    fn seat(&mut self, side: Side) -> Result<SideSeat, GameError> {
+        let config = self.config;
+        let spec = &config.rules.spec;
         Ok(match &config.sides[side.index()] {
-            SideSpec::Human if pages.is_some() => {
-                let pages = pages.as_mut().expect("people play in the browser");
+            SideSpec::Human if self.pages.is_some() => {
+                let pages = self.pages.as_mut().expect("people play in the browser");
                 let label = side_name(spec, side);
                 let seat = pages
-                    .open(label, seating.who(spec, side.opponent()))
+                    .open(label, self.seating.who(spec, side.opponent()))
                     .map_err(|reason| GameError::CannotStart {
                         label: label.to_string(),
                         reason,
@@ -222,43 +292,61 @@ pub fn play_at_console(
                 SideSeat::Browser(seat)
             }
             SideSpec::Human => SideSeat::Person(ConsoleSeat::new(
-                Rc::clone(keyboard.as_ref().expect("a person plays")),
+                Rc::clone(self.keyboard.as_ref().expect("a person plays")),
                 ConsoleOptions {
                     raw: config.raw,
                     clock: config.human_time.is_some(),
-                    seating: seating.clone(),
-                    takebacks,
+                    seating: self.seating.clone(),
+                    takebacks: self.takebacks,
                 },
             )),
             SideSpec::Bot(player) => {
                 let seed = config.seed.wrapping_add(side.index() as u64);
                 SideSeat::Bot(ShownBot {
                     seat: player.start(
-                        supervisor,
+                        self.supervisor,
                         &config.referee_exe,
                         seed,
                         config.process.clone(),
                     )?,
-                    who: seating.who(spec, side),
+                    who: self.seating.who(spec, side),
                 })
             }
         })
-    };
-    let mut seats = [side_seat(Side::First)?, side_seat(Side::Second)?];
-
-    let number = match &config.record_dir {
-        Some(dir) => next_record_number(dir),
-        None => 1,
-    };
-    let watching = !humans.contains(&true);
-    if watching {
-        screen.show(&draw(start.as_ref(), None));
     }
-    // A take-back ends the game (the person leaves it) and starts it again from the moves
-    // before theirs: the judge and the bots know games, not taking back.
-    let mut opening = opening;
-    let mut taken_back = false;
-    let mut played = loop {
+
+    /// Plays the game. A take-back ends it (the person leaves it) and starts it again from the
+    /// moves before theirs: the judge and the bots know games, not taking back. Returns the
+    /// last game played, and whether moves were taken back.
+    fn play_with_takebacks(
+        &mut self,
+        seats: &mut [SideSeat; 2],
+        number: u32,
+        mut opening: Vec<String>,
+    ) -> Result<(PlayedGame, bool), GameError> {
+        let mut taken_back = false;
+        loop {
+            let played = self.play(seats, number, &opening)?;
+            match self.take_back(seats, &played)? {
+                Some(kept) => {
+                    opening = kept;
+                    taken_back = true;
+                }
+                None => return Ok((played, taken_back)),
+            }
+        }
+    }
+
+    /// Plays one game from `opening` in `seats`, showing each move when only bots play.
+    fn play(
+        &mut self,
+        seats: &mut [SideSeat; 2],
+        number: u32,
+        opening: &[String],
+    ) -> Result<PlayedGame, GameError> {
+        let (config, watching) = (self.config, self.watching());
+        let spec = &config.rules.spec;
+        let (screen, seating, rules) = (&mut self.screen, &self.seating, &self.rules);
         let mut spectator = |game: &dyn AnyGame, played: &referee_records::record::MoveRecord| {
             if !watching {
                 return;
@@ -267,7 +355,7 @@ pub fn play_at_console(
                 Voice::Plain,
                 &format!(
                     "{} in {} ms",
-                    played_line(spec, &seating, played.side, &played.notation),
+                    played_line(spec, seating, played.side, &played.notation),
                     played.us / 1000
                 ),
             );
@@ -280,8 +368,8 @@ pub fn play_at_console(
             seat,
             label: side_name(spec, side).to_string(),
             command: config.sides[side.index()].to_string(),
-            time: if humans[side.index()] {
-                human_time
+            time: if seating.humans[side.index()] {
+                self.human_time
             } else {
                 config.bot_time
             },
@@ -290,28 +378,39 @@ pub fn play_at_console(
                 SideSpec::Bot(bot) => bot.protocol().margin(rules.margin),
             },
         };
-        let [first, second] = &mut seats;
-        let played = play_game_watched(
-            supervisor,
+        let [first, second] = seats;
+        Ok(play_game_watched(
+            self.supervisor,
             number,
-            &rules,
-            &opening,
+            rules,
+            opening,
             [
                 seated_player(Side::First, first.seat()),
                 seated_player(Side::Second, second.seat()),
             ],
             &mut spectator,
-        )?;
-        let Some((you, from)) = person.zip(takebacks) else {
-            break played;
+        )?)
+    }
+
+    /// When the person took back their last move in `played`: says which moves went, starts
+    /// again the bots that play one game per process, and returns the moves kept, the next
+    /// game's opening.
+    fn take_back(
+        &mut self,
+        seats: &mut [SideSeat; 2],
+        played: &PlayedGame,
+    ) -> Result<Option<Vec<String>>, GameError> {
+        let Some((you, from)) = self.person.zip(self.takebacks) else {
+            return Ok(None);
         };
         let took_back = match &mut seats[you.index()] {
             SideSeat::Person(seat) => seat.took_back(),
             SideSeat::Browser(_) | SideSeat::Bot(_) => false,
         };
         if !took_back {
-            break played;
+            return Ok(None);
         }
+        let spec = &self.config.rules.spec;
         let record = &played.record;
         let moves: Vec<String> = record
             .opening
@@ -324,22 +423,45 @@ pub fn play_at_console(
             .iter()
             .map(|mv| notation::both(spec, mv))
             .collect();
-        screen.say(Voice::Plain, &format!("Taken back: {}.", taken.join(", ")));
-        opening = moves[..kept].to_vec();
-        taken_back = true;
+        self.screen
+            .say(Voice::Plain, &format!("Taken back: {}.", taken.join(", ")));
         // A bot that plays one game per process is started again for the next.
         for side in Side::BOTH {
-            let reusable = played.ready[side.index()]
-                .as_ref()
-                .is_some_and(|ready| ready.multi_game);
             if let SideSeat::Bot(bot) = &mut seats[side.index()] {
-                if !reusable {
+                if !played.keeps_process(side) {
                     bot.finish();
-                    seats[side.index()] = side_seat(side)?;
+                    seats[side.index()] = self.seat(side)?;
                 }
             }
         }
-    };
+        Ok(Some(moves[..kept].to_vec()))
+    }
+
+    /// Files the game unless moves were taken back, and shows how it ended.
+    fn finish(mut self, played: PlayedGame, taken_back: bool) -> Result<ConsoleGame, GameError> {
+        let config = self.config;
+        let files = if taken_back {
+            None
+        } else {
+            played.write_files(config.record_dir.as_deref())?
+        };
+        show_result(
+            &mut self.screen,
+            &config.rules.spec,
+            &self.seating,
+            &played,
+            files.as_ref(),
+        );
+        if taken_back && config.record_dir.is_some() {
+            self.screen
+                .say(Voice::Plain, "Not recorded: moves were taken back.");
+        }
+        Ok(ConsoleGame { played, files })
+    }
+}
+
+/// Ends the seats after the last game, keeping in its logs what each bot wrote as it quit.
+fn finish_seats(played: &mut PlayedGame, seats: [SideSeat; 2]) {
     for (side, side_seat) in Side::BOTH.into_iter().zip(seats) {
         match side_seat {
             // A bot that broke a rule is killed at once (dropping its seat).
@@ -351,16 +473,6 @@ pub fn play_at_console(
             _ => {}
         }
     }
-    let files = if taken_back {
-        None
-    } else {
-        played.write_files(config.record_dir.as_deref())?
-    };
-    show_result(&mut screen, spec, &seating, &played, files.as_ref());
-    if taken_back && config.record_dir.is_some() {
-        screen.say(Voice::Plain, "Not recorded: moves were taken back.");
-    }
-    Ok(ConsoleGame { played, files })
 }
 
 /// The lines that open a game at the console: the game, who plays whom, how to get help, how

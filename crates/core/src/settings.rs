@@ -6,6 +6,7 @@
 //! rest at their defaults.
 
 use crate::arbiter::GameRules;
+use crate::table::TableSettings;
 use clap::Args;
 use referee_cage::limits::{Limits, LimitsError};
 use referee_cage::process_options::ProcessOptions;
@@ -92,9 +93,48 @@ impl Default for Settings {
     }
 }
 
+/// A setting out of range. Its message is worded to follow the setting's name, which each
+/// caller spells its own way (`--max-line` on the command line, `max_line` in a file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// `max_line` below [`Settings::MIN_MAX_LINE`].
+    #[error("at least {} bytes", Settings::MIN_MAX_LINE)]
+    MaxLine,
+}
+
+impl SettingsError {
+    /// The setting at fault, as a file's key (the option is the same with dashes).
+    pub fn key(&self) -> &'static str {
+        match self {
+            SettingsError::MaxLine => "max_line",
+        }
+    }
+}
+
 impl Settings {
     /// The shortest `max_line` allowed (protocol.md, `--max-line`).
     pub const MIN_MAX_LINE: usize = 16;
+
+    /// Refuses a setting out of range (time controls and limits are checked as they are read,
+    /// by [`Settings::time_control`] and [`Settings::limits`]).
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        if self.max_line < Settings::MIN_MAX_LINE {
+            return Err(SettingsError::MaxLine);
+        }
+        Ok(())
+    }
+
+    /// How a table plays games of `spec`. Whether a `multi` bot's process is kept is not among
+    /// these settings: `referee match` always keeps it, a tournament file has a key for it.
+    pub fn table(&self, spec: GameSpec, reuse_processes: bool) -> TableSettings {
+        TableSettings {
+            rules: self.rules(spec),
+            process: self.process(),
+            seed: self.seed,
+            replay_stalled: self.replay_stalled(),
+            reuse_processes,
+        }
+    }
 
     /// How games of `spec` are played: margin, start-up allowance and `legal` lines.
     pub fn rules(&self, spec: GameSpec) -> GameRules {
@@ -189,5 +229,17 @@ mod tests {
         assert!(rules.send_legal_moves && read.process().sandbox && !read.replay_stalled());
         assert_eq!(read.limits().unwrap().memory_mb, Some(512));
         assert_eq!(read.time_control().unwrap().move_ms, 200);
+    }
+
+    #[test]
+    fn a_line_cap_below_the_least_is_refused() {
+        let mut settings = Settings::default();
+        assert_eq!(settings.validate(), Ok(()));
+        settings.max_line = Settings::MIN_MAX_LINE - 1;
+        let error = settings.validate().unwrap_err();
+        assert_eq!(
+            format!("{}: {error}", error.key()),
+            "max_line: at least 16 bytes"
+        );
     }
 }

@@ -46,24 +46,38 @@ pub struct Player {
     pub limits: Limits,
 }
 
-/// What every game at a table shares.
+/// How every game at a table is played, as configured: what `referee match`'s options and a
+/// tournament file set (a [`crate::tournament::config::Tournament`] holds one), before the run
+/// adds what only it knows (see [`Venue`]).
 #[derive(Clone, Debug)]
-pub struct Venue {
-    /// The game and how each is played.
+pub struct TableSettings {
+    /// The game and how each is played: margin, start-up allowance and `legal` lines.
     pub rules: GameRules,
-    /// Options of every bot's process (the player's limits are set per game).
+    /// Options of every bot's process: line cap, sandbox and Gomocup memory budget (the
+    /// player's limits are set per game).
     pub process: ProcessOptions,
-    /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
-    pub referee_exe: PathBuf,
-    /// Seeds the built-in bots, so games can be replayed.
+    /// Seeds the built-in bots (and a tournament's random openings and Swiss pairings), so
+    /// games can be replayed.
     pub seed: u64,
-    /// Where each game's record, transcript and stderr go (nowhere when `None`).
-    pub records: Option<Recorder>,
     /// Replay a game whose timeout coincided with a stall of the referee (at most
     /// [`MAX_REPLAYS`] times), instead of scoring it.
     pub replay_stalled: bool,
     /// Keep a `multi` bot's process for its next game at the same table.
     pub reuse_processes: bool,
+}
+
+/// What every game at a table shares: the settings as configured, and what the run adds, the
+/// referee executable and the live [`Recorder`] (a tournament's records file is opened only
+/// once its journal is, so a configuration holds [`TableSettings`] and a record layout, never
+/// a recorder).
+#[derive(Clone, Debug)]
+pub struct Venue {
+    /// How every game is played, as configured.
+    pub settings: TableSettings,
+    /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
+    pub referee_exe: PathBuf,
+    /// Where each game's record, transcript and stderr go (nowhere when `None`).
+    pub records: Option<Recorder>,
 }
 
 /// Where a table files each game's record, transcript and stderr.
@@ -216,9 +230,9 @@ pub fn check_players(
     players: &[Player],
     opening: &[String],
 ) -> Result<(), GameError> {
-    let rules = &venue.rules;
+    let rules = &venue.settings.rules;
     crate::arbiter::play_opening(&rules.spec, opening)?;
-    check_startable(players, venue.process.working_dir.as_deref())?;
+    check_startable(players, venue.settings.process.working_dir.as_deref())?;
     for player in players {
         player
             .spec
@@ -373,7 +387,8 @@ impl Table {
     }
 
     /// Plays `game` and returns it once it counts. A game whose timeout coincided with a stall
-    /// of the referee is handed to `on_replay` and played again (see [`Venue::replay_stalled`]).
+    /// of the referee is handed to `on_replay` and played again (see
+    /// [`TableSettings::replay_stalled`]).
     pub fn play(
         &mut self,
         venue: &Venue,
@@ -384,7 +399,7 @@ impl Table {
         debug_assert_ne!(game.seats[0], game.seats[1], "a bot cannot play itself");
         let mut replays = 0;
         loop {
-            let replay_if_stalled = venue.replay_stalled && replays < MAX_REPLAYS;
+            let replay_if_stalled = venue.settings.replay_stalled && replays < MAX_REPLAYS;
             let finished = self.play_once(venue, players, game, replay_if_stalled)?;
             if finished.played.record.result.stalled && replay_if_stalled {
                 on_replay(&finished);
@@ -414,7 +429,7 @@ impl Table {
                     seed(venue, players, player, game.number),
                     ProcessOptions {
                         limits: players[player].limits,
-                        ..venue.process.clone()
+                        ..venue.settings.process.clone()
                     },
                 )?,
             };
@@ -438,11 +453,19 @@ impl Table {
         let mut played = play_game_watched(
             &self.supervisor,
             game.number,
-            &venue.rules,
+            &venue.settings.rules,
             &game.opening,
             [
-                seated_player(&players[game.seats[0]], first.as_mut(), &venue.rules),
-                seated_player(&players[game.seats[1]], second.as_mut(), &venue.rules),
+                seated_player(
+                    &players[game.seats[0]],
+                    first.as_mut(),
+                    &venue.settings.rules,
+                ),
+                seated_player(
+                    &players[game.seats[1]],
+                    second.as_mut(),
+                    &venue.settings.rules,
+                ),
             ],
             &mut |_, played| {
                 if let Some(live) = &mut live {
@@ -452,14 +475,10 @@ impl Table {
         )?;
         let mut kept = Vec::new();
         for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
-            let faulted = played.faulted[side.index()];
-            let multi = played.ready[side.index()]
-                .as_ref()
-                .is_some_and(|ready| ready.multi_game);
-            if faulted {
+            if played.faulted[side.index()] {
                 // A bot that broke a rule is killed at once (dropping its seat).
                 drop(seat);
-            } else if multi && venue.reuse_processes {
+            } else if played.keeps_process(side) && venue.settings.reuse_processes {
                 kept.push((side, seat));
             } else {
                 played.finish_seat(side, seat.as_mut());
@@ -509,7 +528,7 @@ impl Drop for Table {
 fn live_header(venue: &Venue, players: &[Player], game: &ScheduledGame) -> LiveHeader {
     LiveHeader {
         number: game.number,
-        game: venue.rules.spec.to_string(),
+        game: venue.settings.rules.spec.to_string(),
         players: game.seats.map(|seat| players[seat].label.clone()),
         time: game.seats.map(|seat| players[seat].time),
         opening: game.opening.clone(),
@@ -535,6 +554,7 @@ fn seated_player<'a>(
 /// player.
 fn seed(venue: &Venue, players: &[Player], player: usize, number: u32) -> u64 {
     venue
+        .settings
         .seed
         .wrapping_add(number as u64 * players.len() as u64 + player as u64)
 }

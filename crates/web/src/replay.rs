@@ -1,7 +1,7 @@
 //! One game as the viewer shows it: the record (or the moves so far of a live game), each
 //! position's picture replayed with the rules, and the lines each bot exchanged on each turn.
 
-use referee_records::export::{format_of, spec_of};
+use referee_records::export::format_of;
 use referee_records::live::find_live;
 use referee_records::record::StoredGame;
 use referee_rules::games::{AnyGame, GameSpec};
@@ -97,10 +97,7 @@ pub(crate) fn finished(game: &StoredGame) -> GameView {
             .as_deref()
             .map(|bytes| (escaped(bytes), record.players[i].stderr_at_us.clone()))
     });
-    let export = spec_of(record)
-        .ok()
-        .and_then(|spec| format_of(&spec))
-        .map(|format| format.extension());
+    let export = format_of(record).map(|format| format.extension());
     view(value, false, &game.transcript, stderr, export)
 }
 

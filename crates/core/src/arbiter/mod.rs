@@ -71,6 +71,16 @@ impl PlayedGame {
             .transpose()
     }
 
+    /// Whether `side`'s process may play its next game: it broke no rule (a bot that did is
+    /// killed, its state unknown) and declared `multi` in its `ready` line (a bot that did not
+    /// expects one game per process). The one rule for keeping a process, wherever it is kept.
+    pub fn keeps_process(&self, side: Side) -> bool {
+        !self.faulted[side.index()]
+            && self.ready[side.index()]
+                .as_ref()
+                .is_some_and(|ready| ready.multi_game)
+    }
+
     /// Ends a seat's program after its last game, keeping in this game's logs what it wrote as
     /// it exited: the `quit` it was sent, and whatever it printed to stderr on its way out.
     pub fn finish_seat(&mut self, side: Side, seat: &mut dyn Seat) {

@@ -3,6 +3,7 @@
 
 use super::{Gauntlet, Standings};
 use comfy_table::{presets, CellAlignment, Table};
+use referee_records::export::Exporter;
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -191,15 +192,35 @@ fn write_to(path: &Path, write: impl FnOnce() -> io::Result<()>) -> Result<(), W
     })
 }
 
-/// The whole standings, crosstable included, as pretty JSON, written as it is made (a thousand
-/// players' crosstable is a hundred megabytes of it).
-pub fn write_json(path: &Path, standings: &Standings) -> Result<(), WriteError> {
+/// The standings' file formats: a tournament writes each as `standings.EXTENSION`. A new
+/// format is one [`Exporter`] and one line here.
+pub const STANDINGS_FORMATS: [&dyn Exporter<Standings>; 2] = [&Json, &Csv];
+
+/// Writes `standings` in `format` to the file `path`.
+pub fn write_file(
+    format: &dyn Exporter<Standings>,
+    path: &Path,
+    standings: &Standings,
+) -> Result<(), WriteError> {
     write_to(path, || {
         let mut file = io::BufWriter::new(std::fs::File::create(path)?);
-        serde_json::to_writer_pretty(&mut file, standings).map_err(io::Error::other)?;
-        file.write_all(b"\n")?;
+        format.write(standings, &mut file)?;
         file.flush()
     })
+}
+
+/// The whole standings, crosstable included, as pretty JSON.
+pub struct Json;
+
+impl Exporter<Standings> for Json {
+    fn extension(&self) -> &'static str {
+        "json"
+    }
+
+    fn write(&self, standings: &Standings, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, standings).map_err(io::Error::other)?;
+        out.write_all(b"\n")
+    }
 }
 
 /// One CSV row per player, in rank order.
@@ -226,37 +247,41 @@ struct CsvRow<'a> {
 }
 
 /// The players' rows as CSV, one per player in rank order, for spreadsheets (no crosstable).
-pub fn write_csv(path: &Path, standings: &Standings) -> Result<(), WriteError> {
-    write_to(path, || write_csv_rows(path, standings))
-}
+pub struct Csv;
 
-fn write_csv_rows(path: &Path, standings: &Standings) -> io::Result<()> {
-    let mut writer = csv::Writer::from_path(path)?;
-    for row in &standings.players {
-        writer
-            .serialize(CsvRow {
-                rank: row.rank,
-                name: &row.name,
-                games: row.games,
-                points: row.points,
-                score: row.score,
-                wins: row.wins,
-                draws: row.draws,
-                losses: row.losses,
-                timeouts: row.timeouts,
-                illegal: row.illegal,
-                crashes: row.crashes,
-                head_to_head: row.head_to_head,
-                sonneborn_berger: row.sonneborn_berger,
-                buchholz: row.buchholz,
-                elo: row.elo,
-                elo_error95: row.elo_error95,
-                elo_rank: row.elo_rank,
-                superiority_over_next: row.superiority_over_next,
-            })
-            .map_err(io::Error::other)?;
+impl Exporter<Standings> for Csv {
+    fn extension(&self) -> &'static str {
+        "csv"
     }
-    writer.flush()
+
+    fn write(&self, standings: &Standings, out: &mut dyn Write) -> io::Result<()> {
+        let mut writer = csv::Writer::from_writer(out);
+        for row in &standings.players {
+            writer
+                .serialize(CsvRow {
+                    rank: row.rank,
+                    name: &row.name,
+                    games: row.games,
+                    points: row.points,
+                    score: row.score,
+                    wins: row.wins,
+                    draws: row.draws,
+                    losses: row.losses,
+                    timeouts: row.timeouts,
+                    illegal: row.illegal,
+                    crashes: row.crashes,
+                    head_to_head: row.head_to_head,
+                    sonneborn_berger: row.sonneborn_berger,
+                    buchholz: row.buchholz,
+                    elo: row.elo,
+                    elo_error95: row.elo_error95,
+                    elo_rank: row.elo_rank,
+                    superiority_over_next: row.superiority_over_next,
+                })
+                .map_err(io::Error::other)?;
+        }
+        writer.flush()
+    }
 }
 
 #[cfg(test)]
@@ -357,14 +382,14 @@ mod tests {
     fn json_and_csv_files() {
         let dir = tempfile::tempdir().unwrap();
         let standings = sample();
-        write_json(&dir.path().join("s.json"), &standings).unwrap();
+        write_file(&Json, &dir.path().join("s.json"), &standings).unwrap();
         let json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap())
                 .unwrap();
         assert_eq!(json["games"], 3);
         assert_eq!(json["players"][0]["name"], "alpha");
         assert_eq!(json["crosstable"][0]["against"][0]["opponent"], "beta");
-        write_csv(&dir.path().join("s.csv"), &standings).unwrap();
+        write_file(&Csv, &dir.path().join("s.csv"), &standings).unwrap();
         let csv = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
         let mut lines = csv.lines();
         assert!(lines

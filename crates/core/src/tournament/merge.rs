@@ -2,6 +2,7 @@
 //! of one), counting each game of a schedule once, whatever the journals overlap.
 
 use super::journal::{self, Identity, JournalError};
+use super::schedule::KNOCKOUT;
 use crate::standings::Tally;
 use std::path::PathBuf;
 
@@ -109,7 +110,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
     {
         let found = *count;
         // A knock-out's matches decided without their tie-breaks leave games unplayed.
-        if found < identity.total_games && !identity.format.starts_with(super::runner::KNOCKOUT) {
+        if found < identity.total_games && !identity.format.starts_with(KNOCKOUT) {
             notes.push(format!(
                 "tournament '{}': {found} of its {} games are in these journals (shards missing or unfinished?)",
                 identity.name, identity.total_games

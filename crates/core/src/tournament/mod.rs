@@ -17,4 +17,5 @@ pub mod progress;
 pub mod rounds;
 pub mod runner;
 pub mod schedule;
+pub mod slot;
 pub mod swiss;

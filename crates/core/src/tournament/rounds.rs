@@ -8,12 +8,9 @@
 //! recomputed from the journal alone: the pairings of round r follow from the results of the
 //! rounds before and the seed, so a resumed run pairs exactly as the first one did.
 
-use super::config::Tournament;
-use super::journal::Entry;
 use super::knockout;
-use super::schedule::Slot;
+use super::slot::Slot;
 use super::swiss::{self, History};
-use referee_rules::games::Side;
 use std::collections::HashMap;
 
 /// A finished game as pairing needs it.
@@ -49,36 +46,6 @@ impl Rounds {
             Rounds::Knockout(layout) => layout.next_batch(results),
         }
     }
-}
-
-/// The journal's games as pairing needs them (players by index).
-pub fn results(tournament: &Tournament, entries: &[Entry]) -> Results {
-    let index: HashMap<&str, usize> = tournament
-        .names()
-        .enumerate()
-        .map(|(i, n)| (n, i))
-        .collect();
-    entries
-        .iter()
-        .filter_map(|entry| {
-            let seats = [
-                index.get(entry.players[0].as_str())?,
-                index.get(entry.players[1].as_str())?,
-            ];
-            let points_first = match entry.winner {
-                None => 0.5,
-                Some(Side::First) => 1.0,
-                Some(Side::Second) => 0.0,
-            };
-            Some((
-                entry.index,
-                Played {
-                    seats: seats.map(|&s| s),
-                    points_first,
-                },
-            ))
-        })
-        .collect()
 }
 
 /// A Swiss tournament's shape.
@@ -287,47 +254,46 @@ impl KnockoutLayout {
         }
         (None, matches)
     }
-}
 
-/// A knock-out's matches round by round and its champion, as printed after the standings; None
-/// for another format.
-pub fn bracket_report(tournament: &Tournament, entries: &[Entry]) -> Option<String> {
-    let Some(Rounds::Knockout(layout)) = tournament.schedule.rounds() else {
-        return None;
-    };
-    let names: Vec<&str> = tournament.names().collect();
-    let matches = layout.matches(&results(tournament, entries));
-    let mut out = String::from("knock-out, seeds in the order of the configuration:\n");
-    for found in &matches {
-        let [a, b] = found.players;
-        let score = format!(
-            "{}-{}",
-            crate::report::format_points(found.points[0]),
-            crate::report::format_points(found.points[1])
-        );
-        let outcome = match found.winner {
-            Some(winner) if found.points[0] == found.points[1] => {
-                format!("{} goes through as the higher seed", names[winner])
-            }
-            Some(winner) => format!("{} goes through", names[winner]),
-            None => "undecided".into(),
-        };
-        out.push_str(&format!(
-            "  round {}: {} (seed {}) - {} (seed {})  {score} in {}: {outcome}\n",
-            found.round + 1,
-            names[a],
-            a + 1,
-            names[b],
-            b + 1,
-            crate::report::counted(u64::from(found.games), "game"),
-        ));
+    /// The matches round by round and the champion, as printed after the standings: players
+    /// by their `names`, by index.
+    pub fn report(&self, names: &[&str], results: &Results) -> String {
+        let matches = self.matches(results);
+        let mut out = String::from("knock-out, seeds in the order of the configuration:\n");
+        for found in &matches {
+            let [a, b] = found.players;
+            let score = format!(
+                "{}-{}",
+                crate::report::format_points(found.points[0]),
+                crate::report::format_points(found.points[1])
+            );
+            let outcome = match found.winner {
+                Some(winner) if found.points[0] == found.points[1] => {
+                    format!("{} goes through as the higher seed", names[winner])
+                }
+                Some(winner) => format!("{} goes through", names[winner]),
+                None => "undecided".into(),
+            };
+            out.push_str(&format!(
+                "  round {}: {} (seed {}) - {} (seed {})  {score} in {}: {outcome}\n",
+                found.round + 1,
+                names[a],
+                a + 1,
+                names[b],
+                b + 1,
+                crate::report::counted(u64::from(found.games), "game"),
+            ));
+        }
+        let champion = matches
+            .last()
+            .filter(|last| last.round + 1 == knockout::rounds(self.players))
+            .and_then(|last| last.winner);
+        match champion {
+            Some(champion) => out.push_str(&format!("champion: {}\n", names[champion])),
+            None => out.push_str("no champion yet: the bracket is unfinished\n"),
+        }
+        out
     }
-    let last = matches.last();
-    match last.and_then(|m| (m.round + 1 == knockout::rounds(names.len())).then_some(m.winner)) {
-        Some(Some(champion)) => out.push_str(&format!("champion: {}\n", names[champion])),
-        _ => out.push_str("no champion yet: the bracket is unfinished\n"),
-    }
-    Some(out)
 }
 
 /// The games `games` (numbers within the pairing) of a pairing whose first game has index

@@ -8,15 +8,17 @@ use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
 use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
-use super::rounds;
-use super::schedule::{Format, Shard, Slot};
-use crate::standings::render::{self, WriteError};
+use super::rounds::{Played, Results, Rounds};
+use super::schedule::{Format, Shard};
+use super::slot::Slot;
+use crate::standings::render::{self, WriteError, STANDINGS_FORMATS};
 use crate::standings::Standings;
 use crate::table::{GameError, Recorder, ScheduledGame, Table, Venue};
 use referee_cage::cpus;
 use referee_cage::supervisor::Supervisor;
 use referee_records::record_pack::{pack_path, RecordPack};
-use std::collections::{HashSet, VecDeque};
+use referee_rules::games::Side;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -130,62 +132,88 @@ impl RunSummary {
             .standings())
     }
 
-    /// A knock-out's bracket as played (see [`rounds::bracket_report`]); None for another
-    /// format.
+    /// A knock-out's bracket as played (see [`super::rounds::KnockoutLayout::report`]); None
+    /// for another format.
     pub fn bracket_report(&self, tournament: &Tournament) -> Result<Option<String>, JournalError> {
-        if tournament.schedule.rounds().is_none() {
+        let Some(Rounds::Knockout(layout)) = tournament.schedule.rounds() else {
             return Ok(None);
-        }
+        };
         let entries = journal::read(&self.journal)?.entries;
-        Ok(rounds::bracket_report(tournament, &entries))
+        let names: Vec<&str> = tournament.names().collect();
+        Ok(Some(
+            layout.report(&names, &pairing_results(tournament, &entries)),
+        ))
     }
 
-    /// Writes `standings` as JSON and CSV next to the journal, named after it
-    /// (`standings.json`, or `standings-K-of-N.json` for a shard); returns the two files.
-    pub fn save_standings(&self, standings: &Standings) -> Result<[PathBuf; 2], WriteError> {
+    /// Writes `standings` in each of [`STANDINGS_FORMATS`] next to the journal, named after it
+    /// (`standings.json`, or `standings-K-of-N.json` for a shard); returns the files.
+    pub fn save_standings(&self, standings: &Standings) -> Result<Vec<PathBuf>, WriteError> {
         let stem = self
             .journal
             .file_stem()
             .map(|s| s.to_string_lossy().replacen("journal", "standings", 1))
             .unwrap_or_else(|| "standings".into());
-        let [json, csv] =
-            ["json", "csv"].map(|ext| self.journal.with_file_name(format!("{stem}.{ext}")));
-        render::write_json(&json, standings)?;
-        render::write_csv(&csv, standings)?;
-        Ok([json, csv])
+        STANDINGS_FORMATS
+            .into_iter()
+            .map(|format| {
+                let path = self
+                    .journal
+                    .with_file_name(format!("{stem}.{}", format.extension()));
+                render::write_file(format, &path, standings)?;
+                Ok(path)
+            })
+            .collect()
     }
 }
-
-/// How a knock-out's format begins in its journal: its schedule's size is only the most it
-/// may take.
-pub const KNOCKOUT: &str = "knockout";
 
 /// What identifies the tournament in its journal.
 pub fn identity(tournament: &Tournament) -> Identity {
     let names: Vec<String> = tournament.names().map(String::from).collect();
-    let (format, challengers) = match &tournament.format {
-        Format::RoundRobin => ("round-robin".into(), Vec::new()),
-        Format::Gauntlet { challengers } => (
-            "gauntlet".into(),
-            challengers.iter().map(|&c| names[c].clone()).collect(),
-        ),
-        Format::Swiss { rounds } => (format!("swiss, {rounds} rounds"), Vec::new()),
-        Format::Knockout { tiebreaks } => (
-            format!("{KNOCKOUT}, up to {tiebreaks} tie-break pairs"),
-            Vec::new(),
-        ),
+    let challengers = match &tournament.format {
+        Format::Gauntlet { challengers } => challengers.iter().map(|&c| names[c].clone()).collect(),
+        _ => Vec::new(),
     };
     Identity {
         name: tournament.name.clone(),
-        game: tournament.rules.spec.to_string(),
-        format,
+        game: tournament.table.rules.spec.to_string(),
+        format: tournament.format.description(),
         challengers,
         players: names,
         games_per_pairing: tournament.games_per_pairing,
         openings: tournament.openings.description(),
-        seed: tournament.seed,
+        seed: tournament.table.seed,
         total_games: tournament.schedule.total_games(),
     }
+}
+
+/// The journal's games as pairing needs them (players by index).
+fn pairing_results(tournament: &Tournament, entries: &[Entry]) -> Results {
+    let index: HashMap<&str, usize> = tournament
+        .names()
+        .enumerate()
+        .map(|(i, n)| (n, i))
+        .collect();
+    entries
+        .iter()
+        .filter_map(|entry| {
+            let seats = [
+                index.get(entry.players[0].as_str())?,
+                index.get(entry.players[1].as_str())?,
+            ];
+            let points_first = match entry.winner {
+                None => 0.5,
+                Some(Side::First) => 1.0,
+                Some(Side::Second) => 0.0,
+            };
+            Some((
+                entry.index,
+                Played {
+                    seats: seats.map(|&s| s),
+                    points_first,
+                },
+            ))
+        })
+        .collect()
 }
 
 /// Hands out the games still to play, a pair at a time, nearly in schedule order: among the
@@ -290,13 +318,9 @@ pub fn run(
     };
     let journal = Mutex::new(journal);
     let venue = Venue {
-        rules: tournament.rules.clone(),
-        process: tournament.process.clone(),
+        settings: tournament.table.clone(),
         referee_exe: options.referee_exe.clone(),
-        seed: tournament.seed,
         records,
-        replay_stalled: tournament.replay_stalled,
-        reuse_processes: tournament.reuse_processes,
     };
     let play = Play {
         tournament,
@@ -314,13 +338,13 @@ pub fn run(
             play.batch(Box::new(pairs), done, progress).map(drop)
         }
         Some(rounds) => {
-            let mut results = rounds::results(tournament, &finished);
+            let mut results = pairing_results(tournament, &finished);
             drop(finished);
             (|| {
-                while let Some(batch) = rounds.next_batch(&results, tournament.seed) {
+                while let Some(batch) = rounds.next_batch(&results, tournament.table.seed) {
                     let entries =
                         play.batch(Box::new(batch.into_iter()), HashSet::new(), progress)?;
-                    results.extend(rounds::results(tournament, &entries));
+                    results.extend(pairing_results(tournament, &entries));
                 }
                 Ok(())
             })()
@@ -438,7 +462,7 @@ fn work(
         for slot in slots {
             let opening = tournament
                 .openings
-                .for_cycle(&tournament.rules.spec, slot.cycle)?;
+                .for_cycle(&tournament.table.rules.spec, slot.cycle)?;
             let game = ScheduledGame {
                 // The configuration caps schedules at u32::MAX games.
                 number: (slot.index + 1) as u32,

@@ -15,6 +15,7 @@
 //! spreads every pairing and every cycle evenly over the shards, and keeps pairs together.
 
 use super::rounds::{KnockoutLayout, Rounds, SwissLayout};
+use super::slot::Slot;
 use std::fmt;
 use std::str::FromStr;
 
@@ -42,24 +43,29 @@ pub enum Format {
     },
 }
 
+/// How a knock-out's format begins in its journal (see [`Format::description`]): its
+/// schedule's size is only the most it may take.
+pub const KNOCKOUT: &str = "knockout";
+
 impl Format {
     /// Whether the games are paired round by round from results ([`super::rounds`]) rather
     /// than all known up front.
     pub fn is_paired_by_results(&self) -> bool {
         matches!(self, Format::Swiss { .. } | Format::Knockout { .. })
     }
-}
 
-/// One game of the schedule: its index (from 0), who sits first and second (player indices),
-/// and the cycle it belongs to (which chooses its opening).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    /// Its place in the schedule, from 0: the journal's key, and its record's number less one.
-    pub index: u64,
-    /// Player indices of who sits first and second.
-    pub seats: [usize; 2],
-    /// The cycle it belongs to: both games of a pair play the cycle's opening.
-    pub cycle: u64,
+    /// The format as its journal and `referee tournament` name it: a Swiss's rounds and a
+    /// knock-out's tie-breaks with it, not a gauntlet's challengers (the journal lists them).
+    pub fn description(&self) -> String {
+        match self {
+            Format::RoundRobin => "round-robin".into(),
+            Format::Gauntlet { .. } => "gauntlet".into(),
+            Format::Swiss { rounds } => format!("swiss, {rounds} rounds"),
+            Format::Knockout { tiebreaks } => {
+                format!("{KNOCKOUT}, up to {tiebreaks} tie-break pairs")
+            }
+        }
+    }
 }
 
 /// A tournament's games in order.

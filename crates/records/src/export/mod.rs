@@ -13,27 +13,66 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use pdn::pdn;
-pub use sgf::sgf;
+use pdn::pdn;
+use sgf::sgf;
 
-/// The file format a game is exported to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Portable Draughts Notation, for checkers.
-    Pdn,
-    /// Smart Game Format FF[4], GM[4], for tic-tac-toe, gomoku and m,n,k.
-    Sgf,
+/// A file format written from what a run produced (a game's record, a tournament's
+/// standings), as hyperfine's `Exporter`: a new format is one implementation and one line in
+/// its registry ([`GAME_FORMATS`] for game records; the core lists the standings' formats).
+pub trait Exporter<T: ?Sized>: Sync {
+    /// The file name's extension, without the dot (`pdn`).
+    fn extension(&self) -> &'static str;
+
+    /// Whether the format can hold `item` (SGF cannot hold a game of checkers).
+    fn holds(&self, _item: &T) -> bool {
+        true
+    }
+
+    /// Writes `item`, which the format holds, to `out` as it is made (a thousand players'
+    /// standings are a hundred megabytes of JSON).
+    fn write(&self, item: &T, out: &mut dyn io::Write) -> io::Result<()>;
 }
 
-impl Format {
-    /// The file extension, without the dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Pdn => "pdn",
-            Format::Sgf => "sgf",
+/// Portable Draughts Notation, for checkers.
+pub struct Pdn;
+
+impl Exporter<GameRecord> for Pdn {
+    fn extension(&self) -> &'static str {
+        "pdn"
+    }
+
+    fn holds(&self, record: &GameRecord) -> bool {
+        matches!(spec_of(record), Ok(GameSpec::Checkers(_)))
+    }
+
+    fn write(&self, record: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
+        match spec_of(record) {
+            Ok(GameSpec::Checkers(params)) => out.write_all(pdn(record, &params).as_bytes()),
+            _ => unreachable!("PDN holds checkers only"),
         }
     }
 }
+
+/// Smart Game Format FF\[4\], GM\[4\], for tic-tac-toe, gomoku and m,n,k.
+pub struct Sgf;
+
+impl Exporter<GameRecord> for Sgf {
+    fn extension(&self) -> &'static str {
+        "sgf"
+    }
+
+    fn holds(&self, record: &GameRecord) -> bool {
+        spec_of(record).is_ok_and(|spec| spec.mnk_params().is_some())
+    }
+
+    fn write(&self, record: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
+        let spec = spec_of(record).expect("SGF holds m,n,k games only");
+        out.write_all(sgf(record, &spec).as_bytes())
+    }
+}
+
+/// The formats a game's record is exported to: a game goes to the first that holds it.
+pub const GAME_FORMATS: [&dyn Exporter<GameRecord>; 2] = [&Pdn, &Sgf];
 
 /// Why a record cannot be exported.
 #[derive(Debug, thiserror::Error)]
@@ -100,25 +139,27 @@ pub fn spec_of(record: &GameRecord) -> Result<GameSpec, ExportError> {
 }
 
 /// The format a game exports to, if any.
-pub fn format_of(spec: &GameSpec) -> Option<Format> {
-    match spec {
-        GameSpec::Checkers(_) => Some(Format::Pdn),
-        _ if spec.mnk_params().is_some() => Some(Format::Sgf),
-        _ => None,
-    }
+pub fn format_of(record: &GameRecord) -> Option<&'static dyn Exporter<GameRecord>> {
+    GAME_FORMATS.into_iter().find(|format| format.holds(record))
 }
 
 /// The record in its export format: the format and the text.
-pub fn export(record: &GameRecord) -> Result<(Format, String), ExportError> {
+pub fn export(
+    record: &GameRecord,
+) -> Result<(&'static dyn Exporter<GameRecord>, String), ExportError> {
     let spec = spec_of(record)?;
-    match (&spec, format_of(&spec)) {
-        (GameSpec::Checkers(params), _) => Ok((Format::Pdn, pdn(record, params))),
-        (_, Some(Format::Sgf)) => Ok((Format::Sgf, sgf(record, &spec))),
-        _ => Err(ExportError::NoFormat {
-            number: record.number,
-            game: spec.name(),
-        }),
-    }
+    let format = format_of(record).ok_or(ExportError::NoFormat {
+        number: record.number,
+        game: spec.name(),
+    })?;
+    let mut text = Vec::new();
+    format
+        .write(record, &mut text)
+        .expect("writing to memory cannot fail");
+    Ok((
+        format,
+        String::from_utf8(text).expect("PDN and SGF are made as text"),
+    ))
 }
 
 /// Reads one `NNNN.json` record.

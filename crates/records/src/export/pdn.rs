@@ -9,7 +9,7 @@ use referee_rules::games::Side;
 use std::fmt::Write as _;
 
 /// The game as one PDN game.
-pub fn pdn(record: &GameRecord, params: &CheckersParams) -> String {
+pub(super) fn pdn(record: &GameRecord, params: &CheckersParams) -> String {
     let result = result(record);
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {

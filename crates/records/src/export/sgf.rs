@@ -12,7 +12,7 @@ use referee_rules::verdict::Termination;
 use std::fmt::Write as _;
 
 /// The game as one SGF tree.
-pub fn sgf(record: &GameRecord, spec: &GameSpec) -> String {
+pub(super) fn sgf(record: &GameRecord, spec: &GameSpec) -> String {
     let params = spec.mnk_params().expect("SGF is for m,n,k games");
     let size = if params.width == params.height {
         params.width.to_string()

@@ -3,12 +3,10 @@
 
 use super::openings::{DeckOrder, Openings, OpeningsError};
 use super::schedule::{Format, Schedule};
-use crate::arbiter::GameRules;
 use crate::players::{PlayerSpec, PlayerSpecError};
 use crate::settings::Settings;
-use crate::table::Player;
+use crate::table::{Player, TableSettings};
 use referee_cage::limits::{Limits, LimitsError};
-use referee_cage::process_options::ProcessOptions;
 use referee_cage::Protocol;
 use referee_rules::clock::{TimeControl, TimeSpecError};
 use referee_rules::games::{GameSpec, SpecError};
@@ -217,6 +215,223 @@ impl FormatName {
     }
 }
 
+impl RawConfig {
+    /// The game, with its `params` written as the command line takes them.
+    fn game_spec(&self) -> Result<GameSpec, Problem> {
+        let params: Vec<(String, String)> = self
+            .params
+            .iter()
+            .map(|(key, value)| {
+                let text = match value {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Boolean(b) => if *b { "yes" } else { "no" }.to_string(),
+                    other => {
+                        return Err(Problem::Invalid(format!(
+                            "params.{key}: expected a number, a string or a boolean, not {}",
+                            other.type_str()
+                        )))
+                    }
+                };
+                Ok((key.clone(), text))
+            })
+            .collect::<Result<_, _>>()?;
+        GameSpec::from_parts(&self.game, &params).map_err(Problem::from)
+    }
+
+    /// The players, in the file's order, with uniquely usable names, each with the tournament's
+    /// time control and limits under its own.
+    fn players(&self, settings: &Settings) -> Result<Vec<Player>, Problem> {
+        let base_time = settings
+            .time_control()
+            .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
+        let base_limits = settings
+            .limits()
+            .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
+        if self.players.len() < 2 {
+            return Err(Problem::Invalid(format!(
+                "players: a tournament needs at least 2 players, found {}",
+                self.players.len()
+            )));
+        }
+        let mut seen = HashSet::new();
+        let mut players = Vec::with_capacity(self.players.len());
+        for (at, player) in self.players.iter().enumerate() {
+            let key = format!("players[{at}] ({})", player.name);
+            check_name(&format!("players[{at}].name"), &player.name)?;
+            if !seen.insert(player.name.clone()) {
+                return Err(Problem::Invalid(format!(
+                    "{key}: the name '{}' is taken by an earlier player",
+                    player.name
+                )));
+            }
+            players.push(player.player(&key, base_time, base_limits)?);
+        }
+        Ok(players)
+    }
+
+    /// Who plays whom, refusing a key of another format.
+    fn format(&self, players: &[Player]) -> Result<Format, Problem> {
+        let misplaced = [
+            ("gauntlet", !self.gauntlet.is_empty(), FormatName::Gauntlet),
+            ("rounds", self.rounds.is_some(), FormatName::Swiss),
+            ("tiebreaks", self.tiebreaks.is_some(), FormatName::Knockout),
+        ]
+        .into_iter()
+        .find(|&(_, given, owner)| given && owner != self.format);
+        if let Some((key, _, owner)) = misplaced {
+            return Err(Problem::Invalid(format!(
+                "{key}: only for format = \"{}\"",
+                owner.name()
+            )));
+        }
+        Ok(match self.format {
+            FormatName::RoundRobin => Format::RoundRobin,
+            FormatName::Swiss => Format::Swiss {
+                rounds: swiss_rounds(self.rounds, players.len())?,
+            },
+            FormatName::Knockout => Format::Knockout {
+                tiebreaks: self.tiebreaks.unwrap_or(DEFAULT_TIEBREAKS),
+            },
+            FormatName::Gauntlet => Format::Gauntlet {
+                challengers: challengers(&self.gauntlet, players)?,
+            },
+        })
+    }
+
+    /// The games of `format` between `players` players, `games` per pairing.
+    fn schedule(&self, format: &Format, players: usize) -> Result<Schedule, Problem> {
+        if self.games == 0 || (self.games % 2 == 1 && !format.is_paired_by_results()) {
+            return Err(Problem::Invalid(format!(
+                "games = {}: games per pairing must be even and at least 2, so that every opening is played once with each colour (a Swiss or knock-out may play any number from 1)",
+                self.games
+            )));
+        }
+        let schedule = Schedule::new(players, format.clone(), self.games);
+        if schedule.total_games() > MAX_GAMES {
+            return Err(Problem::Invalid(format!(
+                "the schedule holds {} games, more than the {MAX_GAMES} a tournament may have",
+                schedule.total_games()
+            )));
+        }
+        Ok(schedule)
+    }
+
+    /// Where each cycle's opening comes from: a file, random plies, or none.
+    fn openings(&self, spec: &GameSpec, seed: u64) -> Result<Openings, Problem> {
+        match &self.openings {
+            None => Ok(Openings::None),
+            Some(RawOpenings {
+                file: Some(file),
+                order,
+                plies: None,
+            }) => Openings::from_file(file, spec, *order, seed).map_err(Problem::from),
+            Some(RawOpenings {
+                file: None,
+                order: DeckOrder::Random,
+                plies: Some(plies),
+            }) if *plies > 0 => Openings::random(*plies, seed, spec).map_err(Problem::from),
+            Some(_) => Err(Problem::Invalid(
+                "openings: give either file = \"PATH\" (with an optional order = \"random\" or \"file\") or plies = N (N >= 1, random openings)".into(),
+            )),
+        }
+    }
+}
+
+impl RawPlayer {
+    /// The player, `key` naming it in errors: its program, and its own time control and limits
+    /// over the tournament's.
+    fn player(&self, key: &str, time: TimeControl, limits: Limits) -> Result<Player, Problem> {
+        let spec = match (&self.command, &self.builtin) {
+            (Some(command), None) => PlayerSpec::parse(command),
+            (None, Some(level)) => PlayerSpec::parse(&format!("builtin:{level}")),
+            _ => {
+                return Err(Problem::Invalid(format!(
+                    "{key}: give either command = \"...\" or builtin = \"random|greedy|strong\", not both or neither"
+                )))
+            }
+        }
+        .and_then(|spec| match self.protocol {
+            Some(protocol) => spec.with_protocol(protocol),
+            None => Ok(spec),
+        })
+        .map_err(|e: PlayerSpecError| Problem::Invalid(format!("{key}: {e}")))?;
+        let time = TimeControl::parse_over(time, self.time.as_deref().unwrap_or(""))
+            .map_err(|e: TimeSpecError| Problem::Invalid(format!("{key}.time: {e}")))?;
+        let limits = Limits::parse_over(limits, self.limits.as_deref().unwrap_or(""))
+            .map_err(|e: LimitsError| Problem::Invalid(format!("{key}.limits: {e}")))?;
+        Ok(Player {
+            label: self.name.clone(),
+            spec,
+            time,
+            limits,
+        })
+    }
+}
+
+/// A Swiss tournament's `rounds`: given, and at most half the field of `players`.
+fn swiss_rounds(rounds: Option<u32>, players: usize) -> Result<u32, Problem> {
+    let most = super::swiss::max_rounds(players);
+    match rounds {
+        Some(rounds) if (1..=most).contains(&rounds) => Ok(rounds),
+        Some(rounds) => Err(Problem::Invalid(format!(
+            "rounds = {rounds}: a Swiss tournament of {players} players has 1 to {most} rounds (half the field, so that nobody meets an opponent twice); for more, play a round robin"
+        ))),
+        None => Err(Problem::Invalid(format!(
+            "rounds: a Swiss tournament needs its number of rounds, e.g. rounds = {} for {players} players (about log2 of the field, plus one or two)",
+            (usize::BITS - players.leading_zeros()).min(most)
+        ))),
+    }
+}
+
+/// A gauntlet's challengers, the player indices of the names listed, in order: each once,
+/// leaving a field to face.
+fn challengers(names: &[String], players: &[Player]) -> Result<Vec<usize>, Problem> {
+    let mut challengers = Vec::new();
+    for name in names {
+        let index = players
+            .iter()
+            .position(|e| &e.label == name)
+            .ok_or_else(|| Problem::Invalid(format!("gauntlet: no player is named '{name}'")))?;
+        if challengers.contains(&index) {
+            return Err(Problem::Invalid(format!(
+                "gauntlet: '{name}' is listed twice"
+            )));
+        }
+        challengers.push(index);
+    }
+    if challengers.is_empty() {
+        return Err(Problem::Invalid(
+            "gauntlet: name the players facing the field, e.g. gauntlet = [\"mybot\"]".into(),
+        ));
+    }
+    if challengers.len() == players.len() {
+        return Err(Problem::Invalid(
+            "gauntlet: every player is a challenger, which leaves no field to face".into(),
+        ));
+    }
+    challengers.sort_unstable();
+    Ok(challengers)
+}
+
+/// Refuses, before any game, a player whose protocol cannot express the game or an opening.
+fn check_protocols(
+    players: &[Player],
+    spec: &GameSpec,
+    openings: &Openings,
+) -> Result<(), Problem> {
+    let sample_opening = openings
+        .for_cycle(spec, 0)
+        .map_err(|e| Problem::Invalid(format!("openings: {e}")))?;
+    for player in players {
+        player
+            .spec
+            .check_game(spec, &sample_opening)
+            .map_err(|e| Problem::Invalid(format!("players ({}): {e}", player.label)))?;
+    }
+    Ok(())
+}
+
 /// A tournament ready to run.
 #[derive(Debug)]
 pub struct Tournament {
@@ -233,24 +448,18 @@ pub struct Tournament {
     pub schedule: Schedule,
     /// Where each cycle's opening comes from.
     pub openings: Openings,
-    /// How every game is played: the game, margin, start-up allowance and `legal` lines.
-    pub rules: GameRules,
-    /// Every bot's process: line cap, sandbox and Gomocup memory budget.
-    pub process: ProcessOptions,
-    /// Seed of the built-in bots, the random openings and the Swiss pairings.
-    pub seed: u64,
+    /// How every table plays its games: the game and its rules, every bot's process, the seed
+    /// (of the built-in bots, the random openings and the Swiss pairings), stalls, processes
+    /// kept. A run's [`crate::table::Venue`] adds the referee executable and the records.
+    pub table: TableSettings,
     /// Games played at once, unless `-j` says; `None` for half the CPU cores.
     pub concurrency: Option<usize>,
     /// Where the journal, records and standings go, unless `--out` says; `results/NAME` when the
     /// file does not say.
     pub output: PathBuf,
-    /// Keep a `multi` bot's process for its next game at the same table.
-    pub reuse_processes: bool,
-    /// How the games' records are kept; none when they are not.
+    /// How the games' records are kept; none when they are not. The run opens where they go
+    /// (a [`crate::table::Recorder`]) once it has its journal.
     pub records: Option<RecordLayout>,
-    /// Play again a game whose timeout coincided with a stall of the referee, instead of scoring
-    /// it.
-    pub replay_stalled: bool,
 }
 
 /// A configuration that cannot be used.
@@ -328,200 +537,23 @@ impl Tournament {
         })
     }
 
+    /// Reads the file's tables, then each part in turn, in the order its errors are reported.
     fn parse(text: &str, default_name: &str) -> Result<Tournament, Problem> {
         let syntax = |e: toml::de::Error| Problem::Syntax(e.to_string());
         refuse_unknown_keys(text).map_err(syntax)?;
         let raw: RawConfig = toml::from_str(text).map_err(syntax)?;
         let settings: Settings = toml::from_str(text).map_err(syntax)?;
-        let name = raw.name.unwrap_or_else(|| default_name.to_string());
+        let name = raw.name.clone().unwrap_or_else(|| default_name.to_string());
         check_name("name", &name)?;
-
-        let params: Vec<(String, String)> = raw
-            .params
-            .iter()
-            .map(|(key, value)| {
-                let text = match value {
-                    toml::Value::String(s) => s.clone(),
-                    toml::Value::Integer(i) => i.to_string(),
-                    toml::Value::Boolean(b) => if *b { "yes" } else { "no" }.to_string(),
-                    other => {
-                        return Err(Problem::Invalid(format!(
-                            "params.{key}: expected a number, a string or a boolean, not {}",
-                            other.type_str()
-                        )))
-                    }
-                };
-                Ok((key.clone(), text))
-            })
-            .collect::<Result<_, _>>()?;
-        let spec = GameSpec::from_parts(&raw.game, &params).map_err(Problem::from)?;
-
-        let base_time = settings
-            .time_control()
-            .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
-        let base_limits = settings
-            .limits()
-            .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
-
-        if raw.players.len() < 2 {
-            return Err(Problem::Invalid(format!(
-                "players: a tournament needs at least 2 players, found {}",
-                raw.players.len()
-            )));
-        }
-        let mut seen = HashSet::new();
-        let mut players = Vec::with_capacity(raw.players.len());
-        for (at, player) in raw.players.into_iter().enumerate() {
-            let key = format!("players[{at}] ({})", player.name);
-            check_name(&format!("players[{at}].name"), &player.name)?;
-            if !seen.insert(player.name.clone()) {
-                return Err(Problem::Invalid(format!(
-                    "{key}: the name '{}' is taken by an earlier player",
-                    player.name
-                )));
-            }
-            let spec = match (&player.command, &player.builtin) {
-                (Some(command), None) => PlayerSpec::parse(command),
-                (None, Some(level)) => PlayerSpec::parse(&format!("builtin:{level}")),
-                _ => {
-                    return Err(Problem::Invalid(format!(
-                        "{key}: give either command = \"...\" or builtin = \"random|greedy|strong\", not both or neither"
-                    )))
-                }
-            }
-            .and_then(|spec| match player.protocol {
-                Some(protocol) => spec.with_protocol(protocol),
-                None => Ok(spec),
-            })
-            .map_err(|e: PlayerSpecError| Problem::Invalid(format!("{key}: {e}")))?;
-            let time = TimeControl::parse_over(base_time, player.time.as_deref().unwrap_or(""))
-                .map_err(|e: TimeSpecError| Problem::Invalid(format!("{key}.time: {e}")))?;
-            let limits = Limits::parse_over(base_limits, player.limits.as_deref().unwrap_or(""))
-                .map_err(|e: LimitsError| Problem::Invalid(format!("{key}.limits: {e}")))?;
-            players.push(Player {
-                label: player.name,
-                spec,
-                time,
-                limits,
-            });
-        }
-
-        let misplaced = [
-            ("gauntlet", !raw.gauntlet.is_empty(), FormatName::Gauntlet),
-            ("rounds", raw.rounds.is_some(), FormatName::Swiss),
-            ("tiebreaks", raw.tiebreaks.is_some(), FormatName::Knockout),
-        ]
-        .into_iter()
-        .find(|&(_, given, owner)| given && owner != raw.format);
-        if let Some((key, _, owner)) = misplaced {
-            return Err(Problem::Invalid(format!(
-                "{key}: only for format = \"{}\"",
-                owner.name()
-            )));
-        }
-        let format = match raw.format {
-            FormatName::RoundRobin => Format::RoundRobin,
-            FormatName::Swiss => {
-                let most = super::swiss::max_rounds(players.len());
-                match raw.rounds {
-                    Some(rounds) if (1..=most).contains(&rounds) => Format::Swiss { rounds },
-                    Some(rounds) => return Err(Problem::Invalid(format!(
-                        "rounds = {rounds}: a Swiss tournament of {} players has 1 to {most} rounds (half the field, so that nobody meets an opponent twice); for more, play a round robin",
-                        players.len()
-                    ))),
-                    None => return Err(Problem::Invalid(format!(
-                        "rounds: a Swiss tournament needs its number of rounds, e.g. rounds = {} for {} players (about log2 of the field, plus one or two)",
-                        (usize::BITS - players.len().leading_zeros()).min(most), players.len()
-                    ))),
-                }
-            }
-            FormatName::Knockout => Format::Knockout {
-                tiebreaks: raw.tiebreaks.unwrap_or(DEFAULT_TIEBREAKS),
-            },
-            FormatName::Gauntlet => {
-                let mut challengers = Vec::new();
-                for name in &raw.gauntlet {
-                    let index = players
-                        .iter()
-                        .position(|e| &e.label == name)
-                        .ok_or_else(|| {
-                            Problem::Invalid(format!("gauntlet: no player is named '{name}'"))
-                        })?;
-                    if challengers.contains(&index) {
-                        return Err(Problem::Invalid(format!(
-                            "gauntlet: '{name}' is listed twice"
-                        )));
-                    }
-                    challengers.push(index);
-                }
-                if challengers.is_empty() {
-                    return Err(Problem::Invalid(
-                        "gauntlet: name the players facing the field, e.g. gauntlet = [\"mybot\"]"
-                            .into(),
-                    ));
-                }
-                if challengers.len() == players.len() {
-                    return Err(Problem::Invalid(
-                        "gauntlet: every player is a challenger, which leaves no field to face"
-                            .into(),
-                    ));
-                }
-                challengers.sort_unstable();
-                Format::Gauntlet { challengers }
-            }
-        };
-        if raw.games == 0 || (raw.games % 2 == 1 && !format.is_paired_by_results()) {
-            return Err(Problem::Invalid(format!(
-                "games = {}: games per pairing must be even and at least 2, so that every opening is played once with each colour (a Swiss or knock-out may play any number from 1)",
-                raw.games
-            )));
-        }
-        let schedule = Schedule::new(players.len(), format.clone(), raw.games);
-        if schedule.total_games() > MAX_GAMES {
-            return Err(Problem::Invalid(format!(
-                "the schedule holds {} games, more than the {MAX_GAMES} a tournament may have",
-                schedule.total_games()
-            )));
-        }
-
-        let openings = match raw.openings {
-            None => Openings::None,
-            Some(RawOpenings {
-                file: Some(file),
-                order,
-                plies: None,
-            }) => Openings::from_file(&file, &spec, order, settings.seed).map_err(Problem::from)?,
-            Some(RawOpenings {
-                file: None,
-                order: DeckOrder::Random,
-                plies: Some(plies),
-            }) if plies > 0 => {
-                Openings::random(plies, settings.seed, &spec).map_err(Problem::from)?
-            }
-            Some(_) => {
-                return Err(Problem::Invalid(
-                    "openings: give either file = \"PATH\" (with an optional order = \"random\" or \"file\") or plies = N (N >= 1, random openings)".into(),
-                ))
-            }
-        };
-
-        // A protocol that cannot express the game (or an opening) is refused before any game.
-        let sample_opening = openings
-            .for_cycle(&spec, 0)
-            .map_err(|e| Problem::Invalid(format!("openings: {e}")))?;
-        for player in &players {
-            player
-                .spec
-                .check_game(&spec, &sample_opening)
-                .map_err(|e| Problem::Invalid(format!("players ({}): {e}", player.label)))?;
-        }
-
-        if settings.max_line < Settings::MIN_MAX_LINE {
-            return Err(Problem::Invalid(format!(
-                "max_line: at least {} bytes",
-                Settings::MIN_MAX_LINE
-            )));
-        }
+        let spec = raw.game_spec()?;
+        let players = raw.players(&settings)?;
+        let format = raw.format(&players)?;
+        let schedule = raw.schedule(&format, players.len())?;
+        let openings = raw.openings(&spec, settings.seed)?;
+        check_protocols(&players, &spec, &openings)?;
+        settings
+            .validate()
+            .map_err(|e| Problem::Invalid(format!("{}: {e}", e.key())))?;
         if raw.concurrency == Some(0) {
             return Err(Problem::Invalid("concurrency: at least 1".into()));
         }
@@ -535,13 +567,9 @@ impl Tournament {
             games_per_pairing: raw.games,
             schedule,
             openings,
-            rules: settings.rules(spec),
-            process: settings.process(),
-            seed: settings.seed,
+            table: settings.table(spec, raw.reuse_processes),
             concurrency: raw.concurrency,
-            reuse_processes: raw.reuse_processes,
             records: raw.records.0,
-            replay_stalled: settings.replay_stalled(),
         })
     }
 

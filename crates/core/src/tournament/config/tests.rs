@@ -33,9 +33,9 @@ fn a_minimal_config_gets_the_defaults() {
     assert_eq!(t.players[0].time.move_ms, 1000);
     assert_eq!(t.players[1].time.move_ms, 200);
     assert_eq!(t.players[1].spec.to_string(), "python3 bot.py");
-    assert!(t.reuse_processes && t.replay_stalled);
+    assert!(t.table.reuse_processes && t.table.replay_stalled);
     assert_eq!(t.records, Some(RecordLayout::Pack));
-    assert_eq!(t.seed, 1);
+    assert_eq!(t.table.seed, 1);
 }
 
 #[test]
@@ -74,7 +74,7 @@ builtin = "random"
     let t = Tournament::parse(text, "x").unwrap();
     assert_eq!(t.name, "cup");
     assert_eq!(
-        t.rules.spec.to_string(),
+        t.table.rules.spec.to_string(),
         "mnk width=7 height=7 line=4 exact=yes"
     );
     assert_eq!(
@@ -87,12 +87,12 @@ builtin = "random"
     assert_eq!(t.players[0].time.first_move_ms, 500);
     assert_eq!(t.players[0].limits.memory_mb, None);
     assert_eq!(t.players[1].limits.memory_mb, Some(512));
-    assert_eq!(t.rules.margin, Duration::from_millis(20));
-    assert!(t.rules.send_legal_moves);
-    assert_eq!(t.process.max_line, 100);
+    assert_eq!(t.table.rules.margin, Duration::from_millis(20));
+    assert!(t.table.rules.send_legal_moves);
+    assert_eq!(t.table.process.max_line, 100);
     assert_eq!(t.concurrency, Some(3));
     assert_eq!(t.output, Path::new("out/cup"));
-    assert!(!t.reuse_processes && t.records.is_none() && !t.replay_stalled);
+    assert!(!t.table.reuse_processes && t.records.is_none() && !t.table.replay_stalled);
     assert_eq!(t.openings, Openings::Random { plies: 2, seed: 9 });
 }
 
@@ -262,7 +262,10 @@ fn players_may_speak_other_protocols_where_the_game_allows() {
     ));
     assert!(message.contains("native protocol only"), "{message}");
     let message = error(&MINIMAL.replace("time = ", "protocol = \"morse\"\ntime = "));
-    assert!(message.contains("unknown variant `morse`"), "{message}");
+    assert!(
+        message.contains("unknown protocol 'morse' (protocols: native, gomocup"),
+        "{message}"
+    );
 }
 
 #[test]
