@@ -103,7 +103,7 @@ fn given(flag: Option<PathBuf>, variable: &str) -> Option<PathBuf> {
 fn main() {
     let mut time_ms = 1000;
     let mut count = usize::MAX;
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let mut jobs = 2 * cores;
     let (mut previous, mut engine) = (None, None);
     let mut args = std::env::args().skip(1);

@@ -186,7 +186,7 @@ fn main() {
     let mut filters = Vec::new();
     // One match per two cores, as a tournament's default: a strong bot thinking while another
     // match's bot starves it of CPU would lose on time through no fault of its own.
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let mut jobs_at_once = (cores / 2).max(1);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {

@@ -105,7 +105,7 @@ fn main() {
         "20 ms over a {LIMIT_MS} ms limit: {over_games} answers, {over_forfeits} forfeited on time"
     );
     // Oversubscribed: twice as many matches as cores, bots at half the limit.
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let load_dirs: Vec<tempfile::TempDir> = (0..2 * cores)
         .map(|_| tempfile::tempdir().unwrap())
         .collect();

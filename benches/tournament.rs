@@ -83,7 +83,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 fn main() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     println!("{cores} cores; load average before: {}", load_average());
     for (name, extra) in [
         ("reuse", "records = false\nreuse_processes = true"),

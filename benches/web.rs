@@ -83,6 +83,8 @@ fn run(args: &[&str]) {
     assert!(status.success(), "referee {args:?}");
 }
 
+// The benchmark's script, its steps in the order they are measured and printed.
+#[allow(clippy::too_many_lines)]
 fn main() {
     let work = tempfile::tempdir().unwrap();
     let dir = work.path();

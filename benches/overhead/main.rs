@@ -218,7 +218,7 @@ fn main() {
     let random = PlayerSpec::Builtin(Level::Random);
     referee_cycles(10, &instant);
     referee_cycles(10, &random);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let everywhere = cpus::mask().expect("the processors this thread may use");
     let one = *cpus::allowed().last().expect("a processor");
     for (busy, pinned) in [(false, false), (true, false), (false, true), (true, true)] {

@@ -75,7 +75,7 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         contest.players.len()
     ));
     let prepared = contest::prepare(&contest, &args.config, &out, jobs, args.resume, &|entry| {
-        say(&format!("  {}", field::line(entry)))
+        say(&format!("  {}", field::line(entry)));
     })?;
     let [json, text] = field::saved(&out);
     say(&format!(

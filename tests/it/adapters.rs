@@ -803,7 +803,7 @@ fn codingame_valid_actions_are_shuffled_by_the_seed() {
                 .args(&["--seed", seed]),
         )
         .iter()
-        .map(|game| game.sent_to_a().iter().map(|l| l.to_string()).collect())
+        .map(|game| game.sent_to_a().iter().map(|l| (*l).to_string()).collect())
         .collect()
     };
     let games = openings("5");

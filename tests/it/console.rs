@@ -262,7 +262,7 @@ fn styles(raw: &str) -> Vec<String> {
         .filter_map(|rest| {
             let params = rest.strip_prefix('[')?;
             let end = params.find(|c: char| c.is_ascii_alphabetic())?;
-            (&params[end..end + 1] == "m" && !matches!(&params[..end], "" | "0"))
+            (&params[end..=end] == "m" && !matches!(&params[..end], "" | "0"))
                 .then(|| params[..=end].to_string())
         })
         .collect()

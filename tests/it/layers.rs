@@ -34,12 +34,12 @@ fn no_crate_depends_on_a_crate_above_it() {
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    let layered: BTreeSet<String> = LAYERS.iter().map(|(name, _)| name.to_string()).collect();
+    let layered: BTreeSet<String> = LAYERS.iter().map(|(name, _)| (*name).to_string()).collect();
     assert_eq!(listed, layered, "every crate has its place in LAYERS");
     for (name, below) in LAYERS {
         let text = fs::read_to_string(repo_file(&format!("crates/{name}/Cargo.toml"))).unwrap();
         let manifest: toml::Table = text.parse().unwrap();
-        let allowed: BTreeSet<String> = below.iter().map(|name| name.to_string()).collect();
+        let allowed: BTreeSet<String> = below.iter().map(|name| (*name).to_string()).collect();
         let upward: Vec<String> = referee_dependencies(&manifest)
             .difference(&allowed)
             .cloned()

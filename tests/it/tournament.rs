@@ -450,9 +450,7 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
     // Kill it once a few games are journaled, well before the end.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let lines = std::fs::read_to_string(&journal_path)
-            .map(|t| t.lines().count())
-            .unwrap_or(0);
+        let lines = std::fs::read_to_string(&journal_path).map_or(0, |t| t.lines().count());
         if lines > 6 {
             break;
         }

@@ -15,14 +15,14 @@ impl Proposal {
         *self
             .0
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(notation);
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(notation);
     }
 
     /// The move proposed last, if any.
     pub(crate) fn get(&self) -> Option<String> {
         self.0
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
     }
 }

@@ -97,10 +97,10 @@ impl Spin {
             _ => true,
         };
         let probe = self.next_pause == 1 && self.waits % SPIN_PROBE_EVERY == 0;
-        if spinning_is_quicker != probe {
-            ANSWER_SPIN
-        } else {
+        if spinning_is_quicker == probe {
             Duration::ZERO
+        } else {
+            ANSWER_SPIN
         }
     }
 

@@ -109,7 +109,9 @@ impl StderrCollector {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -147,7 +149,9 @@ impl Poller {
     }
 
     fn watched(&self) -> MutexGuard<'_, Watched> {
-        self.watched.lock().unwrap_or_else(|e| e.into_inner())
+        self.watched
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn watch(&self, shared: Arc<Shared>) -> io::Result<()> {

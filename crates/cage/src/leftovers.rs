@@ -137,7 +137,9 @@ impl RunFile {
     }
 
     fn file(&self) -> std::sync::MutexGuard<'_, File> {
-        self.file.lock().unwrap_or_else(|e| e.into_inner())
+        self.file
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Kills what this run's bots left and removes its cgroups and its file, for a referee

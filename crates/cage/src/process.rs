@@ -699,9 +699,8 @@ fn describe_exit(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         format!("exited with code {code} before the game ended")
     } else if let Some(signal) = status.signal() {
-        let name = Signal::try_from(signal)
-            .map(|s| s.as_str().to_string())
-            .unwrap_or_else(|_| "unknown".into());
+        let name =
+            Signal::try_from(signal).map_or_else(|_| "unknown".into(), |s| s.as_str().to_string());
         format!("killed by signal {signal} ({name}) before the game ended")
     } else {
         format!("ended ({status}) before the game ended")

@@ -372,7 +372,7 @@ fn arguments(
     as_root: bool,
 ) -> Vec<String> {
     let mut args: Vec<String> = Vec::new();
-    let mut add = |words: &[&str]| args.extend(words.iter().map(|w| w.to_string()));
+    let mut add = |words: &[&str]| args.extend(words.iter().map(|w| (*w).to_string()));
     let nobody = NOBODY.to_string();
     add(&[BWRAP, "--unshare-user", "--uid", &nobody, "--gid", &nobody]);
     add(&[
@@ -421,7 +421,7 @@ fn arguments(
     tmpfs("/dev/shm", size.as_deref());
     tmpfs("/tmp", size.as_deref());
     tmpfs("/run", Some(&RUN_SIZE.to_string()));
-    let mut add = |words: &[&str]| args.extend(words.iter().map(|w| w.to_string()));
+    let mut add = |words: &[&str]| args.extend(words.iter().map(|w| (*w).to_string()));
     add(&["--remount-ro", "/dev", "--symlink", "/tmp", "/var/tmp"]);
     let cwd_text = cwd.display().to_string();
     if let Some(own) = own {

@@ -54,7 +54,9 @@ impl Noted {
     }
 
     fn log(&self) -> std::sync::MutexGuard<'_, Log> {
-        self.log.lock().unwrap_or_else(|e| e.into_inner())
+        self.log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -153,7 +155,7 @@ mod tests {
         assert!(worst >= Duration::from_millis(90), "{worst:?}");
         // Not before the monitor was due.
         assert_eq!(
-            frozen.worst_stall_between(start - Duration::from_secs(2), start),
+            frozen.worst_stall_between(start.checked_sub(Duration::from_secs(2)).unwrap(), start),
             None
         );
     }

@@ -352,7 +352,9 @@ impl Bots {
     }
 
     fn registry(&self) -> MutexGuard<'_, Registry> {
-        self.registry.lock().unwrap_or_else(|e| e.into_inner())
+        self.registry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn unregister(&self, pid: i32) {
@@ -413,7 +415,7 @@ impl Bots {
             let registry = self
                 .settled
                 .wait_while(self.registry(), |registry| registry.in_flight > 0)
-                .unwrap_or_else(|e| e.into_inner());
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if registry.live.contains_key(&pid.as_raw()) {
                 return;
             }
@@ -425,7 +427,10 @@ impl Bots {
     /// Sweeps now, after any sweep under way (when the referee is about to exit).
     fn sweep_before_exit(&self) {
         if self.reaping_orphans {
-            let _sweeping = self.sweeper.lock().unwrap_or_else(|e| e.into_inner());
+            let _sweeping = self
+                .sweeper
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             self.sweep();
         }
     }
@@ -453,7 +458,7 @@ impl Bots {
         let mut registry = self
             .settled
             .wait_while(self.registry(), |registry| registry.in_flight > 0)
-            .unwrap_or_else(|e| e.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let reaped = registry.reaped_during_scan.take().unwrap_or_default();
         children
             .into_iter()

@@ -120,8 +120,7 @@ impl Contest {
         })?;
         let default_name = path
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "contest".into());
+            .map_or_else(|| "contest".into(), |s| s.to_string_lossy().into_owned());
         Contest::parse(&text, &default_name).map_err(|message| ContestConfigError::Invalid {
             path: path.to_path_buf(),
             message,

@@ -253,7 +253,9 @@ fn parallel<T: Send, E: Send>(
                 }
                 let result = task(at);
                 let failed = result.is_err();
-                results.lock().unwrap_or_else(|e| e.into_inner())[at] = Some(result);
+                results
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)[at] = Some(result);
                 if failed {
                     next.store(count, Ordering::Relaxed);
                 }
@@ -262,7 +264,7 @@ fn parallel<T: Send, E: Send>(
     });
     results
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .into_iter()
         .flatten()
         .collect()

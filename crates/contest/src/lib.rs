@@ -73,7 +73,7 @@ pub fn prepare(
     };
     let entries = field::build_all(contest, jobs, &|entry| {
         if entry.status != field::Status::Plays {
-            report(entry)
+            report(entry);
         }
     })?;
     let write_error = |path: &Path| {

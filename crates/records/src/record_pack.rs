@@ -35,10 +35,10 @@ const MAX_LINE: u64 = 64 << 20;
 /// The records file beside a journal: `games.jsonl` beside `journal.jsonl`,
 /// `games-K-of-N.jsonl` beside a shard's `journal-K-of-N.jsonl`.
 pub fn pack_path(journal: &Path) -> PathBuf {
-    let name = journal
-        .file_name()
-        .map(|name| name.to_string_lossy().replacen("journal", "games", 1))
-        .unwrap_or_else(|| "games.jsonl".into());
+    let name = journal.file_name().map_or_else(
+        || "games.jsonl".into(),
+        |name| name.to_string_lossy().replacen("journal", "games", 1),
+    );
     journal.with_file_name(name)
 }
 
@@ -203,7 +203,10 @@ impl RecordPack {
     fn append(&self, line: &impl Serialize) -> io::Result<()> {
         let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
         bytes.push(b'\n');
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let Some(open) = file.as_mut() else {
             return Err(io::Error::other("an earlier write to it failed"));
         };
@@ -581,7 +584,7 @@ mod tests {
         let changed = index
             .update(|read| {
                 if let Indexed::Game(record) = read {
-                    found.push(record.number)
+                    found.push(record.number);
                 }
             })
             .unwrap();
@@ -599,7 +602,7 @@ mod tests {
         assert!(index
             .update(|read| {
                 if let Indexed::Game(record) = read {
-                    found.push(record.number)
+                    found.push(record.number);
                 }
             })
             .unwrap());

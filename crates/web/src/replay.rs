@@ -97,7 +97,7 @@ pub(crate) fn finished(game: &StoredGame) -> GameView {
             .as_deref()
             .map(|bytes| (escaped(bytes), record.players[i].stderr_at_us.clone()))
     });
-    let export = format_of(record).map(|format| format.extension());
+    let export = format_of(record).map(referee_records::export::Exporter::extension);
     view(value, false, &game.transcript, stderr, export)
 }
 

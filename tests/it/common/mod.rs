@@ -256,7 +256,7 @@ impl Match {
 
     /// Any other options, as they are.
     pub(crate) fn args(mut self, args: &[&str]) -> Match {
-        self.args.extend(args.iter().map(|arg| arg.to_string()));
+        self.args.extend(args.iter().map(|arg| (*arg).to_string()));
         self
     }
 

@@ -589,7 +589,7 @@ mod tests {
             Threats::None => assert!(wins.is_empty(), "missed {wins:?}\n{}", game.render()),
             Threats::One(s) => assert_eq!(wins, vec![s], "\n{}", game.render()),
             Threats::Several(s) => {
-                assert!(wins.len() >= 2 && wins.contains(&s), "\n{}", game.render())
+                assert!(wins.len() >= 2 && wins.contains(&s), "\n{}", game.render());
             }
         }
         assert_eq!(board.can_win(side), !wins.is_empty());

@@ -13,7 +13,7 @@ pub(super) const WINNING_CELLS: [u16; 512] = {
         let mut line = 0;
         while line < LINES.len() {
             let missing = LINES[line] & !(set as u16);
-            if missing.count_ones() == 1 {
+            if missing.is_power_of_two() {
                 table[set] |= missing;
             }
             line += 1;

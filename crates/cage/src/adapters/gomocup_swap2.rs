@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn gomocup_brains_play_swap2_from_openings_it_can_ask_about() {
-        let owned = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let owned = |moves: &[&str]| moves.iter().map(|m| (*m).to_string()).collect::<Vec<_>>();
         assert!(check(params("swap1"), &[])
             .unwrap_err()
             .contains("no swap1"));

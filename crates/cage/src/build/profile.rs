@@ -44,7 +44,7 @@ pub fn builtin() -> Vec<(String, Profile)> {
         (
             name.to_string(),
             Profile {
-                detect: detect.iter().map(|d| d.to_string()).collect(),
+                detect: detect.iter().map(|d| (*d).to_string()).collect(),
                 compile: compile.to_string(),
                 run: run.to_string(),
             },
@@ -162,8 +162,7 @@ impl Profile {
     /// The bot's command for a build in `dir`.
     pub fn command(&self, dir: &Path) -> String {
         let quoted = shlex::try_quote(&dir.to_string_lossy())
-            .map(|q| q.into_owned())
-            .unwrap_or_else(|_| dir.display().to_string());
+            .map_or_else(|_| dir.display().to_string(), std::borrow::Cow::into_owned);
         self.run.replace("{dir}", &quoted)
     }
 }

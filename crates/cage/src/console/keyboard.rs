@@ -65,7 +65,7 @@ pub trait Prompt {
 /// A prompt that never changes (raw mode's is empty).
 impl Prompt for &str {
     fn text(&self, _now: Instant) -> String {
-        self.to_string()
+        (*self).to_string()
     }
 
     fn changes_at(&self, _now: Instant) -> Option<Instant> {

@@ -190,7 +190,7 @@ impl ConsoleSeat {
             let wake = if warned {
                 deadline
             } else {
-                out_of_time - WARNING
+                out_of_time.checked_sub(WARNING).unwrap_or(out_of_time)
             };
             match self.keyboard.read(&prompt, wake) {
                 Typed::Line { text, at } => {
@@ -504,7 +504,10 @@ impl Prompt for TurnPrompt {
         let end = self.out_of_time?;
         let left = end.saturating_duration_since(now);
         let shown = left.as_millis().div_ceil(1000) as u64;
-        (shown > 0).then(|| end - Duration::from_secs(shown - 1))
+        (shown > 0).then(|| {
+            end.checked_sub(Duration::from_secs(shown - 1))
+                .unwrap_or(now)
+        })
     }
 }
 

@@ -372,7 +372,12 @@ mod tests {
 
     #[test]
     fn an_answer_up_to_the_limit_plus_the_margin_counts() {
-        for elapsed in [MS(0), MS(200), MS(210) - Duration::from_nanos(1), MS(210)] {
+        for elapsed in [
+            MS(0),
+            MS(200),
+            MS(210).checked_sub(Duration::from_nanos(1)).unwrap(),
+            MS(210),
+        ] {
             let (judge, _) = play("move=200", &[("1 1", elapsed)]);
             assert_eq!(judge.verdict(), None, "{elapsed:?}");
             assert_eq!(judge.moves.len(), 1);

@@ -125,7 +125,7 @@ impl Cholesky {
                         }
                         d.sqrt()
                     } else {
-                        let row_j = &before[j * n..j * n + j + 1];
+                        let row_j = &before[(j * n)..=(j * n + j)];
                         (row_i[j] - dot(&row_i[..j], &row_j[..j])) / row_j[j]
                     };
                     row_i[j] = value;

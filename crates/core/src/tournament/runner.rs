@@ -30,7 +30,7 @@ const LOOKAHEAD_PER_JOB: usize = 4;
 
 /// The CPU cores of this machine.
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// How many games (or a contest's builds) run at once: what the command line asks, else the
@@ -148,11 +148,10 @@ impl RunSummary {
     /// Writes `standings` in each of [`STANDINGS_FORMATS`] next to the journal, named after it
     /// (`standings.json`, or `standings-K-of-N.json` for a shard); returns the files.
     pub fn save_standings(&self, standings: &Standings) -> Result<Vec<PathBuf>, WriteError> {
-        let stem = self
-            .journal
-            .file_stem()
-            .map(|s| s.to_string_lossy().replacen("journal", "standings", 1))
-            .unwrap_or_else(|| "standings".into());
+        let stem = self.journal.file_stem().map_or_else(
+            || "standings".into(),
+            |s| s.to_string_lossy().replacen("journal", "standings", 1),
+        );
         STANDINGS_FORMATS
             .into_iter()
             .map(|format| {
@@ -278,7 +277,9 @@ enum Event {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Plays every game of `options.shard` not yet in the journal, with bots started by
@@ -353,7 +354,7 @@ pub fn run(
     let (played, elapsed) = progress.finish();
     let closed = journal
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .close();
     outcome?;
     closed?;

@@ -102,8 +102,8 @@ pub fn pair_round(history: &[History], round: u32, seed: u64) -> Round {
                 std::cmp::Ordering::Less => true,
                 std::cmp::Ordering::Greater => false,
                 std::cmp::Ordering::Equal => match (ha.last_first, hb.last_first) {
-                    (Some(false), Some(true)) | (Some(false), None) | (None, Some(true)) => true,
-                    (Some(true), Some(false)) | (Some(true), None) | (None, Some(false)) => false,
+                    (Some(false) | None, Some(true)) | (Some(false), None) => true,
+                    (Some(true) | None, Some(false)) | (Some(true), None) => false,
                     _ => rng.gen_bool(0.5),
                 },
             };

@@ -513,8 +513,7 @@ impl Tournament {
         })?;
         let default_name = path
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "tournament".into());
+            .map_or_else(|| "tournament".into(), |s| s.to_string_lossy().into_owned());
         Tournament::from_text(&text, &default_name, path)
     }
 

@@ -658,7 +658,9 @@ struct CommitState {
 
 impl Commits {
     fn state(&self) -> MutexGuard<'_, CommitState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -719,7 +721,7 @@ fn commit_until_closed(commits: &Commits, file: &File) {
         let mut state = commits
             .wake
             .wait_while(commits.state(), |state| !state.unsynced && !state.closing)
-            .unwrap_or_else(|e| e.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if !state.closing {
             drop(state);
             std::thread::sleep(COMMIT_INTERVAL);

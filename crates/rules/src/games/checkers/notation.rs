@@ -71,7 +71,7 @@ mod tests {
         ] {
             match g.parse_move(text) {
                 Err(MoveError::NotAMove(message)) => {
-                    assert!(message.contains("such as 11-15"), "{text:?}: {message}")
+                    assert!(message.contains("such as 11-15"), "{text:?}: {message}");
                 }
                 other => panic!("{text:?}: {other:?}"),
             }

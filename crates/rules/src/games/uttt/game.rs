@@ -598,7 +598,7 @@ mod tests {
         for text in ["", "4", "4 4 4", "a b", "4,4", "4.0 4", "four four"] {
             match game.parse_move(text) {
                 Err(MoveError::NotAMove(message)) => {
-                    assert!(message.contains("'x y'"), "{text:?}: {message}")
+                    assert!(message.contains("'x y'"), "{text:?}: {message}");
                 }
                 other => panic!("{text:?}: {other:?}"),
             }

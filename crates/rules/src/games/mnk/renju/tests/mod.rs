@@ -61,9 +61,9 @@ fn parse(case: &Case) -> Position {
         let tokens = if tokens.len() == 1 {
             tokens[0].chars().map(|c| c.to_string()).collect::<Vec<_>>()
         } else if tokens.len() == 17 && tokens[0].parse::<u32>().is_ok() {
-            tokens[1..16].iter().map(|t| t.to_string()).collect()
+            tokens[1..16].iter().map(|t| (*t).to_string()).collect()
         } else {
-            tokens.iter().map(|t| t.to_string()).collect()
+            tokens.iter().map(|t| (*t).to_string()).collect()
         };
         rows.push(tokens.iter().map(|t| t.chars().next().unwrap()).collect());
     }
