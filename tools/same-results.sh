@@ -83,3 +83,10 @@ find "$out" -type f -print0 | xargs -0 sed -i -E \
   -e 's/pid [0-9]+/pid P/g' \
   -e 's/[0-9]+(\.[0-9]+)? games\/s/N games\/s/g' \
   -e "s#$out#OUT#g"
+# Who held the journal's lock, and since when.
+find "$out" -name '*.lock' -print0 | xargs -0 -r sed -i -E 's/^pid P on .*/LOCKED/'
+# A bot that crashes at once may die before or after the referee writes its setup lines (a
+# race no build decides): those lines are left out of its transcripts.
+sed -i -E '/^\+Tms A> /d' "$out"/verdict-crash-at-once/*.transcript.txt
+# When each stderr line was written: a list, on lines of its own in pretty JSON.
+find "$out" -type f -print0 | xargs -0 perl -0pi -e 's/"stderr_at_us": ?\[[^\]]*\]/"stderr_at_us":T/g'
