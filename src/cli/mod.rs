@@ -3,7 +3,7 @@
 //! module per command.
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use referee_rules::games::{opening_moves, GameSpec};
 use std::process::ExitCode;
 
@@ -114,7 +114,11 @@ enum Command {
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
 pub(crate) fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A negative number given to an option is read as its value, so that the parser says
+    // the value is invalid ("invalid digit") rather than advising `-- -5`, which no command
+    // of the referee takes.
+    let command = Cli::command().mut_subcommands(|command| command.allow_negative_numbers(true));
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
     match run(cli) {
         Ok(code) => code,
         Err(error) => {

@@ -90,3 +90,63 @@ fn the_readme_configuration_example_loads_with_its_openings() {
         tournament.openings.description()
     );
 }
+
+/// A negative number given to an option or an argument is said to be an invalid value, not
+/// answered with the parser's advice to write `-- -5`, which no command of the referee takes.
+#[test]
+fn a_negative_number_is_an_invalid_value() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, said) in [
+        (
+            &[
+                "match",
+                "tictactoe",
+                "builtin:random",
+                "builtin:random",
+                "--margin-ms",
+                "-5",
+            ][..],
+            "invalid value '-5' for '--margin-ms <MARGIN_MS>'",
+        ),
+        (
+            &["perft", "tictactoe", "-3"][..],
+            "invalid value '-3' for '<DEPTH>'",
+        ),
+    ] {
+        let output = referee_in(dir.path(), args, 2);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!stderr.contains("-- -"), "{args:?}: {stderr}");
+    }
+}
+
+/// A built-in bot asked for a move in a game that is already over says why and exits 2,
+/// instead of panicking (exit 101).
+#[test]
+fn a_built_in_bot_asked_to_move_in_a_finished_game_says_why() {
+    let finished = "referee 1\ngame tictactoe\nside first\ntime move=1000\nplayed 0 0\n\
+                    played 0 1\nplayed 1 0\nplayed 1 1\nplayed 2 0\nstart\nturn 1000\nquit\n";
+    for level in ["random", "greedy", "strong"] {
+        let mut child = referee()
+            .args(["bot", level])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(finished.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_ne!(output.status.code(), Some(101), "{level}: {stderr}");
+        assert!(
+            stderr.contains("the game is already over: there is no move to make"),
+            "{level}: {stderr}"
+        );
+    }
+}

@@ -120,6 +120,8 @@ trait Session: Send {
     fn choose(&mut self, budget: &Budget) -> String;
     /// Whether the brain chooses at once (see [`Brain::instant`]).
     fn instant(&self) -> bool;
+    /// Whether the game is over, so that there is no move to choose.
+    fn is_over(&self) -> bool;
 }
 
 struct BrainSession<G: Game> {
@@ -148,6 +150,10 @@ impl<G: Game> Session for BrainSession<G> {
 
     fn instant(&self) -> bool {
         self.brain.instant()
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.outcome().is_some()
     }
 
     fn choose(&mut self, budget: &Budget) -> String {
@@ -411,6 +417,11 @@ pub fn run(
                 moved = true;
                 let index = current.ok_or_else(no_game)?;
                 let session = sessions[index].1.as_mut();
+                if session.is_over() {
+                    return Err(problem(
+                        "the game is already over: there is no move to make".into(),
+                    ));
+                }
                 let choice = answer_in_time(session, &budget, &mut lateness, &mut output)?;
                 session
                     .play(&choice)
@@ -518,5 +529,22 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().contains("off the 3x3 board"), "{err}");
+    }
+
+    /// Asked for a move in a game already won, every level says so instead of panicking.
+    #[test]
+    fn a_turn_in_a_finished_game_is_refused_with_a_reason() {
+        let finished = "referee 1\ngame tictactoe\nside first\ntime move=1000\nplayed 0 0\n\
+                        played 0 1\nplayed 1 0\nplayed 1 1\nplayed 2 0\nstart\nturn 1000\nquit\n";
+        for level in [Level::Random, Level::Greedy, Level::Strong] {
+            let mut output = Vec::new();
+            let err = run(level, 1, finished.as_bytes(), &mut output).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "the referee sent 'turn 1000' but the game is already over: there is no move \
+                 to make",
+                "{level}"
+            );
+        }
     }
 }
