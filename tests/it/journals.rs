@@ -121,6 +121,48 @@ fn two_runs_on_one_output_directory_are_refused_naming_the_other() {
     assert!(left.is_empty(), "bot processes left running: {left:?}");
 }
 
+/// `--resume` into a folder that holds no journal says so (a mistyped `--out` would otherwise
+/// start the tournament again without a word), then plays the tournament.
+#[test]
+fn resuming_where_there_is_no_journal_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &builtins(), "");
+    let out = dir.path().join("never-made");
+    let output = run(&[
+        "tournament",
+        &config,
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "nothing to resume: there was no journal at {}, so the tournament starts from its \
+             first game",
+            out.join("journal.jsonl").display()
+        )),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("journal.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        5
+    );
+    let again = run(&[
+        "tournament",
+        &config,
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(!stdout.contains("nothing to resume"), "{stdout}");
+}
+
 #[test]
 fn a_journal_is_read_strictly_and_with_a_bound() {
     let dir = tempfile::tempdir().unwrap();

@@ -301,8 +301,16 @@ pub fn run(
         });
     }
     let path = journal_path(&options.out, options.shard);
+    let nothing_to_resume = options.resume && !path.exists();
     let (journal, finished) = Journal::open(&path, &header, options.resume)?;
     progress.enter_players(tournament.names());
+    if nothing_to_resume {
+        progress.say(&format!(
+            "nothing to resume: there was no journal at {}, so the tournament starts from its \
+             first game",
+            path.display()
+        ));
+    }
     progress.resumed(&finished);
     let records = match tournament.records {
         None => None,
