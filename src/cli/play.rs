@@ -1,12 +1,14 @@
 //! `referee play`: the command line of a game at the console.
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 use clap::Args;
 use referee_bots::Level;
 use referee_cage::host;
+use referee_cage::process_options::ProcessOptions;
 use referee_core::console_game::{play_at_console, PersonPages, PlayConfig, SideSpec};
 use referee_core::players::PlayerSpec;
 use referee_core::settings::Settings;
+use referee_core::table::{check_startable, Player};
 use referee_rules::clock::TimeControl;
 use referee_rules::games::{GameSpec, Side};
 use referee_web::browser::BrowserPages;
@@ -95,6 +97,7 @@ pub(super) fn run(args: PlayArgs) -> Result<()> {
         }
     };
     let process = settings.process();
+    check_bots_start(&sides, bot_time, &process)?;
     let host = host::prepare(&process)?;
     let opening = super::moves(&spec, args.opening.as_deref());
     let config = PlayConfig {
@@ -118,6 +121,34 @@ pub(super) fn run(args: PlayArgs) -> Result<()> {
         pages.as_mut().map(|pages| pages as &mut dyn PersonPages),
     )?;
     Ok(())
+}
+
+/// Refuses, before the game is announced, a bot side whose program cannot start, saying what
+/// a side may be (a mistyped `human` is read as a command line).
+fn check_bots_start(
+    sides: &[SideSpec; 2],
+    time: TimeControl,
+    process: &ProcessOptions,
+) -> Result<()> {
+    let bots: Vec<Player> = sides
+        .iter()
+        .zip(["--first", "--second"])
+        .filter_map(|(side, option)| match side {
+            SideSpec::Bot(spec) => Some(Player {
+                label: option.into(),
+                spec: spec.clone(),
+                time,
+                limits: process.limits,
+            }),
+            SideSpec::Human => None,
+        })
+        .collect();
+    check_startable(&bots, process.working_dir.as_deref()).map_err(|error| {
+        anyhow!(
+            "{error}; a side is `human`, `builtin:LEVEL` (random, greedy or strong) or a \
+             bot's command line"
+        )
+    })
 }
 
 /// The two sides: a side not given is a person, unless the other side is one; then it is the

@@ -150,3 +150,25 @@ fn a_built_in_bot_asked_to_move_in_a_finished_game_says_why() {
         );
     }
 }
+
+/// A side of `referee play` that is neither a person nor a program that can start is refused
+/// before the game is announced, with what a side may be.
+#[test]
+fn a_side_that_is_no_program_is_refused_with_what_a_side_may_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = referee_in(dir.path(), &["play", "tictactoe", "--first", "robot"], 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no program 'robot' in the PATH"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a side is `human`, `builtin:LEVEL` (random, greedy or strong)"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !stdout.contains("Game:"),
+        "announced before refusing: {stdout}"
+    );
+}
