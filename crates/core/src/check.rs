@@ -548,12 +548,13 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         self.findings
     }
 }
+
 /// The lines under a problem: the end of the bot's stderr in that game, escaped, and where the
 /// whole of it is (or how to keep it).
 fn stderr_details(
     played: &PlayedGame,
     side: Side,
-    files: Option<&referee_records::record::RecordFiles>,
+    files: Option<&RecordFiles>,
     config: &CheckConfig,
 ) -> Vec<String> {
     let Some(tail) = &played.record.players[side.index()].stderr_tail else {

@@ -57,8 +57,9 @@ pub struct LineCount {
 
 /// One game's lines both ways with a seat. Lines to the seat are the referee's own and all
 /// kept; of the bot's, the first are kept up to [`TRANSCRIPT_CAP_LINES`] and
-/// [`TRANSCRIPT_CAP_BYTES`], and every later one is counted and dropped, so a bot that writes without end (Gomocup's `MESSAGE` lines
-/// are allowed at any time) cannot fill the referee's memory, recorded or not.
+/// [`TRANSCRIPT_CAP_BYTES`], and every later one is counted and dropped, so a bot that writes
+/// without end (Gomocup's `MESSAGE` lines are allowed at any time) cannot fill the referee's
+/// memory, recorded or not.
 #[derive(Clone, Debug, Default)]
 pub struct Transcript {
     lines: Vec<TranscriptLine>,

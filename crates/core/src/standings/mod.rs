@@ -366,7 +366,7 @@ pub struct StandingRow {
     pub draws: u32,
     /// Games lost, forfeits included.
     pub losses: u32,
-    /// Losses by timeout, by an illegal move (or not a move at all), by a crash.
+    /// Losses by timeout.
     pub timeouts: u32,
     /// Losses by an illegal move or a line that is not a move.
     pub illegal: u32,
@@ -381,7 +381,7 @@ pub struct StandingRow {
     /// The points of every opponent, once per game against it: how hard a player's draw was,
     /// which matters in a Swiss tournament, where players of one score met different fields.
     pub buchholz: f64,
-    /// Elo relative to the field's average, and half the width of its 95% interval.
+    /// Elo relative to the field's average.
     pub elo: f64,
     /// Half the width of the Elo's 95% interval.
     pub elo_error95: f64,

@@ -48,7 +48,7 @@ impl Exporter<GameRecord> for Pdn {
     fn write(&self, record: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
         match spec_of(record) {
             Ok(GameSpec::Checkers(params)) => out.write_all(pdn(record, &params).as_bytes()),
-            _ => unreachable!("PDN holds checkers only"),
+            _ => Err(not_held("PDN holds games of checkers only")),
         }
     }
 }
@@ -66,9 +66,18 @@ impl Exporter<GameRecord> for Sgf {
     }
 
     fn write(&self, record: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
-        let spec = spec_of(record).expect("SGF holds m,n,k games only");
-        out.write_all(sgf(record, &spec).as_bytes())
+        match spec_of(record) {
+            Ok(spec) if spec.mnk_params().is_some() => out.write_all(sgf(record, &spec).as_bytes()),
+            _ => Err(not_held(
+                "SGF holds tic-tac-toe, gomoku and m,n,k games only",
+            )),
+        }
     }
+}
+
+/// The error of a format asked to write a game it does not hold (see [`Exporter::holds`]).
+fn not_held(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, what)
 }
 
 /// The formats a game's record is exported to: a game goes to the first that holds it.
@@ -262,5 +271,51 @@ fn player_name(record: &GameRecord, index: usize) -> String {
         (Some(name), Some(version)) => format!("{name} {version}"),
         (Some(name), None) => name.clone(),
         _ => format!("{} ({})", player.label, player.command),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished game of `game` with no moves, as a record stores it.
+    fn record(game: &str) -> GameRecord {
+        let player = |label: &str| {
+            serde_json::json!({"label": label, "command": "bot", "name": null, "version": null,
+                "time": {"move": 1000, "bank": 0, "increment": 0, "first": 0}, "points": 0.5})
+        };
+        serde_json::from_value(serde_json::json!({
+            "referee": "0", "number": 7, "game": game, "players": [player("a"), player("b")],
+            "opening": [], "moves": [],
+            "result": {"winner": null, "reason": "agreement", "detail": "drawn by agreement"},
+            "started": "2026-11-28T12:00:00Z", "ended": "2026-11-28T12:00:01Z", "final_position": ""
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn each_game_goes_to_the_format_that_holds_it_and_no_other() {
+        let checkers = record("checkers");
+        let gomoku = record("gomoku width=15 height=15 line=5 exact=no");
+        assert_eq!(format_of(&checkers).unwrap().extension(), "pdn");
+        assert_eq!(format_of(&gomoku).unwrap().extension(), "sgf");
+        assert!(format_of(&record("uttt")).is_none());
+        let Err(error) = export(&record("dots rows=3 cols=3")) else {
+            panic!("a game of dots exported");
+        };
+        assert!(
+            matches!(error, ExportError::NoFormat { number: 7, .. }),
+            "{error}"
+        );
+        for (format, game) in [
+            (&Pdn as &dyn Exporter<GameRecord>, &gomoku),
+            (&Sgf, &checkers),
+        ] {
+            let error = format.write(game, &mut Vec::new()).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
+        }
+        let (format, text) = export(&checkers).unwrap();
+        assert_eq!(format.extension(), "pdn");
+        assert!(text.starts_with("[Event \"referee game 7\"]"), "{text}");
     }
 }
