@@ -511,6 +511,70 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
     assert!(left.is_empty(), "bots left running: {left:?}");
 }
 
+/// Ctrl-C or SIGTERM kills every bot at once: the games it cut short are no results (they
+/// used to be journaled as the bots' losses, "exited"), and `--resume` plays them again.
+#[test]
+fn an_interrupted_tournament_journals_no_game_it_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\ngames = 4\nopenings = {{ plies = 2 }}\n{}{}{}",
+            scripted_entry("slow1", "slow:150", &marker),
+            scripted_entry("slow2", "slow:150", &marker),
+            scripted_entry("slow3", "slow:150", &marker),
+        ),
+    );
+    let reference = dir.path().join("reference");
+    tournament(&config, &reference, &["-j", "2"]);
+    let expected = results(&journal(&reference.join("journal.jsonl")));
+    for signal in [
+        nix::sys::signal::Signal::SIGINT,
+        nix::sys::signal::Signal::SIGTERM,
+    ] {
+        let out = dir.path().join(signal.as_str());
+        let journal_path = out.join("journal.jsonl");
+        let child = referee()
+            .args(["tournament", config.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args(["-j", "2"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Once a game is journaled, two more are being played, a move taking 150 ms.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::fs::read_to_string(&journal_path).map_or(0, |t| t.lines().count()) < 2 {
+            assert!(Instant::now() < deadline, "the tournament made no progress");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+        nix::sys::signal::kill(pid, signal).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "{signal}");
+        let partial = journal(&journal_path);
+        assert!(partial.len() < 12, "{signal}: finished before the signal");
+        for (index, result) in results(&partial) {
+            assert_eq!(
+                Some(&result),
+                expected.get(&index),
+                "{signal}: game {} was journaled",
+                index + 1
+            );
+        }
+        let stdout = tournament(&config, &out, &["-j", "2", "--resume"]);
+        assert!(
+            stdout.contains(&format!("played {} games", 12 - partial.len())),
+            "{signal}: {stdout}"
+        );
+        assert_eq!(results(&journal(&journal_path)), expected, "{signal}");
+    }
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "bots left running: {left:?}");
+}
+
 #[test]
 fn four_shards_merged_give_the_standings_of_the_whole_tournament() {
     let dir = tempfile::tempdir().unwrap();

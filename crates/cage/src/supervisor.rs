@@ -217,6 +217,21 @@ impl Supervisor {
         Ok(child)
     }
 
+    /// Whether an interrupt (SIGINT, SIGTERM) has killed every bot: a game that ends now ended
+    /// because its bots were killed, not by their play, and must not be counted.
+    pub fn is_stopping(&self) -> bool {
+        self.shared.bots.registry().stopping
+    }
+
+    /// Waits for the interrupt's handler to end the process (with 130, once every bot and
+    /// orphan is gone): called when [`Supervisor::is_stopping`], so that nothing more is
+    /// written, and the run does not end with a success of its own first.
+    pub fn wait_for_exit(&self) -> ! {
+        loop {
+            std::thread::park();
+        }
+    }
+
     /// Makes the directory of a bot's cgroup, noting it first for the next run should this one
     /// be killed.
     pub(crate) fn make_cgroup(&self, dir: &Path) -> io::Result<()> {

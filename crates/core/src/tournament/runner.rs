@@ -414,15 +414,7 @@ impl Play<'_> {
                             let _ = cpus::pin_current_thread(core);
                         }
                         let table = Table::new(self.supervisor);
-                        let result = work(
-                            self.tournament,
-                            self.venue,
-                            table,
-                            self.out,
-                            dispatcher,
-                            self.journal,
-                            &sender,
-                        );
+                        let result = self.work(table, dispatcher, &sender);
                         if result.is_err() {
                             lock(dispatcher).stopped = true;
                         }
@@ -453,54 +445,58 @@ impl Play<'_> {
     }
 }
 
-/// One worker: plays pairs until none is left (or another worker failed).
-fn work(
-    tournament: &Tournament,
-    venue: &Venue,
-    mut table: Table,
-    out: &Path,
-    dispatcher: &Mutex<Dispatcher<'_>>,
-    journal: &Mutex<Journal>,
-    events: &Sender<Event>,
-) -> Result<(), TournamentError> {
-    loop {
-        let seated = table.seated();
-        let Some(slots) = lock(dispatcher).next(&seated) else {
-            return Ok(());
-        };
-        for slot in slots {
-            let opening = tournament
-                .openings
-                .for_cycle(&tournament.table.rules.spec, slot.cycle)?;
-            let game = ScheduledGame {
-                // The configuration caps schedules at u32::MAX games.
-                number: (slot.index + 1) as u32,
-                seats: slot.seats,
-                opening,
+impl Play<'_> {
+    /// One worker: plays pairs until none is left (or another worker failed).
+    fn work(
+        &self,
+        mut table: Table,
+        dispatcher: &Mutex<Dispatcher<'_>>,
+        events: &Sender<Event>,
+    ) -> Result<(), TournamentError> {
+        let (tournament, out) = (self.tournament, self.out);
+        loop {
+            let seated = table.seated();
+            let Some(slots) = lock(dispatcher).next(&seated) else {
+                return Ok(());
             };
-            let finished = table.play(venue, &tournament.players, &game, |replay| {
-                let _ = events.send(Event::Replayed {
-                    number: game.number,
-                    detail: replay.played.record.result.detail.clone(),
-                });
-            })?;
-            let record = &finished.played.record;
-            let entry = Entry {
-                index: slot.index,
-                players: slot.seats.map(|s| tournament.players[s].label.clone()),
-                winner: record.result.winner,
-                reason: record.result.reason,
-                violation: record.result.violation.clone(),
-                opening: record.opening.clone(),
-                moves: record.moves.len(),
-                stalled: record.result.stalled,
-                record: finished.filed.as_ref().map(|filed| {
-                    let path = filed.record_path();
-                    path.strip_prefix(out).unwrap_or(path).display().to_string()
-                }),
-            };
-            lock(journal).append(&entry)?;
-            let _ = events.send(Event::Finished(entry));
+            for slot in slots {
+                let opening = tournament
+                    .openings
+                    .for_cycle(&tournament.table.rules.spec, slot.cycle)?;
+                let game = ScheduledGame {
+                    // The configuration caps schedules at u32::MAX games.
+                    number: (slot.index + 1) as u32,
+                    seats: slot.seats,
+                    opening,
+                };
+                let finished = table.play(self.venue, &tournament.players, &game, |replay| {
+                    let _ = events.send(Event::Replayed {
+                        number: game.number,
+                        detail: replay.played.record.result.detail.clone(),
+                    });
+                })?;
+                let record = &finished.played.record;
+                let entry = Entry {
+                    index: slot.index,
+                    players: slot.seats.map(|s| tournament.players[s].label.clone()),
+                    winner: record.result.winner,
+                    reason: record.result.reason,
+                    violation: record.result.violation.clone(),
+                    opening: record.opening.clone(),
+                    moves: record.moves.len(),
+                    stalled: record.result.stalled,
+                    record: finished.filed.as_ref().map(|filed| {
+                        let path = filed.record_path();
+                        path.strip_prefix(out).unwrap_or(path).display().to_string()
+                    }),
+                };
+                if self.supervisor.is_stopping() {
+                    // Killed by an interrupt: not a result; `--resume` plays it again.
+                    self.supervisor.wait_for_exit();
+                }
+                lock(self.journal).append(&entry)?;
+                let _ = events.send(Event::Finished(entry));
+            }
         }
     }
 }
