@@ -1,10 +1,9 @@
 //! `referee check`: the compliance check of a bot, findings printed as they are made.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use referee_cage::host;
 use referee_cage::limits::Limits;
-use referee_cage::Protocol;
 use referee_core::check::{run_check, CheckConfig, Severity, BUFFERING_VARIABLES};
 use referee_core::players::PlayerSpec;
 use referee_core::report::{counted, say};
@@ -51,13 +50,6 @@ pub(super) struct CheckArgs {
 
 pub(super) fn run(args: CheckArgs) -> Result<ExitCode> {
     let player = PlayerSpec::parse(&args.player).context("the player")?;
-    if player.protocol() != Protocol::NATIVE {
-        bail!(
-            "referee check tests bots of the referee's own protocol; a {} bot can play \
-             `referee match` as it is",
-            player.protocol()
-        );
-    }
     let settings = Settings {
         time: args.time,
         startup_ms: args.startup_ms,

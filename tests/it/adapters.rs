@@ -909,14 +909,37 @@ fn codingame_bots_cannot_start_from_an_opening_nor_play_other_games() {
         message.contains("ultimate tic-tac-toe (uttt) only"),
         "{message}"
     );
-    // `referee check` is for bots of the referee's own protocol.
+    assert!(survivors(&marker()).is_empty());
+}
+
+/// `referee check` (and so a contest's gate) plays a foreign protocol's bot through its own
+/// adapter: a CodinGame bot used to be spoken to natively, and left out as "missing flush".
+#[test]
+fn check_speaks_a_foreign_bots_own_protocol() {
     let marker = marker();
-    let output = referee()
-        .args(["check", "uttt", &codingame("good").command(&marker)])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("own protocol"));
+    let check = |mode: &str| {
+        referee()
+            .args(["check", "uttt", "--time", "move=1000,first=5000"])
+            .arg(codingame(mode).command(&marker))
+            .output()
+            .unwrap()
+    };
+    let good = check("good");
+    let stdout = String::from_utf8_lossy(&good.stdout);
+    assert_eq!(good.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("through the codingame adapter, as the first player): played to the end")
+            && stdout.contains("compliant: 0 problems"),
+        "{stdout}"
+    );
+    let illegal = check("illegal");
+    let stdout = String::from_utf8_lossy(&illegal.stdout);
+    assert_eq!(illegal.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("PROBLEM  game 1 (through the codingame adapter"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("illegal"), "{stdout}");
     assert!(survivors(&marker).is_empty());
 }
 

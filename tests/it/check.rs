@@ -256,6 +256,24 @@ fn a_silent_bot_times_out_without_a_flush_diagnosis() {
     assert!(!stdout.contains("missing flush:"), "{stdout}");
 }
 
+/// A bot that flushes but is slow on one move timed out: it used to be told "missing flush"
+/// because its answer came once the check stopped waiting.
+#[test]
+fn a_slow_move_is_a_timeout_not_a_missing_flush() {
+    let (code, stdout) = check("slow-once:700", &["--time", "move=300"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("timeout"), "{stdout}");
+    assert!(!stdout.contains("missing flush:"), "{stdout}");
+}
+
+/// The first move is judged against the file's `first` allowance, not the usual limit.
+#[test]
+fn the_first_move_is_judged_against_its_own_allowance() {
+    let (code, stdout) = check("slow-once:500", &["--time", "move=400,first=3000"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(!stdout.contains("% of the"), "{stdout}");
+}
+
 #[test]
 fn row_and_column_mixed_up_is_pointed_out() {
     let (code, stdout) = check_game("mnk", "swapped", &["-p", "size=3"]);

@@ -559,11 +559,10 @@ impl BotProcess {
         took
     }
 
-    /// Closes the bot's input and collects the first [`COLLECTED_LINES`] lines it writes before
-    /// its output closes, it exits, or `wait` passes. A bot that kept its answer in an unflushed
-    /// buffer writes it now, as it exits.
-    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<String> {
-        self.stdin = None;
+    /// Collects, its input still open, the first [`COLLECTED_LINES`] lines the bot writes
+    /// before its output closes, it exits, or `wait` passes: a bot past its time that flushes
+    /// writes its answer when it has one.
+    pub fn collect_for(&mut self, wait: Duration) -> Vec<String> {
         let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
         while !self.closed && lines.len() < COLLECTED_LINES {
@@ -578,6 +577,13 @@ impl BotProcess {
             }
         }
         lines
+    }
+
+    /// Closes the bot's input, then collects its lines as [`BotProcess::collect_for`] does. A
+    /// bot that kept its answer in an unflushed buffer writes it now, as it exits.
+    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<String> {
+        self.stdin = None;
+        self.collect_for(wait)
     }
 
     /// How many of the bot's lines ended with CR LF.

@@ -19,6 +19,7 @@ use referee_bots::Level;
 use referee_cage::process::{BotProcess, SpawnError};
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::supervisor::Supervisor;
+use referee_cage::Protocol;
 use referee_records::record::RecordFiles;
 use referee_records::transcript::{Direction, SeatLog};
 use referee_rules::clock::TimeControl;
@@ -30,6 +31,8 @@ use std::io;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
+
+mod trial;
 
 /// Environment variables that make a program's output unbuffered, which a contest server does
 /// not set: Python's, and coreutils' `stdbuf` (which works through them).
@@ -118,6 +121,9 @@ pub enum CheckError {
     /// A game's files could not be written in the record directory.
     #[error("cannot write the game record")]
     Record(#[from] io::Error),
+    /// A game through a foreign protocol's adapter failed on the referee's side.
+    #[error(transparent)]
+    Game(#[from] crate::table::GameError),
 }
 
 /// What a problem comes from, to say it once however many games show it.
@@ -158,12 +164,16 @@ const SLOW_START: Duration = Duration::from_millis(1000);
 const FLUSH_WATCH: Duration = Duration::from_millis(1500);
 
 /// Runs the check with bots started by `supervisor`, reporting each finding as it is made;
-/// returns them all.
+/// returns them all. A bot of a foreign protocol plays a game as each side through its
+/// adapter instead (see [`trial`]).
 pub fn run_check(
     config: &CheckConfig,
     supervisor: &Supervisor,
     report: impl FnMut(&Finding),
 ) -> Result<Vec<Finding>, CheckError> {
+    if config.player.protocol() != Protocol::NATIVE {
+        return trial::run_trial(config, supervisor, report);
+    }
     let mut check = Check {
         config,
         supervisor,
@@ -386,6 +396,10 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
                 Termination::Timeout | Termination::NotReady
             );
         if !waited {
+            return None;
+        }
+        // A bot that answers late while its input is still open flushes: it was slow.
+        if !process.collect_for(FLUSH_WATCH).is_empty() {
             return None;
         }
         let late = process.close_input_and_collect(FLUSH_WATCH);
@@ -612,15 +626,20 @@ fn diagnose(
 fn how_it_went(played: &PlayedGame, side: Side, time: &TimeControl) -> (Severity, String) {
     let record = &played.record;
     let result = &record.result;
-    let slowest = record
+    // Each move against its own limit: the first may have an allowance of its own.
+    let limit_ms = |first: bool| match time.first_move_ms {
+        ms if first && ms > 0 => ms,
+        _ => time.move_ms.max(time.bank_ms),
+    };
+    let (slowest, limit) = record
         .moves
         .iter()
         .filter(|mv| mv.side == side)
-        .map(|mv| mv.us)
-        .max()
-        .unwrap_or(0);
-    let limit_us = time.move_ms.max(time.bank_ms) * 1000;
-    let share = slowest as f64 / limit_us.max(1) as f64;
+        .enumerate()
+        .map(|(at, mv)| (mv.us, limit_ms(at == 0)))
+        .max_by(|a, b| (a.0 * b.1).cmp(&(b.0 * a.1)))
+        .unwrap_or((0, limit_ms(false)));
+    let share = slowest as f64 / (limit * 1000).max(1) as f64;
     let mut text = format!(
         "played to the end ({}, {} moves in all); its slowest move {:.1} ms",
         result.reason,
@@ -632,9 +651,8 @@ fn how_it_went(played: &PlayedGame, side: Side, time: &TimeControl) -> (Severity
     }
     if time.bank_ms == 0 && share > SLOW_SHARE {
         text.push_str(&format!(
-            ", {:.0}% of the {} ms limit: a busy machine may push a move over it",
+            ", {:.0}% of the {limit} ms limit: a busy machine may push a move over it",
             share * 100.0,
-            time.move_ms
         ));
         return (Severity::Warning, text);
     }
