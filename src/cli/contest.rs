@@ -69,6 +69,13 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     let out = args.out.unwrap_or_else(|| contest.output.clone());
     contest.set_output(&out);
     let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
+    if contest.unboxed {
+        eprintln!(
+            "referee: warning: sandbox = false: the contestants' bots run unboxed, as this user: \
+             each can read and change the others' programs, sources and builds, and this \
+             user's files"
+        );
+    }
     say(&format!(
         "contest {}: {} players; building and checking {jobs} at a time",
         contest.name,

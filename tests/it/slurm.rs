@@ -10,9 +10,10 @@ use std::process::Command;
 use std::time::Instant;
 
 /// A deterministic field: two copies of tests/bots/first_free.py from sources and the seeded built-in
-/// random and greedy bots, each game in fresh processes (a reused built-in bot draws on from
-/// where its last game left its generator, which depends on the games a shard gave it), in a
-/// round robin of 6 games per pairing.
+/// random and greedy bots, in a round robin of 6 games per pairing. A contest plays each game
+/// in fresh processes unless its file says otherwise (a reused built-in bot would draw on from
+/// where its last game left its generator, which depends on the games a shard gave it): the
+/// file leaves that to the default.
 fn write_contest(dir: &Path) -> std::path::PathBuf {
     let bot = std::fs::read_to_string(repo_file("tests/bots/first_free.py")).unwrap();
     for name in ["ada", "bea"] {
@@ -24,7 +25,7 @@ fn write_contest(dir: &Path) -> std::path::PathBuf {
     std::fs::write(
         &config,
         format!(
-            "game = \"tictactoe\"\ngames = 6\nreuse_processes = false\nopenings = {{ plies = 2 }}\nsources = \"{}\"\n[[players]]\nname = \"rnd\"\nbuiltin = \"random\"\n[[players]]\nname = \"grd\"\nbuiltin = \"greedy\"\n",
+            "game = \"tictactoe\"\ngames = 6\nopenings = {{ plies = 2 }}\nsources = \"{}\"\n[[players]]\nname = \"rnd\"\nbuiltin = \"random\"\n[[players]]\nname = \"grd\"\nbuiltin = \"greedy\"\n",
             dir.join("subs").display()
         ),
     )

@@ -82,6 +82,8 @@ pub struct Contest {
     pub failed_check: FailedCheck,
     /// Where the contest writes its results: the file's `output`, else `results/NAME`.
     pub output: PathBuf,
+    /// The file says `sandbox = false`: strangers' bots run unboxed, which the run warns of.
+    pub unboxed: bool,
 }
 
 /// A contest file that cannot be used.
@@ -144,6 +146,7 @@ impl Contest {
         table
             .entry("name")
             .or_insert_with(|| toml::Value::String(name.clone()));
+        let unboxed = contest_defaults(&mut table)?;
         let output = match table.get("output") {
             Some(toml::Value::String(dir)) => PathBuf::from(dir),
             _ => Path::new("results").join(&name),
@@ -237,6 +240,7 @@ impl Contest {
             build,
             failed_check: keys.failed_check,
             output,
+            unboxed,
         })
     }
 
@@ -272,6 +276,25 @@ impl Contest {
         );
         toml::to_string(&table).expect("a TOML table serialises")
     }
+}
+
+/// What a contest sets unless its file says otherwise, where a tournament file's defaults
+/// suit trusted bots: every bot in the sandbox (strangers' code must not read or rewrite
+/// each other's programs), and a fresh process for every game (a bot's game then depends on
+/// its seed alone, so one machine and a cluster play the same games). Returns whether the file
+/// turned the sandbox off.
+fn contest_defaults(table: &mut toml::Table) -> Result<bool, String> {
+    for key in ["sandbox", "reuse_processes"] {
+        match table.get(key) {
+            None | Some(toml::Value::Boolean(_)) => {}
+            Some(_) => return Err(format!("{key}: expected true or false")),
+        }
+    }
+    table
+        .entry("reuse_processes")
+        .or_insert(toml::Value::Boolean(false));
+    let sandbox = table.entry("sandbox").or_insert(toml::Value::Boolean(true));
+    Ok(sandbox.as_bool() == Some(false))
 }
 
 /// One player per folder of `dir`, named after it, in name order.
@@ -335,6 +358,13 @@ builtin = "strong"
         assert_eq!(contest.build.cache, Path::new("results/cup/builds"));
         assert_eq!(contest.build.limits.memory_mb, Some(4096));
         assert!(!contest.tournament.contains_key("failed_check"));
+        // Strangers' bots are boxed, and start afresh for every game, unless the file says.
+        assert_eq!(contest.tournament["sandbox"].as_bool(), Some(true));
+        assert_eq!(contest.tournament["reuse_processes"].as_bool(), Some(false));
+        assert!(!contest.unboxed);
+        let unboxed = Contest::parse("game = \"tictactoe\"\nsandbox = false\n", "c").unwrap();
+        assert!(unboxed.unboxed);
+        assert_eq!(unboxed.tournament["sandbox"].as_bool(), Some(false));
         assert_eq!(contest.tournament["rounds"].as_integer(), Some(2));
         assert_eq!(
             contest.players[0].source,
