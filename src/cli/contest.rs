@@ -81,7 +81,12 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         contest.name,
         contest.players.len()
     ));
-    let prepared = contest::prepare(&contest, &args.config, &out, jobs, args.resume, &|entry| {
+    let options = contest::PrepareOptions {
+        jobs,
+        resume: args.resume,
+        plays: !args.prepare_only,
+    };
+    let prepared = contest::prepare(&contest, &args.config, &out, options, &|entry| {
         say(&format!("  {}", field::line(entry)));
     })?;
     let [json, text] = field::saved(&out);

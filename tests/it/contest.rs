@@ -226,3 +226,47 @@ fn a_contest_that_keeps_no_records_has_no_results_page() {
     assert!(out.join("standings.json").is_file());
     assert!(!out.join("index.html").exists());
 }
+
+/// A rerun the journal will refuse is refused before any build or check: it used to redo
+/// every failed build first, and rewrite the list of players beside standings it no longer
+/// matched.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_rerun_the_journal_refuses_is_refused_before_any_build() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("ann"), "main.py", &first_free());
+    write(&dir.path().join("slow"), "main.sf", "");
+    let config = dir.path().join("cup.toml");
+    let text = |games: u32| {
+        format!(
+            "game = \"tictactoe\"\ngames = {games}\n[languages.sf]\ndetect = [\"*.sf\"]\ncompile = \"sleep 2; exit 1\"\nrun = \"{{dir}}/main\"\n[[players]]\nname = \"ann\"\nsource = \"{}\"\n[[players]]\nname = \"slow\"\nsource = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            dir.path().join("ann").display(),
+            dir.path().join("slow").display()
+        )
+    };
+    std::fs::write(&config, text(2)).unwrap();
+    let out = dir.path().join("out");
+    succeeded(&contest(&config, &out, &[]));
+    let listed = std::fs::read_to_string(out.join("players.txt")).unwrap();
+    assert!(listed.contains("slow "), "{listed}");
+
+    std::fs::write(&config, text(4)).unwrap();
+    for (extra, expected) in [
+        (&[][..], "holds 2 finished games already; add --resume"),
+        (
+            &["--resume"][..],
+            "belongs to another tournament: games_per_pairing: 2",
+        ),
+    ] {
+        let refused = contest(&config, &out, extra);
+        assert_eq!(refused.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+        let stdout = String::from_utf8_lossy(&refused.stdout);
+        assert!(!stdout.contains("slow "), "built again: {stdout}");
+        assert_eq!(
+            std::fs::read_to_string(out.join("players.txt")).unwrap(),
+            listed
+        );
+    }
+}

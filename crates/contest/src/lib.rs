@@ -12,6 +12,9 @@ use config::Contest;
 use field::{Entry, FieldError};
 use referee_cage::host::{self, Host, HostError};
 use referee_core::tournament::config::{ConfigError, Tournament};
+use referee_core::tournament::journal::{self, Identity, JournalError};
+use referee_core::tournament::runner::{identity, journal_path};
+use referee_core::tournament::schedule::Shard;
 use referee_web::report::{write_report, ReportError, Written};
 use std::path::{Path, PathBuf};
 
@@ -27,6 +30,9 @@ pub enum ContestError {
     /// The bots' host (sandbox, supervisor) could not be set up for the checks.
     #[error(transparent)]
     Host(#[from] HostError),
+    /// The output folder's journal will not take this run (see [`journal::precheck`]).
+    #[error(transparent)]
+    Journal(#[from] JournalError),
     /// The results page could not be written.
     #[error(transparent)]
     Page(#[from] ReportError),
@@ -53,18 +59,37 @@ pub struct Prepared {
     pub host: Host,
 }
 
-/// Builds and checks the field of `contest` (from the file at `origin`), `jobs` at a time,
-/// writes the list of players and the tournament file into `out`, and returns the tournament
-/// to play. With `resume`, players checked by the run being resumed (same command, so same
-/// sources) are not checked again. `report` hears each player's line as it is known.
+/// How a contest is prepared.
+#[derive(Clone, Copy, Debug)]
+pub struct PrepareOptions {
+    /// Builds and checks run at once.
+    pub jobs: usize,
+    /// Continue the run in the output folder (`--resume`).
+    pub resume: bool,
+    /// The tournament will be played here, into the output folder's journal (not only
+    /// prepared for shards): its journal must then admit this run.
+    pub plays: bool,
+}
+
+/// Builds and checks the field of `contest` (from the file at `origin`), writes the list of
+/// players and the tournament file into `out`, and returns the tournament to play. A journal
+/// in `out` that the run will refuse (finished games without `resume`, another tournament's)
+/// is refused first, before any build. With `resume`, players checked by the run being
+/// resumed (same command, so same sources) are not checked again. `report` hears each
+/// player's line as it is known.
 pub fn prepare(
     contest: &Contest,
     origin: &Path,
     out: &Path,
-    jobs: usize,
-    resume: bool,
+    options: PrepareOptions,
     report: &(dyn Fn(&Entry) + Sync),
 ) -> Result<Prepared, ContestError> {
+    let PrepareOptions { jobs, resume, .. } = options;
+    if options.plays {
+        if let Some(shape) = shape(contest, origin) {
+            journal::precheck(&journal_path(out, Shard::WHOLE), &shape, resume)?;
+        }
+    }
     // Read before this run saves its own list over it.
     let earlier = if resume {
         field::earlier(out)
@@ -108,6 +133,26 @@ pub fn prepare(
         tournament,
         host,
     })
+}
+
+/// The identity of the contest's tournament as far as the file decides it, its players
+/// aside (each stands in as a built-in bot); none when the file alone makes no tournament (too
+/// few players, a mistake the tournament's parser will name later).
+fn shape(contest: &Contest, origin: &Path) -> Option<Identity> {
+    let stand_ins: Vec<toml::Table> = contest
+        .players
+        .iter()
+        .map(|player| {
+            let mut table = toml::Table::new();
+            table.insert("name".into(), toml::Value::String(player.name.clone()));
+            table.insert("builtin".into(), toml::Value::String("random".into()));
+            table
+        })
+        .collect();
+    let text = contest.tournament_text(&stand_ins);
+    Tournament::from_text(&text, &contest.name, origin)
+        .ok()
+        .map(|tournament| identity(&tournament))
 }
 
 /// Writes the results page of the contest played into `out`, `out/index.html`: the page of

@@ -555,7 +555,7 @@ impl Journal {
             }
             Some(contents) if contents.header.is_some() && resume => {
                 let found = contents.header.as_ref().expect("checked above");
-                let differences = differences(&found.tournament, &header.tournament);
+                let differences = differences(&found.tournament, &header.tournament, &[]);
                 if !differences.is_empty() || found.shard != header.shard {
                     let mut differences = differences;
                     if found.shard != header.shard {
@@ -741,15 +741,50 @@ fn commit_until_closed(commits: &Commits, file: &File) {
     }
 }
 
-/// The fields that differ between two identities, for the user.
-fn differences(journal: &Identity, now: &Identity) -> Vec<String> {
+/// The fields of an identity that follow from its players: a contest knows them only once its
+/// players are built and checked.
+const PLAYER_FIELDS: [&str; 3] = ["players", "challengers", "total_games"];
+
+/// Refuses, before anything costly is done, what [`Journal::open`] will refuse of the journal
+/// at `path` whoever the players are: finished games without `resume`, or, with it, a
+/// journal of another tournament (its players aside).
+pub fn precheck(path: &Path, identity: &Identity, resume: bool) -> Result<(), JournalError> {
+    let contents = match read(path) {
+        Ok(contents) => contents,
+        Err(JournalError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+            return Ok(())
+        }
+        Err(error) => return Err(error),
+    };
+    let Some(found) = contents.header.filter(|_| !contents.entries.is_empty()) else {
+        return Ok(());
+    };
+    if !resume {
+        return Err(JournalError::Exists {
+            path: path.to_path_buf(),
+            games: contents.entries.len(),
+        });
+    }
+    let differences: Vec<String> = differences(&found.tournament, identity, &PLAYER_FIELDS);
+    if differences.is_empty() {
+        Ok(())
+    } else {
+        Err(JournalError::Mismatch {
+            path: path.to_path_buf(),
+            differences: differences.join("; "),
+        })
+    }
+}
+
+/// The fields that differ between two identities, but those named in `skip`, for the user.
+fn differences(journal: &Identity, now: &Identity, skip: &[&str]) -> Vec<String> {
     let as_map = |identity: &Identity| match serde_json::to_value(identity) {
         Ok(serde_json::Value::Object(map)) => map,
         _ => serde_json::Map::new(),
     };
     let (old, new) = (as_map(journal), as_map(now));
     old.iter()
-        .filter(|(key, value)| new.get(*key) != Some(value))
+        .filter(|(key, value)| !skip.contains(&key.as_str()) && new.get(*key) != Some(value))
         .map(|(key, value)| {
             format!(
                 "{key}: {value} in the journal, {} now",
