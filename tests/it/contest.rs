@@ -270,3 +270,57 @@ fn a_rerun_the_journal_refuses_is_refused_before_any_build() {
         );
     }
 }
+
+/// Why a player is left out, in the list itself: the cause line of a bot that crashes at start
+/// (it was only in OUTPUT/checks/), and what to do with a folder that builds itself or keeps
+/// its sources in a subfolder.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn the_list_says_why_a_player_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    write(&subs.join("ann"), "main.py", &first_free());
+    write(&subs.join("imp"), "main.py", "import numpy_is_not_here\n");
+    write(
+        &subs.join("mak"),
+        "Makefile",
+        "all:\n\tcc -o bot src/bot.c\n",
+    );
+    write(
+        &subs.join("mak").join("src"),
+        "bot.c",
+        "int main(void) { return 0; }\n",
+    );
+    write(&subs.join("sub").join("src"), "main.py", &first_free());
+    let config = dir.path().join("cup.toml");
+    let text = format!(
+        "game = \"tictactoe\"\nsources = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+        subs.display()
+    );
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("out");
+    let shown = succeeded(&contest(&config, &out, &["--prepare-only"]));
+    let listed = players(&out);
+    assert_eq!(status(&listed, "imp"), "left-out");
+    let imp = listed.iter().find(|p| p["name"] == "imp").unwrap();
+    assert!(
+        imp["problems"][0].as_str().unwrap().contains(
+            "[its stderr ended: ModuleNotFoundError: No module named 'numpy_is_not_here']"
+        ),
+        "{imp}"
+    );
+    assert!(
+        shown.contains("it has a Makefile, which no built-in profile runs")
+            && shown.contains("its c sources are in the subfolder src/ (bot.c)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("its python sources are in the subfolder src/ (main.py)"),
+        "{shown}"
+    );
+    let text = std::fs::read_to_string(out.join("players.txt")).unwrap();
+    assert!(
+        text.contains("No module named 'numpy_is_not_here'"),
+        "{text}"
+    );
+}

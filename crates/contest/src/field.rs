@@ -8,7 +8,7 @@ use referee_cage::build::profile;
 use referee_cage::host::Host;
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::sandbox::{self, SandboxError};
-use referee_core::check::{run_check, CheckConfig, CheckError, Severity};
+use referee_core::check::{run_check, CheckConfig, CheckError, Finding, Severity};
 use referee_core::players::PlayerSpec;
 use referee_core::tournament::config::Tournament;
 use serde::{Deserialize, Serialize};
@@ -149,8 +149,9 @@ fn language<'c>(
         .map_err(|e| format!("cannot read its sources {}: {e}", dir.display()))?;
     match found.as_slice() {
         [] => Err(format!(
-            "no source file of a known language in {} (a main.cpp, main.c, main.rs, main.go, Main.java, main.py or main.js)",
-            dir.display()
+            "no source file of a known language in {} (a main.cpp, main.c, main.rs, main.go, Main.java, main.py or main.js){}",
+            dir.display(),
+            no_language_hint(contest, dir)
         )),
         [(name, _)] => find(name).ok_or_else(|| format!("no language is named '{name}'")),
         several => Err(format!(
@@ -163,6 +164,41 @@ fn language<'c>(
         )),
     }
 }
+
+/// Why a folder showed no language, where its layout tells: a build file of its own, or
+/// sources in a subfolder (the profiles look at the top level only).
+fn no_language_hint(contest: &Contest, dir: &Path) -> String {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return String::new();
+    };
+    let mut hints = Vec::new();
+    for entry in entries.filter_map(Result::ok).take(MAX_HINT_ENTRIES) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if BUILD_FILES.contains(&name.as_str()) {
+            hints.push(format!(
+                "it has a {name}, which no built-in profile runs: add a language for it in the contest file ([languages.NAME] with detect = [\"{name}\"], compile and run) and name it with language = \"NAME\""
+            ));
+        } else if is_dir {
+            if let Ok(found) = profile::detect(&contest.profiles, &entry.path()) {
+                if let Some((language, file)) = found.first() {
+                    hints.push(format!(
+                        "its {language} sources are in the subfolder {}/ ({}): the entry file must be at the folder's top level",
+                        referee_rules::quote::escape(&name),
+                        referee_rules::quote::escape(file)
+                    ));
+                }
+            }
+        }
+    }
+    hints.sort();
+    hints.iter().map(|hint| format!("; {hint}")).collect()
+}
+
+/// Files that show a folder builds itself.
+const BUILD_FILES: [&str; 4] = ["Makefile", "makefile", "GNUmakefile", "CMakeLists.txt"];
+/// Entries of a folder looked at for a hint: a contestant's folder may hold anything.
+const MAX_HINT_ENTRIES: usize = 200;
 
 /// Runs `referee check` on every built player of `tournament` (all but the built-in bots) with
 /// bots of `host`, `jobs` at a time, and decides who plays; a player checked before with the same command
@@ -210,7 +246,7 @@ pub fn gate(
             findings
                 .into_iter()
                 .filter(|f| f.severity == Severity::Problem)
-                .map(|f| cut(&f.text))
+                .map(|f| with_cause(&f))
                 .collect(),
         ))
     })?;
@@ -226,6 +262,16 @@ pub fn gate(
         report(entry);
     }
     Ok(entries)
+}
+
+/// A check's problem for the list, with the last line of the bot's stderr when it wrote one
+/// (a crash's cause: `ModuleNotFoundError: No module named 'numpy'`), which the list would
+/// otherwise leave in the check's files.
+fn with_cause(finding: &Finding) -> String {
+    match &finding.stderr_end {
+        Some(line) => format!("{} [its stderr ended: {}]", cut(&finding.text), cut(line)),
+        None => cut(&finding.text),
+    }
 }
 
 /// A check's problem cut for the list (it is already escaped by the check).

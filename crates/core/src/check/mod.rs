@@ -97,6 +97,9 @@ pub struct Finding {
     pub text: String,
     /// Lines shown under it: the end of the bot's stderr and where to find all of it.
     pub details: Vec<String>,
+    /// For a problem, the last line the bot wrote to stderr, escaped: most often its cause (a
+    /// crash's `ModuleNotFoundError: No module named 'numpy'`).
+    pub stderr_end: Option<String>,
 }
 
 impl fmt::Display for Finding {
@@ -224,11 +227,16 @@ struct Check<'a, R: FnMut(&Finding)> {
 impl<R: FnMut(&Finding)> Check<'_, R> {
     /// Reports a finding and keeps it.
     fn note(&mut self, severity: Severity, text: String, details: Vec<String>) {
-        let finding = Finding {
+        self.keep(Finding {
             severity,
             text,
             details,
-        };
+            stderr_end: None,
+        });
+    }
+
+    /// Reports a finding made whole and keeps it.
+    fn keep(&mut self, finding: Finding) {
         (self.report)(&finding);
         self.findings.push(finding);
     }
@@ -440,12 +448,12 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
                 Vec::new(),
             ),
             None => {
-                let details = stderr_details(played, side, files, self.config);
-                self.note(
-                    Severity::Problem,
-                    format!("{title}: {}", problem.text),
-                    details,
-                );
+                self.keep(Finding {
+                    severity: Severity::Problem,
+                    text: format!("{title}: {}", problem.text),
+                    details: stderr_details(played, side, files, self.config),
+                    stderr_end: stderr_end(played, side),
+                });
                 self.causes.push((problem.cause.clone(), number));
             }
         }
@@ -588,6 +596,17 @@ fn stderr_details(
     );
     details.retain(|line| !line.is_empty());
     details
+}
+
+/// The last non-blank line `side` wrote to stderr in `played`, escaped.
+fn stderr_end(played: &PlayedGame, side: Side) -> Option<String> {
+    played.record.players[side.index()]
+        .stderr_tail
+        .as_ref()?
+        .iter()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .map(|line| escape(line))
 }
 
 /// How long the bot took from `start` to its `ready` line.

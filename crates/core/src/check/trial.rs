@@ -4,7 +4,9 @@
 //! margins and limits). Whatever it does wrong there is the game's verdict, said as the record
 //! says it, with the end of its stderr.
 
-use super::{stderr_details, CheckConfig, CheckError, Finding, Severity, BUFFERING_VARIABLES};
+use super::{
+    stderr_details, stderr_end, CheckConfig, CheckError, Finding, Severity, BUFFERING_VARIABLES,
+};
 use crate::players::PlayerSpec;
 use crate::table::{Player, Recorder, ScheduledGame, Table, TableSettings, Venue};
 use referee_bots::Level;
@@ -71,6 +73,7 @@ pub(super) fn run_trial(
                 severity: Severity::Problem,
                 text: format!("{title}: {}: {}", result.reason, result.detail),
                 details: stderr_details(played, side, finished.files(), config),
+                stderr_end: stderr_end(played, side),
             }
         } else {
             Finding {
@@ -81,6 +84,7 @@ pub(super) fn run_trial(
                     played.record.moves.len()
                 ),
                 details: Vec::new(),
+                stderr_end: None,
             }
         };
         report(&finding);
