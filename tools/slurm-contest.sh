@@ -25,7 +25,10 @@ jobs=${JOBS:-1}
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
 
-"$referee" contest "$contest" --prepare-only --out "$out"
+# --resume: a rerun into the same folder (after a resubmission) reuses the builds and checks,
+# and carries the shards' finished games over to the new field, dropping those of a player
+# who changed; the shards then play what is left.
+"$referee" contest "$contest" --prepare-only --resume --out "$out"
 
 # --resume: a task that Slurm requeues continues its shard's journal.
 script="$out/shard.sbatch"

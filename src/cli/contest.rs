@@ -1,10 +1,11 @@
 //! `referee contest`: builds and checks a contest's players, then plays it as a tournament.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use referee_contest as contest;
 use referee_contest::{config::Contest, field};
 use referee_core::report::say;
+use referee_core::tournament::carry::carry_over;
 use referee_core::tournament::schedule::Shard;
 use std::path::PathBuf;
 
@@ -48,10 +49,15 @@ pub(super) struct ContestArgs {
     )]
     jobs: Option<usize>,
     /// Continue the contest in the output directory: builds are reused from the cache, players
-    /// already checked with the same build are not checked again, finished games are not
-    /// played again.
+    /// already checked with the same build are not checked again, finished games are kept.
+    /// A player whose build changed (a resubmission) is a new version: its games are played
+    /// again, and so are a new player's; the other games are kept.
     #[arg(long)]
     resume: bool,
+    /// Judge player NAME again (repeatable; implies --resume): check it again and replay
+    /// every game it played, keeping the others.
+    #[arg(long, value_name = "NAME")]
+    rejudge: Vec<String>,
     /// Build and check the players and write OUT/tournament.toml, but play nothing: for a
     /// cluster, whose tasks then play its shards (`referee tournament OUT/tournament.toml
     /// --shard K/N`).
@@ -81,10 +87,26 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         contest.name,
         contest.players.len()
     ));
+    let resume = args.resume || !args.rejudge.is_empty();
+    for name in &args.rejudge {
+        if !contest.players.iter().any(|player| player.name == *name) {
+            bail!(
+                "--rejudge {}: the contest has no such player (its players: {})",
+                referee_rules::quote::escape(name),
+                contest
+                    .players
+                    .iter()
+                    .map(|player| player.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
     let options = contest::PrepareOptions {
         jobs,
-        resume: args.resume,
+        resume,
         plays: !args.prepare_only,
+        rejudge: &args.rejudge,
     };
     let prepared = contest::prepare(&contest, &args.config, &out, options, &|entry| {
         say(&format!("  {}", field::line(entry)));
@@ -98,6 +120,17 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         json.display(),
         prepared.tournament_file.display()
     ));
+    if resume {
+        if let Some(carried) = carry_over(&prepared.tournament, &out, &args.rejudge)? {
+            say(&format!(
+                "new or changed players: {}; {} finished games kept, {} dropped (played again \
+                 unless a player left)",
+                carried.changed.join(", "),
+                carried.kept,
+                carried.dropped
+            ));
+        }
+    }
     if args.prepare_only {
         say(&format!(
             "to play it in N shards: referee tournament {} --shard K/N, for K = 1..N; then referee standings {}",
@@ -111,7 +144,7 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         &prepared.host,
         args.jobs,
         Shard::WHOLE,
-        args.resume,
+        resume,
         &out,
     )?;
     match contest::write_results_page(&prepared.tournament, &out)? {

@@ -158,7 +158,13 @@ fn results_page(out: &Path, entrants: &[&str], games: usize) -> Value {
         let view = &data["games"][format!("{}/{}", game["source"], game["number"])];
         let moves = view["view"]["record"]["moves"].as_array().unwrap();
         assert_eq!(moves.len(), game["moves"].as_u64().unwrap() as usize);
-        assert_eq!(view["positions"].as_array().unwrap().len(), moves.len() + 1);
+        let opening = view["view"]["record"]["opening"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert_eq!(
+            view["positions"].as_array().unwrap().len(),
+            opening + moves.len() + 1
+        );
     }
     data
 }
@@ -323,4 +329,131 @@ fn the_list_says_why_a_player_is_left_out() {
         text.contains("No module named 'numpy_is_not_here'"),
         "{text}"
     );
+}
+
+/// The journal's games, as (first, second, winner, reason, opening) by index.
+fn journal_games(out: &Path) -> std::collections::BTreeMap<u64, Value> {
+    std::fs::read_to_string(out.join("journal.jsonl"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).unwrap();
+            let index = entry["index"].as_u64().unwrap();
+            let game = serde_json::json!([
+                entry["players"],
+                entry["winner"],
+                entry["reason"],
+                entry["opening"]
+            ]);
+            (index, game)
+        })
+        .collect()
+}
+
+/// The loop every contest lives in: a resubmission is a new version whose games replace the
+/// old version's, a newcomer plays its games, `--rejudge` replays one player's, and the games
+/// between unchanged players are kept (it used to replay nothing and republish the old
+/// version's table).
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_resubmission_replays_exactly_the_games_of_the_changed_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    write(&subs.join("ann"), "main.py", &first_free());
+    write(&subs.join("ben"), "main.py", "import sys\nsys.exit(3)\n");
+    let config = dir.path().join("cup.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "game = \"tictactoe\"\ngames = 2\nopenings = {{ plies = 2 }}\nfailed_check = \"keep\"\nsources = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            subs.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    succeeded(&contest(&config, &out, &[]));
+    let before = journal_games(&out);
+    assert_eq!(before.len(), 6);
+    let crashes = |games: &std::collections::BTreeMap<u64, Value>| {
+        games.values().filter(|g| g[3] == "exited").count()
+    };
+    assert_eq!(crashes(&before), 0, "{before:?}");
+    let ben_lost: usize = before
+        .values()
+        .filter(|g| g[0].as_array().unwrap().contains(&"ben".into()))
+        .count();
+    assert_eq!(ben_lost, 4);
+
+    // ben resubmits a bot that plays: its four games are played again, ann's with boss kept.
+    write(&subs.join("ben"), "main.py", &first_free());
+    let shown = succeeded(&contest(&config, &out, &["--resume"]));
+    assert!(
+        shown.contains("new or changed players: ben; 2 finished games kept, 4 dropped"),
+        "{shown}"
+    );
+    assert!(shown.contains("played 4 games"), "{shown}");
+    let after = journal_games(&out);
+    assert_eq!(after.len(), 6);
+    for (index, game) in &before {
+        if !game[0].as_array().unwrap().contains(&"ben".into()) {
+            assert!(
+                after.values().any(|g| g == game),
+                "game {index} was not kept: {game}"
+            );
+        }
+    }
+    let listed = players(&out);
+    let ben = listed.iter().find(|p| p["name"] == "ben").unwrap();
+    let ben_version = ben["version"].as_str().unwrap().to_string();
+    assert_eq!(ben_version.len(), 12);
+    let header: Value = serde_json::from_str(
+        std::fs::read_to_string(out.join("journal.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        header["tournament"]["versions"]["ben"],
+        ben_version.as_str()
+    );
+    results_page(&out, &["ann", "ben", "boss"], 6);
+
+    // A newcomer: its games are played, every other game kept, the records moved with them.
+    write(&subs.join("cid"), "main.py", &first_free());
+    let shown = succeeded(&contest(&config, &out, &["--resume"]));
+    assert!(
+        shown.contains("new or changed players: cid; 6 finished games kept, 0 dropped"),
+        "{shown}"
+    );
+    assert!(shown.contains("played 6 games"), "{shown}");
+    let grown = journal_games(&out);
+    assert_eq!(grown.len(), 12);
+    for game in after.values() {
+        assert!(grown.values().any(|g| g == game), "not kept: {game}");
+    }
+    results_page(&out, &["ann", "ben", "boss", "cid"], 12);
+
+    // Nothing changed: nothing played; --rejudge replays one player's games.
+    let shown = succeeded(&contest(&config, &out, &["--resume"]));
+    assert!(shown.contains("played 0 games"), "{shown}");
+    let shown = succeeded(&contest(&config, &out, &["--rejudge", "ann"]));
+    assert!(
+        shown.contains("new or changed players: ann; 6 finished games kept, 6 dropped"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("ann") && shown.contains("check: compliant"),
+        "{shown}"
+    );
+    assert!(shown.contains("played 6 games"), "{shown}");
+    let rejudged = journal_games(&out);
+    assert_eq!(rejudged.len(), 12);
+    for (index, game) in &grown {
+        if !game[0].as_array().unwrap().contains(&"ann".into()) {
+            assert_eq!(rejudged.get(index), Some(game), "game {index} was not kept");
+        }
+    }
 }

@@ -44,6 +44,11 @@ pub struct Entry {
     pub build: Option<String>,
     /// The command it plays with (none when its build failed).
     pub command: Option<String>,
+    /// Which build of the player this is: its build's hash (the hash of its command for a
+    /// player given as one), short. A resumed contest replays the games of a player whose
+    /// version changed; none for a built-in bot or a failed build.
+    #[serde(default)]
+    pub version: Option<String>,
     /// The problems `referee check` found (none when it was not checked).
     pub problems: Option<Vec<String>>,
     /// Whether it plays, and if not, why.
@@ -84,6 +89,7 @@ pub fn build_all(
             language: None,
             build: None,
             command: None,
+            version: None,
             problems: None,
             status: Status::Plays,
             table: player.table.clone(),
@@ -99,6 +105,12 @@ pub fn build_all(
                     match compile::build(dir, language, profile, &contest.build)? {
                         Ok(built) => {
                             entry.build = Some(describe(&built));
+                            // The build's folder is named by the hash of its sources and
+                            // profile: the same wherever the cache is.
+                            entry.version = built
+                                .dir
+                                .file_name()
+                                .map(|name| short(&name.to_string_lossy()));
                             entry.table.insert(
                                 "command".into(),
                                 toml::Value::String(built.command.clone()),
@@ -116,9 +128,36 @@ pub fn build_all(
             Some(toml::Value::String(command)) => Some(command.clone()),
             _ => None,
         };
+        if entry.version.is_none() {
+            entry.version = entry.command.as_deref().map(version);
+        }
+        if let Some(version) = &entry.version {
+            entry
+                .table
+                .insert("version".into(), toml::Value::String(version.clone()));
+        }
         report(&entry);
         Ok(entry)
     })
+}
+
+/// Characters of a version: enough hex that two builds never share one.
+const VERSION_CHARS: usize = 12;
+
+/// The version of a player given as a command: the hash of its command line.
+fn version(command: &str) -> String {
+    use sha2::{Digest, Sha256};
+    short(
+        &Sha256::digest(command.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>(),
+    )
+}
+
+/// A hash cut to [`VERSION_CHARS`].
+fn short(hash: &str) -> String {
+    hash.chars().take(VERSION_CHARS).collect()
 }
 
 fn describe(built: &Built) -> String {
@@ -339,12 +378,15 @@ pub fn line(entry: &Entry) -> String {
     if let Some(language) = &entry.language {
         text.push_str(&format!("; {language}"));
     }
-    if let Some(build) = &entry.build {
-        let mut lines = build.lines();
-        text.push_str(&format!(", {}", lines.next().unwrap_or_default()));
-        for more in lines {
-            text.push_str(&format!("\n    {more}"));
-        }
+    let mut build_lines = entry.build.as_deref().map(str::lines);
+    if let Some(first) = build_lines.as_mut().and_then(Iterator::next) {
+        text.push_str(&format!(", {first}"));
+    }
+    if let Some(version) = &entry.version {
+        text.push_str(&format!("; version {version}"));
+    }
+    for more in build_lines.into_iter().flatten() {
+        text.push_str(&format!("\n    {more}"));
     }
     match &entry.problems {
         Some(problems) if problems.is_empty() => text.push_str("; check: compliant"),

@@ -61,7 +61,7 @@ pub struct Prepared {
 
 /// How a contest is prepared.
 #[derive(Clone, Copy, Debug)]
-pub struct PrepareOptions {
+pub struct PrepareOptions<'a> {
     /// Builds and checks run at once.
     pub jobs: usize,
     /// Continue the run in the output folder (`--resume`).
@@ -69,6 +69,8 @@ pub struct PrepareOptions {
     /// The tournament will be played here, into the output folder's journal (not only
     /// prepared for shards): its journal must then admit this run.
     pub plays: bool,
+    /// Players to check again although their build was checked before (`--rejudge`).
+    pub rejudge: &'a [String],
 }
 
 /// Builds and checks the field of `contest` (from the file at `origin`), writes the list of
@@ -81,7 +83,7 @@ pub fn prepare(
     contest: &Contest,
     origin: &Path,
     out: &Path,
-    options: PrepareOptions,
+    options: PrepareOptions<'_>,
     report: &(dyn Fn(&Entry) + Sync),
 ) -> Result<Prepared, ContestError> {
     let PrepareOptions { jobs, resume, .. } = options;
@@ -91,11 +93,12 @@ pub fn prepare(
         }
     }
     // Read before this run saves its own list over it.
-    let earlier = if resume {
+    let mut earlier = if resume {
         field::earlier(out)
     } else {
         Vec::new()
     };
+    earlier.retain(|entry| !options.rejudge.contains(&entry.name));
     let entries = field::build_all(contest, jobs, &|entry| {
         if entry.status != field::Status::Plays {
             report(entry);

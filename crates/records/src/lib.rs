@@ -5,4 +5,5 @@ pub mod input_files;
 pub mod live;
 pub mod record;
 pub mod record_pack;
+pub mod renumber;
 pub mod transcript;

@@ -30,7 +30,7 @@ use std::time::Instant;
 
 /// The longest line read: a game's transcript holds at most 1 MiB of each bot's lines (escaped,
 /// a few times that at worst) and its stderr 64 KiB, so a longer line is no records line.
-const MAX_LINE: u64 = 64 << 20;
+pub(crate) const MAX_LINE: u64 = 64 << 20;
 
 /// The records file beside a journal: `games.jsonl` beside `journal.jsonl`,
 /// `games-K-of-N.jsonl` beside a shard's `journal-K-of-N.jsonl`.

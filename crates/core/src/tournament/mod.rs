@@ -8,6 +8,7 @@
 //! `referee match` does, and appends each finished game to the [`journal`]; [`merge`] turns
 //! journals (a run's, or every shard's) back into standings.
 
+pub mod carry;
 pub mod config;
 pub mod journal;
 pub mod knockout;

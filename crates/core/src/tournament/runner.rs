@@ -182,6 +182,7 @@ pub fn identity(tournament: &Tournament) -> Identity {
         openings: tournament.openings.description(),
         seed: tournament.table.seed,
         total_games: tournament.schedule.total_games(),
+        versions: tournament.versions.clone(),
     }
 }
 

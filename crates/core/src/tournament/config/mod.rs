@@ -13,6 +13,7 @@ use referee_rules::games::{GameSpec, SpecError};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -193,6 +194,9 @@ struct RawPlayer {
     time: Option<String>,
     /// Overrides the tournament's limits where it names a key.
     limits: Option<String>,
+    /// Which build of the player this is (a contest writes its build's hash): a journal's
+    /// games of another version are not resumed.
+    version: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -241,6 +245,28 @@ impl RawConfig {
 
     /// The players, in the file's order, with uniquely usable names, each with the tournament's
     /// time control and limits under its own.
+    /// The players' versions, by name: short printable text, as they show in standings.
+    fn versions(&self) -> Result<BTreeMap<String, String>, Problem> {
+        let mut versions = BTreeMap::new();
+        for player in &self.players {
+            let Some(version) = &player.version else {
+                continue;
+            };
+            let fine = !version.is_empty()
+                && version.len() <= MAX_NAME
+                && version.chars().all(|c| c.is_ascii_graphic());
+            if !fine {
+                return Err(Problem::Invalid(format!(
+                    "players ({}).version: '{}' is not a usable version (1 to {MAX_NAME} printable ASCII characters, no space)",
+                    player.name,
+                    referee_rules::quote::escape(version)
+                )));
+            }
+            versions.insert(player.name.clone(), version.clone());
+        }
+        Ok(versions)
+    }
+
     fn players(&self, settings: &Settings) -> Result<Vec<Player>, Problem> {
         let base_time = settings
             .time_control()
@@ -460,6 +486,8 @@ pub struct Tournament {
     /// How the games' records are kept; none when they are not. The run opens where they go
     /// (a [`crate::table::Recorder`]) once it has its journal.
     pub records: Option<RecordLayout>,
+    /// The version of each player that gives one (`version = "..."`), by name.
+    pub versions: BTreeMap<String, String>,
 }
 
 /// A configuration that cannot be used.
@@ -550,6 +578,7 @@ impl Tournament {
         let schedule = raw.schedule(&format, players.len())?;
         let openings = raw.openings(&spec, settings.seed)?;
         check_protocols(&players, &spec, &openings)?;
+        let versions = raw.versions()?;
         settings
             .validate()
             .map_err(|e| Problem::Invalid(format!("{}: {e}", e.key())))?;
@@ -569,6 +598,7 @@ impl Tournament {
             table: settings.table(spec, raw.reuse_processes),
             concurrency: raw.concurrency,
             records: raw.records.0,
+            versions,
         })
     }
 

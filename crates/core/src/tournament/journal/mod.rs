@@ -27,7 +27,7 @@ use referee_rules::verdict::Termination;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -68,6 +68,10 @@ pub struct Identity {
     pub seed: u64,
     /// Games in the schedule; for a knock-out, the most it may take.
     pub total_games: u64,
+    /// The version of each player that gives one, by name (a contest's builds): games of
+    /// another version are another player's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub versions: BTreeMap<String, String>,
 }
 
 /// The first line of a journal.
@@ -743,7 +747,7 @@ fn commit_until_closed(commits: &Commits, file: &File) {
 
 /// The fields of an identity that follow from its players: a contest knows them only once its
 /// players are built and checked.
-const PLAYER_FIELDS: [&str; 3] = ["players", "challengers", "total_games"];
+const PLAYER_FIELDS: [&str; 4] = ["players", "challengers", "total_games", "versions"];
 
 /// Refuses, before anything costly is done, what [`Journal::open`] will refuse of the journal
 /// at `path` whoever the players are: finished games without `resume`, or, with it, a
@@ -756,10 +760,13 @@ pub fn precheck(path: &Path, identity: &Identity, resume: bool) -> Result<(), Jo
         }
         Err(error) => return Err(error),
     };
-    let Some(found) = contents.header.filter(|_| !contents.entries.is_empty()) else {
+    let Some(found) = contents.header else {
         return Ok(());
     };
     if !resume {
+        if contents.entries.is_empty() {
+            return Ok(());
+        }
         return Err(JournalError::Exists {
             path: path.to_path_buf(),
             games: contents.entries.len(),
@@ -776,6 +783,12 @@ pub fn precheck(path: &Path, identity: &Identity, resume: bool) -> Result<(), Jo
     }
 }
 
+/// Whether two identities are of one tournament but for its players (the field of a contest
+/// whose entrants changed).
+pub fn same_but_players(journal: &Identity, now: &Identity) -> bool {
+    differences(journal, now, &PLAYER_FIELDS).is_empty()
+}
+
 /// The fields that differ between two identities, but those named in `skip`, for the user.
 fn differences(journal: &Identity, now: &Identity, skip: &[&str]) -> Vec<String> {
     let as_map = |identity: &Identity| match serde_json::to_value(identity) {
@@ -783,12 +796,19 @@ fn differences(journal: &Identity, now: &Identity, skip: &[&str]) -> Vec<String>
         _ => serde_json::Map::new(),
     };
     let (old, new) = (as_map(journal), as_map(now));
-    old.iter()
-        .filter(|(key, value)| !skip.contains(&key.as_str()) && new.get(*key) != Some(value))
-        .map(|(key, value)| {
+    // A field left out when empty (the versions) is in one map only.
+    let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let shown = |map: &serde_json::Map<String, serde_json::Value>, key: &str| {
+        map.get(key)
+            .map_or_else(|| "{}".to_string(), ToString::to_string)
+    };
+    keys.into_iter()
+        .filter(|key| !skip.contains(&key.as_str()) && old.get(*key) != new.get(*key))
+        .map(|key| {
             format!(
-                "{key}: {value} in the journal, {} now",
-                new.get(key).cloned().unwrap_or_default()
+                "{key}: {} in the journal, {} now",
+                shown(&old, key),
+                shown(&new, key)
             )
         })
         .collect()

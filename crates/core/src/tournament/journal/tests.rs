@@ -1,6 +1,7 @@
 //! Tests of the journal: writing, reading strictly, resuming, the lock.
 
 use super::*;
+use std::collections::BTreeMap;
 
 fn header() -> Header {
     Header {
@@ -15,6 +16,7 @@ fn header() -> Header {
             openings: "none".into(),
             seed: 1,
             total_games: 4,
+            versions: BTreeMap::new(),
         },
         shard: None,
     }
@@ -274,6 +276,17 @@ fn another_tournament_is_refused_naming_the_difference() {
         error.contains("shard: none in the journal, 1/2 now"),
         "{error}"
     );
+    // Another version of a player is another player: its games are not resumed.
+    let mut rebuilt = header();
+    rebuilt.tournament.versions = BTreeMap::from([("a".into(), "0123abcd".into())]);
+    let error = Journal::open(&path, &rebuilt, true)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("versions: {} in the journal"), "{error}");
+    // A contest's precheck leaves the players (and so their versions) to the carry-over.
+    precheck(&path, &rebuilt.tournament, true).unwrap();
+    precheck(&path, &other.tournament, true).unwrap_err();
 }
 
 /// A renju game lost by a forbidden move names its shape as a violation, and reads back.
