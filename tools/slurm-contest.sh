@@ -48,3 +48,4 @@ for k in $(seq 1 "$shards"); do
   journals+=("$out/journal-$k-of-$shards.jsonl")
 done
 "$referee" standings "${journals[@]}" --json "$out/standings.json" --csv "$out/standings.csv"
+"$referee" contest "$contest" --out "$out" --page-only

@@ -6,8 +6,9 @@ use referee_contest as contest;
 use referee_contest::{config::Contest, field};
 use referee_core::report::say;
 use referee_core::tournament::carry::carry_over;
+use referee_core::tournament::config::Tournament;
 use referee_core::tournament::schedule::Shard;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const CONTEST_HELP: &str = "\
 A contest file: every key of a tournament file (game, params, format, rounds, games, time,
@@ -63,6 +64,10 @@ pub(super) struct ContestArgs {
     /// --shard K/N`).
     #[arg(long)]
     prepare_only: bool,
+    /// Write only the results page (OUT/index.html) from what OUT holds: for a contest whose
+    /// shards were played on a cluster (tools/slurm-contest.sh does it once they are done).
+    #[arg(long, conflicts_with_all = ["prepare_only", "resume", "rejudge"])]
+    page_only: bool,
     /// Output directory for the builds, the list of players, the tournament file, the journal,
     /// records, standings and the results page, index.html [default: the file's output, else
     /// results/NAME].
@@ -74,6 +79,9 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     let mut contest = Contest::load(&args.config)?;
     let out = args.out.unwrap_or_else(|| contest.output.clone());
     contest.set_output(&out);
+    if args.page_only {
+        return page_only(&contest, &out);
+    }
     let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
     if contest.unboxed {
         eprintln!(
@@ -147,7 +155,17 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         resume,
         &out,
     )?;
-    match contest::write_results_page(&prepared.tournament, &out)? {
+    publish(
+        &contest.name,
+        &prepared.entries,
+        prepared.tournament.records.is_some(),
+        &out,
+    )
+}
+
+/// Writes the results page and says where it is.
+fn publish(title: &str, entries: &[field::Entry], records: bool, out: &Path) -> Result<()> {
+    match contest::page::write(title, entries, records, out)? {
         Some(page) => say(&format!(
             "results page: {} ({} games): open it in a browser, no server needed",
             page.path.display(),
@@ -156,4 +174,19 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         None => say("no results page: the contest keeps no game records (records = false)"),
     }
     Ok(())
+}
+
+/// `--page-only`: the page of a contest whose games were played elsewhere (a cluster's
+/// shards), from the list of players and the tournament file its preparation wrote.
+fn page_only(contest: &Contest, out: &Path) -> Result<()> {
+    let entries = field::earlier(out);
+    if entries.is_empty() {
+        bail!(
+            "--page-only: {} holds no list of players (players.json): prepare the contest there first (referee contest FILE --prepare-only --out {})",
+            out.display(),
+            out.display()
+        );
+    }
+    let tournament = Tournament::load(&out.join("tournament.toml"))?;
+    publish(&contest.name, &entries, tournament.records.is_some(), out)
 }

@@ -17,7 +17,7 @@ pub(super) struct ReportArgs {
 }
 
 pub(super) fn run(args: ReportArgs) -> Result<()> {
-    let written = write_report(&args.from, &args.out)?;
+    let written = write_report(&args.from, &args.out, None)?;
     println!(
         "wrote {} ({} games, {} KiB): open it in a browser, no server needed",
         written.path.display(),

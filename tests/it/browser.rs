@@ -497,3 +497,86 @@ fn a_tournament_page_shows_standings_crosstable_and_ratings() {
         json!([3, 4])
     );
 }
+
+/// A contest's results page, published as it is: it opens on the contest's title and
+/// standings (with their tie-breaks and each player's version), lists every entrant with why
+/// one was left out, and has a page per entrant with its build, its check and its games; on a
+/// phone's width nothing widens the page (wide tables scroll by themselves).
+#[test]
+#[ignore = "needs chromium, chromium-driver and bubblewrap; .ci/run runs it"]
+fn a_contest_page_opens_on_its_standings_and_every_entrant() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    let bot =
+        std::fs::read_to_string(crate::common::repo_file("tests/bots/first_free.py")).unwrap();
+    for (name, file, text) in [
+        ("ann", "main.py", bot.as_str()),
+        ("cid", "main.c", "int main(void) { return 0 }\n"),
+        ("dee", "main.py", "import numpy_is_not_here\n"),
+    ] {
+        std::fs::create_dir_all(subs.join(name)).unwrap();
+        std::fs::write(subs.join(name).join(file), text).unwrap();
+    }
+    let config = dir.path().join("spring-cup.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "game = \"tictactoe\"\nsources = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            subs.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = referee()
+        .arg("contest")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let browser = Browser::start();
+    browser
+        .runtime
+        .block_on(browser.client.set_window_size(390, 900))
+        .unwrap();
+    browser.goto(&format!("file://{}", out.join("index.html").display()));
+    let title = browser.until("return document.querySelector('main h1')?.textContent;");
+    assert_eq!(title, json!("spring-cup"));
+    let headers = browser.eval(
+        "return [...document.querySelectorAll('table.standings th')].map(th => th.textContent);",
+    );
+    for column in ["version", "h2h", "SB", "Buch"] {
+        assert!(
+            headers.as_array().unwrap().contains(&json!(column)),
+            "{headers}"
+        );
+    }
+    let standings = browser.eval("return document.querySelectorAll('table.standings tr').length;");
+    assert_eq!(standings, json!(3), "a header and the two who played");
+    let left_out = browser.eval(
+        "return [...document.querySelectorAll('table.entrants tr.left-out')].map(tr => tr.innerText);",
+    );
+    let left_out = left_out.to_string();
+    assert!(
+        left_out.contains("cid") && left_out.contains("expected ';'"),
+        "{left_out}"
+    );
+    assert!(
+        left_out.contains("dee") && left_out.contains("No module named"),
+        "{left_out}"
+    );
+    let overflow = browser.eval("return document.documentElement.scrollWidth - window.innerWidth;");
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the page is wider than the phone by {overflow} px"
+    );
+
+    browser.click("table.entrants a[href='#/entrant/ann']");
+    let games = browser.until(
+        "return location.hash === '#/entrant/ann' && document.querySelectorAll('tr.game-row').length;",
+    );
+    assert_eq!(games, json!(2), "ann's games against boss");
+    let check = browser.eval("return document.querySelector('main').innerText;");
+    assert!(check.to_string().contains("compliant"), "{check}");
+}

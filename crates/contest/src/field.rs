@@ -33,6 +33,18 @@ pub enum Status {
     LeftOut,
 }
 
+impl Status {
+    /// The status in words, as the list of players and the results page say it.
+    pub fn text(&self) -> &'static str {
+        match self {
+            Status::Plays => "plays",
+            Status::Flagged => "plays, FLAGGED: failed the check",
+            Status::BuildFailed => "LEFT OUT: no bot from its sources",
+            Status::LeftOut => "LEFT OUT: failed the check",
+        }
+    }
+}
+
 /// One player of the field.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -368,13 +380,7 @@ pub fn listing(entries: &[Entry]) -> String {
 
 /// One player's lines.
 pub fn line(entry: &Entry) -> String {
-    let status = match entry.status {
-        Status::Plays => "plays",
-        Status::Flagged => "plays, FLAGGED: failed the check",
-        Status::BuildFailed => "LEFT OUT: no bot from its sources",
-        Status::LeftOut => "LEFT OUT: failed the check",
-    };
-    let mut text = format!("{:<24} {status}", entry.name);
+    let mut text = format!("{:<24} {}", entry.name, entry.status.text());
     if let Some(language) = &entry.language {
         text.push_str(&format!("; {language}"));
     }

@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod field;
+pub mod page;
 
 use config::Contest;
 use field::{Entry, FieldError};
@@ -15,7 +16,7 @@ use referee_core::tournament::config::{ConfigError, Tournament};
 use referee_core::tournament::journal::{self, Identity, JournalError};
 use referee_core::tournament::runner::{identity, journal_path};
 use referee_core::tournament::schedule::Shard;
-use referee_web::report::{write_report, ReportError, Written};
+use referee_web::report::ReportError;
 use std::path::{Path, PathBuf};
 
 /// The referee's own failures while preparing a contest.
@@ -156,18 +157,4 @@ fn shape(contest: &Contest, origin: &Path) -> Option<Identity> {
     Tournament::from_text(&text, &contest.name, origin)
         .ok()
         .map(|tournament| identity(&tournament))
-}
-
-/// Writes the results page of the contest played into `out`, `out/index.html`: the page of
-/// `referee report` (standings, ratings, crosstable, every game replayable, in one file that
-/// needs no server), so that publishing the contest is copying one file. None when the
-/// tournament keeps no game records (`records = false`): there would be no game to show.
-pub fn write_results_page(
-    tournament: &Tournament,
-    out: &Path,
-) -> Result<Option<Written>, ContestError> {
-    if tournament.records.is_none() {
-        return Ok(None);
-    }
-    Ok(Some(write_report(&[out.to_path_buf()], out)?))
 }

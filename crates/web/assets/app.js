@@ -329,15 +329,7 @@ async function showTournament(source) {
     el("p", { class: "progress" }, `${standings.games} of ${data.total_games} games played`,
       el("progress", { max: data.total_games, value: standings.games })),
     el("p", {}, el("a", { href: `#/?source=${source}` }, "the games")));
-  const percent = (x) => `${(x * 100).toFixed(1)}%`;
-  root.append(el("h2", {}, "Standings"), el("table", { class: "standings" },
-    el("tr", {}, ["#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts", "illegal", "crashes", "Elo", "±"].map((title) => el("th", {}, title))),
-    standings.players.map((row) => el("tr", {},
-      el("td", { class: "num" }, row.rank), el("td", {}, row.name), el("td", { class: "num" }, row.games),
-      el("td", { class: "num" }, row.points), el("td", { class: "num" }, percent(row.score)),
-      el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws), el("td", { class: "num" }, row.losses),
-      el("td", { class: "num" }, row.timeouts), el("td", { class: "num" }, row.illegal), el("td", { class: "num" }, row.crashes),
-      el("td", { class: "num" }, row.elo.toFixed(0)), el("td", { class: "num" }, row.elo_error95.toFixed(0))))));
+  root.append(el("h2", {}, "Standings"), standingsTable(standings.players, null));
   root.append(el("h2", {}, "Elo with 95% intervals"), eloPlot(standings.players));
   const names = standings.crosstable.map((row) => row.name);
   root.append(el("h2", {}, "Crosstable"), el("table", { class: "crosstable" },
@@ -346,6 +338,97 @@ async function showTournament(source) {
       const met = row.against.find((encounter) => encounter.opponent === name);
       return el("td", { class: "num" }, met ? `${met.points}/${met.games}` : "");
     })))));
+}
+
+// The standings, ranked as the referee ranks them: score, then head-to-head (h2h),
+// Sonneborn-Berger (SB) and Buchholz (Buch); with `versions`, each player's version.
+function standingsTable(players, versions) {
+  const percent = (x) => `${(x * 100).toFixed(1)}%`;
+  const fixed = (x, digits) => (x === null || x === undefined ? "" : x.toFixed(digits));
+  const titles = ["#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts", "illegal", "crashes", "h2h", "SB", "Buch", "Elo", "±"];
+  if (versions) titles.splice(2, 0, "version");
+  return el("div", { class: "scroll" }, el("table", { class: "standings" },
+    el("tr", {}, titles.map((title) => el("th", {}, title))),
+    players.map((row) => el("tr", {},
+      el("td", { class: "num" }, row.rank), el("td", {}, row.name),
+      versions ? el("td", { class: "version" }, versions[row.name] || "") : "",
+      el("td", { class: "num" }, row.games),
+      el("td", { class: "num" }, row.points), el("td", { class: "num" }, percent(row.score)),
+      el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws), el("td", { class: "num" }, row.losses),
+      el("td", { class: "num" }, row.timeouts), el("td", { class: "num" }, row.illegal), el("td", { class: "num" }, row.crashes),
+      el("td", { class: "num" }, fixed(row.head_to_head, 1)), el("td", { class: "num" }, fixed(row.sonneborn_berger, 2)),
+      el("td", { class: "num" }, fixed(row.buchholz, 1)),
+      el("td", { class: "num" }, row.elo.toFixed(0)), el("td", { class: "num" }, row.elo_error95.toFixed(0))))));
+}
+
+// ----- A contest (the results page of referee contest) -----
+
+const CONTEST = EMBEDDED && EMBEDDED.contest;
+
+// The games an entrant played: its label in a game is its name, then its bot's own in brackets.
+function entrantGames(name) {
+  return EMBEDDED.index.games.filter((game) => game.players.some((label) => label.split(" (")[0] === name));
+}
+
+function entrantLink(name) {
+  return el("a", { href: `#/entrant/${encodeURIComponent(name)}` }, name);
+}
+
+// Why an entrant does not play: its check's first problem, or its build's first line with
+// the compiler's first error.
+function leftOutBecause(entrant) {
+  if (entrant.plays) return "";
+  if (entrant.problems && entrant.problems.length) return entrant.problems[0];
+  const build = entrant.build || [];
+  const error = build.slice(1).find((line) => /error/i.test(line));
+  return [build[0], error && error.replace(/^\s*\|\s*/, "")].filter(Boolean).join(": ");
+}
+
+function showContest() {
+  const root = main();
+  document.title = CONTEST.title;
+  root.replaceChildren(el("h1", {}, CONTEST.title));
+  const data = CONTEST.standings;
+  if (data) {
+    const versions = Object.fromEntries(CONTEST.entrants.map((entrant) => [entrant.name, entrant.version || ""]));
+    root.append(el("p", { class: "progress" }, `${data.game.split(" ")[0]}, ${data.format}: ${data.standings.games} of ${data.total_games} games played `,
+      el("progress", { max: data.total_games, value: data.standings.games }), " ", el("a", { href: "#/?source=0" }, "every game")),
+    el("h2", {}, "Standings"), standingsTable(data.standings.players, versions));
+  }
+  root.append(el("h2", {}, "Entrants"), el("div", { class: "scroll" }, el("table", { class: "entrants" },
+    el("tr", {}, ["entrant", "status", "language", "version", "why left out"].map((title) => el("th", {}, title))),
+    CONTEST.entrants.map((entrant) => el("tr", { class: entrant.plays ? "" : "left-out" },
+      el("td", {}, entrantLink(entrant.name)), el("td", {}, entrant.status), el("td", {}, entrant.language || ""),
+      el("td", { class: "version" }, entrant.version || ""), el("td", {}, leftOutBecause(entrant)))))));
+  root.append(el("h2", {}, "Languages"), el("table", { class: "languages" },
+    el("tr", {}, ["language", "entrants", "toolchain"].map((title) => el("th", {}, title))),
+    CONTEST.languages.map((language) => el("tr", {}, el("td", {}, language.name),
+      el("td", { class: "num" }, language.entrants), el("td", {}, language.toolchain || "")))));
+  markOnce("contest-shown");
+}
+
+function showEntrant(name) {
+  const entrant = CONTEST.entrants.find((candidate) => candidate.name === name);
+  if (!entrant) throw new Error(`no entrant is named ${name}`);
+  const root = main();
+  root.replaceChildren(el("p", {}, el("a", { href: "#/" }, CONTEST.title)), el("h1", {}, entrant.name),
+    el("p", { class: entrant.plays ? "" : "left-out" }, entrant.status),
+    el("p", {}, [entrant.language, entrant.version && `version ${entrant.version}`].filter(Boolean).join(", ")));
+  if (entrant.build) root.append(el("h2", {}, "Build"), el("pre", { class: "log" }, entrant.build.join("\n")));
+  root.append(el("h2", {}, "Check"), entrant.problems === null || entrant.problems === undefined
+    ? el("p", {}, "not checked")
+    : entrant.problems.length === 0 ? el("p", {}, "compliant")
+      : el("ul", { class: "problems" }, entrant.problems.map((problem) => el("li", {}, problem))));
+  const games = entrantGames(entrant.name);
+  root.append(el("h2", {}, `Games (${games.length})`), games.length === 0 ? el("p", {}, "none") : el("div", { class: "scroll" }, el("table", { class: "games" },
+    el("tr", {}, ["#", "first", "second", "result", "reason", "moves"].map((title) => el("th", {}, title))),
+    games.map((game) => el("tr", {
+      class: "game-row", "data-game": `${game.source}/${game.number}`,
+      onclick: () => { location.hash = `#/game/${game.source}/${game.number}`; },
+    }, el("td", { class: "num" }, game.number), el("td", {}, game.players[0]), el("td", {}, game.players[1]),
+    el("td", {}, resultText(game)), el("td", {}, game.reason), el("td", { class: "num" }, game.moves))))),
+  el("p", {}, "Each game's page shows what the bot wrote to stderr in it."));
+  markOnce("entrant-shown");
 }
 
 function eloPlot(players) {
@@ -485,6 +568,8 @@ async function route() {
     if (document.body.dataset.page === "play") leave = await showPlay();
     else if (parts[0] === "game") leave = await showGame(Number(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
     else if (parts[0] === "tournament") leave = await showTournament(Number(parts[1]));
+    else if (CONTEST && parts[0] === "entrant") leave = showEntrant(decodeURIComponent(parts[1]));
+    else if (CONTEST && parts.length === 0 && !query) leave = showContest();
     else leave = await showIndex(query);
   } catch (error) {
     main().replaceChildren(el("p", {}, `Cannot show this page: ${error.message}`));

@@ -43,8 +43,14 @@ pub struct Written {
     pub bytes: usize,
 }
 
-/// Writes `out_dir/index.html` from the games of `dirs` (finished games only).
-pub fn write_report(dirs: &[PathBuf], out_dir: &Path) -> Result<Written, ReportError> {
+/// Writes `out_dir/index.html` from the games of `dirs` (finished games only). With `contest`
+/// (a contest's entrants, standings and languages; see `referee_contest::page`), the page
+/// opens on the contest.
+pub fn write_report(
+    dirs: &[PathBuf],
+    out_dir: &Path,
+    contest: Option<&Value>,
+) -> Result<Written, ReportError> {
     let library = Library::new(dirs.to_vec());
     let games: Vec<_> = library
         .games()
@@ -79,13 +85,15 @@ pub fn write_report(dirs: &[PathBuf], out_dir: &Path) -> Result<Written, ReportE
     }
     let mut tournaments = Map::new();
     for source in &library.sources {
-        if let Some(standings) = source.journal.as_deref().and_then(tournament_standings) {
+        let journal = source.journal.as_ref().map(std::slice::from_ref);
+        if let Some(standings) = journal.and_then(tournament_standings) {
             tournaments.insert(source.id.to_string(), standings);
         }
     }
     page.data(&format!(
-        "}},\"tournaments\":{}}}",
-        Value::Object(tournaments)
+        "}},\"tournaments\":{},\"contest\":{}}}",
+        Value::Object(tournaments),
+        contest.unwrap_or(&Value::Null)
     ))
     .map_err(write_error)?;
     let bytes = page.end().map_err(write_error)?;

@@ -295,7 +295,7 @@ async fn tournament(State(shared): State<AppState>, Path(source): Path<usize>) -
         let library = shared.library.lock().expect("never poisoned");
         let path = library.source(source)?.journal.clone()?;
         drop(library);
-        tournament_standings(&path)
+        tournament_standings(&[path])
     })
     .await
     .ok()
@@ -306,15 +306,17 @@ async fn tournament(State(shared): State<AppState>, Path(source): Path<usize>) -
     }
 }
 
-/// A tournament's standings and progress, from its journal.
-pub fn tournament_standings(journal_path: &std::path::Path) -> Option<Value> {
-    let merged = merge(&[journal_path.to_path_buf()]).ok()?;
-    let header = journal::read(journal_path).ok()?.header?;
+/// A tournament's standings and progress, from its journals (a whole run's, or every
+/// shard's).
+pub fn tournament_standings(journals: &[std::path::PathBuf]) -> Option<Value> {
+    let merged = merge(journals).ok()?;
+    let header = journal::read(journals.first()?).ok()?.header?;
     Some(json!({
         "name": header.tournament.name,
         "game": header.tournament.game,
         "format": header.tournament.format,
         "total_games": header.tournament.total_games,
+        "versions": header.tournament.versions,
         "standings": merged.tally.standings(),
     }))
 }

@@ -1,0 +1,76 @@
+//! The contest's results page, `OUTPUT/index.html`: the page of `referee report` (every game
+//! replayable, in one file that needs no server) opening on the contest itself: its title,
+//! its standings with their tie-breaks and each player's version, every entrant (those left
+//! out with the reason), a page per entrant (its build's log, its check, its games) and the
+//! languages played with. Written from what the output folder holds, so that a contest played
+//! in shards on a cluster gets the same page once its shards are done.
+
+use super::field::{Entry, Status};
+use super::ContestError;
+use referee_web::report::{write_report, Written};
+use referee_web::server::tournament_standings;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Writes the page of the contest `title` whose field is `entries` into `out`. None when the
+/// contest keeps no game records (`records = false`): there would be no game to show.
+pub fn write(
+    title: &str,
+    entries: &[Entry],
+    records: bool,
+    out: &Path,
+) -> Result<Option<Written>, ContestError> {
+    if !records {
+        return Ok(None);
+    }
+    let data = json!({
+        "title": title,
+        "standings": tournament_standings(&journals(out)),
+        "entrants": entries.iter().map(entrant).collect::<Vec<_>>(),
+        "languages": languages(entries),
+    });
+    Ok(Some(write_report(&[out.to_path_buf()], out, Some(&data))?))
+}
+
+/// The journals of the contest's games in `out`: the whole run's, or every shard's.
+fn journals(out: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(out)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .map(|name| name.to_string_lossy())
+                .is_some_and(|name| name.starts_with("journal") && name.ends_with(".jsonl"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// What the page shows of an entrant (every text already escaped by the build or the check).
+fn entrant(entry: &Entry) -> Value {
+    json!({
+        "name": entry.name,
+        "plays": matches!(entry.status, Status::Plays | Status::Flagged),
+        "status": entry.status.text(),
+        "language": entry.language,
+        "version": entry.version,
+        "build": entry.build.as_deref().map(|build| build.lines().collect::<Vec<_>>()),
+        "problems": entry.problems,
+    })
+}
+
+/// The languages the entrants were built as, each with how many entrants.
+fn languages(entries: &[Entry]) -> Vec<Value> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for language in entries.iter().filter_map(|e| e.language.as_deref()) {
+        *counts.entry(language).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(name, entrants)| json!({ "name": name, "entrants": entrants }))
+        .collect()
+}
