@@ -115,7 +115,14 @@ fn sources_are_built_checked_played_and_resumed() {
         std::fs::read_to_string(out.join("journal.jsonl")).unwrap(),
         journal
     );
-    assert_eq!(results_page(&out, &["ann", "ben", "boss"], 4), page);
+    // The same games and standings (the entrants' builds now say "cached").
+    let again = results_page(&out, &["ann", "ben", "boss"], 4);
+    for key in ["index", "games", "tournaments"] {
+        assert_eq!(again[key], page[key], "{key}");
+    }
+    assert_eq!(again["contest"]["title"], "cup");
+    let cid = &again["contest"]["entrants"][2];
+    assert_eq!((&cid["name"], &cid["plays"]), (&"cid".into(), &false.into()));
 }
 
 /// The data of the results page `out/index.html`, checked: the tournament's standings list
