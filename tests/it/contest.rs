@@ -122,7 +122,10 @@ fn sources_are_built_checked_played_and_resumed() {
     }
     assert_eq!(again["contest"]["title"], "cup");
     let cid = &again["contest"]["entrants"][2];
-    assert_eq!((&cid["name"], &cid["plays"]), (&"cid".into(), &false.into()));
+    assert_eq!(
+        (&cid["name"], &cid["plays"]),
+        (&"cid".into(), &false.into())
+    );
 }
 
 /// The data of the results page `out/index.html`, checked: the tournament's standings list

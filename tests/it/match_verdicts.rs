@@ -477,3 +477,34 @@ fn checkers_and_dots_play_to_the_end_with_builtin_bots() {
         }
     }
 }
+
+/// A timeout taken while the machine had more tasks ready to run than processors says so:
+/// the bot may have been kept from a processor (fair timing the organiser can judge).
+#[test]
+fn a_timeout_on_an_overloaded_machine_says_so() {
+    let processors = std::thread::available_parallelism().map_or(2, usize::from);
+    let spinners: Vec<std::process::Child> = (0..2 * processors + 2)
+        .map(|_| {
+            std::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let record = verdict(as_first("silent").time("move=200"));
+    for mut spinner in spinners {
+        spinner.kill().unwrap();
+        spinner.wait().unwrap();
+    }
+    assert_forfeit(&record, "first", "timeout");
+    let overloaded = &record["result"]["overloaded"];
+    assert!(
+        overloaded["runnable"].as_u64().unwrap() > overloaded["processors"].as_u64().unwrap(),
+        "{record:#}"
+    );
+    let detail = record["result"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("the machine was overloaded then"),
+        "{detail}"
+    );
+}

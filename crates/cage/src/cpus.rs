@@ -33,8 +33,39 @@ pub fn restrict_to(set: &CpuSet) -> nix::Result<()> {
     sched_setaffinity(Pid::from_raw(0), set)
 }
 
+/// Tasks ready to run on this machine now and its processors online, when there were more
+/// of the first than of the second: a bot late then may have been kept from a processor.
+pub fn overload() -> Option<(u32, u32)> {
+    let loadavg = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let runnable = runnable_in(&loadavg)?;
+    let online = nix::unistd::sysconf(nix::unistd::SysconfVar::_NPROCESSORS_ONLN)
+        .ok()
+        .flatten()
+        .and_then(|n| u32::try_from(n).ok())?;
+    (runnable > online).then_some((runnable, online))
+}
+
+/// The tasks runnable now, from `/proc/loadavg` (`0.52 0.58 0.59 3/412 12345`: its fourth
+/// field, runnable over all), the reading task itself among them.
+fn runnable_in(loadavg: &str) -> Option<u32> {
+    loadavg
+        .split_whitespace()
+        .nth(3)?
+        .split_once('/')?
+        .0
+        .parse()
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_runnable_tasks_are_read_from_loadavg() {
+        assert_eq!(super::runnable_in("0.52 0.58 0.59 3/412 12345\n"), Some(3));
+        assert_eq!(super::runnable_in("0.52 0.58"), None);
+        assert_eq!(super::runnable_in("0.5 0.5 0.5 x/4 1"), None);
+    }
+
     use super::*;
 
     #[test]

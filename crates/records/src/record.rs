@@ -153,6 +153,29 @@ pub struct ResultRecord {
     /// verdict may be the referee's fault (such games are replayed by default).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub stalled: bool,
+    /// For a timeout: the machine had more tasks ready to run than processors when it was
+    /// taken, so the bot may have been kept waiting for one (its detail says so too).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub overloaded: Option<Overload>,
+}
+
+/// How overloaded the machine was when a timeout was taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overload {
+    /// Tasks ready to run (the referee's reading one among them).
+    pub runnable: u32,
+    /// Processors online.
+    pub processors: u32,
+}
+
+impl std::fmt::Display for Overload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the machine was overloaded then ({} tasks ready to run on {} processors): the bot may have waited for one",
+            self.runnable, self.processors
+        )
+    }
 }
 
 impl GameRecord {
@@ -497,6 +520,7 @@ mod tests {
                 detail: "draw: board full".into(),
                 line: None,
                 stalled: false,
+                overloaded: None,
             },
             scores: None,
             started: String::new(),

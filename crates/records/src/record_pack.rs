@@ -498,6 +498,7 @@ mod tests {
                 detail: "ann (first player) wins: line completed".into(),
                 line: None,
                 stalled: false,
+                overloaded: None,
             },
             scores: None,
             started: "2026-11-24T05:00:00.000Z".into(),

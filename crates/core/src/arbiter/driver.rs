@@ -6,12 +6,12 @@ use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use referee_cage::supervisor::Supervisor;
 use referee_records::record::{
-    stderr_line_times, stderr_tail, DroppedRecord, GameRecord, MoveRecord, PlayerRecord,
+    stderr_line_times, stderr_tail, DroppedRecord, GameRecord, MoveRecord, Overload, PlayerRecord,
     ResultRecord,
 };
 use referee_rules::games::{AnyGame, Side};
 use referee_rules::protocol::Ready;
-use referee_rules::verdict::{Forfeit, Verdict};
+use referee_rules::verdict::{Forfeit, Termination, Verdict};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Extra time the watchdog waits past limit + margin before giving up on a bot, so that the
@@ -93,8 +93,22 @@ pub fn play_game_watched(
             .is_some_and(|stall| stall > *margin),
         _ => false,
     };
+    // Read at once: a timeout is the game's last event.
+    let overloaded = match judged.verdict.termination() {
+        Termination::Timeout => {
+            referee_cage::cpus::overload().map(|(runnable, processors)| Overload {
+                runnable,
+                processors,
+            })
+        }
+        _ => None,
+    };
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
     let mut record = record(number, rules, &players, &ready, judged, started, stalled);
+    if let Some(overload) = overloaded {
+        record.result.detail = format!("{}; {overload}", record.result.detail);
+        record.result.overloaded = Some(overload);
+    }
     let logs = [players[0].seat.take_log(), players[1].seat.take_log()];
     for (side, log) in Side::BOTH.into_iter().zip(&logs) {
         let player = &mut record.players[side.index()];
@@ -156,6 +170,7 @@ fn record(
             detail: verdict.sentence(&judged.names).to_string(),
             line: verdict.quoted_line().map(str::to_string),
             stalled,
+            overloaded: None,
         },
         scores: judged.game.scores(),
         started: humantime::format_rfc3339_millis(started).to_string(),
