@@ -79,7 +79,9 @@ pub fn builtin() -> Vec<(String, Profile)> {
         profile(
             "java",
             &["*.java"],
-            "javac -J-Xmx512m -encoding UTF-8 -d . *.java",
+            // -proc:none: an annotation processor shipped in the sources (META-INF/services)
+            // would be the entrant's code run by the compiler, at build time.
+            "javac -J-Xmx512m -proc:none -encoding UTF-8 -d . *.java",
             // A small heap and the serial collector: the JVM starts under the address-space limit
             // and takes one core. The JVM's own warnings go to stderr, not to stdout (its
             // default), where a line is a forfeit; and no /tmp/hsperfdata file: bots in PID
@@ -219,6 +221,20 @@ mod tests {
         assert!(
             !profiles[0].1.detects(".cpp"),
             "a bare suffix is no file of it"
+        );
+    }
+
+    #[test]
+    fn javac_runs_no_annotation_processor_of_the_sources() {
+        let profiles = builtin();
+        let java = &profiles.iter().find(|(n, _)| n == "java").unwrap().1;
+        assert!(java.compile.starts_with("javac "), "{}", java.compile);
+        assert!(
+            java.compile
+                .split_whitespace()
+                .any(|word| word == "-proc:none"),
+            "{}",
+            java.compile
         );
     }
 
