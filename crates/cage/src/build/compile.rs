@@ -367,12 +367,30 @@ fn message_lines(bytes: &[u8]) -> Vec<String> {
     let mut shown: Vec<String> = lines
         .iter()
         .take(MESSAGE_LINES)
-        .map(|line| quote::shorten(line, MESSAGE_LINE_CHARS))
+        .map(|line| quote::shorten(&expand_tabs(line), MESSAGE_LINE_CHARS))
         .collect();
     if lines.len() > MESSAGE_LINES {
         shown.push(format!("... ({} more lines)", lines.len() - MESSAGE_LINES));
     }
     shown
+}
+
+/// `line` with each tab replaced by the spaces up to the next multiple of 8 columns, as a
+/// terminal shows it: compilers indent their excerpts with tabs, which escaped would read `\t`.
+fn expand_tabs(line: &str) -> String {
+    let mut expanded = String::with_capacity(line.len());
+    let mut column = 0;
+    for c in line.chars() {
+        if c == '\t' {
+            let spaces = 8 - column % 8;
+            expanded.push_str(&" ".repeat(spaces));
+            column += spaces;
+        } else {
+            expanded.push(c);
+            column += 1;
+        }
+    }
+    expanded
 }
 
 #[cfg(test)]
@@ -453,5 +471,14 @@ mod tests {
         assert_eq!(lines.len(), MESSAGE_LINES + 1);
         assert_eq!(lines[0], "main.c:1:1: error: \\x1b[31mexpected\\x1b[0m ';'");
         assert_eq!(lines[MESSAGE_LINES], "... (61 more lines)");
+    }
+
+    #[test]
+    fn a_tab_in_a_message_shows_as_spaces() {
+        let lines = message_lines(b"\tint x\x07;\nab\tc\r\n12345678\td\n");
+        assert_eq!(
+            lines,
+            ["        int x\\x07;", "ab      c", "12345678        d"]
+        );
     }
 }
