@@ -2,9 +2,10 @@
 //! cached by the hash of the sources and the profile.
 //!
 //! The sources are copied (regular files and folders only, never a symlink) into a staging
-//! folder that the sandbox's user may read; the build runs under bubblewrap as `nobody`, with no
-//! network, the staging folder read-only, a private `/tmp` where the compile step works on a
-//! copy, the build's limits and a wall-clock timeout; it hands the folder it built back as a tar
+//! folder that the sandbox's user may read; the build runs under bubblewrap, as root as the user
+//! of a box of its own (see [`crate::boxes`]), with no network, the staging folder read-only, a
+//! private `/tmp` where the compile step works on a copy, the build's limits (its processes
+//! limit its own box's) and a wall-clock timeout; it hands the folder it built back as a tar
 //! stream on its standard output, which the referee unpacks (refusing any path outside it) into
 //! `CACHE/HASH/`. A folder already there is the same build: it is reused. A failed build is the
 //! entrant's result, with the compiler's own message, escaped and bounded.
