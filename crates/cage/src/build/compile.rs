@@ -462,6 +462,59 @@ mod tests {
         }
     }
 
+    /// "Contest day you can trust", items 1 and 2: a build that forks without end is stopped
+    /// at its processes limit, and, each build being a box of its own as root, a build run
+    /// meanwhile is not short of processes.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+    fn a_forking_build_is_stopped_and_a_build_beside_it_succeeds() {
+        let limits = Limits::parse_over(Limits::default(), "processes=256").unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let options = BuildOptions {
+            cache: cache.path().join("builds"),
+            limits,
+            timeout: Duration::from_secs(60),
+        };
+        // Forks until refused (dash then gives up), holds its processes 3 s, then fails.
+        let bomb = Profile {
+            detect: vec!["*.sh".into()],
+            compile: "(while :; do sleep 30 & done) || sleep 3; exit 1".into(),
+            run: "sh {dir}/main.sh".into(),
+        };
+        let honest = Profile {
+            compile: "cp main.sh bot; sh -c true; sh -c true".into(),
+            ..bomb.clone()
+        };
+        let (bombs, honests) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        std::fs::write(bombs.path().join("main.sh"), "echo bomb\n").unwrap();
+        std::fs::write(honests.path().join("main.sh"), "echo ready\n").unwrap();
+        let started = Instant::now();
+        let (bombed, built) = std::thread::scope(|scope| {
+            let bombed = scope.spawn(|| build(bombs.path(), "sh", &bomb, &options));
+            std::thread::sleep(Duration::from_millis(1500));
+            let built = build(honests.path(), "sh", &honest, &options);
+            (bombed.join().unwrap(), built)
+        });
+        match bombed.unwrap() {
+            Err(BuildFailure::Compiler { message, .. }) => {
+                let text = message.join("\n");
+                assert!(text.contains("fork"), "{text}");
+            }
+            other => panic!("the fork bomb was not stopped at its limit: {other:?}"),
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            started.elapsed()
+        );
+        if nix::unistd::geteuid().is_root() {
+            let built = built.unwrap().unwrap();
+            assert!(built.dir.join("bot").is_file());
+        } else {
+            eprintln!("not root: the two builds shared this user's processes limit");
+        }
+    }
+
     #[test]
     fn a_message_is_escaped_and_bounded() {
         let mut text = String::from("main.c:1:1: error: \x1b[31mexpected\x1b[0m ';'\n");
