@@ -226,11 +226,11 @@ impl Contest {
             ),
         )
         .map_err(|e| format!("build_limits: {e}"))?;
-        let build = BuildOptions {
-            cache: keys.build_cache.unwrap_or_else(|| output.join("builds")),
+        let build = BuildOptions::new(
+            keys.build_cache.unwrap_or_else(|| output.join("builds")),
             limits,
-            timeout: Duration::from_secs(keys.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
-        };
+            Duration::from_secs(keys.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
+        );
         Ok(Contest {
             name,
             tournament: table,
@@ -337,6 +337,7 @@ builtin = "strong"
         assert_eq!(contest.build.cache, Path::new("results/cup/builds"));
         assert_eq!(contest.build.limits.memory_mb, Some(4096));
         assert_eq!(contest.build.limits.processes, Some(256));
+        assert_eq!(contest.build.max_output_bytes, 64 << 20);
         assert!(!contest.tournament.contains_key("failed_check"));
         assert_eq!(contest.tournament["rounds"].as_integer(), Some(2));
         assert_eq!(

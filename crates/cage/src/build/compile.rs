@@ -6,7 +6,8 @@
 //! of a box of its own (see [`crate::boxes`]), with no network, the staging folder read-only, a
 //! private `/tmp` where the compile step works on a copy, the build's limits (its processes
 //! limit its own box's) and a wall-clock timeout; it hands the folder it built back as a tar
-//! stream on its standard output, which the referee unpacks (refusing any path outside it) into
+//! stream on its standard output, which the referee writes to a file (up to a cap, never held
+//! in memory) and unpacks from there (refusing any path outside it) into
 //! `CACHE/HASH/`. A folder already there is the same build: it is reused. A failed build is the
 //! entrant's result, with the compiler's own message, escaped and bounded.
 
@@ -26,8 +27,9 @@ use wait_timeout::ChildExt;
 /// The most a source folder may hold: a bot's sources, not a data set.
 const MAX_SOURCE_BYTES: u64 = 64 << 20;
 const MAX_SOURCE_FILES: usize = 10_000;
-/// The most a build may hand back.
-const MAX_BUILD_BYTES: u64 = 512 << 20;
+/// The most a build may hand back unless [`BuildOptions::max_output_bytes`] says otherwise: a
+/// bot, its libraries and its data, not a toolchain.
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 64 << 20;
 /// The compiler's output kept (its beginning: the first errors are the ones to fix).
 const MAX_MESSAGE_BYTES: u64 = 64 << 10;
 /// Lines of the compiler's message shown in a failure.
@@ -44,6 +46,22 @@ pub struct BuildOptions {
     pub limits: Limits,
     /// The wall-clock time a build gets before its whole process group is killed.
     pub timeout: Duration,
+    /// The most the built folder may hold, as the tar stream the build hands back (which the
+    /// referee writes to a file, never holding it in memory).
+    pub max_output_bytes: u64,
+}
+
+impl BuildOptions {
+    /// Builds cached in `cache`, run with `limits` for at most `timeout`; the rest as by
+    /// default ([`DEFAULT_MAX_OUTPUT_BYTES`]), so that callers name only what they choose.
+    pub fn new(cache: PathBuf, limits: Limits, timeout: Duration) -> BuildOptions {
+        BuildOptions {
+            cache,
+            limits,
+            timeout,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
 }
 
 /// A usable build.
@@ -158,8 +176,10 @@ pub fn build(
     let unique = format!("{digest}.{}.{build}", std::process::id());
     let stage = cache.join(format!("src-{unique}"));
     let fresh = cache.join(format!("new-{unique}"));
-    let outcome = stage_and_run(source, &files, &stage, &fresh, profile, options);
+    let tar = cache.join(format!("out-{unique}.tar"));
+    let outcome = stage_and_run(source, &files, &stage, &fresh, &tar, profile, options);
     let _ = std::fs::remove_dir_all(&stage);
+    let _ = std::fs::remove_file(&tar);
     if !matches!(outcome, Ok(Ok(()))) {
         let _ = std::fs::remove_dir_all(&fresh);
         return outcome.map(|result| result.map(|()| built(false)));
@@ -234,12 +254,13 @@ fn digest(
 }
 
 /// Copies the sources into `stage` (readable by the sandbox's user), runs the compile step in
-/// the sandbox and unpacks what it built into `fresh`.
+/// the sandbox, its output written to the file `tar`, and unpacks what it built into `fresh`.
 fn stage_and_run(
     source: &Path,
     files: &[(PathBuf, bool)],
     stage: &Path,
     fresh: &Path,
+    tar: &Path,
     profile: &Profile,
     options: &BuildOptions,
 ) -> Result<Result<(), BuildFailure>, BuildError> {
@@ -289,7 +310,9 @@ fn stage_and_run(
     let mut child = child.spawn().map_err(io_error(Path::new("bwrap")))?;
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
-    let tar = std::thread::spawn(move || read_bounded(stdout, MAX_BUILD_BYTES));
+    let file = std::fs::File::create(tar).map_err(io_error(tar))?;
+    let max_output = options.max_output_bytes;
+    let output = std::thread::spawn(move || write_bounded(stdout, file, max_output));
     let message = std::thread::spawn(move || read_bounded(stderr, MAX_MESSAGE_BYTES));
     let status = child
         .wait_timeout(options.timeout)
@@ -303,9 +326,19 @@ fn stage_and_run(
         );
     }
     let status = child.wait().map_err(io_error(Path::new("bwrap")))?;
-    let (tar, tar_whole) = tar.join().unwrap_or_default();
+    let output_whole = output
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the build's output reader panicked")))
+        .map_err(io_error(tar))?;
     let (message, _) = message.join().unwrap_or_default();
     let message = message_lines(&message);
+    if !output_whole {
+        // Before its exit status: a build cut off fails for that.
+        return Ok(Err(BuildFailure::TooLarge(format!(
+            "the build is larger than {} MiB, more than a bot's may be",
+            options.max_output_bytes >> 20
+        ))));
+    }
     if timed_out {
         return Ok(Err(BuildFailure::TimedOut {
             seconds: options.timeout.as_secs(),
@@ -324,14 +357,15 @@ fn stage_and_run(
         };
         return Ok(Err(BuildFailure::Compiler { exit, message }));
     }
-    if !tar_whole {
-        return Ok(Err(BuildFailure::TooLarge(format!(
-            "the build is larger than {} MiB, more than a bot's may be",
-            MAX_BUILD_BYTES >> 20
-        ))));
-    }
+    unpack(tar, fresh)?;
+    Ok(Ok(()))
+}
+
+/// Unpacks the build's tar file into `fresh`: its folders and regular files only.
+fn unpack(tar: &Path, fresh: &Path) -> Result<(), BuildError> {
     std::fs::create_dir_all(fresh).map_err(io_error(fresh))?;
-    let mut archive = tar::Archive::new(&tar[..]);
+    let file = std::fs::File::open(tar).map_err(io_error(tar))?;
+    let mut archive = tar::Archive::new(io::BufReader::new(file));
     archive.set_preserve_permissions(true);
     archive.set_overwrite(true);
     for entry in archive.entries().map_err(io_error(fresh))? {
@@ -345,12 +379,22 @@ fn stage_and_run(
         }
         entry.unpack_in(fresh).map_err(io_error(fresh))?;
     }
-    set_mode(fresh, 0o755)?;
-    Ok(Ok(()))
+    set_mode(fresh, 0o755)
 }
 
 fn set_mode(path: &Path, mode: u32) -> Result<(), BuildError> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io_error(path))
+}
+
+/// Copies at most `max` bytes of `from` into `to`; says whether that was everything. Past
+/// `max` it stops reading (the build, writing on, fails on its closed pipe).
+fn write_bounded(from: impl Read, to: std::fs::File, max: u64) -> io::Result<bool> {
+    let mut from = io::BufReader::with_capacity(64 << 10, from);
+    let mut to = io::BufWriter::with_capacity(64 << 10, to);
+    io::copy(&mut (&mut from).take(max), &mut to)?;
+    io::Write::flush(&mut to)?;
+    let mut more = [0u8; 1];
+    Ok(from.read(&mut more)? == 0)
 }
 
 /// Reads at most `max` bytes, then drains the rest; says whether it read everything.
@@ -437,11 +481,11 @@ mod tests {
         std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
         for _ in 0..4 {
             let cache = tempfile::tempdir().unwrap();
-            let options = BuildOptions {
-                cache: cache.path().join("builds"),
-                limits: Limits::default(),
-                timeout: Duration::from_secs(60),
-            };
+            let options = BuildOptions::new(
+                cache.path().join("builds"),
+                Limits::default(),
+                Duration::from_secs(60),
+            );
             let builds: Vec<_> = std::thread::scope(|scope| {
                 let builders: Vec<_> = (0..4)
                     .map(|_| scope.spawn(|| build(source.path(), "sh", &profile, &options)))
@@ -470,11 +514,8 @@ mod tests {
     fn a_forking_build_is_stopped_and_a_build_beside_it_succeeds() {
         let limits = Limits::parse_over(Limits::default(), "processes=256").unwrap();
         let cache = tempfile::tempdir().unwrap();
-        let options = BuildOptions {
-            cache: cache.path().join("builds"),
-            limits,
-            timeout: Duration::from_secs(60),
-        };
+        let options =
+            BuildOptions::new(cache.path().join("builds"), limits, Duration::from_secs(60));
         // Forks until refused (dash then gives up), holds its processes 3 s, then fails.
         let bomb = Profile {
             detect: vec!["*.sh".into()],
@@ -513,6 +554,65 @@ mod tests {
         } else {
             eprintln!("not root: the two builds shared this user's processes limit");
         }
+    }
+
+    /// The peak resident size of this process, in KiB, since the last [`reset_peak`].
+    fn peak_kib() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .unwrap();
+        line.trim().trim_end_matches(" kB").parse().unwrap()
+    }
+
+    fn reset_peak() {
+        std::fs::write("/proc/self/clear_refs", "5").unwrap();
+    }
+
+    /// "Contest day you can trust", item 6: the build's output goes to a file, not into the
+    /// referee's memory, and past its cap it is a build too large.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+    fn a_large_build_is_not_held_in_memory_and_one_past_the_cap_is_too_large() {
+        let limits = Limits::parse_over(Limits::default(), "filesize=512,memory=1024").unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let mut options = BuildOptions::new(
+            cache.path().join("builds"),
+            limits,
+            Duration::from_secs(120),
+        );
+        options.max_output_bytes = 64 << 20;
+        let profile = |mib: u32| Profile {
+            detect: vec!["*.sh".into()],
+            compile: format!("head -c {mib}M /dev/urandom > data"),
+            run: "sh {dir}/main.sh".into(),
+        };
+        let source = tempfile::tempdir().unwrap();
+        std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
+        reset_peak();
+        let before = peak_kib();
+        let built = build(source.path(), "sh", &profile(48), &options)
+            .unwrap()
+            .unwrap();
+        let grown = peak_kib().saturating_sub(before);
+        assert_eq!(
+            std::fs::metadata(built.dir.join("data")).unwrap().len(),
+            48 << 20
+        );
+        // Held in memory, the 48 MiB would show; a wide bound for the test threads beside it.
+        assert!(grown < 24 << 10, "the peak grew by {grown} KiB");
+        match build(source.path(), "sh", &profile(80), &options).unwrap() {
+            Err(BuildFailure::TooLarge(what)) => {
+                assert!(what.contains("larger than 64 MiB"), "{what}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let left: Vec<_> = std::fs::read_dir(&options.cache)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(left.len(), 1, "only the first build stays: {left:?}");
     }
 
     #[test]
