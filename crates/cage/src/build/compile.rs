@@ -9,7 +9,9 @@
 //! stream on its standard output, which the referee writes to a file (up to a cap, never held
 //! in memory) and unpacks from there (refusing any path outside it) into
 //! `CACHE/HASH/`. A folder already there is the same build: it is reused. A failed build is the
-//! entrant's result, with the compiler's own message, escaped and bounded.
+//! entrant's result, with the compiler's own message, escaped and bounded; the referee keeps it
+//! too, in `CACHE/HASH.failed`, so that the same sources are not built again on every run (a
+//! build that timed out would cost its whole timeout each time) unless a rebuild is asked for.
 
 use super::profile::Profile;
 use crate::limits::Limits;
@@ -49,6 +51,9 @@ pub struct BuildOptions {
     /// The most the built folder may hold, as the tar stream the build hands back (which the
     /// referee writes to a file, never holding it in memory).
     pub max_output_bytes: u64,
+    /// Build again even where the cache holds a build or a failure of the same sources: after
+    /// a change of toolchain the hash does not see, or to retry a build that timed out.
+    pub rebuild: bool,
 }
 
 impl BuildOptions {
@@ -60,6 +65,7 @@ impl BuildOptions {
             limits,
             timeout,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            rebuild: false,
         }
     }
 }
@@ -77,8 +83,28 @@ pub struct Built {
     pub elapsed: Duration,
 }
 
-/// Why an entrant's sources gave no bot: the entrant's result, shown to the organiser.
+/// An entrant's build that failed, now or in an earlier run (then the same sources are not
+/// built again unless [`BuildOptions::rebuild`] asks).
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failed {
+    /// Why.
+    pub failure: BuildFailure,
+    /// Found in the cache rather than built now.
+    pub cached: bool,
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.failure.fmt(f)?;
+        if self.cached {
+            f.write_str("\n  (as when built before: the cached failure; rebuild to try again)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an entrant's sources gave no bot: the entrant's result, shown to the organiser.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BuildFailure {
     /// The compile step failed: its exit, and its message (escaped, bounded).
     Compiler {
@@ -96,6 +122,15 @@ pub enum BuildFailure {
     },
     /// The sources or the build are larger than a bot's may be.
     TooLarge(String),
+}
+
+impl BuildFailure {
+    /// Whether bubblewrap itself failed to make the build's sandbox (short of processes or
+    /// memory for a moment): the machine's failure, not the sources', so it is not kept.
+    fn of_the_sandbox(&self) -> bool {
+        matches!(self, BuildFailure::Compiler { message, .. }
+            if message.first().is_some_and(|line| line.starts_with("bwrap: ")))
+    }
 }
 
 impl std::fmt::Display for BuildFailure {
@@ -143,30 +178,43 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
     }
 }
 
-/// Builds the sources in `source` as `language` with `profile`; a build of the same sources
-/// and profile in the cache is reused.
+/// Builds the sources in `source` as `language` with `profile`; a build, or a failure, of the
+/// same sources and profile in the cache is reused unless `options` ask for a rebuild.
 pub fn build(
     source: &Path,
     language: &str,
     profile: &Profile,
     options: &BuildOptions,
-) -> Result<Result<Built, BuildFailure>, BuildError> {
+) -> Result<Result<Built, Failed>, BuildError> {
     let started = Instant::now();
     let files = match collect(source)? {
         Ok(files) => files,
-        Err(failure) => return Ok(Err(failure)),
+        Err(failure) => {
+            return Ok(Err(Failed {
+                failure,
+                cached: false,
+            }))
+        }
     };
     let digest = digest(language, profile, source, &files)?;
     std::fs::create_dir_all(&options.cache).map_err(io_error(&options.cache))?;
     let cache = std::fs::canonicalize(&options.cache).map_err(io_error(&options.cache))?;
     let dir = cache.join(&digest);
+    let failed = cache.join(format!("{digest}.failed"));
     let built = |cached| Built {
         command: profile.command(&dir),
         dir: dir.clone(),
         cached,
         elapsed: started.elapsed(),
     };
-    if dir.is_dir() {
+    if options.rebuild {
+        remove_cached(&dir, &failed)?;
+    } else if let Some(failure) = read_failure(&failed) {
+        return Ok(Err(Failed {
+            failure,
+            cached: true,
+        }));
+    } else if dir.is_dir() {
         return Ok(Ok(built(true)));
     }
     // Two builds of the same sources may run at once, in this process or another: each stages
@@ -182,7 +230,15 @@ pub fn build(
     let _ = std::fs::remove_file(&tar);
     if !matches!(outcome, Ok(Ok(()))) {
         let _ = std::fs::remove_dir_all(&fresh);
-        return outcome.map(|result| result.map(|()| built(false)));
+    }
+    if let Err(failure) = outcome? {
+        if !failure.of_the_sandbox() {
+            write_failure(&failed, &cache.join(format!("failed-{unique}")), &failure)?;
+        }
+        return Ok(Err(Failed {
+            failure,
+            cached: false,
+        }));
     }
     // Another run may have built the same meanwhile: either folder is the build.
     if std::fs::rename(&fresh, &dir).is_err() {
@@ -195,6 +251,48 @@ pub fn build(
         }
     }
     Ok(Ok(built(false)))
+}
+
+/// Forgets the cached build and failure of a hash, to build it again.
+fn remove_cached(dir: &Path, failed: &Path) -> Result<(), BuildError> {
+    for (path, removed) in [
+        (failed, std::fs::remove_file(failed)),
+        (dir, std::fs::remove_dir_all(dir)),
+    ] {
+        match removed {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                return Err(BuildError::Io {
+                    path: path.to_path_buf(),
+                    source: error,
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The most a failure kept in the cache may hold: its message is bounded far below.
+const MAX_FAILURE_FILE: u64 = 1 << 20;
+
+/// The failure kept for a hash, if the cache holds one the referee can read; any other file
+/// there (cut short, or not the referee's) is as none: the sources are built again.
+fn read_failure(failed: &Path) -> Option<BuildFailure> {
+    let file = std::fs::File::open(failed).ok()?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FAILURE_FILE).read_to_end(&mut bytes).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Keeps `failure` as the hash's, written whole (through `temporary`) or not at all.
+fn write_failure(
+    failed: &Path,
+    temporary: &Path,
+    failure: &BuildFailure,
+) -> Result<(), BuildError> {
+    let json = serde_json::to_vec(failure).expect("a failure serialises");
+    std::fs::write(temporary, json).map_err(io_error(temporary))?;
+    std::fs::rename(temporary, failed).map_err(io_error(failed))
 }
 
 /// The folder's regular files, relative paths sorted, with their executable bit; symlinks
@@ -536,7 +634,7 @@ mod tests {
             let built = build(honests.path(), "sh", &honest, &options);
             (bombed.join().unwrap(), built)
         });
-        match bombed.unwrap() {
+        match bombed.unwrap().map_err(|failed| failed.failure) {
             Err(BuildFailure::Compiler { message, .. }) => {
                 let text = message.join("\n");
                 assert!(text.contains("fork"), "{text}");
@@ -602,7 +700,10 @@ mod tests {
         );
         // Held in memory, the 48 MiB would show; a wide bound for the test threads beside it.
         assert!(grown < 24 << 10, "the peak grew by {grown} KiB");
-        match build(source.path(), "sh", &profile(80), &options).unwrap() {
+        match build(source.path(), "sh", &profile(80), &options)
+            .unwrap()
+            .map_err(|failed| failed.failure)
+        {
             Err(BuildFailure::TooLarge(what)) => {
                 assert!(what.contains("larger than 64 MiB"), "{what}");
             }
@@ -612,7 +713,97 @@ mod tests {
             .unwrap()
             .map(|entry| entry.unwrap().file_name())
             .collect();
-        assert_eq!(left.len(), 1, "only the first build stays: {left:?}");
+        assert_eq!(
+            left.len(),
+            2,
+            "the first build and the second's failure: {left:?}"
+        );
+    }
+
+    /// "Contest day you can trust", item 4: a failed build is kept, and reused, as a build
+    /// is, unless a rebuild is asked for.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+    fn a_failed_build_is_cached_until_a_rebuild() {
+        let cache = tempfile::tempdir().unwrap();
+        let source = tempfile::tempdir().unwrap();
+        std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
+        let profile = |compile: &str| Profile {
+            detect: vec!["*.sh".into()],
+            compile: compile.into(),
+            run: "sh {dir}/main.sh".into(),
+        };
+        let slow = profile("sleep 30");
+        let mut options = BuildOptions::new(
+            cache.path().join("builds"),
+            Limits::default(),
+            Duration::from_secs(1),
+        );
+        let timed_out = build(source.path(), "sh", &slow, &options)
+            .unwrap()
+            .unwrap_err();
+        assert!(!timed_out.cached);
+        assert!(matches!(
+            timed_out.failure,
+            BuildFailure::TimedOut { seconds: 1, .. }
+        ));
+        let started = Instant::now();
+        let again = build(source.path(), "sh", &slow, &options)
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            started.elapsed() < Duration::from_millis(900),
+            "built again"
+        );
+        assert_eq!(again.failure, timed_out.failure);
+        assert!(again.cached);
+        assert!(again.to_string().contains("cached failure"), "{again}");
+        let broken = profile("echo 'main.c:1: error: oops' >&2; exit 1");
+        let failed = build(source.path(), "sh", &broken, &options)
+            .unwrap()
+            .unwrap_err();
+        assert!(!failed.cached);
+        let again = build(source.path(), "sh", &broken, &options)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!((again.cached, &again.failure), (true, &failed.failure));
+        options.rebuild = true;
+        let started = Instant::now();
+        let rebuilt = build(source.path(), "sh", &slow, &options)
+            .unwrap()
+            .unwrap_err();
+        assert!(!rebuilt.cached);
+        assert!(started.elapsed() >= Duration::from_secs(1));
+        // A rebuild that succeeds replaces a success too.
+        let good = profile("cp main.sh bot");
+        let first = build(source.path(), "sh", &good, &options)
+            .unwrap()
+            .unwrap();
+        let second = build(source.path(), "sh", &good, &options)
+            .unwrap()
+            .unwrap();
+        assert!(!first.cached && !second.cached);
+        options.rebuild = false;
+        assert!(
+            build(source.path(), "sh", &good, &options)
+                .unwrap()
+                .unwrap()
+                .cached
+        );
+    }
+
+    #[test]
+    fn a_sandbox_that_could_not_be_made_is_no_failure_of_the_sources() {
+        let failure = |first: &str| BuildFailure::Compiler {
+            exit: "exit code 1".into(),
+            message: vec![first.into(), "bwrap: later".into()],
+        };
+        assert!(
+            failure("bwrap: Creating new namespace failed: Resource temporarily unavailable")
+                .of_the_sandbox()
+        );
+        assert!(!failure("main.c:1: error: bwrap: oops").of_the_sandbox());
+        assert!(!BuildFailure::TooLarge("bwrap: ".into()).of_the_sandbox());
     }
 
     #[test]
