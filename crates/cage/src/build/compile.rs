@@ -7,12 +7,15 @@
 //! private `/tmp` where the compile step works on a copy, the build's limits (its processes
 //! limit its own box's) and a wall-clock timeout; it hands the folder it built back as a tar
 //! stream on its standard output, which the referee writes to a file (up to a cap, never held
-//! in memory) and unpacks from there (refusing any path outside it) into
-//! `CACHE/HASH/`. A folder already there is the same build: it is reused. A failed build is the
+//! in memory) and unpacks from there (refusing any path outside it) into `CACHE/HASH/bot/`,
+//! beside the manifest of what it holds (`CACHE/HASH/manifest.json`, see [`super::manifest`]).
+//! A build already there is the same build: it is reused once the tree is checked against its
+//! manifest (a tree changed since is built again, and the result says so). A failed build is the
 //! entrant's result, with the compiler's own message, escaped and bounded; the referee keeps it
 //! too, in `CACHE/HASH.failed`, so that the same sources are not built again on every run (a
 //! build that timed out would cost its whole timeout each time) unless a rebuild is asked for.
 
+use super::manifest::Manifest;
 use super::profile::Profile;
 use crate::limits::Limits;
 use crate::sandbox::{Sandbox, SandboxError};
@@ -81,6 +84,9 @@ pub struct Built {
     pub cached: bool,
     /// How long it took, hashing the sources included (all a cached build costs).
     pub elapsed: Duration,
+    /// Why the cached build was not used, when it no longer matched its manifest and was built
+    /// again: for the organiser to know the cache was tampered with.
+    pub note: Option<String>,
 }
 
 /// An entrant's build that failed, now or in an earlier run (then the same sources are not
@@ -201,11 +207,14 @@ pub fn build(
     let cache = std::fs::canonicalize(&options.cache).map_err(io_error(&options.cache))?;
     let dir = cache.join(&digest);
     let failed = cache.join(format!("{digest}.failed"));
-    let built = |cached| Built {
-        command: profile.command(&dir),
-        dir: dir.clone(),
+    let tree = dir.join("bot");
+    let mut note = None;
+    let built = |cached, note| Built {
+        command: profile.command(&tree),
+        dir: tree.clone(),
         cached,
         elapsed: started.elapsed(),
+        note,
     };
     if options.rebuild {
         remove_cached(&dir, &failed)?;
@@ -215,7 +224,15 @@ pub fn build(
             cached: true,
         }));
     } else if dir.is_dir() {
-        return Ok(Ok(built(true)));
+        match Manifest::check(&tree, &dir.join("manifest.json")) {
+            None => return Ok(Ok(built(true, None))),
+            Some(difference) => {
+                note = Some(format!(
+                    "the cached build no longer matched its manifest ({difference}): built again"
+                ));
+                remove_cached(&dir, &failed)?;
+            }
+        }
     }
     // Two builds of the same sources may run at once, in this process or another: each stages
     // in folders of its own.
@@ -225,7 +242,15 @@ pub fn build(
     let stage = cache.join(format!("src-{unique}"));
     let fresh = cache.join(format!("new-{unique}"));
     let tar = cache.join(format!("out-{unique}.tar"));
-    let outcome = stage_and_run(source, &files, &stage, &fresh, &tar, profile, options);
+    let outcome =
+        stage_and_run(source, &files, &stage, &fresh, &tar, profile, options).and_then(|outcome| {
+            if outcome.is_ok() {
+                let manifest = Manifest::of_tree(&fresh.join("bot")).map_err(io_error(&fresh))?;
+                let to = fresh.join("manifest.json");
+                manifest.write(&to).map_err(io_error(&to))?;
+            }
+            Ok(outcome)
+        });
     let _ = std::fs::remove_dir_all(&stage);
     let _ = std::fs::remove_file(&tar);
     if !matches!(outcome, Ok(Ok(()))) {
@@ -250,7 +275,7 @@ pub fn build(
             });
         }
     }
-    Ok(Ok(built(false)))
+    Ok(Ok(built(false, note)))
 }
 
 /// Forgets the cached build and failure of a hash, to build it again.
@@ -455,11 +480,13 @@ fn stage_and_run(
         };
         return Ok(Err(BuildFailure::Compiler { exit, message }));
     }
-    unpack(tar, fresh)?;
+    unpack(tar, &fresh.join("bot"))?;
+    set_mode(fresh, 0o755)?;
     Ok(Ok(()))
 }
 
-/// Unpacks the build's tar file into `fresh`: its folders and regular files only.
+/// Unpacks the build's tar file into `fresh`, a new folder: its folders and regular files
+/// only.
 fn unpack(tar: &Path, fresh: &Path) -> Result<(), BuildError> {
     std::fs::create_dir_all(fresh).map_err(io_error(fresh))?;
     let file = std::fs::File::open(tar).map_err(io_error(tar))?;
@@ -804,6 +831,58 @@ mod tests {
         );
         assert!(!failure("main.c:1: error: bwrap: oops").of_the_sandbox());
         assert!(!BuildFailure::TooLarge("bwrap: ".into()).of_the_sandbox());
+    }
+
+    /// "Contest day you can trust", item 5: a cached build rewritten since it was built is
+    /// not run but built again, and the result says why.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+    fn a_cached_build_rewritten_since_is_built_again() {
+        let cache = tempfile::tempdir().unwrap();
+        let source = tempfile::tempdir().unwrap();
+        std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
+        let profile = Profile {
+            detect: vec!["*.sh".into()],
+            compile: "cp main.sh bot".into(),
+            run: "sh {dir}/bot".into(),
+        };
+        let options = BuildOptions::new(
+            cache.path().join("builds"),
+            Limits::default(),
+            Duration::from_secs(60),
+        );
+        let first = build(source.path(), "sh", &profile, &options)
+            .unwrap()
+            .unwrap();
+        assert_eq!((first.cached, &first.note), (false, &None));
+        let again = build(source.path(), "sh", &profile, &options)
+            .unwrap()
+            .unwrap();
+        assert_eq!((again.cached, &again.note), (true, &None));
+        // The saboteur's bot in the victim's place.
+        std::fs::write(first.dir.join("bot"), "echo move 0 0\n").unwrap();
+        let rebuilt = build(source.path(), "sh", &profile, &options)
+            .unwrap()
+            .unwrap();
+        assert!(!rebuilt.cached);
+        let note = rebuilt.note.unwrap();
+        assert!(note.contains("bot was changed"), "{note}");
+        assert_eq!(
+            std::fs::read_to_string(rebuilt.dir.join("bot")).unwrap(),
+            "echo ready\n"
+        );
+        // A build without its manifest (an older referee's, or one put there by hand).
+        std::fs::remove_file(first.dir.parent().unwrap().join("manifest.json")).unwrap();
+        let rebuilt = build(source.path(), "sh", &profile, &options)
+            .unwrap()
+            .unwrap();
+        assert!(rebuilt.note.unwrap().contains("no manifest"));
+        assert!(
+            build(source.path(), "sh", &profile, &options)
+                .unwrap()
+                .unwrap()
+                .cached
+        );
     }
 
     #[test]
