@@ -128,7 +128,21 @@ pub enum BuildFailure {
     },
     /// The sources or the build are larger than a bot's may be.
     TooLarge(String),
+    /// The build succeeded but holds no file the run command starts.
+    NoEntry {
+        /// The file expected, relative to the built folder (`main.py`, `Main.class`).
+        file: String,
+        /// The language, whose entry file it is.
+        language: String,
+        /// The names at the top of the built folder, escaped, the first [`LISTED_NAMES`].
+        found: Vec<String>,
+        /// How many more there were.
+        more: usize,
+    },
 }
+
+/// The top-level names a [`BuildFailure::NoEntry`] lists.
+const LISTED_NAMES: usize = 20;
 
 impl BuildFailure {
     /// Whether bubblewrap itself failed to make the build's sandbox (short of processes or
@@ -150,6 +164,28 @@ impl std::fmt::Display for BuildFailure {
                 message,
             ),
             BuildFailure::TooLarge(what) => return f.write_str(what),
+            BuildFailure::NoEntry {
+                file,
+                language,
+                found,
+                more,
+            } => {
+                // Names the organiser wrote in a contest file, escaped as a contestant's are.
+                let file = quote::shorten(file, 80);
+                let language = quote::shorten(language, 40);
+                write!(
+                    f,
+                    "no {file} in the sources or the build (the {language} entry file, which its run command starts); found: "
+                )?;
+                if found.is_empty() {
+                    f.write_str("nothing")?;
+                }
+                f.write_str(&found.join(", "))?;
+                if *more > 0 {
+                    write!(f, " and {more} more")?;
+                }
+                return Ok(());
+            }
         };
         f.write_str(&head)?;
         for line in message {
@@ -244,12 +280,10 @@ pub fn build(
     let tar = cache.join(format!("out-{unique}.tar"));
     let outcome =
         stage_and_run(source, &files, &stage, &fresh, &tar, profile, options).and_then(|outcome| {
-            if outcome.is_ok() {
-                let manifest = Manifest::of_tree(&fresh.join("bot")).map_err(io_error(&fresh))?;
-                let to = fresh.join("manifest.json");
-                manifest.write(&to).map_err(io_error(&to))?;
+            match outcome {
+                Ok(()) => finish(&fresh, language, profile),
+                failed => Ok(failed),
             }
-            Ok(outcome)
         });
     let _ = std::fs::remove_dir_all(&stage);
     let _ = std::fs::remove_file(&tar);
@@ -276,6 +310,40 @@ pub fn build(
         }
     }
     Ok(Ok(built(false, note)))
+}
+
+/// Checks that the build in `fresh` holds its entry file and writes its manifest.
+fn finish(
+    fresh: &Path,
+    language: &str,
+    profile: &Profile,
+) -> Result<Result<(), BuildFailure>, BuildError> {
+    let tree = fresh.join("bot");
+    if let Some(file) = profile.entry() {
+        if !tree.join(&file).is_file() {
+            let mut names: Vec<String> = std::fs::read_dir(&tree)
+                .map_err(io_error(&tree))?
+                .filter_map(Result::ok)
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            let more = names.len().saturating_sub(LISTED_NAMES);
+            return Ok(Err(BuildFailure::NoEntry {
+                file,
+                language: language.to_string(),
+                found: names
+                    .iter()
+                    .take(LISTED_NAMES)
+                    .map(|name| quote::shorten(name, 60))
+                    .collect(),
+                more,
+            }));
+        }
+    }
+    let manifest = Manifest::of_tree(&tree).map_err(io_error(&tree))?;
+    let to = fresh.join("manifest.json");
+    manifest.write(&to).map_err(io_error(&to))?;
+    Ok(Ok(()))
 }
 
 /// Forgets the cached build and failure of a hash, to build it again.
@@ -882,6 +950,56 @@ mod tests {
                 .unwrap()
                 .unwrap()
                 .cached
+        );
+    }
+
+    /// "Contest day you can trust", item 8: a build without the file its run command starts
+    /// fails, naming the file and listing what there was.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+    fn a_build_without_its_entry_file_fails_naming_it() {
+        let cache = tempfile::tempdir().unwrap();
+        let source = tempfile::tempdir().unwrap();
+        for file in ["bot.py", "util.py", "odd\x1bname.py"] {
+            std::fs::write(source.path().join(file), "print(1)\n").unwrap();
+        }
+        let profile = Profile {
+            detect: vec!["*.py".into()],
+            compile: String::new(),
+            run: "python3 {dir}/main.py".into(),
+        };
+        let options = BuildOptions::new(
+            cache.path().join("builds"),
+            Limits::default(),
+            Duration::from_secs(60),
+        );
+        let failed = build(source.path(), "python", &profile, &options)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(
+            failed.to_string(),
+            "no main.py in the sources or the build (the python entry file, which its run command starts); found: bot.py, odd\\x1bname.py, util.py"
+        );
+        std::fs::write(source.path().join("main.py"), "print(1)\n").unwrap();
+        assert!(build(source.path(), "python", &profile, &options)
+            .unwrap()
+            .is_ok());
+    }
+
+    #[test]
+    fn a_listing_is_bounded() {
+        let failure = |found: &[&str], more| BuildFailure::NoEntry {
+            file: "Main.class".into(),
+            language: "java".into(),
+            found: found.iter().map(|name| (*name).to_string()).collect(),
+            more,
+        };
+        let none = failure(&[], 0);
+        assert!(none.to_string().ends_with("found: nothing"), "{none}");
+        let some = failure(&["a", "b"], 7);
+        assert!(
+            some.to_string().ends_with("found: a, b and 7 more"),
+            "{some}"
         );
     }
 

@@ -161,6 +161,21 @@ impl Profile {
             })
     }
 
+    /// The file of the built folder the run command starts, relative to it: the first word
+    /// `{dir}/FILE` (`{dir}/main.py`, `{dir}/main`), else, for a class path `{dir}`, the
+    /// class file of the last word (`Main.class` for Java's `-cp {dir} Main`). `None` when the
+    /// command names neither: then nothing is checked.
+    pub fn entry(&self) -> Option<String> {
+        let words = shlex::split(&self.run)?;
+        if let Some(file) = words.iter().find_map(|word| word.strip_prefix("{dir}/")) {
+            return Some(file.to_string());
+        }
+        let class = words
+            .last()
+            .filter(|_| words.iter().any(|word| word == "{dir}"))?;
+        (class != "{dir}").then(|| format!("{}.class", class.replace('.', "/")))
+    }
+
     /// The bot's command for a build in `dir`.
     pub fn command(&self, dir: &Path) -> String {
         let quoted = shlex::try_quote(&dir.to_string_lossy())
@@ -222,6 +237,39 @@ mod tests {
             !profiles[0].1.detects(".cpp"),
             "a bare suffix is no file of it"
         );
+    }
+
+    #[test]
+    fn the_entry_file_is_the_one_the_run_command_starts() {
+        let entry = |language: &str| {
+            let profiles = builtin();
+            let found = profiles.iter().find(|(n, _)| n == language).unwrap();
+            found.1.entry()
+        };
+        assert_eq!(entry("python").as_deref(), Some("main.py"));
+        assert_eq!(entry("javascript").as_deref(), Some("main.js"));
+        for compiled in ["c", "cpp", "rust", "go"] {
+            assert_eq!(entry(compiled).as_deref(), Some("main"), "{compiled}");
+        }
+        assert_eq!(entry("java").as_deref(), Some("Main.class"));
+        let run = |run: &str| {
+            Profile {
+                detect: vec![],
+                compile: String::new(),
+                run: run.into(),
+            }
+            .entry()
+        };
+        assert_eq!(
+            run("java -cp {dir} bot.Main").as_deref(),
+            Some("bot/Main.class")
+        );
+        assert_eq!(
+            run("mono {dir}/bin/bot.exe --fast").as_deref(),
+            Some("bin/bot.exe")
+        );
+        assert_eq!(run("./run {dir}"), None);
+        assert_eq!(run("lua 'unclosed {dir}/x"), None);
     }
 
     #[test]
