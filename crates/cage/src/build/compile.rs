@@ -17,6 +17,7 @@
 
 use super::manifest::Manifest;
 use super::profile::Profile;
+use super::toolchain::{toolchain, Toolchain};
 use crate::limits::Limits;
 use crate::sandbox::{Sandbox, SandboxError};
 use referee_rules::quote;
@@ -25,7 +26,7 @@ use std::io::{self, Read};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
@@ -78,8 +79,11 @@ impl BuildOptions {
 pub struct Built {
     /// The built folder.
     pub dir: PathBuf,
-    /// The bot's command.
+    /// The bot's command, starting the interpreter the build's sandbox found (see
+    /// [`super::toolchain`]).
     pub command: String,
+    /// The first line of the toolchain's version, as the build's sandbox shows it.
+    pub toolchain: String,
     /// Found in the cache rather than built now.
     pub cached: bool,
     /// How long it took, hashing the sources included (all a cached build costs).
@@ -213,7 +217,7 @@ pub enum BuildError {
     Sandbox(#[from] SandboxError),
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
+pub(super) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
     move |source| BuildError::Io {
         path: path.to_path_buf(),
         source,
@@ -238,7 +242,8 @@ pub fn build(
             }))
         }
     };
-    let digest = digest(language, profile, source, &files)?;
+    let toolchain = toolchain(language, profile, options)?;
+    let digest = digest(language, profile, &toolchain, source, &files)?;
     std::fs::create_dir_all(&options.cache).map_err(io_error(&options.cache))?;
     let cache = std::fs::canonicalize(&options.cache).map_err(io_error(&options.cache))?;
     let dir = cache.join(&digest);
@@ -246,7 +251,11 @@ pub fn build(
     let tree = dir.join("bot");
     let mut note = None;
     let built = |cached, note| Built {
-        command: profile.command(&tree),
+        command: match &toolchain.program {
+            Some(program) => profile.command_resolved(&tree, program),
+            None => profile.command(&tree),
+        },
+        toolchain: toolchain.version.clone(),
         dir: tree.clone(),
         cached,
         elapsed: started.elapsed(),
@@ -419,10 +428,12 @@ fn collect(source: &Path) -> Result<Result<Vec<(PathBuf, bool)>, BuildFailure>, 
     Ok(Ok(files))
 }
 
-/// The hash naming a build: the language, the profile and every file's path, mode and bytes.
+/// The hash naming a build: the language, the profile, the toolchain and every file's path,
+/// mode and bytes.
 fn digest(
     language: &str,
     profile: &Profile,
+    toolchain: &Toolchain,
     source: &Path,
     files: &[(PathBuf, bool)],
 ) -> Result<String, BuildError> {
@@ -434,6 +445,9 @@ fn digest(
     field(language.as_bytes());
     field(profile.compile.as_bytes());
     field(profile.run.as_bytes());
+    field(profile.version.as_bytes());
+    field(toolchain.version.as_bytes());
+    field(toolchain.program.as_deref().unwrap_or_default().as_bytes());
     for (path, executable) in files {
         let file = source.join(path);
         let bytes = std::fs::read(&file).map_err(io_error(&file))?;
@@ -479,44 +493,14 @@ fn stage_and_run(
     let stage_text = stage.to_string_lossy().into_owned();
     let command = ["sh".to_string(), "-c".into(), script, stage_text];
     let sandbox = Sandbox::new(&command, stage, &options.limits)?;
-    let mut child = Command::new(&sandbox.argv[0]);
-    child
-        .args(&sandbox.argv[1..])
-        .current_dir("/")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let staging = sandbox.staging();
-    let limits = options.limits;
-    // SAFETY: the closure runs in the forked child, where only async-signal-safe calls are
-    // sound: `apply` only calls setrlimit, `enter` only makes system calls on data prepared
-    // before the fork.
-    unsafe {
-        child.pre_exec(move || {
-            limits.apply()?;
-            staging.enter()
-        })
-    };
-    let mut child = child.spawn().map_err(io_error(Path::new("bwrap")))?;
+    let mut child = spawn_boxed(&sandbox, options.limits)?;
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
     let file = std::fs::File::create(tar).map_err(io_error(tar))?;
     let max_output = options.max_output_bytes;
     let output = std::thread::spawn(move || write_bounded(stdout, file, max_output));
     let message = std::thread::spawn(move || read_bounded(stderr, MAX_MESSAGE_BYTES));
-    let status = child
-        .wait_timeout(options.timeout)
-        .map_err(io_error(Path::new("bwrap")))?;
-    let timed_out = status.is_none();
-    if timed_out {
-        // The whole group: bubblewrap, and with it its PID namespace.
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(child.id() as i32),
-            nix::sys::signal::Signal::SIGKILL,
-        );
-    }
-    let status = child.wait().map_err(io_error(Path::new("bwrap")))?;
+    let (status, timed_out) = wait_boxed(&mut child, options.timeout)?;
     let output_whole = output
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the build's output reader panicked")))
@@ -551,6 +535,50 @@ fn stage_and_run(
     unpack(tar, &fresh.join("bot"))?;
     set_mode(fresh, 0o755)?;
     Ok(Ok(()))
+}
+
+/// Starts the command of `sandbox` with `limits`, in a process group of its own, its output
+/// and errors piped.
+pub(super) fn spawn_boxed(sandbox: &Sandbox, limits: Limits) -> Result<Child, BuildError> {
+    let mut child = Command::new(&sandbox.argv[0]);
+    child
+        .args(&sandbox.argv[1..])
+        .current_dir("/")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let staging = sandbox.staging();
+    // SAFETY: the closure runs in the forked child, where only async-signal-safe calls are
+    // sound: `apply` only calls setrlimit, `enter` only makes system calls on data prepared
+    // before the fork.
+    unsafe {
+        child.pre_exec(move || {
+            limits.apply()?;
+            staging.enter()
+        })
+    };
+    child.spawn().map_err(io_error(Path::new("bwrap")))
+}
+
+/// Waits for a child of [`spawn_boxed`] for at most `timeout`, then kills its whole group
+/// (bubblewrap, and with it its PID namespace); says how it ended and whether it timed out.
+pub(super) fn wait_boxed(
+    child: &mut Child,
+    timeout: Duration,
+) -> Result<(ExitStatus, bool), BuildError> {
+    let status = child
+        .wait_timeout(timeout)
+        .map_err(io_error(Path::new("bwrap")))?;
+    let timed_out = status.is_none();
+    if timed_out {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    let status = child.wait().map_err(io_error(Path::new("bwrap")))?;
+    Ok((status, timed_out))
 }
 
 /// Unpacks the build's tar file into `fresh`, a new folder: its folders and regular files
@@ -591,7 +619,7 @@ fn write_bounded(from: impl Read, to: std::fs::File, max: u64) -> io::Result<boo
 }
 
 /// Reads at most `max` bytes, then drains the rest; says whether it read everything.
-fn read_bounded(mut from: impl Read, max: u64) -> (Vec<u8>, bool) {
+pub(super) fn read_bounded(mut from: impl Read, max: u64) -> (Vec<u8>, bool) {
     let mut kept = Vec::new();
     let _ = (&mut from).take(max).read_to_end(&mut kept);
     let rest = io::copy(&mut from, &mut io::sink()).unwrap_or(0);
@@ -641,21 +669,35 @@ mod tests {
             detect: vec!["*.py".into()],
             compile: String::new(),
             run: "python3 {dir}/main.py".into(),
+            version: String::new(),
         };
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("main.py"), "print(1)").unwrap();
         let files = vec![(PathBuf::from("main.py"), false)];
+        let python = Toolchain {
+            version: "Python 3.11.2".into(),
+            program: Some("/usr/bin/python3".into()),
+        };
         let hash = |profile: &Profile, files: &[(PathBuf, bool)]| {
-            digest("python", profile, dir.path(), files).unwrap()
+            digest("python", profile, &python, dir.path(), files).unwrap()
         };
         let base = hash(&profile, &files);
         assert_eq!(base.len(), 64);
         assert_eq!(base, hash(&profile, &files));
         let other_run = Profile {
             run: "pypy3 {dir}/main.py".into(),
+            version: String::new(),
             ..profile.clone()
         };
         assert_ne!(base, hash(&other_run, &files));
+        let newer = Toolchain {
+            version: "Python 3.12.0".into(),
+            ..python.clone()
+        };
+        assert_ne!(
+            base,
+            digest("python", &profile, &newer, dir.path(), &files).unwrap()
+        );
         assert_ne!(base, hash(&profile, &[(PathBuf::from("main.py"), true)]));
         std::fs::write(dir.path().join("main.py"), "print(2)").unwrap();
         assert_ne!(base, hash(&profile, &files));
@@ -669,6 +711,7 @@ mod tests {
             detect: vec!["*.sh".into()],
             compile: "sleep 0.1; cp main.sh bot".into(),
             run: "sh {dir}/bot".into(),
+            version: String::new(),
         };
         let source = tempfile::tempdir().unwrap();
         std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
@@ -714,6 +757,7 @@ mod tests {
             detect: vec!["*.sh".into()],
             compile: "(while :; do sleep 30 & done) || sleep 3; exit 1".into(),
             run: "sh {dir}/main.sh".into(),
+            version: String::new(),
         };
         let honest = Profile {
             compile: "cp main.sh bot; sh -c true; sh -c true".into(),
@@ -780,6 +824,7 @@ mod tests {
             detect: vec!["*.sh".into()],
             compile: format!("head -c {mib}M /dev/urandom > data"),
             run: "sh {dir}/main.sh".into(),
+            version: String::new(),
         };
         let source = tempfile::tempdir().unwrap();
         std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
@@ -827,6 +872,7 @@ mod tests {
             detect: vec!["*.sh".into()],
             compile: compile.into(),
             run: "sh {dir}/main.sh".into(),
+            version: String::new(),
         };
         let slow = profile("sleep 30");
         let mut options = BuildOptions::new(
@@ -913,6 +959,7 @@ mod tests {
             detect: vec!["*.sh".into()],
             compile: "cp main.sh bot".into(),
             run: "sh {dir}/bot".into(),
+            version: String::new(),
         };
         let options = BuildOptions::new(
             cache.path().join("builds"),
@@ -967,6 +1014,7 @@ mod tests {
             detect: vec!["*.py".into()],
             compile: String::new(),
             run: "python3 {dir}/main.py".into(),
+            version: "python3 --version".into(),
         };
         let options = BuildOptions::new(
             cache.path().join("builds"),
@@ -981,9 +1029,16 @@ mod tests {
             "no main.py in the sources or the build (the python entry file, which its run command starts); found: bot.py, odd\\x1bname.py, util.py"
         );
         std::fs::write(source.path().join("main.py"), "print(1)\n").unwrap();
-        assert!(build(source.path(), "python", &profile, &options)
+        let built = build(source.path(), "python", &profile, &options)
             .unwrap()
-            .is_ok());
+            .unwrap();
+        // Item 9: the interpreter the build's sandbox found, and its version.
+        assert!(built.toolchain.starts_with("Python 3."), "{built:?}");
+        let interpreter = built.command.split(' ').next().unwrap();
+        assert!(
+            interpreter.starts_with('/') && interpreter.ends_with("/python3"),
+            "{built:?}"
+        );
     }
 
     #[test]

@@ -4,3 +4,4 @@
 pub mod compile;
 mod manifest;
 pub mod profile;
+pub mod toolchain;
