@@ -1058,6 +1058,79 @@ mod tests {
         );
     }
 
+    /// "Contest day you can trust", item 3: an annotation processor shipped in a Java
+    /// submission (a class and its META-INF/services entry) is not run by the build's javac;
+    /// without -proc:none it would be.
+    #[test]
+    #[ignore = "needs bubblewrap (apt-get install bubblewrap) and a JDK; .ci/run runs it"]
+    fn javac_does_not_run_a_processor_the_sources_ship() {
+        let tools = tempfile::tempdir().unwrap();
+        std::fs::write(
+            tools.path().join("Proc.java"),
+            r#"import javax.annotation.processing.*;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+import java.util.Set;
+@SupportedAnnotationTypes("*")
+public class Proc extends AbstractProcessor {
+    public SourceVersion getSupportedSourceVersion() { return SourceVersion.latestSupported(); }
+    public boolean process(Set<? extends TypeElement> types, RoundEnvironment round) {
+        try { new java.io.File("PWNED").createNewFile(); } catch (Exception e) { }
+        return false;
+    }
+}
+"#,
+        )
+        .unwrap();
+        let source = tempfile::tempdir().unwrap();
+        let compiled = Command::new("javac")
+            .arg("-d")
+            .arg(source.path())
+            .arg(tools.path().join("Proc.java"))
+            .status()
+            .unwrap();
+        assert!(compiled.success());
+        let services = source.path().join("META-INF/services");
+        std::fs::create_dir_all(&services).unwrap();
+        std::fs::write(
+            services.join("javax.annotation.processing.Processor"),
+            "Proc\n",
+        )
+        .unwrap();
+        std::fs::write(
+            source.path().join("Main.java"),
+            "public class Main { public static void main(String[] args) { } }\n",
+        )
+        .unwrap();
+        let java = super::super::profile::builtin()
+            .into_iter()
+            .find(|(name, _)| name == "java")
+            .unwrap()
+            .1;
+        let limits = Limits::parse_over(Limits::default(), "filesize=1024,files=4096").unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let options = BuildOptions::new(
+            cache.path().join("builds"),
+            limits,
+            Duration::from_secs(120),
+        );
+        let built = build(source.path(), "java", &java, &options)
+            .unwrap()
+            .unwrap();
+        assert!(built.dir.join("Main.class").is_file());
+        assert!(!built.dir.join("PWNED").exists(), "the processor ran");
+        // The same build without the option runs it: the test can tell.
+        let unguarded = Profile {
+            compile: java.compile.replace(" -proc:none", ""),
+            ..java.clone()
+        };
+        assert_ne!(unguarded.compile, java.compile);
+        let built = build(source.path(), "java", &unguarded, &options)
+            .unwrap()
+            .unwrap();
+        assert!(built.dir.join("PWNED").exists(), "no processor ran at all");
+    }
+
     #[test]
     fn a_message_is_escaped_and_bounded() {
         let mut text = String::from("main.c:1:1: error: \x1b[31mexpected\x1b[0m ';'\n");
