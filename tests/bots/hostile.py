@@ -27,6 +27,8 @@ Modes (attacks run at the first turn unless said otherwise):
   daemon:FLAG     leave a child and a daemon (double fork, setsid) behind, write its pid into
                   FLAG, hang
   env             list the names of its environment variables (before 'ready')
+  ids:NAME        wait half a second before 'ready', long enough for a test to find which
+                  host user runs it (NAME tells the bots apart on their command lines)
 """
 import ctypes
 import os
@@ -305,6 +307,8 @@ for raw in sys.stdin:
             write_book(param)
         if mode == "env":
             report("env: %s" % " ".join(sorted(os.environ)))
+        if mode == "ids":
+            time.sleep(0.5)
         print("ready hostile 1", flush=True)
     elif words[0] in ("opponent", "played"):
         taken.add((int(words[1]), int(words[2])))

@@ -219,6 +219,91 @@ fn the_sandboxed_bot_is_nobody_without_privileges_whoever_runs_the_referee() {
     assert!(!target.exists(), "the bot wrote on the host");
 }
 
+/// "Contest day you can trust", item 1: run as root, each sandboxed bot is a host user and
+/// group of its own from the box range (so its processes limit is its own); run as another
+/// user, the referee says once that every box shares that user's.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn each_sandboxed_bot_is_a_user_of_its_own_or_the_shared_user_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let played = Match::new("tictactoe").games(2).args(&["--sandbox"]);
+    let (a, b) = (hostile(&played, "ids:A"), hostile(&played, "ids:B"));
+    let mut referee = played
+        .a(a)
+        .b(b)
+        .record(dir.path())
+        .command()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Seen from the host while they run: the user and group of each bot's processes
+    // (bubblewrap's and the bot's own), A's and B's, in each look at /proc.
+    let mut looks: Vec<[Vec<(u32, u32)>; 2]> = Vec::new();
+    while referee.try_wait().unwrap().is_none() {
+        let mut look: [Vec<(u32, u32)>; 2] = Default::default();
+        for entry in fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            // bubblewrap and the bot, not the referee (whose command line names the bots too)
+            // nor its child before it becomes bubblewrap.
+            if !(cmdline.starts_with("bwrap ") || cmdline.starts_with("python3 ")) {
+                continue;
+            }
+            let Some(seat) = ["ids:A", "ids:B"]
+                .iter()
+                .position(|mode| cmdline.contains(&format!("hostile.py {mode} ")))
+            else {
+                continue;
+            };
+            let status = fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+            let real = |key: &str| -> Option<u32> {
+                let line = status.lines().find_map(|l| l.strip_prefix(key))?;
+                line.split_whitespace().next()?.parse().ok()
+            };
+            if let (Some(uid), Some(gid)) = (real("Uid:"), real("Gid:")) {
+                look[seat].push((uid, gid));
+            }
+        }
+        looks.push(look);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = referee.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let warnings = stderr
+        .lines()
+        .filter(|line| line.contains("share its processes limit"))
+        .count();
+    let seen: std::collections::BTreeSet<(u32, u32)> =
+        looks.iter().flatten().flatten().copied().collect();
+    assert!(!seen.is_empty(), "no bot process was seen running");
+    let together = looks
+        .iter()
+        .filter(|[a, b]| !a.is_empty() && !b.is_empty())
+        .count();
+    assert!(together > 0, "the two bots were never seen running at once");
+    if nix::unistd::geteuid().is_root() {
+        assert_eq!(warnings, 0, "{stderr}");
+        for (uid, gid) in &seen {
+            assert!((60_000..61_000).contains(uid), "{seen:?}");
+            assert_eq!(uid, gid, "{seen:?}");
+        }
+        for [a, b] in &looks {
+            assert!(
+                a.iter().all(|id| !b.contains(id)),
+                "the two bots of a game share a user: {a:?} {b:?}"
+            );
+        }
+    } else {
+        assert_eq!(warnings, 1, "{stderr}");
+        let own = nix::unistd::getuid().as_raw();
+        assert!(seen.iter().all(|(uid, _)| *uid == own), "{seen:?}");
+    }
+}
+
 /// Item 2: the opponent's scratch (its opening book), the records, the home directory and the
 /// rest of the host are out of sight.
 #[test]

@@ -90,8 +90,8 @@ impl Cage {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if sandbox.is_some() {
-            // bubblewrap, as nobody, may not be allowed in the referee's directory; it sets
-            // the bot's own.
+            // bubblewrap, as the box's user, may not be allowed in the referee's directory; it
+            // sets the bot's own.
             command.current_dir("/");
         } else {
             command.current_dir(&cwd);

@@ -8,6 +8,7 @@ pub mod adapters;
 pub(crate) mod bot_cgroups;
 mod bot_output;
 mod bot_stderr;
+pub mod boxes;
 pub mod build;
 mod cage;
 pub(crate) mod cgroup;

@@ -3,8 +3,10 @@
 //! The sandboxed bot runs as the unprivileged user `nobody` (uid and gid 65534) in user, PID,
 //! mount, network, IPC and UTS namespaces of its own, with no capability, `no_new_privs`, no
 //! way to make further user namespaces, and a new session. Where the referee runs as root,
-//! bubblewrap itself runs as `nobody` too, so the bot is `nobody` for the host as well: it
-//! reads only what anyone may read, and a mistake in the sandbox gives it nothing more.
+//! bubblewrap itself runs as a user and group of the box's own (see [`crate::boxes`]), so for
+//! the host the bot is that unprivileged user, which no other box shares: it reads only what
+//! anyone may read, its processes limit is its own, and a mistake in the sandbox gives it
+//! nothing more.
 //!
 //! It sees only what a program needs to run: the system directories (`/usr`, `/bin`, `/lib`,
 //! `/etc`, `/opt`, ...) read-only, its own directory read-only (see [`bot_directory`]), a fresh
@@ -13,6 +15,7 @@
 //! No other bot's files, no host socket, no records, no home directory. Its environment holds
 //! only `PATH`, `HOME`, `TMPDIR` and the locale.
 
+use super::boxes::{self, BoxLease};
 use super::limits::Limits;
 use super::pid_namespace::{check, mount};
 use std::ffi::{CStr, CString};
@@ -28,7 +31,8 @@ use std::process::{Command, ExitStatus, Stdio};
 /// The sandbox program looked up on the PATH.
 pub const BWRAP: &str = "bwrap";
 
-/// The user and group a sandboxed bot runs as: `nobody` and `nogroup`.
+/// The user and group a sandboxed bot runs as inside its user namespace: `nobody` and
+/// `nogroup` (outside it, as root, its box's own).
 pub(crate) const NOBODY: u32 = 65534;
 
 /// The processes between the referee and a sandboxed bot: bubblewrap and its init.
@@ -48,7 +52,7 @@ const SYSTEM_DIRECTORIES: [&str; 9] = [
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
 ];
 
-/// Where, as root, the bot's directory is mounted for bubblewrap to find it as `nobody` (see
+/// Where, as root, the bot's directory is mounted for bubblewrap to find it as the box's user (see
 /// [`Staging`]): in a fresh tmpfs over `/tmp`, seen by that one bubblewrap only.
 const STAGE_PARENT: &CStr = c"/tmp";
 const STAGE: &CStr = c"/tmp/bot";
@@ -87,9 +91,19 @@ pub enum SandboxError {
     /// The bot's directory would be the user's home directory.
     #[error("its directory would be the home directory {0}, which the sandbox would show whole: put the bot in a directory of its own")]
     Home(PathBuf),
-    /// Run as root, the bot's directory is one `nobody` could not list and read.
-    #[error("a sandboxed bot runs as the unprivileged user nobody (uid {NOBODY}), who cannot read its directory {0}: make it readable by others (chmod o+rx on it, o+r on its files) or put the bot elsewhere")]
-    Unreadable(PathBuf),
+    /// Run as root, the bot's directory is one its box's user could not list and read.
+    #[error("a sandboxed bot runs as an unprivileged user of its own (uid {uid}), who cannot read its directory {dir}: make it readable by others (chmod o+rx on it, o+r on its files) or put the bot elsewhere")]
+    Unreadable {
+        /// The bot's directory.
+        dir: PathBuf,
+        /// The box's user.
+        uid: u32,
+    },
+    /// Run as root, every box id of the range is taken by a live box.
+    #[error(
+        "all {0} box ids are in use by live bots and builds: give a larger range, or fewer at once"
+    )]
+    NoFreeBox(crate::boxes::BoxIds),
     /// The bot's directory could not be examined or opened to be mounted.
     #[error("cannot open its directory {dir}")]
     Open {
@@ -144,6 +158,9 @@ pub(crate) struct Sandbox {
     pub argv: Vec<String>,
     /// The bot's directory, opened by the referee to be mounted for bubblewrap (as root).
     directory: Option<OwnedFd>,
+    /// The box's user and group, as root: given back when the sandbox is dropped, once its
+    /// process has ended.
+    lease: Option<BoxLease>,
 }
 
 impl Sandbox {
@@ -155,33 +172,45 @@ impl Sandbox {
     ) -> Result<Sandbox, SandboxError> {
         let as_root = nix::unistd::geteuid().is_root();
         let own = bot_directory(command, cwd)?;
-        let directory = match (&own, as_root) {
-            (Some(own), true) => {
-                readable_by_nobody(&own.source)?;
+        let lease = if as_root {
+            let pool = boxes::shared();
+            Some(pool.take().ok_or(SandboxError::NoFreeBox(pool.ids()))?)
+        } else {
+            boxes::warn_once_shared_user();
+            None
+        };
+        let directory = match (&own, &lease) {
+            (Some(own), Some(lease)) => {
+                readable_by(&own.source, lease.id())?;
                 Some(open_directory(&own.source)?)
             }
             _ => None,
         };
         let argv = arguments(command, cwd, limits, own.as_ref(), as_root);
-        Ok(Sandbox { argv, directory })
+        Ok(Sandbox {
+            argv,
+            directory,
+            lease,
+        })
     }
 
     /// What the child does between fork and exec, prepared now.
     pub(crate) fn staging(&self) -> Staging {
         Staging {
-            as_root: nix::unistd::geteuid().is_root(),
+            id: self.lease.as_ref().map(BoxLease::id),
             directory: self.directory.as_ref().map(AsRawFd::as_raw_fd),
         }
     }
 }
 
 /// What a sandboxed bot's child does between fork and exec. As root: it mounts the bot's
-/// directory where `nobody` can reach it (a copy of its mount, from the descriptor the referee
-/// opened, put in a mount namespace of the child's own), then becomes `nobody` before
-/// bubblewrap starts.
+/// directory where the box's user can reach it (a copy of its mount, from the descriptor the
+/// referee opened, put in a mount namespace of the child's own), then becomes the box's user
+/// and group before bubblewrap starts.
 #[derive(Clone, Debug)]
 pub(crate) struct Staging {
-    as_root: bool,
+    /// The box's user and group id, as root; `None` leaves the user as it is.
+    id: Option<u32>,
     /// The descriptor of the bot's directory, to mount at [`STAGE`]; the referee keeps it
     /// open until the bot started.
     directory: Option<RawFd>,
@@ -195,9 +224,9 @@ impl Staging {
     /// Only between fork and exec, in the single thread of the forked child: it makes only
     /// system calls on data prepared before the fork.
     pub(crate) unsafe fn enter(&self) -> io::Result<()> {
-        if !self.as_root {
+        let Some(id) = self.id else {
             return Ok(());
-        }
+        };
         if let Some(directory) = self.directory {
             // A detached copy of the directory's mounts, made while the descriptor's mount is
             // still in this process's namespace (the kernel binds nothing across namespaces).
@@ -238,7 +267,7 @@ impl Staging {
                 )
             } as libc::c_int)?;
         }
-        let id = NOBODY as libc::c_long;
+        let id = libc::c_long::from(id);
         // SAFETY: raw system calls (not the C library's wrappers, which coordinate threads)
         // taking integers and a null list: this child has one thread.
         unsafe {
@@ -315,24 +344,33 @@ fn lexical(path: &Path) -> PathBuf {
     resolved
 }
 
-/// Refuses a directory `nobody` could not list and read (ignoring access control lists).
-fn readable_by_nobody(dir: &Path) -> Result<(), SandboxError> {
+/// Refuses a directory that the box's user and group `id` (who has no supplementary group)
+/// could not list and read, ignoring access control lists.
+fn readable_by(dir: &Path, id: u32) -> Result<(), SandboxError> {
     let meta = fs::metadata(dir).map_err(|source| SandboxError::Open {
         dir: dir.to_path_buf(),
         source,
     })?;
-    let mode = meta.mode();
-    let readable = if meta.uid() == NOBODY {
+    if readable_by_mode(meta.mode(), meta.uid(), meta.gid(), id) {
+        Ok(())
+    } else {
+        Err(SandboxError::Unreadable {
+            dir: dir.to_path_buf(),
+            uid: id,
+        })
+    }
+}
+
+/// Whether a directory of `mode`, owned by `owner` and `group`, may be listed and read by the
+/// user and group `id`: the owner's bits for its owner, the group's for its group, the
+/// others' for anyone else (the kernel's order: the first class that matches decides).
+fn readable_by_mode(mode: u32, owner: u32, group: u32, id: u32) -> bool {
+    if owner == id {
         mode & 0o500 == 0o500
-    } else if meta.gid() == NOBODY {
+    } else if group == id {
         mode & 0o050 == 0o050
     } else {
         mode & 0o005 == 0o005
-    };
-    if readable {
-        Ok(())
-    } else {
-        Err(SandboxError::Unreadable(dir.to_path_buf()))
     }
 }
 
@@ -522,6 +560,27 @@ mod tests {
         // In the bot's directory, the working directory is not made again.
         let inside = arguments(&command, &own.shown_at, &limits, Some(&own), false);
         assert!(!inside.contains(&"--dir".to_string()));
+    }
+
+    #[test]
+    fn a_directory_is_readable_by_its_box_after_the_class_it_falls_in() {
+        let (root, bx) = (0, 60_000);
+        assert!(readable_by_mode(0o755, root, root, bx));
+        assert!(
+            !readable_by_mode(0o750, root, root, bx),
+            "others may not read"
+        );
+        assert!(readable_by_mode(0o700, bx, root, bx), "the box owns it");
+        assert!(
+            readable_by_mode(0o750, root, bx, bx),
+            "the box's group may read"
+        );
+        assert!(
+            !readable_by_mode(0o075, bx, root, bx),
+            "the owner's bits decide"
+        );
+        // nobody's files are nothing special to a box now.
+        assert!(!readable_by_mode(0o750, NOBODY, NOBODY, bx));
     }
 
     #[test]

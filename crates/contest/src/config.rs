@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Limits of a build unless `build_limits` says otherwise: room for a compiler (a JVM, rustc)
-/// and its temporary files, not for a runaway.
-pub const DEFAULT_BUILD_LIMITS: &str = "memory=4096,filesize=1024,processes=none,files=4096";
+/// and its temporary files, not for a runaway. The processes limit is each build's own when
+/// the referee runs as root (each build is a box of its own; see `referee_cage::boxes`): room
+/// for a parallel compiler's jobs and threads, not for a fork bomb.
+pub const DEFAULT_BUILD_LIMITS: &str = "memory=4096,filesize=1024,processes=256,files=4096";
 /// Wall-clock time a build may take unless `build_timeout_s` says otherwise.
 pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
 
@@ -227,11 +229,11 @@ impl Contest {
             ),
         )
         .map_err(|e| format!("build_limits: {e}"))?;
-        let build = BuildOptions {
-            cache: keys.build_cache.unwrap_or_else(|| output.join("builds")),
+        let build = BuildOptions::new(
+            keys.build_cache.unwrap_or_else(|| output.join("builds")),
             limits,
-            timeout: Duration::from_secs(keys.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
-        };
+            Duration::from_secs(keys.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
+        );
         Ok(Contest {
             name,
             tournament: table,
@@ -357,6 +359,8 @@ builtin = "strong"
         assert_eq!(contest.build.timeout, Duration::from_secs(60));
         assert_eq!(contest.build.cache, Path::new("results/cup/builds"));
         assert_eq!(contest.build.limits.memory_mb, Some(4096));
+        assert_eq!(contest.build.limits.processes, Some(256));
+        assert_eq!(contest.build.max_output_bytes, 64 << 20);
         assert!(!contest.tournament.contains_key("failed_check"));
         // Strangers' bots are boxed, and start afresh for every game, unless the file says.
         assert_eq!(contest.tournament["sandbox"].as_bool(), Some(true));

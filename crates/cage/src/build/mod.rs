@@ -2,4 +2,6 @@
 //! build and run it, [`compile`] builds it in the sandbox and caches the result.
 
 pub mod compile;
+mod manifest;
 pub mod profile;
+pub mod toolchain;

@@ -23,6 +23,11 @@ pub struct Profile {
     pub compile: String,
     /// The bot's command; `{dir}` is the absolute path of the built folder.
     pub run: String,
+    /// A shell command printing the toolchain's version (its first non-empty line is kept),
+    /// run once per language per run in the build's sandbox, so that the organiser can list
+    /// exactly which compiler or interpreter built and runs the bots. Empty for none.
+    #[serde(default)]
+    pub version: String,
 }
 
 /// A `[languages.NAME]` table: any key left out keeps the built-in profile's (a new language
@@ -36,17 +41,20 @@ pub struct ProfileOverride {
     pub compile: Option<String>,
     /// Replaces [`Profile::run`].
     pub run: Option<String>,
+    /// Replaces [`Profile::version`].
+    pub version: Option<String>,
 }
 
 /// The built-in profiles, in the order detection tries them.
 pub fn builtin() -> Vec<(String, Profile)> {
-    let profile = |name: &str, detect: &[&str], compile: &str, run: &str| {
+    let profile = |name: &str, detect: &[&str], compile: &str, run: &str, version: &str| {
         (
             name.to_string(),
             Profile {
                 detect: detect.iter().map(|d| (*d).to_string()).collect(),
                 compile: compile.to_string(),
                 run: run.to_string(),
+                version: version.to_string(),
             },
         )
     };
@@ -56,18 +64,21 @@ pub fn builtin() -> Vec<(String, Profile)> {
             &["*.cpp", "*.cc", "*.cxx"],
             "g++ -std=c++17 -O2 -pipe -o main $(ls *.cpp *.cc *.cxx 2>/dev/null) -lm",
             "{dir}/main",
+            "g++ --version",
         ),
         profile(
             "c",
             &["*.c"],
             "gcc -std=c17 -O2 -pipe -o main *.c -lm",
             "{dir}/main",
+            "gcc --version",
         ),
         profile(
             "rust",
             &["*.rs"],
             "rustc --edition 2021 -O -o main main.rs",
             "{dir}/main",
+            "rustc --version",
         ),
         profile(
             "go",
@@ -75,28 +86,35 @@ pub fn builtin() -> Vec<(String, Profile)> {
             // No module, no network: the standard library only.
             "GO111MODULE=off GOCACHE=/tmp/go-cache go build -o main *.go",
             "{dir}/main",
+            "go version",
         ),
         profile(
             "java",
             &["*.java"],
-            "javac -J-Xmx512m -encoding UTF-8 -d . *.java",
+            // -proc:none: an annotation processor shipped in the sources (META-INF/services)
+            // would be the entrant's code run by the compiler, at build time.
+            "javac -J-Xmx512m -proc:none -encoding UTF-8 -d . *.java",
             // A small heap and the serial collector: the JVM starts under the address-space limit
             // and takes one core. The JVM's own warnings go to stderr, not to stdout (its
             // default), where a line is a forfeit; and no /tmp/hsperfdata file: bots in PID
             // namespaces of their own share pids, and a JVM finding another's file locked warns.
             "java -Xmx256m -Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr -cp {dir} Main",
+            // The runtime the games use; javac comes with the same JDK.
+            "java -Xmx64m -version",
         ),
         profile(
             "python",
             &["*.py"],
             "python3 -m py_compile *.py",
             "python3 {dir}/main.py",
+            "python3 --version",
         ),
         profile(
             "javascript",
             &["*.js"],
             "for f in *.js; do node --check \"$f\" || exit 1; done",
             "node {dir}/main.js",
+            "node --version",
         ),
     ]
 }
@@ -119,6 +137,9 @@ pub fn with_overrides(
                 if let Some(run) = &changes.run {
                     profile.run = run.clone();
                 }
+                if let Some(version) = &changes.version {
+                    profile.version = version.clone();
+                }
             }
             None => {
                 let (Some(detect), Some(run)) = (&changes.detect, &changes.run) else {
@@ -132,6 +153,7 @@ pub fn with_overrides(
                         detect: detect.clone(),
                         compile: changes.compile.clone().unwrap_or_default(),
                         run: run.clone(),
+                        version: changes.version.clone().unwrap_or_default(),
                     },
                 ));
             }
@@ -159,11 +181,54 @@ impl Profile {
             })
     }
 
+    /// The file of the built folder the run command starts, relative to it: the first word
+    /// `{dir}/FILE` (`{dir}/main.py`, `{dir}/main`), else, for a class path `{dir}`, the
+    /// class file of the last word (`Main.class` for Java's `-cp {dir} Main`). `None` when the
+    /// command names neither: then nothing is checked.
+    pub fn entry(&self) -> Option<String> {
+        let words = shlex::split(&self.run)?;
+        if let Some(file) = words.iter().find_map(|word| word.strip_prefix("{dir}/")) {
+            return Some(file.to_string());
+        }
+        let class = words
+            .last()
+            .filter(|_| words.iter().any(|word| word == "{dir}"))?;
+        (class != "{dir}").then(|| format!("{}.class", class.replace('.', "/")))
+    }
+
     /// The bot's command for a build in `dir`.
     pub fn command(&self, dir: &Path) -> String {
         let quoted = shlex::try_quote(&dir.to_string_lossy())
             .map_or_else(|_| dir.display().to_string(), std::borrow::Cow::into_owned);
         self.run.replace("{dir}", &quoted)
+    }
+
+    /// The program the run command starts by its name, found on the `PATH` (`python3`,
+    /// `java`, `node`): the one to resolve in the build's sandbox, so that games run the
+    /// interpreter the build used and not another of the organiser's `PATH`. `None` when the
+    /// command starts a path (`{dir}/main`, `/usr/bin/pypy3`) or a shell word.
+    pub fn program(&self) -> Option<&str> {
+        let first = self.run.split_whitespace().next()?;
+        let plain = first
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._+-".contains(&b));
+        plain.then_some(first)
+    }
+
+    /// [`Profile::command`], with [`Profile::program`] replaced by `resolved`, its absolute
+    /// path.
+    pub fn command_resolved(&self, dir: &Path, resolved: &str) -> String {
+        let command = self.command(dir);
+        let Some(program) = self.program() else {
+            return command;
+        };
+        let rest = command
+            .trim_start()
+            .strip_prefix(program)
+            .unwrap_or(&command);
+        let quoted = shlex::try_quote(resolved)
+            .map_or_else(|_| resolved.into(), std::borrow::Cow::into_owned);
+        format!("{quoted}{rest}")
     }
 }
 
@@ -223,6 +288,89 @@ mod tests {
     }
 
     #[test]
+    fn the_entry_file_is_the_one_the_run_command_starts() {
+        let entry = |language: &str| {
+            let profiles = builtin();
+            let found = profiles.iter().find(|(n, _)| n == language).unwrap();
+            found.1.entry()
+        };
+        assert_eq!(entry("python").as_deref(), Some("main.py"));
+        assert_eq!(entry("javascript").as_deref(), Some("main.js"));
+        for compiled in ["c", "cpp", "rust", "go"] {
+            assert_eq!(entry(compiled).as_deref(), Some("main"), "{compiled}");
+        }
+        assert_eq!(entry("java").as_deref(), Some("Main.class"));
+        let run = |run: &str| {
+            Profile {
+                detect: vec![],
+                compile: String::new(),
+                run: run.into(),
+                version: String::new(),
+            }
+            .entry()
+        };
+        assert_eq!(
+            run("java -cp {dir} bot.Main").as_deref(),
+            Some("bot/Main.class")
+        );
+        assert_eq!(
+            run("mono {dir}/bin/bot.exe --fast").as_deref(),
+            Some("bin/bot.exe")
+        );
+        assert_eq!(run("./run {dir}"), None);
+        assert_eq!(run("lua 'unclosed {dir}/x"), None);
+    }
+
+    #[test]
+    fn an_interpreter_is_resolved_and_a_path_is_kept() {
+        let profile = |run: &str| Profile {
+            detect: vec![],
+            compile: String::new(),
+            run: run.into(),
+            version: String::new(),
+        };
+        let dir = Path::new("/c/my dir");
+        let python = profile("python3 {dir}/main.py");
+        assert_eq!(python.program(), Some("python3"));
+        assert_eq!(
+            python.command_resolved(dir, "/usr/bin/python3"),
+            "/usr/bin/python3 '/c/my dir'/main.py"
+        );
+        assert_eq!(
+            python.command_resolved(dir, "/opt/py 3/bin/python3"),
+            "'/opt/py 3/bin/python3' '/c/my dir'/main.py"
+        );
+        for kept in [
+            "{dir}/main",
+            "/usr/bin/pypy3 {dir}/main.py",
+            "A=1 lua {dir}/x",
+            "'x' {dir}",
+        ] {
+            assert_eq!(profile(kept).program(), None, "{kept}");
+            assert_eq!(
+                profile(kept).command_resolved(dir, "/bin/evil"),
+                profile(kept).command(dir)
+            );
+        }
+        let versions: Vec<String> = builtin().into_iter().map(|(_, p)| p.version).collect();
+        assert!(versions.iter().all(|v| !v.is_empty()), "{versions:?}");
+    }
+
+    #[test]
+    fn javac_runs_no_annotation_processor_of_the_sources() {
+        let profiles = builtin();
+        let java = &profiles.iter().find(|(n, _)| n == "java").unwrap().1;
+        assert!(java.compile.starts_with("javac "), "{}", java.compile);
+        assert!(
+            java.compile
+                .split_whitespace()
+                .any(|word| word == "-proc:none"),
+            "{}",
+            java.compile
+        );
+    }
+
+    #[test]
     fn overrides_change_keys_and_add_languages() {
         let overrides = BTreeMap::from([
             (
@@ -238,6 +386,7 @@ mod tests {
                     detect: Some(vec!["*.lua".into()]),
                     run: Some("lua {dir}/main.lua".into()),
                     compile: None,
+                    version: Some("lua -v".into()),
                 },
             ),
         ]);
@@ -247,6 +396,8 @@ mod tests {
         assert_eq!(python.compile, "python3 -m py_compile *.py");
         let lua = &profiles.last().unwrap();
         assert_eq!((lua.0.as_str(), lua.1.compile.as_str()), ("lua", ""));
+        assert_eq!(lua.1.version, "lua -v");
+        assert_eq!(python.version, "python3 --version");
         assert_eq!(
             lua.1.command(Path::new("/c/my dir")),
             "lua '/c/my dir'/main.lua"
