@@ -59,6 +59,10 @@ pub(super) struct ContestArgs {
     /// every game it played, keeping the others.
     #[arg(long, value_name = "NAME")]
     rejudge: Vec<String>,
+    /// Build every source folder again, over the cached builds and the cached failures (a
+    /// failed build is not tried again otherwise: the same sources fail the same way).
+    #[arg(long)]
+    rebuild: bool,
     /// Build and check the players and write OUT/tournament.toml, but play nothing: for a
     /// cluster, whose tasks then play its shards (`referee tournament OUT/tournament.toml
     /// --shard K/N`).
@@ -66,7 +70,7 @@ pub(super) struct ContestArgs {
     prepare_only: bool,
     /// Write only the results page (OUT/index.html) from what OUT holds: for a contest whose
     /// shards were played on a cluster (tools/slurm-contest.sh does it once they are done).
-    #[arg(long, conflicts_with_all = ["prepare_only", "resume", "rejudge"])]
+    #[arg(long, conflicts_with_all = ["prepare_only", "resume", "rejudge", "rebuild"])]
     page_only: bool,
     /// Output directory for the builds, the list of players, the tournament file, the journal,
     /// records, standings and the results page, index.html [default: the file's output, else
@@ -82,6 +86,8 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     if args.page_only {
         return page_only(&contest, &out);
     }
+    contest.build.rebuild = args.rebuild;
+    referee_cage::boxes::use_box_ids(contest.box_ids)?;
     let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
     if contest.unboxed {
         eprintln!(

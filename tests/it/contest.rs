@@ -91,6 +91,12 @@ fn sources_are_built_checked_played_and_resumed() {
     assert!(!dee["problems"].as_array().unwrap().is_empty(), "{dee}");
     let text = std::fs::read_to_string(out.join("players.txt")).unwrap();
     assert!(text.contains("LEFT OUT: failed the check"), "{text}");
+    // One toolchain per language, its version recorded with the player and shown.
+    let ann = listed.iter().find(|p| p["name"] == "ann").unwrap();
+    let python = ann["toolchain"].as_str().unwrap();
+    assert!(python.starts_with("Python 3."), "{ann}");
+    assert!(text.contains(&format!("with {python}")), "{text}");
+    assert!(ann["command"].as_str().unwrap().starts_with('/'), "{ann}");
 
     // The tournament file holds the three who play, with the built command.
     let tournament = std::fs::read_to_string(out.join("tournament.toml")).unwrap();
@@ -121,6 +127,8 @@ fn sources_are_built_checked_played_and_resumed() {
         assert_eq!(again[key], page[key], "{key}");
     }
     assert_eq!(again["contest"]["title"], "cup");
+    let languages = again["contest"]["languages"].to_string();
+    assert!(languages.contains(python), "{languages}");
     let cid = &again["contest"]["entrants"][2];
     assert_eq!(
         (&cid["name"], &cid["plays"]),

@@ -3,6 +3,7 @@
 //! everything else is the tournament's, checked by the tournament's own parser once the
 //! players are built, so the two files never disagree on a key.
 
+use referee_cage::boxes::BoxIds;
 use referee_cage::build::compile::BuildOptions;
 use referee_cage::build::profile::{self, Profile, ProfileOverride};
 use referee_cage::limits::Limits;
@@ -33,15 +34,18 @@ struct ContestKeys {
     build_timeout_s: Option<u64>,
     /// Where builds are cached [default: OUTPUT/builds].
     build_cache: Option<PathBuf>,
+    /// The user ids the boxes are given, as root: `FIRST-LAST`.
+    box_ids: Option<String>,
 }
 
-const CONTEST_KEYS: [&str; 6] = [
+const CONTEST_KEYS: [&str; 7] = [
     "sources",
     "languages",
     "failed_check",
     "build_limits",
     "build_timeout_s",
     "build_cache",
+    "box_ids",
 ];
 
 /// What becomes of a player that fails `referee check`.
@@ -86,6 +90,9 @@ pub struct Contest {
     pub output: PathBuf,
     /// The file says `sandbox = false`: strangers' bots run unboxed, which the run warns of.
     pub unboxed: bool,
+    /// The user ids the boxes (each build, each bot) are given as root: the file's
+    /// `box_ids`, else the sandbox's default range.
+    pub box_ids: BoxIds,
 }
 
 /// A contest file that cannot be used.
@@ -234,7 +241,12 @@ impl Contest {
             limits,
             Duration::from_secs(keys.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
         );
+        let box_ids = match &keys.box_ids {
+            Some(text) => text.parse().map_err(|e| format!("box_ids: {e}"))?,
+            None => BoxIds::default(),
+        };
         Ok(Contest {
+            box_ids,
             name,
             tournament: table,
             players,

@@ -61,6 +61,10 @@ pub struct Entry {
     /// version changed; none for a built-in bot or a failed build.
     #[serde(default)]
     pub version: Option<String>,
+    /// Its language's toolchain as the build's sandbox showed it (`Python 3.11.2`): one per
+    /// language for build, check and games.
+    #[serde(default)]
+    pub toolchain: Option<String>,
     /// The problems `referee check` found (none when it was not checked).
     pub problems: Option<Vec<String>>,
     /// Whether it plays, and if not, why.
@@ -102,6 +106,7 @@ pub fn build_all(
             build: None,
             command: None,
             version: None,
+            toolchain: None,
             problems: None,
             status: Status::Plays,
             table: player.table.clone(),
@@ -117,12 +122,8 @@ pub fn build_all(
                     match compile::build(dir, language, profile, &contest.build)? {
                         Ok(built) => {
                             entry.build = Some(describe(&built));
-                            // The build's folder is named by the hash of its sources and
-                            // profile: the same wherever the cache is.
-                            entry.version = built
-                                .dir
-                                .file_name()
-                                .map(|name| short(&name.to_string_lossy()));
+                            entry.version = Some(short(&built.hash));
+                            entry.toolchain = Some(built.toolchain.clone());
                             entry.table.insert(
                                 "command".into(),
                                 toml::Value::String(built.command.clone()),
@@ -173,11 +174,16 @@ fn short(hash: &str) -> String {
 }
 
 fn describe(built: &Built) -> String {
-    if built.cached {
-        "cached".into()
+    let mut text = if built.cached {
+        "cached".to_string()
     } else {
         format!("built in {:.1} s", built.elapsed.as_secs_f64())
+    };
+    text.push_str(&format!(" with {}", built.toolchain));
+    if let Some(note) = &built.note {
+        text.push_str(&format!("\n  ({note})"));
     }
+    text
 }
 
 /// The language of the sources in `dir`: the one named, else the one its files show.

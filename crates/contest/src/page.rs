@@ -58,19 +58,26 @@ fn entrant(entry: &Entry) -> Value {
         "status": entry.status.text(),
         "language": entry.language,
         "version": entry.version,
+        "toolchain": entry.toolchain,
         "build": entry.build.as_deref().map(|build| build.lines().collect::<Vec<_>>()),
         "problems": entry.problems,
     })
 }
 
-/// The languages the entrants were built as, each with how many entrants.
+/// The languages the entrants were built as, each with how many entrants and its toolchain.
 fn languages(entries: &[Entry]) -> Vec<Value> {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for language in entries.iter().filter_map(|e| e.language.as_deref()) {
-        *counts.entry(language).or_default() += 1;
+    let mut seen: BTreeMap<&str, (usize, Option<&str>)> = BTreeMap::new();
+    for entry in entries {
+        let Some(language) = entry.language.as_deref() else {
+            continue;
+        };
+        let (count, toolchain) = seen.entry(language).or_default();
+        *count += 1;
+        *toolchain = toolchain.or(entry.toolchain.as_deref());
     }
-    counts
-        .into_iter()
-        .map(|(name, entrants)| json!({ "name": name, "entrants": entrants }))
+    seen.into_iter()
+        .map(|(name, (entrants, toolchain))| {
+            json!({ "name": name, "entrants": entrants, "toolchain": toolchain })
+        })
         .collect()
 }

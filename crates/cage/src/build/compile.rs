@@ -79,6 +79,9 @@ impl BuildOptions {
 pub struct Built {
     /// The built folder.
     pub dir: PathBuf,
+    /// The hash naming the build: of its language, profile, toolchain and every source file.
+    /// The same sources give the same hash wherever the cache is.
+    pub hash: String,
     /// The bot's command, starting the interpreter the build's sandbox found (see
     /// [`super::toolchain`]).
     pub command: String,
@@ -256,6 +259,7 @@ pub fn build(
             None => profile.command(&tree),
         },
         toolchain: toolchain.version.clone(),
+        hash: digest.clone(),
         dir: tree.clone(),
         cached,
         elapsed: started.elapsed(),
