@@ -58,7 +58,8 @@ pub(super) fn run(args: TournamentArgs) -> Result<()> {
 }
 
 /// Plays `tournament` (or its `shard`) into `out` with bots of `host`, `jobs` games at a time
-/// (else the file's concurrency, else half the cores), then prints and saves its standings:
+/// (else the file's concurrency, else half the cores, or with `pin_games` as many games as the
+/// machine holds, each on a processor of its own), then prints and saves its standings:
 /// what `referee tournament` does once the file is read, and `referee contest` once its
 /// players are built.
 pub(super) fn play(
@@ -76,7 +77,19 @@ pub(super) fn play(
         tournament.table.process.working_dir.as_deref(),
     )?;
     let cores = runner::cores();
-    let jobs = runner::jobs(jobs, tournament.concurrency);
+    let jobs = if tournament.pin_games {
+        // A game on a processor of its own: as many as the machine holds.
+        let memory_per_game = tournament
+            .players
+            .iter()
+            .filter_map(|player| player.limits.memory_mb)
+            .max()
+            .map(|mb| 2 * mb);
+        jobs.or(tournament.concurrency)
+            .unwrap_or_else(|| runner::games_the_machine_holds(memory_per_game))
+    } else {
+        runner::jobs(jobs, tournament.concurrency)
+    };
     if jobs > cores {
         eprintln!(
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
@@ -88,6 +101,7 @@ pub(super) fn play(
         resume,
         out: out.to_path_buf(),
         referee_exe: host.referee_exe.clone(),
+        pin: tournament.pin_games,
     };
     let schedule = &tournament.schedule;
     let games = schedule.games_in(shard);

@@ -10,11 +10,16 @@ use std::path::Path;
 /// The processor lists (as /proc writes them, e.g. `0-1` or `1`) of every bot started by a
 /// round robin of four `cpus` bots played `jobs` games at a time.
 fn bots_processors(jobs: usize) -> Vec<String> {
+    bots_processors_with(jobs, "")
+}
+
+/// [`bots_processors`] with `extra` lines in the tournament file.
+fn bots_processors_with(jobs: usize, extra: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let seen = dir.path().join("seen");
     std::fs::create_dir(&seen).unwrap();
     let marker = marker();
-    let mut config = "game = \"tictactoe\"\ngames = 4\n".to_string();
+    let mut config = format!("game = \"tictactoe\"\ngames = 4\n{extra}");
     for name in ["a", "b", "c", "d"] {
         config.push_str(&format!(
             "[[players]]\nname = \"{name}\"\ncommand = \"python3 {} cpus:{} {marker}\"\n",
@@ -70,4 +75,22 @@ fn as_many_tables_as_processors_put_each_table_with_its_bots_on_a_processor_of_i
             "{everywhere:?}"
         );
     }
+}
+
+/// `pin_games = true` (a contest's default): fewer tables than processors, each with its bots
+/// on a processor of its own all the same, so that no running game slows another's bots.
+#[test]
+fn pinned_games_each_get_a_processor_of_their_own_however_few() {
+    let allowed = cpus::allowed();
+    let processors: BTreeSet<String> = allowed.iter().map(usize::to_string).collect();
+    let jobs = allowed.len().saturating_sub(1).max(1);
+    let pinned = bots_processors_with(jobs, "pin_games = true\n");
+    let used: BTreeSet<&String> = pinned.iter().collect();
+    for list in &used {
+        assert!(
+            processors.contains(*list),
+            "{list} is not one processor of {processors:?}"
+        );
+    }
+    assert!(used.len() <= jobs, "{jobs} tables used {used:?}");
 }

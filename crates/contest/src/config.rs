@@ -294,11 +294,12 @@ impl Contest {
 
 /// What a contest sets unless its file says otherwise, where a tournament file's defaults
 /// suit trusted bots: every bot in the sandbox (strangers' code must not read or rewrite
-/// each other's programs), and a fresh process for every game (a bot's game then depends on
-/// its seed alone, so one machine and a cluster play the same games). Returns whether the file
+/// each other's programs), a fresh process for every game (a bot's game then depends on its
+/// seed alone, so one machine and a cluster play the same games), and each running game on a
+/// processor of its own (no game slows another's bots). Returns whether the file
 /// turned the sandbox off.
 fn contest_defaults(table: &mut toml::Table) -> Result<bool, String> {
-    for key in ["sandbox", "reuse_processes"] {
+    for key in ["sandbox", "reuse_processes", "pin_games"] {
         match table.get(key) {
             None | Some(toml::Value::Boolean(_)) => {}
             Some(_) => return Err(format!("{key}: expected true or false")),
@@ -307,6 +308,9 @@ fn contest_defaults(table: &mut toml::Table) -> Result<bool, String> {
     table
         .entry("reuse_processes")
         .or_insert(toml::Value::Boolean(false));
+    table
+        .entry("pin_games")
+        .or_insert(toml::Value::Boolean(true));
     let sandbox = table.entry("sandbox").or_insert(toml::Value::Boolean(true));
     Ok(sandbox.as_bool() == Some(false))
 }
@@ -377,6 +381,7 @@ builtin = "strong"
         // Strangers' bots are boxed, and start afresh for every game, unless the file says.
         assert_eq!(contest.tournament["sandbox"].as_bool(), Some(true));
         assert_eq!(contest.tournament["reuse_processes"].as_bool(), Some(false));
+        assert_eq!(contest.tournament["pin_games"].as_bool(), Some(true));
         assert!(!contest.unboxed);
         let unboxed = Contest::parse("game = \"tictactoe\"\nsandbox = false\n", "c").unwrap();
         assert!(unboxed.unboxed);

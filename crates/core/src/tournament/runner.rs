@@ -42,15 +42,43 @@ pub fn jobs(asked: Option<usize>, configured: Option<usize>) -> usize {
 /// The processor each table runs on, with its bots: one of its own each when there are as many
 /// tables as processors, so that a game's bot and its referee wake each other on one processor
 /// (no wake-up crosses processors, no table's bot is slowed by another table's) and `-j 2`
-/// plays twice the games of `-j 1`; none (the scheduler places them) otherwise, as several
-/// runs at once with fewer tables each would all pin theirs to the first processors.
-fn table_cores(jobs: usize) -> Vec<usize> {
-    let allowed = cpus::allowed();
-    if allowed.len() == jobs {
+/// plays twice the games of `-j 1`; with fewer tables, only when `pin` asks (a contest: games
+/// must never share a processor), as several runs at once with fewer tables each would all
+/// pin theirs to the first processors; none (the scheduler places them) otherwise.
+fn table_cores(jobs: usize, pin: bool) -> Vec<usize> {
+    let mut allowed = cpus::allowed();
+    if allowed.len() == jobs || (pin && jobs < allowed.len()) {
+        allowed.truncate(jobs);
         allowed
     } else {
         Vec::new()
     }
+}
+
+/// Games a machine holds at once, each on a processor of its own: its processors, fewer when
+/// its available memory would not hold `memory_per_game_mb` for each (at least 1).
+pub fn games_the_machine_holds(memory_per_game_mb: Option<u64>) -> usize {
+    let processors = cpus::allowed().len().max(1);
+    let available_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| memory_available_mb(&text));
+    match (memory_per_game_mb, available_mb) {
+        (Some(per_game), Some(available)) if per_game > 0 => processors.min(
+            usize::try_from(available / per_game)
+                .unwrap_or(usize::MAX)
+                .max(1),
+        ),
+        _ => processors,
+    }
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in MiB.
+fn memory_available_mb(meminfo: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find(|line| line.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 /// How to run a tournament.
@@ -66,6 +94,8 @@ pub struct RunOptions {
     pub out: PathBuf,
     /// The referee executable, re-invoked as `referee bot NAME` for built-in bots.
     pub referee_exe: PathBuf,
+    /// Each table on a processor of its own, however few the tables (see `table_cores`).
+    pub pin: bool,
 }
 
 /// The referee's own failures during a tournament.
@@ -338,6 +368,7 @@ pub fn run(
         journal: &journal,
         supervisor,
         jobs: options.jobs.max(1),
+        pin: options.pin,
         out: &options.out,
     };
     let outcome = match tournament.schedule.rounds() {
@@ -381,6 +412,7 @@ struct Play<'a> {
     journal: &'a Mutex<Journal>,
     supervisor: &'a Supervisor,
     jobs: usize,
+    pin: bool,
     out: &'a Path,
 }
 
@@ -402,7 +434,7 @@ impl Play<'_> {
         });
         let mut finished = Vec::new();
         let (sender, events) = mpsc::channel();
-        let cores = table_cores(self.jobs);
+        let cores = table_cores(self.jobs, self.pin);
         let outcome = thread::scope(|scope| {
             let workers: Vec<_> = (0..self.jobs)
                 .map(|index| {
@@ -516,6 +548,13 @@ mod tests {
             done: done.iter().copied().collect(),
             stopped: false,
         }
+    }
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let meminfo = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   2097152 kB\n";
+        assert_eq!(memory_available_mb(meminfo), Some(2048));
+        assert_eq!(memory_available_mb("MemTotal: 1 kB\n"), None);
     }
 
     #[test]

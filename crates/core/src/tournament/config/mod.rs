@@ -48,6 +48,10 @@ struct RawConfig {
     output: Option<PathBuf>,
     #[serde(default = "default_true")]
     reuse_processes: bool,
+    /// Each game on a processor of its own (its table and both bots), as fastchess' affinity
+    /// option does: running games never share a processor.
+    #[serde(default)]
+    pin_games: bool,
     #[serde(default)]
     records: RecordsKey,
 }
@@ -488,6 +492,8 @@ pub struct Tournament {
     pub records: Option<RecordLayout>,
     /// The version of each player that gives one (`version = "..."`), by name.
     pub versions: BTreeMap<String, String>,
+    /// Each running game on a processor of its own (`pin_games = true`; a contest's default).
+    pub pin_games: bool,
 }
 
 /// A configuration that cannot be used.
@@ -599,6 +605,7 @@ impl Tournament {
             concurrency: raw.concurrency,
             records: raw.records.0,
             versions,
+            pin_games: raw.pin_games,
         })
     }
 
