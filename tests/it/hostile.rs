@@ -766,3 +766,84 @@ fn the_help_says_which_limit_is_per_process_and_which_per_bot() {
         assert!(help.contains(words), "{words}: {help}");
     }
 }
+
+/// A contestant's bot that, in every game and in its check, reads the other contestants'
+/// builds and rewrites them, then plays (the attack of the organiser's report, which crashed
+/// its victim in 8 games of 8 and stayed in the build cache): a contest boxes every bot by
+/// default, so it finds nothing to read or rewrite, the victim plays every game, and its build
+/// is reused as it was built. As root and as a plain user.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_hostile_contestant_cannot_reach_the_others_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    let bot = fs::read_to_string(repo_file("tests/bots/first_free.py")).unwrap();
+    let saboteur = format!(
+        "import glob, os, sys\n\
+         cache = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))\n\
+         for other in glob.glob(os.path.join(cache, '*', 'bot', 'main.py')):\n\
+         \x20   if os.path.dirname(other) == os.path.dirname(os.path.abspath(__file__)):\n\
+         \x20       continue\n\
+         \x20   try:\n\
+         \x20       open(other, 'w').write('raise SystemExit(9)\\n')\n\
+         \x20       print('rewrote', other, file=sys.stderr)\n\
+         \x20   except OSError as error:\n\
+         \x20       print('refused', other, error, file=sys.stderr)\n\
+         {bot}"
+    );
+    for (name, text) in [("sab", saboteur.as_str()), ("vic", bot.as_str())] {
+        fs::create_dir_all(subs.join(name)).unwrap();
+        fs::write(subs.join(name).join("main.py"), text).unwrap();
+    }
+    let config = dir.path().join("cup.toml");
+    fs::write(
+        &config,
+        format!(
+            "game = \"tictactoe\"\ngames = 4\nsources = \"{}\"\n",
+            subs.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let contest = |extra: &[&str]| {
+        let output = referee()
+            .arg("contest")
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    contest(&[]);
+    let journal = fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 1 + 4, "{journal}");
+    assert!(
+        !journal.contains("\"exited\""),
+        "the victim crashed: {journal}"
+    );
+    let victims: Vec<PathBuf> = fs::read_dir(out.join("builds"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path().join("bot/main.py"))
+        .filter(|path| path.is_file())
+        .collect();
+    assert_eq!(victims.len(), 2, "{victims:?}");
+    for path in &victims {
+        let text = fs::read_to_string(path).unwrap();
+        assert_ne!(
+            text,
+            "raise SystemExit(9)\n",
+            "{} was rewritten",
+            path.display()
+        );
+    }
+    // The next run reuses both builds as they were built.
+    let again = contest(&["--resume"]);
+    assert!(
+        again.contains("vic                      plays; python, cached"),
+        "{again}"
+    );
+    assert!(!again.contains("built again"), "{again}");
+}

@@ -72,6 +72,10 @@ pub struct Entry {
     /// Its `[[players]]` table for the tournament.
     #[serde(skip)]
     pub table: toml::Table,
+    /// Built by this run rather than taken from the cache (a first build, a rebuild, or a
+    /// cached build found changed since): its check is never taken from an earlier run.
+    #[serde(skip)]
+    pub built_now: bool,
 }
 
 /// The referee's own failures while preparing the field.
@@ -110,6 +114,7 @@ pub fn build_all(
             problems: None,
             status: Status::Plays,
             table: player.table.clone(),
+            built_now: false,
         };
         if let Some((dir, named)) = &player.source {
             match language(contest, dir, named.as_deref()) {
@@ -123,6 +128,7 @@ pub fn build_all(
                         Ok(built) => {
                             entry.build = Some(describe(&built));
                             entry.version = Some(short(&built.hash));
+                            entry.built_now = !built.cached;
                             entry.toolchain = Some(built.toolchain.clone());
                             entry.table.insert(
                                 "command".into(),
@@ -280,10 +286,10 @@ pub fn gate(
         if matches!(player.spec, PlayerSpec::Builtin(_)) {
             return Ok(None);
         }
-        if let Some(before) = earlier
+        let checked_before = earlier
             .iter()
-            .find(|e| e.name == entry.name && e.command == entry.command && e.problems.is_some())
-        {
+            .find(|e| e.name == entry.name && e.command == entry.command && e.problems.is_some());
+        if let Some(before) = checked_before.filter(|_| !entry.built_now) {
             return Ok(before.problems.clone());
         }
         let config = CheckConfig {
