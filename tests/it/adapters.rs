@@ -590,7 +590,7 @@ fn wrong_replies_illegal_moves_and_timeouts_of_brains() {
     );
     assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
     assert!(
-        games[0].detail().ends_with("(+1000 ms margin)"),
+        games[0].detail().contains("(+1000 ms margin)"),
         "{}",
         games[0].detail()
     );

@@ -199,7 +199,8 @@ fn a_late_answer_is_a_timeout_even_when_it_arrives() {
     assert!(
         detail.starts_with("A (first player) ")
             && detail.contains(" move 1 ")
-            && detail.ends_with("; the limit is 200 ms (+10 ms margin)"),
+            // A loaded machine adds that it was overloaded then.
+            && detail.contains("; the limit is 200 ms (+10 ms margin)"),
         "{detail}"
     );
 }
