@@ -19,19 +19,26 @@ limits, openings, seed, concurrency, output, ...; see README.md, \"Tournaments\"
   build_limits = \"memory=4096\"   the builds' limits, as --limits takes them
   build_timeout_s = 300          wall-clock time a build may take
   build_cache = \"DIR\"            where builds are kept [default: OUT/builds]
+  box_ids = \"60000-60999\"        as root, the user ids of the boxes (each build, each bot)
+
+  A contest differs from a tournament by default: sandbox = true (every bot boxed; false is
+  warned of), reuse_processes = false (a fresh process each game: same seed, same games on one
+  machine and a cluster), pin_games = true (each running game on a processor of its own).
 
   [[players]]                    a player given by hand: source = \"DIR\" (with an optional
   name = \"alice\"                 language = \"cpp\"), or command = \"...\" or builtin = \"LEVEL\"
   source = \"late/alice\"
 
-  [languages.python]             change a profile's detect, compile or run, or add a language
+  [languages.python]             change a profile's detect, compile, run or version command, or
+                                 add a language
   run = \"pypy3 {dir}/main.py\"
 
 Languages built in: cpp, c, rust, go, java (class Main), python, javascript; the entry point is
 main.EXT. Writes OUT/players.txt (who plays, who does not and why: the compiler's or the
 check's words), OUT/tournament.toml, then the tournament's journal, records and standings,
-and at the end the results page OUT/index.html: standings, ratings, crosstable and every game
-replayable, in one file to open in a browser or publish as it is (no server needed).";
+and at the end the results page OUT/index.html: the contest's standings (with each player's
+version), every entrant and why one was left out, a page per entrant, the languages with their
+toolchains, every game replayable; in one file to open in a browser or publish as it is.";
 
 #[derive(Args, Debug)]
 #[command(after_help = CONTEST_HELP)]

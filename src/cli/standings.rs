@@ -25,7 +25,7 @@ pub(super) fn run(args: StandingsArgs) -> Result<()> {
     for note in &merged.notes {
         eprintln!("referee: note: {note}");
     }
-    let standings = merged.tally.standings();
+    let standings = merged.standings();
     say(&render::full_report(&standings));
     if let Some(path) = &args.json {
         render::write_file(&render::Json, path, &standings)?;

@@ -437,6 +437,12 @@ fn a_resubmission_replays_exactly_the_games_of_the_changed_player() {
         header["tournament"]["versions"]["ben"],
         ben_version.as_str()
     );
+    // The standings say which build each row is.
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(standings["versions"]["ben"], ben_version.as_str());
+    assert!(shown.contains("| version "), "{shown}");
     results_page(&out, &["ann", "ben", "boss"], 6);
 
     // A newcomer: its games are played, every other game kept, the records moved with them.

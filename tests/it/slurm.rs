@@ -94,4 +94,20 @@ fn a_contest_sharded_over_a_slurm_job_array_equals_the_single_machine_run() {
     let merged = read(&cluster.join("standings.json"));
     assert_eq!(merged["games"], 36, "{merged}");
     assert_eq!(merged, read(&single.join("standings.json")));
+    // The same results page, its contest's standings merged from the shards.
+    let contest_data = |out: &Path| {
+        let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+        let opening = "<script type=\"application/json\" id=\"referee-data\">";
+        let start = html.find(opening).unwrap() + opening.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let data: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        data["contest"].clone()
+    };
+    let (paged, single_page) = (contest_data(&cluster), contest_data(&single));
+    assert_eq!(paged["standings"]["standings"]["games"], 36, "{paged}");
+    assert_eq!(
+        paged["standings"]["standings"]["players"],
+        single_page["standings"]["standings"]["players"]
+    );
+    assert_eq!(paged["entrants"].as_array().unwrap().len(), 4, "{paged}");
 }

@@ -317,7 +317,7 @@ pub fn tournament_standings(journals: &[std::path::PathBuf]) -> Option<Value> {
         "format": header.tournament.format,
         "total_games": header.tournament.total_games,
         "versions": header.tournament.versions,
-        "standings": merged.tally.standings(),
+        "standings": merged.standings(),
     }))
 }
 

@@ -24,7 +24,7 @@ use ratings::{estimate_elo, EloEstimate, Meeting, Ratings, DEFAULT_PRIOR_DRAWS};
 use referee_rules::games::Side;
 use referee_rules::verdict::{ForfeitColumn, Termination};
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// One game as the standings need it.
@@ -329,6 +329,7 @@ impl Tally {
             players: rows,
             crosstable,
             gauntlets: self.gauntlets(),
+            versions: BTreeMap::new(),
         }
     }
 }
@@ -345,6 +346,10 @@ pub struct Standings {
     /// A gauntlet's challengers, each against each opponent (none for a round robin).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gauntlets: Vec<Gauntlet>,
+    /// The version of each player that has one (a contest's build), by name: the standings
+    /// of a contest say which build each row is.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub versions: BTreeMap<String, String>,
 }
 
 /// One player's line.

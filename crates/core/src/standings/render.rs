@@ -34,17 +34,27 @@ fn percent(value: f64) -> String {
 /// Rank (by score), points, results, forfeits and tie-breaks; the head-to-head cell is empty
 /// for a player level on score with nobody.
 pub fn standings_table(standings: &Standings) -> String {
-    let mut table = new_table(
-        &[
-            "#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts",
-            "illegal", "crashes", "h2h", "SB", "Buch",
-        ],
-        2,
-    );
+    let versioned = !standings.versions.is_empty();
+    let mut titles = vec![
+        "#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts", "illegal",
+        "crashes", "h2h", "SB", "Buch",
+    ];
+    if versioned {
+        titles.insert(2, "version");
+    }
+    let mut table = new_table(&titles, if versioned { 3 } else { 2 });
     for row in &standings.players {
-        table.add_row(vec![
-            row.rank.to_string(),
-            row.name.clone(),
+        let mut cells = vec![row.rank.to_string(), row.name.clone()];
+        if versioned {
+            cells.push(
+                standings
+                    .versions
+                    .get(&row.name)
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+        }
+        table.add_row(cells.into_iter().chain([
             row.games.to_string(),
             points(row.points),
             percent(row.score),
@@ -57,7 +67,7 @@ pub fn standings_table(standings: &Standings) -> String {
             row.head_to_head.map(points).unwrap_or_default(),
             points(row.sonneborn_berger),
             points(row.buchholz),
-        ]);
+        ]));
     }
     table.to_string()
 }

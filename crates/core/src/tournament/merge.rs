@@ -3,7 +3,8 @@
 
 use super::journal::{self, Identity, JournalError};
 use super::schedule::KNOCKOUT;
-use crate::standings::Tally;
+use crate::standings::{Standings, Tally};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The games of several journals, and what the user should know about them.
@@ -12,6 +13,18 @@ pub struct Merged {
     pub tally: Tally,
     /// What was skipped or looks amiss: games in two journals, torn lines, games missing.
     pub notes: Vec<String>,
+    /// The players' versions the journals name (a contest's builds), by name.
+    pub versions: BTreeMap<String, String>,
+}
+
+impl Merged {
+    /// The standings of the games counted, each player's version with its row.
+    pub fn standings(&self) -> Standings {
+        Standings {
+            versions: self.versions.clone(),
+            ..self.tally.standings()
+        }
+    }
 }
 
 /// The games of one tournament seen so far: for each schedule index, which journal had it
@@ -117,5 +130,13 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
             ));
         }
     }
-    Ok(Merged { tally, notes })
+    let versions = tournaments
+        .iter()
+        .flat_map(|seen| seen.identity.versions.clone())
+        .collect();
+    Ok(Merged {
+        tally,
+        notes,
+        versions,
+    })
 }

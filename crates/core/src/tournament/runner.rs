@@ -157,9 +157,7 @@ pub fn shard_journals(out: &Path, shard: Shard) -> PathBuf {
 impl RunSummary {
     /// The standings of this run's journal (only this shard's games, for a shard).
     pub fn standings(&self) -> Result<Standings, JournalError> {
-        Ok(merge(std::slice::from_ref(&self.journal))?
-            .tally
-            .standings())
+        Ok(merge(std::slice::from_ref(&self.journal))?.standings())
     }
 
     /// A knock-out's bracket as played (see [`super::rounds::KnockoutLayout::report`]); None
