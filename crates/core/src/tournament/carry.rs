@@ -11,7 +11,7 @@
 //! files without it drops them and starts again from the old files.
 
 use super::config::{RecordLayout, Tournament};
-use super::journal::{self, Entry, Header, Identity, JournalError};
+use super::journal::{self, Entry, Header, Identity, JournalError, WriterLock};
 use super::runner::{identity, journal_path};
 use super::schedule::{Format, Shard};
 use referee_records::record_pack::pack_path;
@@ -86,6 +86,11 @@ pub fn carry_over(
     let Some(first) = found.first() else {
         return Ok(None);
     };
+    // No other run may write these journals while they are carried over.
+    let _locks = found
+        .iter()
+        .map(|journal| WriterLock::take(&journal.path))
+        .collect::<Result<Vec<_>, _>>()?;
     let old = first.header.tournament.clone();
     if found.iter().any(|f| f.header.tournament != old) {
         return Err(CarryError::Mixed(out.to_path_buf()));

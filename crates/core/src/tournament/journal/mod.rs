@@ -462,12 +462,12 @@ fn possible_results(reason: Termination) -> (bool, bool) {
 /// journal is open and released by the system however the run ends. The file says who holds
 /// it, for the run that is refused; it is left in place, as removing it would let a third run
 /// lock a new file while a second still holds the old one.
-struct WriterLock {
+pub(crate) struct WriterLock {
     _file: Flock<File>,
 }
 
 impl WriterLock {
-    fn take(journal: &Path) -> Result<WriterLock, JournalError> {
+    pub(crate) fn take(journal: &Path) -> Result<WriterLock, JournalError> {
         let mut name = journal.file_name().unwrap_or_default().to_os_string();
         name.push(".lock");
         let path = journal.with_file_name(name);
