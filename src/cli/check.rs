@@ -6,7 +6,7 @@ use referee_cage::host;
 use referee_cage::limits::Limits;
 use referee_core::check::{run_check, CheckConfig, Severity, BUFFERING_VARIABLES};
 use referee_core::players::PlayerSpec;
-use referee_core::report::{counted, say};
+use referee_core::report::{counted, say, watch_line};
 use referee_core::settings::Settings;
 use referee_core::table::{check_startable, Player};
 use referee_rules::games::GameSpec;
@@ -120,6 +120,9 @@ pub(super) fn run(args: CheckArgs) -> Result<ExitCode> {
         counted(problems, "problem"),
         counted(warnings, "warning")
     ));
+    if let Some(dir) = &config.record_dir {
+        say(&watch_line(dir));
+    }
     Ok(if problems == 0 {
         ExitCode::SUCCESS
     } else {

@@ -9,7 +9,7 @@ use referee_core::matches::{check_match, play_match, MatchConfig, LABELS};
 use referee_core::players::PlayerSpec;
 use referee_core::report::{
     counted, elo_lines, game_line, replay_line, say, score_line, sprt_header, sprt_line,
-    sprt_verdict, stderr_tail_lines,
+    sprt_verdict, stderr_tail_lines, watch_line,
 };
 use referee_core::settings::Settings;
 use referee_core::standings::sprt::SprtSpec;
@@ -187,6 +187,9 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     }
     if let Some(sprt) = &score.sprt {
         say(&sprt_verdict(sprt, &score));
+    }
+    if let Some(Recorder::Files(dir)) = &config.venue.records {
+        say(&watch_line(dir));
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 use referee_cage::host::{self, Host};
-use referee_core::report::{counted, say};
+use referee_core::report::{counted, say, watch_line};
 use referee_core::standings::render;
 use referee_core::table::check_startable;
 use referee_core::tournament::config::Tournament;
@@ -158,6 +158,9 @@ pub(super) fn play(
         .map(|file| file.display().to_string())
         .collect();
     say(&format!("standings: {}", files.join(" and ")));
+    if tournament.records.is_some() {
+        say(&watch_line(out));
+    }
     if !shard.is_whole() {
         say(&format!(
             "when every shard is done: referee standings {}",

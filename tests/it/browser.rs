@@ -450,6 +450,12 @@ fn the_static_report_replays_with_no_server() {
     browser.click("button[name=first]");
     let start = browser.until("const b = document.querySelector('.board-box'); return b && b.dataset.ply === '0' && document.querySelectorAll('.board-area circle.black').length;");
     assert_eq!(start, json!(12), "twelve black men at the start");
+    // The board's text is centred on its square (a stray `*/` in a comment of the style sheet
+    // once dropped that rule).
+    let anchor = browser.eval(
+        "const t = document.querySelector('.board-area svg.board text'); return t && getComputedStyle(t).textAnchor;",
+    );
+    assert_eq!(anchor, json!("middle"));
 }
 
 #[test]

@@ -13,10 +13,11 @@ fn the_end_of_a_match_gives_the_score_elo_los_and_pairs() {
         .games(8)
         .args(&["--seed", "3"])
         .run();
-    let tail: Vec<&str> = outcome.stdout.lines().rev().take(3).collect();
-    let [pairs, elo, score] = tail[..] else {
+    let tail: Vec<&str> = outcome.stdout.lines().rev().take(4).collect();
+    let [watch, pairs, elo, score] = tail[..] else {
         panic!("{}", outcome.stdout)
     };
+    assert!(watch.contains("referee serve "), "{watch}");
     assert!(
         score.starts_with("score: A ") && score.contains("(8 games: A won"),
         "{score}"

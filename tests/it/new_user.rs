@@ -172,3 +172,26 @@ fn a_side_that_is_no_program_is_refused_with_what_a_side_may_be() {
         "announced before refusing: {stdout}"
     );
 }
+
+/// A match, a tournament and a check that keep records say, when they end, how to watch them.
+#[test]
+fn runs_that_keep_records_say_how_to_watch_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games");
+    let output = referee_in(
+        dir.path(),
+        &["match", "tictactoe", "builtin:random", "builtin:greedy", "--record", "games"],
+        0,
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("referee serve games"), "{stdout}");
+    assert!(records.is_dir());
+    std::fs::write(
+        dir.path().join("t.toml"),
+        "game = \"tictactoe\"\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n[[players]]\nname = \"b\"\nbuiltin = \"greedy\"\n",
+    )
+    .unwrap();
+    let output = referee_in(dir.path(), &["tournament", "t.toml", "--out", "cup"], 0);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("referee serve cup"), "{stdout}");
+}

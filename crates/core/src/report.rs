@@ -184,6 +184,16 @@ pub fn elo_lines(score: &MatchScore) -> Vec<String> {
     lines
 }
 
+/// Where a run's records can be watched, said once it ends: `referee serve` shows them live
+/// and replays them in a browser, `referee report` makes one page to publish.
+pub fn watch_line(records: &std::path::Path) -> String {
+    let dir = records.display().to_string();
+    let dir = shlex::try_quote(&dir).map_or(dir.clone(), std::borrow::Cow::into_owned);
+    format!(
+        "watch and replay these games in a browser: referee serve {dir} (one page to publish: referee report SITE --from {dir})"
+    )
+}
+
 /// `1 game`, `3 games`: a count and its noun.
 pub fn counted(count: u64, noun: &str) -> String {
     if count == 1 {
