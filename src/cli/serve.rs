@@ -20,12 +20,18 @@ pub(super) struct ServeArgs {
     /// other address (0.0.0.0 for every network) needs the access token printed at start.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
+    /// A name the pages may be opened by besides the address listened on (repeatable):
+    /// NAME or NAME:PORT, e.g. --allow-host myhost.lan. A request naming the server otherwise
+    /// (as a DNS-rebinding page would) is refused. Needed with --bind 0.0.0.0.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 pub(super) fn run(args: ServeArgs) -> Result<()> {
     let options = ServeOptions {
         dirs: args.dirs.clone(),
         address: SocketAddr::new(args.bind, args.port),
+        allowed_hosts: args.allow_host.clone(),
     };
     serve(options, |url| {
         let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();

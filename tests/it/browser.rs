@@ -206,7 +206,10 @@ fn serve_on_another_address_wants_its_token() {
         .games(1)
         .record(records.path())
         .run();
-    let (_server, url) = serve(records.path(), &["--bind", "0.0.0.0"]);
+    let (_server, url) = serve(
+        records.path(),
+        &["--bind", "0.0.0.0", "--allow-host", "127.0.0.1"],
+    );
     let token = url
         .split("token=")
         .nth(1)
@@ -233,6 +236,119 @@ fn serve_on_another_address_wants_its_token() {
         .0,
         200
     );
+}
+
+/// A request written as it is over a plain socket: the status code.
+fn raw_request(url: &str, request: &str) -> u16 {
+    let host = url.trim_start_matches("http://").split('/').next().unwrap();
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response[9..12].parse().unwrap()
+}
+
+/// A DNS-rebinding page names the server by its own name: it is refused before any work.
+#[test]
+fn serve_answers_only_to_its_own_names() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("tictactoe")
+        .games(1)
+        .record(records.path())
+        .run();
+    let (_server, url) = serve(records.path(), &[]);
+    let rebinding =
+        "GET /api/games HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n";
+    assert_eq!(raw_request(&url, rebinding), 421);
+    assert_eq!(get(&url, "/api/games", None).0, 200);
+    // Listening on every network needs the names to answer to.
+    let output = referee()
+        .args(["serve", "--bind", "0.0.0.0", "--port", "0"])
+        .arg(records.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--allow-host"), "{stderr}");
+}
+
+/// Connections that never finish their request's header (a slowloris): they are bounded in
+/// number and time, and a person's request still gets through at once.
+#[test]
+fn slow_connections_cannot_keep_a_person_out() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("tictactoe")
+        .games(1)
+        .record(records.path())
+        .run();
+    let (server, url) = serve(records.path(), &[]);
+    let host = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    // Room for the connections in this test process.
+    let (_, hard) =
+        nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE).unwrap();
+    nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE, hard, hard).unwrap();
+    let count = 1500.min(usize::try_from(hard).unwrap_or(1500).saturating_sub(100));
+    let slow: Vec<TcpStream> = (0..count)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&host).unwrap();
+            stream.write_all(b"GET / HTTP/1.1\r\nHost: ").unwrap();
+            stream
+        })
+        .collect();
+    let clock = std::time::Instant::now();
+    assert_eq!(get(&url, "/api/games", None).0, 200);
+    assert!(
+        clock.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        clock.elapsed()
+    );
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.0.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    assert!(peak_kib < 64 * 1024, "serve peaked at {peak_kib} KiB");
+    // The slow ones are closed within the header's timeout (5 s), with room to spare.
+    let mut last = slow.into_iter().last().unwrap();
+    last.set_read_timeout(Some(std::time::Duration::from_secs(15)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = last.read_to_end(&mut rest);
+    assert!(
+        clock.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+/// Another site's page (or any request without this page's token) cannot play or resign for
+/// the person.
+#[test]
+fn another_origin_cannot_play_for_the_person() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("tictactoe", records.path(), &[]);
+    let host = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    for extra in ["Origin: http://evil.example\r\n", ""] {
+        let resign = format!(
+            "POST /api/play/resign HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        assert_eq!(raw_request(&url, &resign), 403, "{extra}");
+    }
+    let (status, body) = get(&url, "/api/play/state", None);
+    assert_eq!(status, 200);
+    let state: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(state["over"], json!(false), "{state}");
 }
 
 /// `referee play GAME --browser` against the random bot, recording into `records`.

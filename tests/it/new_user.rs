@@ -180,7 +180,14 @@ fn runs_that_keep_records_say_how_to_watch_them() {
     let records = dir.path().join("games");
     let output = referee_in(
         dir.path(),
-        &["match", "tictactoe", "builtin:random", "builtin:greedy", "--record", "games"],
+        &[
+            "match",
+            "tictactoe",
+            "builtin:random",
+            "builtin:greedy",
+            "--record",
+            "games",
+        ],
         0,
     );
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -472,7 +472,11 @@ async function showPlay() {
   let offerDraw = false;
   let placeMore = false;
 
-  const post = (path, body) => fetch(path, { method: "POST", credentials: "same-origin", body: body || "" });
+  // The page's token, which the server wrote into it: no other site's page can send it.
+  const token = (document.querySelector('meta[name="x-referee-page"]') || {}).content || "";
+  const post = (path, body) => fetch(path, {
+    method: "POST", credentials: "same-origin", headers: { "x-referee-page": token }, body: body || "",
+  });
   resign.addEventListener("click", () => { if (confirm("Resign this game?")) post("api/play/resign"); });
   swap.addEventListener("click", () => { if (state && state.your_turn) send("swap"); });
   more.addEventListener("click", () => {

@@ -9,5 +9,6 @@ pub(crate) mod library;
 pub(crate) mod replay;
 pub mod report;
 pub mod server;
+pub mod shield;
 
 pub use server::{serve, ServeOptions};

@@ -10,6 +10,7 @@
 use crate::assets;
 use crate::library::{Library, Place};
 use crate::replay::{self, all_moves, position, spec_of_text};
+use crate::shield::{self, Shield, WebSettings};
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::{self, Next};
@@ -40,6 +41,9 @@ pub struct ServeOptions {
     pub dirs: Vec<PathBuf>,
     /// Where to listen; any address but a loopback one needs the access token.
     pub address: SocketAddr,
+    /// Names the pages may be opened by besides the address itself (and `localhost` on a
+    /// loopback address): `NAME` or `NAME:PORT` (see [`crate::shield`]).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// The access token's cookie.
@@ -68,6 +72,10 @@ pub enum ServeError {
     /// The runtime could not start, or the server failed while serving.
     #[error("the web server stopped")]
     Serve(#[source] std::io::Error),
+    /// Listening on every address, with no name to answer to: a rebinding page could then
+    /// name the server as it likes.
+    #[error("--bind {0} listens on every network: say which names the pages will be opened by, e.g. --allow-host 192.168.1.5 or --allow-host myhost.lan (repeatable); any other name is refused")]
+    NoHostNamed(std::net::IpAddr),
 }
 
 /// A fresh access token: 128 random bits in hex.
@@ -81,6 +89,9 @@ pub fn new_token() -> String {
 /// Serves until the process is stopped. `ready` is called with the address to open (the
 /// token in it when one is needed) once the server listens.
 pub fn serve(options: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+    if options.address.ip().is_unspecified() && options.allowed_hosts.is_empty() {
+        return Err(ServeError::NoHostNamed(options.address.ip()));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -102,15 +113,18 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), Serv
                 source,
             })?;
         let bound = listener.local_addr().map_err(ServeError::Serve)?;
+        let shield = Shield::new(bound, &options.allowed_hosts);
+        let shown = shield.shown_host();
         let url = match &token {
-            Some(token) => format!("http://{bound}/?token={token}"),
-            None => format!("http://{bound}/"),
+            Some(token) => format!("http://{shown}/?token={token}"),
+            None => format!("http://{shown}/"),
         };
         tokio::spawn(rescan(Arc::clone(&shared)));
         ready(&url);
-        axum::serve(listener, router(shared))
-            .await
-            .map_err(ServeError::Serve)
+        let settings = WebSettings::default();
+        let app = shield.guard(router(shared, &shield), &settings);
+        shield::serve(listener, app, settings).await;
+        Ok(())
     })
 }
 
@@ -130,11 +144,12 @@ async fn rescan(shared: AppState) {
     }
 }
 
-fn router(shared: AppState) -> Router {
+fn router(shared: AppState, shield: &Shield) -> Router {
+    let index = shield.page(assets::INDEX_HTML);
     Router::new()
         .route(
             "/",
-            get(|| async { page(assets::INDEX_HTML, "text/html; charset=utf-8") }),
+            get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index) }),
         )
         .route(
             "/app.js",

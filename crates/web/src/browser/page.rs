@@ -4,6 +4,7 @@
 
 use crate::assets;
 use crate::server::change_events;
+use crate::shield::{self, Shield, WebSettings};
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, Sse};
@@ -92,7 +93,13 @@ impl PlayPage {
                     let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
                         return;
                     };
-                    let _ = axum::serve(listener, router(served)).await;
+                    let Ok(bound) = listener.local_addr() else {
+                        return;
+                    };
+                    let shield = Shield::new(bound, &[]);
+                    let settings = WebSettings::default();
+                    let app = shield.guard(router(served, &shield), &settings);
+                    shield::serve(listener, app, settings).await;
                 });
             })?;
         Ok(PlayPage { state, url })
@@ -128,8 +135,8 @@ impl PlayPage {
     }
 }
 
-fn router(state: Shared) -> Router {
-    let index = assets::INDEX_HTML.replace("<body>", "<body data-page=\"play\">");
+fn router(state: Shared, shield: &Shield) -> Router {
+    let index = shield.page(&assets::INDEX_HTML.replace("<body>", "<body data-page=\"play\">"));
     Router::new()
         .route(
             "/",
