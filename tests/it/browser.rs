@@ -351,6 +351,27 @@ fn another_origin_cannot_play_for_the_person() {
     assert_eq!(state["over"], json!(false), "{state}");
 }
 
+/// The person's clock starts when the page shows the position, not when the game starts:
+/// left unopened for a while, the page still shows the whole time.
+#[test]
+fn the_persons_clock_starts_when_the_page_shows_the_position() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("tictactoe", records.path(), &[]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let remaining = || {
+        let (status, body) = get(&url, "/api/play/state", None);
+        assert_eq!(status, 200);
+        let state: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(state["your_turn"], json!(true), "{state}");
+        state["remaining_ms"].as_u64().unwrap()
+    };
+    let first = remaining();
+    assert!(first > 59_700, "{first} ms of 60000 left when the page first shows the move");
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let later = remaining();
+    assert!(later <= first - 900, "{first} then {later}: the clock runs once shown");
+}
+
 /// `referee play GAME --browser` against the random bot, recording into `records`.
 fn play_in_browser(game: &str, records: &Path, extra: &[&str]) -> (Running, String) {
     let mut command = referee();

@@ -23,6 +23,10 @@ use std::time::{Duration, Instant};
 /// How long the end of a game waits for the page to fetch the result.
 const RESULT_SEEN_WAIT: Duration = Duration::from_secs(3);
 
+/// How long a person has to open the page before their first move is lost on time: their
+/// clock starts only once the page shows the position.
+const OPEN_DEADLINE: Duration = Duration::from_secs(300);
+
 /// The pages of the people who play in the browser (`referee play --browser`): the first
 /// person's on the port asked for (0: any free port), a second person's on any free port.
 pub struct BrowserPages {
@@ -45,7 +49,11 @@ impl PersonPages for BrowserPages {
             .map_err(|error| format!("cannot serve the browser page: {error}"))?;
         Screen::stdout().say(
             Voice::Plain,
-            &format!("{label} plays in the browser: open {}", page.url()),
+            &format!(
+                "{label} plays in the browser: open {} (the clock starts when the page shows the position; open it within {} minutes)",
+                page.url(),
+                OPEN_DEADLINE.as_secs() / 60
+            ),
         );
         Ok(Box::new(BrowserSeat::new(page, opponent)))
     }
@@ -183,13 +191,18 @@ impl Seat for BrowserSeat {
         });
         // Answers sent before this turn (a double click) are not for it.
         while self.answers.try_recv().is_ok() {}
-        let asked = Instant::now();
         let message = if offered {
             format!("Your move. {} offers a draw.", self.opponent)
         } else {
             "Your move.".to_string()
         };
         self.show(message, Some(limit), offered, false);
+        // The clock starts once the page shows the position, not before it is opened.
+        let Some(asked) = self.page.first_seen(OPEN_DEADLINE) else {
+            return Err(Fault::Timeout {
+                waited: OPEN_DEADLINE,
+            });
+        };
         loop {
             let left = watchdog.saturating_sub(asked.elapsed());
             let submission = match self.answers.recv_timeout(left) {

@@ -54,7 +54,7 @@ pub(super) enum Submission {
 }
 
 struct PageState {
-    shown: Mutex<Option<(Shown, Instant)>>,
+    shown: Mutex<Option<(Shown, Option<Instant>)>>,
     changes: watch::Sender<u64>,
     answers: Mutex<Option<Sender<Submission>>>,
     /// The newest change a page has fetched.
@@ -127,8 +127,27 @@ impl PlayPage {
         }
     }
 
+    /// When a page first showed what was shown last (the person's clock starts then), waiting
+    /// `timeout` at most for one to; none if no page did.
+    pub(super) fn first_seen(&self, timeout: Duration) -> Option<Instant> {
+        let until = Instant::now() + timeout;
+        loop {
+            let seen = self
+                .state
+                .shown
+                .lock()
+                .expect("never poisoned")
+                .as_ref()
+                .and_then(|(_, seen)| *seen);
+            if seen.is_some() || Instant::now() >= until {
+                return seen;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     pub(super) fn show(&self, shown: Shown) {
-        *self.state.shown.lock().expect("never poisoned") = Some((shown, Instant::now()));
+        *self.state.shown.lock().expect("never poisoned") = Some((shown, None));
         self.state
             .changes
             .send_modify(|generation| *generation += 1);
@@ -171,11 +190,12 @@ async fn current(State(state): State<Shared>) -> Response {
     // What is served is at least this new: the seat sets what is shown before it counts it.
     let change = *state.changes.borrow();
     state.fetched.fetch_max(change, Ordering::SeqCst);
-    let shown = state.shown.lock().expect("never poisoned");
-    let Some((shown, at)) = shown.as_ref() else {
+    let mut shown = state.shown.lock().expect("never poisoned");
+    let Some((shown, seen)) = shown.as_mut() else {
         return Json(json!({"title": "Waiting for the game to start", "svg": "", "legal": [], "moves": [], "your_turn": false, "remaining_ms": null, "draw_offers": false, "draw_offered": false, "message": "", "over": false})).into_response();
     };
-    let spent = at.elapsed().as_millis() as u64;
+    // The clock runs from the moment a page first shows the position.
+    let spent = seen.get_or_insert_with(Instant::now).elapsed().as_millis() as u64;
     Json(StateView {
         title: &shown.title,
         svg: &shown.svg,
