@@ -366,10 +366,16 @@ fn the_persons_clock_starts_when_the_page_shows_the_position() {
         state["remaining_ms"].as_u64().unwrap()
     };
     let first = remaining();
-    assert!(first > 59_700, "{first} ms of 60000 left when the page first shows the move");
+    assert!(
+        first > 59_700,
+        "{first} ms of 60000 left when the page first shows the move"
+    );
     std::thread::sleep(std::time::Duration::from_millis(1000));
     let later = remaining();
-    assert!(later <= first - 900, "{first} then {later}: the clock runs once shown");
+    assert!(
+        later <= first - 900,
+        "{first} then {later}: the clock runs once shown"
+    );
 }
 
 /// `referee play GAME --browser` against the random bot, recording into `records`.

@@ -187,6 +187,11 @@ impl GameRecord {
 
 /// Lines of a bot's stderr kept in its record by [`stderr_tail`], and the longest line kept.
 pub const STDERR_TAIL_LINES: usize = 10;
+
+/// The largest record file read: far more than any game's record (its moves and their
+/// messages; transcripts and stderr are bounded and kept apart), so that a file this large is
+/// no record, and reading it would only cost memory.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 const STDERR_TAIL_LINE_CHARS: usize = 300;
 
 /// The last lines of what a bot wrote on stderr (blank lines left out, each cut to a length a

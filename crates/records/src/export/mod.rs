@@ -173,10 +173,14 @@ pub fn export(
 
 /// Reads one `NNNN.json` record.
 pub fn read_record(path: &Path) -> Result<GameRecord, ExportError> {
-    let text = fs::read_to_string(path).map_err(|source| ExportError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    // Bounded: a file larger than any record is refused, not read into memory.
+    let text =
+        crate::input_files::read_text(path, crate::record::MAX_RECORD_BYTES).map_err(|source| {
+            ExportError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     serde_json::from_str(&text).map_err(|source| ExportError::NotARecord {
         path: path.to_path_buf(),
         source,
