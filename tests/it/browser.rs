@@ -567,6 +567,37 @@ fn a_live_game_moves_in_the_viewer() {
     assert!(later.as_u64() > first.as_u64(), "{first} then {later}");
 }
 
+/// Games coming in while the index is open update its rows, and leave alone what the person
+/// set in its filters (they were reset about twice a second).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn the_index_keeps_its_filters_while_games_come_in() {
+    let records = tempfile::tempdir().unwrap();
+    let (_server, url) = serve(records.path(), &[]);
+    let mut games = Match::new("tictactoe")
+        .a(scripted("slow:80"))
+        .b(scripted("slow:80"))
+        .games(30)
+        .record(records.path())
+        .command();
+    let _match = Running(games.stdout(Stdio::null()).spawn().unwrap());
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/"));
+    let before = browser.until(
+        "const h = document.querySelector('main h1'); return h && h.textContent !== '0 games' && h.textContent;",
+    );
+    browser.eval(
+        "const f = document.querySelector('.filters input'); f.value = 'A'; f.dispatchEvent(new Event('input')); document.querySelector('.filters select:nth-of-type(2)').value = '1-0'; return true;",
+    );
+    browser.until(&format!(
+        "const h = document.querySelector('main h1'); return h.textContent !== {before};"
+    ));
+    let kept = browser.eval(
+        "return [document.querySelector('.filters input').value, document.querySelector('.filters select:nth-of-type(2)').value];",
+    );
+    assert_eq!(kept, json!(["A", "1-0"]));
+}
+
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn the_static_report_replays_with_no_server() {

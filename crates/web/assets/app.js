@@ -109,10 +109,11 @@ function markOnce(name) {
 const PAGE_ROWS = 500;
 
 async function showIndex(query) {
-  const data = await api.games();
+  let data = await api.games();
   const root = main();
   root.replaceChildren();
   const params = new URLSearchParams(query || "");
+  const reasons = (games) => [...new Set(games.map((game) => game.reason))].sort();
   const filters = {
     source: el("select", {}, el("option", { value: "" }, "all sources"),
       data.sources.map((source) => el("option", { value: source.id }, source.name))),
@@ -120,20 +121,21 @@ async function showIndex(query) {
     result: el("select", {}, ["", "1-0", "0-1", "draw", "playing"].map((value) =>
       el("option", { value }, value || "any result"))),
     reason: el("select", {}, el("option", { value: "" }, "any reason"),
-      [...new Set(data.games.map((game) => game.reason))].sort().map((reason) => el("option", { value: reason }, reason))),
+      reasons(data.games).map((reason) => el("option", { value: reason }, reason))),
   };
   filters.source.value = params.get("source") || "";
   filters.player.value = params.get("player") || "";
-  root.append(el("h1", {}, `${data.games.length} games`));
-  const links = data.sources.map((source) => el("li", {}, source.name, " ",
-    source.tournament ? el("a", { href: `#/tournament/${source.id}` }, "standings") : ""));
-  root.append(el("ul", { class: "sources" }, links));
-  root.append(el("div", { class: "filters" }, Object.values(filters)));
+  const heading = el("h1", {}, "");
+  const links = el("ul", { class: "sources" });
   const table = el("table", { class: "games" });
   const more = el("button", { type: "button" }, "show more");
-  root.append(table, more);
+  root.append(heading, links, el("div", { class: "filters" }, Object.values(filters)),
+    el("div", { class: "scroll" }, table), more);
   let shown = PAGE_ROWS;
   const render = () => {
+    heading.textContent = `${data.games.length} games`;
+    links.replaceChildren(...data.sources.map((source) => el("li", {}, source.name, " ",
+      source.tournament ? el("a", { href: `#/tournament/${source.id}` }, "standings") : "")));
     const player = filters.player.value.trim().toLowerCase();
     const games = data.games.filter((game) =>
       (filters.source.value === "" || String(game.source) === filters.source.value) &&
@@ -162,7 +164,14 @@ async function showIndex(query) {
   more.addEventListener("click", () => { shown += PAGE_ROWS; render(); });
   render();
   markOnce("games-shown");
-  return watch(throttle(() => { if (location.hash === "" || location.hash.startsWith("#/?") || location.hash === "#/") route(); }, 500));
+  // Games played meanwhile update the rows in place: the filters keep what the person set.
+  return watch(throttle(async () => {
+    data = await api.games();
+    const known = new Set([...filters.reason.options].map((option) => option.value));
+    reasons(data.games).filter((reason) => !known.has(reason))
+      .forEach((reason) => filters.reason.append(el("option", { value: reason }, reason)));
+    render();
+  }, 500));
 }
 
 // Runs `callback` at most once every `ms`, the last call never lost.
