@@ -567,6 +567,64 @@ fn a_live_game_moves_in_the_viewer() {
     assert!(later.as_u64() > first.as_u64(), "{first} then {later}");
 }
 
+/// Every page fits a phone's width (390 px): one column, nothing wider than the screen (the
+/// viewer was 612 px wide, and the play page cut its clock off).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn every_page_fits_a_phone() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("small.toml");
+    let mut text = String::from("game = \"uttt\"\ngames = 2\n");
+    for name in ["alpha-with-a-long-name", "beta-with-a-long-name", "gamma"] {
+        text.push_str(&format!(
+            "\n[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n"
+        ));
+    }
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("results/small");
+    let output = referee()
+        .arg("tournament")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let (_server, url) = serve(&dir.path().join("results"), &[]);
+    let browser = Browser::start();
+    browser
+        .runtime
+        .block_on(browser.client.set_window_size(390, 844))
+        .unwrap();
+    let overflow = "return document.documentElement.scrollWidth - window.innerWidth;";
+    for (page, ready) in [
+        ("#/", "document.querySelectorAll('tr.game-row').length > 0"),
+        ("#/game/0/1", "document.querySelector('.board-box svg')"),
+        (
+            "#/tournament/0",
+            "document.querySelector('table.crosstable')",
+        ),
+    ] {
+        browser.goto(&format!("{url}{page}"));
+        browser.until(&format!("return {ready};"));
+        let wider = browser.eval(overflow).as_i64().unwrap();
+        assert!(wider <= 0, "{page} is {wider} px wider than the phone");
+    }
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("uttt", records.path(), &[]);
+    browser.goto(&url);
+    browser.until("return document.querySelector('.clock') && document.querySelector('.clock').textContent.length > 0;");
+    let wider = browser.eval(overflow).as_i64().unwrap();
+    assert!(
+        wider <= 0,
+        "the play page is {wider} px wider than the phone"
+    );
+    let clock_visible = browser.eval(
+        "const r = document.querySelector('.clock').getBoundingClientRect(); return r.right <= window.innerWidth && r.width > 0;",
+    );
+    assert_eq!(clock_visible, json!(true));
+}
+
 /// Games coming in while the index is open update its rows, and leave alone what the person
 /// set in its filters (they were reset about twice a second).
 #[test]
