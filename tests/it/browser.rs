@@ -688,6 +688,24 @@ fn the_static_report_replays_with_no_server() {
         "const t = document.querySelector('.board-area svg.board text'); return t && getComputedStyle(t).textAnchor;",
     );
     assert_eq!(anchor, json!("middle"));
+    // The game's PDN is offered as a download from the page itself.
+    let link = browser.eval(
+        "const a = [...document.querySelectorAll('a[download]')].find(a => a.download.endsWith('.pdn')); return a && a.href.slice(0, 5);",
+    );
+    assert_eq!(link, json!("blob:"));
+    // At the last move, the list of moves has followed it into view.
+    browser.click("button[name=last]");
+    let followed = browser.until(
+        "const l = document.querySelector('ol.moves'), c = l.querySelector('li.current'); return c && l.scrollHeight > l.clientHeight && c.offsetTop >= l.scrollTop && c.offsetTop + c.offsetHeight <= l.scrollTop + l.clientHeight + 1;",
+    );
+    assert_eq!(followed, json!(true));
+    // Autoplay at its fastest pace plays several moves a second.
+    browser.click("button[name=first]");
+    browser.eval("document.querySelector('select[name=speed]').value = '80'; return true;");
+    browser.click("button[name=autoplay]");
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let ply = browser.eval("return Number(document.querySelector('.board-box').dataset.ply);");
+    assert!(ply.as_u64().unwrap() >= 6, "{ply} moves in a second");
 }
 
 #[test]

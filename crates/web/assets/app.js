@@ -24,7 +24,11 @@ const api = EMBEDDED ? {
     return game.positions[ply] === undefined ? null : game.prefix + game.positions[ply];
   },
   tournament: async (source) => EMBEDDED.tournaments[source],
-  exportUrl: () => null,
+  // The export is in the page: offered as a file made from it, no server needed.
+  exportUrl: (source, number) => {
+    const text = EMBEDDED.games[`${source}/${number}`].download;
+    return text ? URL.createObjectURL(new Blob([text], { type: "text/plain" })) : null;
+  },
 } : {
   games: () => getJson("api/games"),
   game: (source, number) => getJson(`api/game/${source}/${number}`),
@@ -198,9 +202,14 @@ async function showGame(source, number, at) {
   const scrub = el("input", { type: "range", min: 0, value: ply, "aria-label": "move" });
   const button = (text, name, action) => el("button", { type: "button", name, title: name, onclick: action }, text);
   const autoplay = button("play", "autoplay", () => toggle());
+  // Autoplay's pace, a move every so many milliseconds; a change applies at once.
+  const speed = el("select", { name: "speed", title: "autoplay speed" },
+    [["1200", "slow"], ["600", "normal"], ["250", "fast"], ["80", "fastest"]].map(([ms, name]) => el("option", { value: ms }, name)));
+  speed.value = "600";
+  speed.addEventListener("change", () => { if (playing) { toggle(); toggle(); } });
   const controls = el("div", { class: "controls" },
     button("|◀", "first", () => go(0)), button("◀", "back", () => go(ply - 1)), autoplay,
-    button("▶", "forward", () => go(ply + 1)), button("▶|", "last", () => go(view.positions - 1)), scrub, label);
+    button("▶", "forward", () => go(ply + 1)), button("▶|", "last", () => go(view.positions - 1)), speed, scrub, label);
   const moveList = el("ol", { class: "moves" });
   const chart = svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
   const turn = el("pre", { class: "lines turn" });
@@ -280,7 +289,12 @@ async function showGame(source, number, at) {
     const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
     label.textContent = `move ${ply} of ${total}: ${move}`;
     history.replaceState(null, "", `#/game/${source}/${number}/${ply}`);
-    moveList.querySelectorAll("li").forEach((item) => item.classList.toggle("current", Number(item.dataset.ply) === ply));
+    moveList.querySelectorAll("li").forEach((item) => {
+      const current = Number(item.dataset.ply) === ply;
+      item.classList.toggle("current", current);
+      // The list follows the move shown, within its own box.
+      if (current) moveList.scrollTop = item.offsetTop - moveList.clientHeight / 2;
+    });
     chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
     const stderrHere = record().players.flatMap((player, index) => (view.stderr[index] || [])
       .filter((line) => line.ply === ply)
@@ -295,14 +309,15 @@ async function showGame(source, number, at) {
       board.firstChild.dataset.ply = ply;
       markOnce("board-shown");
     }
-    position(ply + 1);
+    // The next picture, fetched ahead (none past the last: it would only be a 404).
+    if (ply + 1 < view.positions) position(ply + 1);
   }
 
   function toggle() {
     if (playing) { clearInterval(playing); playing = null; autoplay.textContent = "play"; return; }
     if (ply >= view.positions - 1) go(0);
     autoplay.textContent = "pause";
-    playing = setInterval(() => { if (ply >= view.positions - 1) toggle(); else go(ply + 1); }, 600);
+    playing = setInterval(() => { if (ply >= view.positions - 1) toggle(); else go(ply + 1); }, Number(speed.value));
   }
 
   scrub.addEventListener("input", () => go(Number(scrub.value)));

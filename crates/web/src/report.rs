@@ -119,7 +119,11 @@ fn game_view(library: &Library, source: usize, number: u32) -> Option<Value> {
         None => Vec::new(),
     };
     let (prefix, positions) = shared_start(positions);
-    Some(json!({ "view": view, "prefix": prefix, "positions": positions }))
+    // The PDN or SGF text, for the page to offer as a download with no server.
+    let download = referee_records::export::export(&game.record)
+        .ok()
+        .map(|(_, text)| text);
+    Some(json!({ "view": view, "prefix": prefix, "positions": positions, "download": download }))
 }
 
 /// The page being written: its style inside, then its data, then its script. In the data,
