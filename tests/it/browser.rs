@@ -567,29 +567,38 @@ fn a_live_game_moves_in_the_viewer() {
     assert!(later.as_u64() > first.as_u64(), "{first} then {later}");
 }
 
-/// Every page fits a phone's width (390 px): one column, nothing wider than the screen (the
-/// viewer was 612 px wide, and the play page cut its clock off).
-#[test]
-#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
-fn every_page_fits_a_phone() {
+/// A tournament of built-in random bots named `names`, its file starting with `head`, played
+/// into DIR/results/small.
+fn small_tournament(head: &str, names: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("small.toml");
-    let mut text = String::from("game = \"uttt\"\ngames = 2\n");
-    for name in ["alpha-with-a-long-name", "beta-with-a-long-name", "gamma"] {
+    let mut text = head.to_string();
+    for name in names {
         text.push_str(&format!(
             "\n[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n"
         ));
     }
     std::fs::write(&config, text).unwrap();
-    let out = dir.path().join("results/small");
     let output = referee()
         .arg("tournament")
         .arg(&config)
         .arg("--out")
-        .arg(&out)
+        .arg(dir.path().join("results/small"))
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
+    dir
+}
+
+/// Every page fits a phone's width (390 px): one column, nothing wider than the screen (the
+/// viewer was 612 px wide, and the play page cut its clock off).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn every_page_fits_a_phone() {
+    let dir = small_tournament(
+        "game = \"uttt\"\ngames = 2\n",
+        &["alpha-with-a-long-name", "beta-with-a-long-name", "gamma"],
+    );
     let (_server, url) = serve(&dir.path().join("results"), &[]);
     let browser = Browser::start();
     browser
@@ -711,24 +720,10 @@ fn the_static_report_replays_with_no_server() {
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_tournament_page_shows_standings_crosstable_and_ratings() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("small.toml");
-    let mut text = String::from("game = \"tictactoe\"\ngames = 4\n");
-    for name in ["alpha", "beta", "gamma"] {
-        text.push_str(&format!(
-            "\n[[players]]\nname = \"{name}\"\nbuiltin = \"random\"\n"
-        ));
-    }
-    std::fs::write(&config, text).unwrap();
-    let out = dir.path().join("results/small");
-    let output = referee()
-        .arg("tournament")
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
+    let dir = small_tournament(
+        "game = \"tictactoe\"\ngames = 4\n",
+        &["alpha", "beta", "gamma"],
+    );
     let (_server, url) = serve(&dir.path().join("results"), &[]);
     let browser = Browser::start();
     browser.goto(&format!("{url}#/"));
