@@ -22,8 +22,11 @@ pub fn opening_moves(spec: &GameSpec, text: &str) -> Vec<String> {
         return text.split(',').map(|m| m.trim().to_string()).collect();
     }
     let mut words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() > 1 && words[0].bytes().all(|b| b.is_ascii_digit()) {
-        // The opening's number in the deck.
+    let number = |word: &str| word.bytes().all(|b| b.is_ascii_digit());
+    // The opening's number in the deck, followed by moves; where a number follows, no move of
+    // these games is one (`11 15` is a checkers move written with a space, not the ballot 11
+    // then a move '15'): left as it is, for the rules to say what a move looks like.
+    if words.len() > 1 && number(words[0]) && !words[1..].iter().any(|w| number(w)) {
         words.remove(0);
     }
     words.into_iter().map(String::from).collect()
@@ -103,5 +106,7 @@ mod tests {
             ["9-13", "21-17", "5-9"]
         );
         assert_eq!(opening_moves(&checkers, "9-13,21-17"), ["9-13", "21-17"]);
+        // A move written with a space is not a ballot number and a move.
+        assert_eq!(opening_moves(&checkers, "11 15"), ["11", "15"]);
     }
 }
