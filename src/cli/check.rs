@@ -85,7 +85,7 @@ pub(super) fn run(args: CheckArgs) -> Result<ExitCode> {
         time,
         opening,
         process,
-        record_dir: args.record,
+        record_dir: super::record_dir(args.record)?,
     };
     say(&format!(
         "checking {} at {}",

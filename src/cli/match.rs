@@ -141,7 +141,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
         venue: Venue {
             settings: table,
             referee_exe: host.referee_exe,
-            records: args.record.map(Recorder::Files),
+            records: super::record_dir(args.record)?.map(Recorder::Files),
         },
         players: [player(0, player_a), player(1, player_b)],
         opening,

@@ -2,9 +2,10 @@
 //! errors to a message and a non-zero exit (a bot's failure is a game result, exit 0). One
 //! module per command.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use referee_rules::games::{opening_moves, GameSpec};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod bot;
@@ -156,6 +157,16 @@ fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Res
 }
 
 /// An opening given as one argument (see [`opening_moves`]); none when not given.
+/// The directory games are recorded into, made now: a path that cannot be one (under a file,
+/// or where this user may not write) is refused before any game is played, not after the first.
+fn record_dir(dir: Option<PathBuf>) -> Result<Option<PathBuf>> {
+    if let Some(dir) = &dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot make the record directory {}", dir.display()))?;
+    }
+    Ok(dir)
+}
+
 fn moves(spec: &GameSpec, list: Option<&str>) -> Vec<String> {
     list.map(|text| opening_moves(spec, text))
         .unwrap_or_default()

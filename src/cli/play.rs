@@ -108,7 +108,7 @@ pub(super) fn run(args: PlayArgs) -> Result<()> {
         bot_time,
         human_time,
         raw: args.raw,
-        record_dir: (!args.no_record).then_some(args.record),
+        record_dir: super::record_dir((!args.no_record).then_some(args.record))?,
         referee_exe: host.referee_exe,
         process,
         seed: settings.seed,

@@ -202,3 +202,40 @@ fn runs_that_keep_records_say_how_to_watch_them() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("referee serve cup"), "{stdout}");
 }
+
+/// A record directory that cannot be made is refused before any game is played (it was
+/// refused only after the first), by match, play and check alike.
+#[test]
+fn a_record_directory_that_cannot_be_made_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("afile"), "").unwrap();
+    for args in [
+        &[
+            "match",
+            "tictactoe",
+            "builtin:random",
+            "builtin:random",
+            "--record",
+            "afile/sub",
+        ][..],
+        &[
+            "check",
+            "tictactoe",
+            "builtin:random",
+            "--record",
+            "afile/sub",
+        ][..],
+    ] {
+        let output = referee_in(dir.path(), args, 2);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            !stdout.contains("game 1"),
+            "{args:?}: played first: {stdout}"
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("cannot make the record directory afile/sub"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
