@@ -1011,3 +1011,26 @@ fn no_color_means_no_colour() {
     assert!(stdout.contains("9 legal moves"), "{stdout}");
     assert!(stdout.contains("You resign."), "{stdout}");
 }
+
+/// The bot's move that ends the game is announced (it never was: a person sees a bot's move
+/// when asked for the next one, and there is none after the last).
+#[test]
+fn the_bots_move_that_ends_the_game_is_announced() {
+    let (mut console, _records) =
+        Console::play_recorded(&["tictactoe", "--second", "builtin:strong"]);
+    console.prompt();
+    let ending = console.play_out();
+    let record = record_named(&ending);
+    let moves = record["moves"].as_array().unwrap();
+    let last = moves.last().unwrap();
+    assert_eq!(last["side"], "second", "the bot ended the game: {record}");
+    assert!(ending.contains("You lose."), "{ending}");
+    let notation = last["move"].as_str().unwrap();
+    let (x, y) = notation.split_once(' ').unwrap();
+    let square = format!("{}{}", char::from(b'a' + x.parse::<u8>().unwrap()), y);
+    let announced = ending.lines().rev().find(|line| line.contains(" played "));
+    assert!(
+        announced.is_some_and(|line| line.starts_with("O") && line.contains(&square)),
+        "{announced:?} for {notation}: {ending}"
+    );
+}

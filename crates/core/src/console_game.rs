@@ -593,6 +593,20 @@ fn show_result(
         }
     }
     if seating.humans.contains(&true) {
+        // A person sees a bot's moves when asked for the next one: the bot's moves that ended
+        // the game (a whole turn of them, in dots) were never shown.
+        let unseen = record
+            .moves
+            .iter()
+            .rev()
+            .take_while(|mv| !seating.humans[mv.side.index()])
+            .collect::<Vec<_>>();
+        for mv in unseen.into_iter().rev() {
+            screen.say(
+                Voice::Plain,
+                &played_line(spec, seating, mv.side, &mv.notation),
+            );
+        }
         // The spectator has shown the last position already when only bots played.
         screen.say(Voice::Plain, "");
         screen.show(&draw(game.as_ref(), None));
