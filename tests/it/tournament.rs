@@ -665,8 +665,15 @@ fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
             played.a(weak).b(strong)
         }
     };
+    // The verdict is the last line but the one that says how to watch the games.
+    let verdict = |stdout: &str| -> String {
+        let mut lines = stdout.lines().rev();
+        let last = lines.next().unwrap();
+        assert!(last.starts_with("watch and replay"), "{stdout}");
+        lines.next().unwrap().to_string()
+    };
     let stdout = sprt(true, "elo0=0,elo1=200").run().stdout;
-    let last = stdout.lines().last().unwrap();
+    let last = verdict(&stdout);
     assert!(last.starts_with("sprt: H1 accepted"), "{stdout}");
     let games = stdout.lines().filter(|l| l.starts_with("game ")).count();
     assert!(
@@ -686,11 +693,7 @@ fn match_sprt_stops_when_the_test_decides_and_at_the_cap() {
     let stdout = sprt(false, "elo0=0,elo1=5").games(4).run().stdout;
     assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 4);
     assert!(
-        stdout
-            .lines()
-            .last()
-            .unwrap()
-            .contains("no decision after 2 pairs"),
+        verdict(&stdout).contains("no decision after 2 pairs"),
         "{stdout}"
     );
 
