@@ -881,11 +881,13 @@ fn two_people_at_one_keyboard_agree_a_draw() {
     assert!(start.contains("Move 1: Black to move"), "{start}");
     console.send("9-13 draw");
     let white = console.prompt();
+    // Each move said once, by the side that played it: neither person is "you".
     assert!(
-        white.contains("You played 9-13 and offer a draw."),
+        white.contains("Black played 9-13 and offers a draw."),
         "{white}"
     );
-    assert!(white.contains("Black played 9-13"), "{white}");
+    assert_eq!(white.matches("played 9-13").count(), 1, "{white}");
+    assert!(!white.contains("You "), "{white}");
     assert!(
         white.contains("Black offers a draw: type draw to accept it"),
         "{white}"
@@ -893,7 +895,7 @@ fn two_people_at_one_keyboard_agree_a_draw() {
     assert!(white.contains("Move 2: White to move"), "{white}");
     console.send("draw");
     let ending = console.finish();
-    assert!(ending.contains("You accept the draw."), "{ending}");
+    assert!(ending.contains("White accepts the draw."), "{ending}");
     assert!(ending.contains("Draw."), "{ending}");
     assert!(
         ending.contains("White (second player) accepted the draw offered by Black"),

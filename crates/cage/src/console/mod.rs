@@ -61,6 +61,35 @@ pub struct ConsoleSeat {
     took_back: bool,
 }
 
+/// Counts the person's move `canonical`, just played on `followed`'s game, and says it.
+fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers: bool) -> String {
+    followed.plies += 1;
+    followed.takeable += 1;
+    followed.offering = false;
+    let played = format!("played {}", notation::both(&followed.spec, canonical));
+    let (offer, offers_too) = if offers {
+        (" and offer a draw", " and offers a draw")
+    } else {
+        ("", "")
+    };
+    said(
+        seating,
+        followed,
+        &format!("{played}{offer}."),
+        &format!("{played}{offers_too}."),
+    )
+}
+
+/// What the person at this seat did: "You ..." (`you`), or, when two people share the
+/// keyboard, their side's name and `they` ("Black resigns."), so that neither is called "you".
+fn said(seating: &Seating, followed: &FollowedGame, you: &str, they: &str) -> String {
+    if seating.humans.iter().all(|&human| human) {
+        format!("{} {they}", side_name(&followed.spec, followed.side))
+    } else {
+        format!("You {you}")
+    }
+}
+
 /// The game as the seat follows it.
 struct FollowedGame {
     spec: GameSpec,
@@ -240,7 +269,10 @@ impl ConsoleSeat {
             match message {
                 RefereeMessage::Opponent(mv) => {
                     let opponent = followed.side.opponent();
-                    screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
+                    // A person at this keyboard saw their own move said as they played it.
+                    if !seating.humans[opponent.index()] {
+                        screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
+                    }
                     followed.plies += 1;
                     if let Err(error) = followed.game.play_text(mv) {
                         let lost = format!("(the console lost track of the game: {error})");
@@ -300,7 +332,8 @@ impl ConsoleSeat {
             Input::Help => screen.say(Voice::Plain, &help(spec)),
             Input::Moves => screen.say(Voice::Plain, &move_list(followed)),
             Input::Resign => {
-                screen.say(Voice::Plain, "You resign.");
+                let line = said(&self.options.seating, followed, "resign.", "resigns.");
+                screen.say(Voice::Plain, &line);
                 return Some("resign".into());
             }
             Input::Quit => {
@@ -322,7 +355,13 @@ impl ConsoleSeat {
                 return Some("resign".into());
             }
             Input::Draw if offered => {
-                screen.say(Voice::Plain, "You accept the draw.");
+                let line = said(
+                    &self.options.seating,
+                    followed,
+                    "accept the draw.",
+                    "accepts the draw.",
+                );
+                screen.say(Voice::Plain, &line);
                 return Some("draw".into());
             }
             Input::Draw if spec.allows_draw_offers() => {
@@ -371,19 +410,10 @@ impl ConsoleSeat {
                         screen.say(Voice::Warning, &none);
                     }
                     Ok(canonical) => {
-                        let offers = offers_draw || followed.offering;
                         followed.game = trial;
-                        followed.plies += 1;
-                        followed.takeable += 1;
-                        followed.offering = false;
-                        screen.say(
-                            Voice::Plain,
-                            &format!(
-                                "You played {}{}.",
-                                notation::both(spec, &canonical),
-                                if offers { " and offer a draw" } else { "" }
-                            ),
-                        );
+                        let offers = offers_draw || followed.offering;
+                        let line = moved(&self.options.seating, followed, &canonical, offers);
+                        screen.say(Voice::Plain, &line);
                         return Some(if offers {
                             format!("{canonical} draw")
                         } else {
