@@ -300,6 +300,8 @@ fn slow_connections_cannot_keep_a_person_out() {
             stream
         })
         .collect();
+    // And, newest of all (so no other makes it make room), one that sends nothing.
+    let mut silent = TcpStream::connect(&host).unwrap();
     let clock = std::time::Instant::now();
     assert_eq!(get(&url, "/api/games", None).0, 200);
     assert!(
@@ -324,6 +326,14 @@ fn slow_connections_cannot_keep_a_person_out() {
         clock.elapsed() < std::time::Duration::from_secs(15),
         "{:?}",
         clock.elapsed()
+    );
+    silent
+        .set_read_timeout(Some(std::time::Duration::from_secs(15)))
+        .unwrap();
+    let _ = silent.read_to_end(&mut rest);
+    assert!(
+        clock.elapsed() < std::time::Duration::from_secs(20),
+        "a client that sends nothing stayed connected"
     );
 }
 

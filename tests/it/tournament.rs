@@ -417,6 +417,30 @@ fn results(games: &BTreeMap<u64, Value>) -> BTreeMap<u64, (Value, Value, Value, 
         .collect()
 }
 
+/// Starts the tournament of `config` into `out` (two games at a time) and returns it once its
+/// journal holds `lines` lines, the header included, and it is still running.
+fn start_until_journaled(config: &Path, out: &Path, lines: usize) -> std::process::Child {
+    let mut child = referee()
+        .args(["tournament", config.to_str().unwrap(), "--out"])
+        .arg(out)
+        .args(["-j", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal_path = out.join("journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&journal_path).map_or(0, |t| t.lines().count()) < lines {
+        assert!(Instant::now() < deadline, "the tournament made no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the tournament finished before it could be stopped"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
 #[test]
 fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game() {
     let dir = tempfile::tempdir().unwrap();
@@ -439,28 +463,8 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
 
     let out = dir.path().join("out");
     let journal_path = out.join("journal.jsonl");
-    let mut child = referee()
-        .args(["tournament", config.to_str().unwrap(), "--out"])
-        .arg(&out)
-        .args(["-j", "2"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     // Kill it once a few games are journaled, well before the end.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let lines = std::fs::read_to_string(&journal_path).map_or(0, |t| t.lines().count());
-        if lines > 6 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the tournament made no progress");
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "finished before it could be killed"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let mut child = start_until_journaled(&config, &out, 7);
     child.kill().unwrap();
     child.wait().unwrap();
     let partial = journal(&journal_path);
@@ -535,20 +539,8 @@ fn an_interrupted_tournament_journals_no_game_it_cut_short() {
     ] {
         let out = dir.path().join(signal.as_str());
         let journal_path = out.join("journal.jsonl");
-        let child = referee()
-            .args(["tournament", config.to_str().unwrap(), "--out"])
-            .arg(&out)
-            .args(["-j", "2"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
         // Once a game is journaled, two more are being played, a move taking 150 ms.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while std::fs::read_to_string(&journal_path).map_or(0, |t| t.lines().count()) < 2 {
-            assert!(Instant::now() < deadline, "the tournament made no progress");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let child = start_until_journaled(&config, &out, 2);
         std::thread::sleep(Duration::from_millis(200));
         let pid = nix::unistd::Pid::from_raw(child.id() as i32);
         nix::sys::signal::kill(pid, signal).unwrap();

@@ -7,11 +7,12 @@
 
 use super::field::{Entry, Status};
 use super::ContestError;
+use referee_core::tournament::runner::journals_in;
 use referee_web::report::{write_report, Written};
 use referee_web::server::tournament_standings;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Writes the page of the contest `title` whose field is `entries` into `out`. None when the
 /// contest keeps no game records (`records = false`): there would be no game to show.
@@ -26,28 +27,12 @@ pub fn write(
     }
     let data = json!({
         "title": title,
-        "standings": tournament_standings(&journals(out)),
+        // The whole run's journal, or every shard's.
+        "standings": tournament_standings(&journals_in(out).unwrap_or_default()),
         "entrants": entries.iter().map(entrant).collect::<Vec<_>>(),
         "languages": languages(entries),
     });
     Ok(Some(write_report(&[out.to_path_buf()], out, Some(&data))?))
-}
-
-/// The journals of the contest's games in `out`: the whole run's, or every shard's.
-fn journals(out: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(out)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .map(|name| name.to_string_lossy())
-                .is_some_and(|name| name.starts_with("journal") && name.ends_with(".jsonl"))
-        })
-        .collect();
-    found.sort();
-    found
 }
 
 /// What the page shows of an entrant (every text already escaped by the build or the check).

@@ -12,7 +12,7 @@
 
 use super::config::{RecordLayout, Tournament};
 use super::journal::{self, Entry, Header, Identity, JournalError, WriterLock};
-use super::runner::{identity, journal_path};
+use super::runner::{identity, journal_path, journals_in};
 use super::schedule::{Format, Shard};
 use referee_records::record_pack::pack_path;
 use referee_records::renumber::{renumber_files, renumber_pack};
@@ -141,18 +141,7 @@ pub fn carry_over(
 /// The journals in `out`, read (an empty one, or one whose header was cut short, left out).
 fn journals(out: &Path) -> Result<Vec<Found>, CarryError> {
     let mut found = Vec::new();
-    let listing = match fs::read_dir(out) {
-        Ok(listing) => listing,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(found),
-        Err(error) => return Err(io_error(out)(error)),
-    };
-    for dir_entry in listing {
-        let name = dir_entry.map_err(io_error(out))?.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with("journal") && name.ends_with(".jsonl")) {
-            continue;
-        }
-        let path = out.join(&*name);
+    for path in journals_in(out).map_err(io_error(out))? {
         let contents = journal::read(&path)?;
         if let Some(header) = contents.header {
             found.push(Found {
@@ -162,7 +151,6 @@ fn journals(out: &Path) -> Result<Vec<Found>, CarryError> {
             });
         }
     }
-    found.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(found)
 }
 

@@ -148,6 +148,26 @@ pub fn journal_path(out: &Path, shard: Shard) -> PathBuf {
     }
 }
 
+/// The journals in `out`, by name: a whole tournament's, or its shards' (see
+/// [`journal_path`]); none when `out` does not exist.
+pub fn journals_in(out: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let listing = match std::fs::read_dir(out) {
+        Ok(listing) => listing,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(error),
+    };
+    let mut found = Vec::new();
+    for entry in listing {
+        let name = entry?.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("journal") && name.ends_with(".jsonl") {
+            found.push(out.join(&*name));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 /// The journals of `shard` and its siblings, as a shell pattern: what to hand `referee
 /// standings` once every shard is done.
 pub fn shard_journals(out: &Path, shard: Shard) -> PathBuf {
