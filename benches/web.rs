@@ -134,11 +134,10 @@ fn main() {
     for round in 1..=3 {
         let (index, paint) = first_paint(runtime, client, &format!("{url}#/"), "games-shown");
         println!("run {round}: index of 10,001 games: first contentful paint {paint:.0} ms, first rows shown {index:.0} ms");
-        let (source, number) = (1, 1);
         let (board, paint) = first_paint(
             runtime,
             client,
-            &format!("{url}#/game/{source}/{number}"),
+            &format!("{url}#/game/served%2Flong/1"),
             "board-shown",
         );
         let moves = eval(
@@ -159,8 +158,7 @@ fn main() {
     // shown (without that, a run with 8 tabs stalled).
     // Live games: K matches of slow bots at once (the scripted bot plays the first free square:
     // a line of 10 on 15x15 takes it well over the 12 s watched), one tab each, all in one browser; after a
-    // while, how many moves behind the file each tab shows (the directories are numbered so
-    // that serve's sources, in name order, are the matches in order).
+    // while, how many moves behind the file each tab shows.
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py");
     let bot = format!("python3 {} slow:300", script.display());
     for k in [1usize, 4, 8] {
@@ -201,7 +199,7 @@ fn main() {
                 .block_on(client.switch_to_window(window.handle.clone()))
                 .unwrap();
             runtime
-                .block_on(client.goto(&format!("{live_url}#/game/{i}/1")))
+                .block_on(client.goto(&format!("{live_url}#/game/live{k}%2Fm{i:02}/1")))
                 .unwrap();
             tabs.push(window.handle);
         }

@@ -87,6 +87,9 @@ for raw in sys.stdin:
         if mode == "thinks-aloud":
             # A line of stderr at each move, as bots log their search.
             print("move %d" % moves_made, file=sys.stderr, flush=True)
+        if mode == "evaluates":
+            # Its evaluation, as protocol.md says to report one: 10 at its first move, then 20...
+            print("info depth 1 score %d" % (10 * moves_made), file=sys.stderr, flush=True)
         if mode == "needs-legal" and not legal:
             # A beginner's bot that plays from the `legal` line, run without one.
             legal[0]

@@ -13,6 +13,13 @@ use std::path::Path;
 use std::process::Stdio;
 
 /// `referee serve DIR` on a free port, and its address.
+/// The address of game `number` of the records served from `dir` (the served directory's
+/// own name is its source's id).
+fn game_page(url: &str, dir: &Path, number: u32) -> String {
+    let id = dir.file_name().unwrap().to_str().unwrap();
+    format!("{url}#/game/{id}/{number}")
+}
+
 fn serve(dir: &Path, extra: &[&str]) -> (Running, String) {
     let mut command = referee();
     command
@@ -63,7 +70,7 @@ fn a_replay_shows_the_recorded_position_at_each_move() {
         .collect();
     let (_server, url) = serve(records.path(), &[]);
     let browser = Browser::start();
-    browser.goto(&format!("{url}#/game/0/1"));
+    browser.goto(&game_page(&url, records.path(), 1));
     let expect = |ply: usize| {
         let shown = browser.until(&board_at(ply));
         assert_eq!(shown["x"], json!(ply.div_ceil(2)), "X marks at move {ply}");
@@ -161,22 +168,26 @@ fn serve_reaches_nothing_outside_its_directories_and_shows_bot_text_as_text() {
     std::fs::write(&secret, "{\"secret\": true}").unwrap();
 
     let (_server, url) = serve(records.path(), &[]);
-    assert_eq!(get(&url, "/api/game/0/1", None).0, 200);
+    let id = records.path().file_name().unwrap().to_str().unwrap();
+    assert_eq!(get(&url, &format!("/api/game/{id}/1"), None).0, 200);
     for path in [
-        "/api/game/../../etc/passwd",
-        "/api/game/0/..%2F..%2Fetc%2Fpasswd",
-        "/api/game/%2Fetc%2Fpasswd/1",
-        "/../../etc/passwd",
-        "/api/position/0/1/..%2F..%2F..%2Fetc%2Fpasswd",
-        &format!(
-            "/api/game/0/..%2F{}",
+        "/api/game/../../etc/passwd".to_string(),
+        format!("/api/game/{id}/..%2F..%2Fetc%2Fpasswd"),
+        "/api/game/%2Fetc%2Fpasswd/1".to_string(),
+        "/api/game/..%2F..%2Fetc/1".to_string(),
+        format!("/api/game/{id}%2F..%2F..%2Fetc/1"),
+        "/../../etc/passwd".to_string(),
+        format!("/api/position/{id}/1/..%2F..%2F..%2Fetc%2Fpasswd"),
+        format!(
+            "/api/game/{id}/..%2F{}",
             secret.file_name().unwrap().to_str().unwrap()
         ),
-        &format!("/{}", secret.display()),
-        "/api/export/0/99",
-        "/api/tournament/0",
+        format!("/{}", secret.display()),
+        format!("/api/export/{id}/99"),
+        format!("/api/tournament/{id}"),
+        "/api/tournament/..".to_string(),
     ] {
-        let (status, body) = get(&url, path, None);
+        let (status, body) = get(&url, &path, None);
         assert!(status == 404 || status == 400, "{path}: {status} {body}");
         assert!(
             !body.contains("root:") && !body.contains("\"secret\": true"),
@@ -186,7 +197,7 @@ fn serve_reaches_nothing_outside_its_directories_and_shows_bot_text_as_text() {
     std::fs::remove_file(&secret).unwrap();
 
     let browser = Browser::start();
-    browser.goto(&format!("{url}#/game/0/1"));
+    browser.goto(&game_page(&url, records.path(), 1));
     let text = browser.until("const d = document.querySelector('.detail'); return d && d.textContent.includes('script') && document.body.innerText;");
     assert!(
         text.as_str().unwrap().contains(hostile),
@@ -618,9 +629,12 @@ fn every_page_fits_a_phone() {
     let overflow = "return document.documentElement.scrollWidth - window.innerWidth;";
     for (page, ready) in [
         ("#/", "document.querySelectorAll('tr.game-row').length > 0"),
-        ("#/game/0/1", "document.querySelector('.board-box svg')"),
         (
-            "#/tournament/0",
+            "#/game/results%2Fsmall/1",
+            "document.querySelector('.board-box svg')",
+        ),
+        (
+            "#/tournament/results%2Fsmall",
             "document.querySelector('table.crosstable')",
         ),
     ] {
@@ -840,4 +854,76 @@ fn a_contest_page_opens_on_its_standings_and_every_entrant() {
     assert_eq!(games, json!(2), "ann's games against boss");
     let check = browser.eval("return document.querySelector('main').innerText;");
     assert!(check.to_string().contains("compliant"), "{check}");
+}
+
+/// A link names a game's folder, so a folder added beside it (first in name order) does not
+/// change what it shows (`#/game/1/1` showed another game then); the final position of a game
+/// won by a line draws the line; what the bots said of their positions is drawn as a graph.
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_link_keeps_its_game_and_the_viewer_draws_the_line_and_the_evaluations() {
+    let root = tempfile::tempdir().unwrap();
+    let served = root.path().join("served");
+    // Both bots take the first free square: X wins on the diagonal 2 0, 1 1, 0 2 at move 7,
+    // each bot saying `info depth 1 score N` on stderr at each of its moves.
+    let outcome = Match::new("tictactoe")
+        .a(scripted("evaluates"))
+        .b(scripted("evaluates"))
+        .games(1)
+        .record(&served.join("b"))
+        .run();
+    assert_eq!(outcome.record()["result"]["reason"], "line");
+    let (_server, url) = serve(&served, &[]);
+    let browser = Browser::start();
+    let link = format!("{url}#/game/served%2Fb/1");
+    browser.goto(&link);
+    let title = browser.until("const h = document.querySelector('h1'); return h && h.textContent.includes('tictactoe') && h.textContent;");
+    browser.until("return document.querySelector('.board-box svg polyline.win-line');");
+    let dots = browser.until("const d = document.querySelectorAll('svg.evaluations circle'); return d.length && d.length;");
+    assert_eq!(dots, json!(7), "one evaluation for each move");
+    let said = browser.eval(
+        "return document.querySelector('svg.evaluations circle.eval-second title').textContent;",
+    );
+    assert!(said.as_str().unwrap().contains(": 10"), "{said}");
+    // The graph takes the viewer to the move clicked.
+    browser.click("svg.evaluations");
+    browser.until(
+        "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) < 7;",
+    );
+
+    Match::new("uttt")
+        .a(RANDOM)
+        .b(RANDOM)
+        .games(1)
+        .record(&served.join("a"))
+        .run();
+    browser.goto("about:blank");
+    browser.goto(&link);
+    let again = browser.until("const h = document.querySelector('h1'); return h && h.textContent.length && h.textContent;");
+    assert_eq!(again, title, "the same address shows the same game");
+}
+
+/// Renju: Black's forbidden points are marked, and a click on one says why.
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_forbidden_point_is_marked_and_explained() {
+    let records = tempfile::tempdir().unwrap();
+    // Black (the person) to move, with 6 7 an overline.
+    let opening = "3 7,0 0,4 7,0 1,5 7,0 2,7 7,0 3,8 7,1 0";
+    let (_play, url) = play_in_browser(
+        "gomoku",
+        records.path(),
+        &["-p", "rule=renju", "--opening", opening],
+    );
+    let browser = Browser::start();
+    browser.goto(&url);
+    browser.until("return document.querySelector('.board-area .target[data-forbidden]') && document.querySelector('.message').textContent.startsWith('Your move');");
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('.board-area .forbidden').length;"),
+        json!(2),
+        "one cross, two strokes"
+    );
+    browser.click(".board-area .target[data-forbidden]");
+    let message = browser.until("const m = document.querySelector('.message').textContent; return m.includes('forbidden') && m;");
+    assert!(message.as_str().unwrap().contains("overline"), "{message}");
 }

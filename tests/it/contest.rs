@@ -173,7 +173,8 @@ fn results_page(out: &Path, entrants: &[&str], games: usize) -> Value {
             let entrant = player.as_str().unwrap().split(" (").next().unwrap();
             assert!(entrants.contains(&entrant), "{game}");
         }
-        let view = &data["games"][format!("{}/{}", game["source"], game["number"])];
+        let view =
+            &data["games"][format!("{}/{}", game["source"].as_str().unwrap(), game["number"])];
         let moves = view["view"]["record"]["moves"].as_array().unwrap();
         assert_eq!(moves.len(), game["moves"].as_u64().unwrap() as usize);
         let opening = view["view"]["record"]["opening"]

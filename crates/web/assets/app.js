@@ -31,14 +31,21 @@ const api = EMBEDDED ? {
   },
 } : {
   games: () => getJson("api/games"),
-  game: (source, number) => getJson(`api/game/${source}/${number}`),
+  game: (source, number) => getJson(`api/game/${enc(source)}/${number}`),
   position: async (source, number, ply) => {
-    const response = await fetch(`api/position/${source}/${number}/${ply}`, { credentials: "same-origin" });
+    const response = await fetch(`api/position/${enc(source)}/${number}/${ply}`, { credentials: "same-origin" });
     return response.ok ? response.text() : null;
   },
-  tournament: (source) => getJson(`api/tournament/${source}`),
-  exportUrl: (source, number) => `api/export/${source}/${number}`,
+  tournament: (source) => getJson(`api/tournament/${enc(source)}`),
+  exportUrl: (source, number) => `api/export/${enc(source)}/${number}`,
 };
+
+// A source's id is a folder's name (`league`, `runs/day1`): one part of an address.
+function enc(source) { return encodeURIComponent(source); }
+// The address of a game's page, at a move when `ply` is given: stable, to share.
+function gameHref(source, number, ply) {
+  return `#/game/${enc(source)}/${number}${ply === undefined ? "" : `/${ply}`}`;
+}
 
 // An element with attributes and children; strings become text nodes.
 function el(tag, attrs, ...children) {
@@ -136,22 +143,24 @@ async function showIndex(query) {
   root.append(heading, links, el("div", { class: "filters" }, Object.values(filters)),
     el("div", { class: "scroll" }, table), more);
   let shown = PAGE_ROWS;
+  let sourceNames = new Map();
   const render = () => {
+    sourceNames = new Map(data.sources.map((source) => [source.id, source.name]));
     heading.textContent = `${data.games.length} games`;
     links.replaceChildren(...data.sources.map((source) => el("li", {}, source.name, " ",
-      source.tournament ? el("a", { href: `#/tournament/${source.id}` }, "standings") : "")));
+      source.tournament ? el("a", { href: `#/tournament/${enc(source.id)}` }, "standings") : "")));
     const player = filters.player.value.trim().toLowerCase();
     const games = data.games.filter((game) =>
-      (filters.source.value === "" || String(game.source) === filters.source.value) &&
+      (filters.source.value === "" || game.source === filters.source.value) &&
       (player === "" || game.players.some((name) => name.toLowerCase().includes(player))) &&
       (filters.result.value === "" || resultText(game) === filters.result.value) &&
       (filters.reason.value === "" || game.reason === filters.reason.value));
     const rows = games.slice(0, shown).map((game) => el("tr", {
       class: "game-row", "data-game": `${game.source}/${game.number}`,
-      onclick: () => { location.hash = `#/game/${game.source}/${game.number}`; },
+      onclick: () => { location.hash = gameHref(game.source, game.number); },
     },
       el("td", { class: "num" }, game.number),
-      el("td", {}, data.sources[game.source] ? data.sources[game.source].name : ""),
+      el("td", {}, sourceNames.get(game.source) || ""),
       el("td", {}, game.game.split(" ")[0]),
       el("td", {}, game.players[0]),
       el("td", {}, game.players[1]),
@@ -212,12 +221,14 @@ async function showGame(source, number, at) {
     button("▶", "forward", () => go(ply + 1)), button("▶|", "last", () => go(view.positions - 1)), speed, scrub, label);
   const moveList = el("ol", { class: "moves" });
   const chart = svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
+  const evalTitle = el("h2", { hidden: true }, "Evaluations the bots reported");
+  const evalChart = svgEl("svg", { class: "chart evaluations", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
   const turn = el("pre", { class: "lines turn" });
   const stderrBoxes = el("div", {});
   const exportUrl = api.exportUrl(source, number);
   const download = el("p", {});
   root.append(title, detail, el("div", { class: "viewer" },
-    el("div", {}, board, controls, el("h2", {}, "Time of each move against its limit"), chart),
+    el("div", {}, board, controls, el("h2", {}, "Time of each move against its limit"), chart, evalTitle, evalChart),
     el("div", {}, el("h2", {}, "Moves"), moveList, el("h2", {}, "This turn's protocol lines"), turn,
       stderrBoxes, download)));
 
@@ -234,6 +245,7 @@ async function showGame(source, number, at) {
       class: entry.opening ? "opening" : null, "data-ply": index + 1, onclick: () => go(index + 1),
     }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms)` : " (opening)")));
     drawChart(rec, opening);
+    drawEvaluations(view.evaluations || [], rec);
     stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
       const lines = view.stderr[index];
       const text = lines ? lines.map((line) => line.text).join("\n") : (player.stderr_tail ? player.stderr_tail.join("\n") : null);
@@ -276,6 +288,42 @@ async function showGame(source, number, at) {
     chart.append(svgEl("text", { class: "tick-label", x: 540, y: limitY - 2 }, `limit ${limits[0] / 1000} ms`));
   }
 
+  // Each bot's evaluations from the first player's point of view (up: good for the first
+  // player), each on its own scale (bots use their own units); a mate is drawn at the edge.
+  // A click on the graph shows that move.
+  function drawEvaluations(evaluations, rec) {
+    evalChart.replaceChildren();
+    evalTitle.hidden = evaluations.length === 0;
+    evalChart.style.display = evaluations.length ? "" : "none";
+    if (!evaluations.length) return;
+    const total = Math.max(view.positions - 1, 1);
+    const x = (ply) => (ply / total) * 600;
+    evalChart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: 55, y2: 55 }));
+    for (const side of ["first", "second"]) {
+      const own = evaluations.filter((e) => e.side === side);
+      if (!own.length) continue;
+      const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), 1e-9);
+      const y = (e) => {
+        const forFirst = side === "first" ? 1 : -1;
+        const sign = Math.sign(e.value) * forFirst;
+        return 55 - (e.mate ? sign * 52 : (e.value * forFirst / scale) * 48);
+      };
+      evalChart.append(svgEl("polyline", { class: `eval-${side}`, points: own.map((e) => `${x(e.ply)},${y(e)}`).join(" ") }));
+      const name = rec.players[side === "first" ? 0 : 1].label;
+      for (const e of own) {
+        const dot = svgEl("circle", { class: `eval-${side}`, "data-ply": e.ply, cx: x(e.ply), cy: y(e), r: 2.5 });
+        dot.append(svgEl("title", {}, `move ${e.ply}, ${name}: ${e.mate ? `mate in ${e.value}` : e.value}`));
+        evalChart.append(dot);
+      }
+    }
+    evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 10 }, "good for the first player"));
+    evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 106 }, "good for the second player"));
+  }
+  evalChart.addEventListener("click", (event) => {
+    const box = evalChart.getBoundingClientRect();
+    go(Math.round(((event.clientX - box.left) / box.width) * (view.positions - 1)));
+  });
+
   async function position(at) {
     if (!positions.has(at)) positions.set(at, await api.position(source, number, at));
     return positions.get(at);
@@ -288,7 +336,7 @@ async function showGame(source, number, at) {
     const total = view.positions - 1;
     const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
     label.textContent = `move ${ply} of ${total}: ${move}`;
-    history.replaceState(null, "", `#/game/${source}/${number}/${ply}`);
+    history.replaceState(null, "", gameHref(source, number, ply));
     moveList.querySelectorAll("li").forEach((item) => {
       const current = Number(item.dataset.ply) === ply;
       item.classList.toggle("current", current);
@@ -296,6 +344,7 @@ async function showGame(source, number, at) {
       if (current) moveList.scrollTop = item.offsetTop - moveList.clientHeight / 2;
     });
     chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
+    evalChart.querySelectorAll("circle").forEach((dot) => dot.classList.toggle("eval-current", Number(dot.dataset.ply) === ply));
     const stderrHere = record().players.flatMap((player, index) => (view.stderr[index] || [])
       .filter((line) => line.ply === ply)
       .map((line) => el("div", { class: "way-stderr" }, `${player.label} stderr: ${line.text}`)));
@@ -352,7 +401,7 @@ async function showTournament(source) {
   root.append(el("h1", {}, `${data.name}: ${data.game.split(" ")[0]}, ${data.format}`),
     el("p", { class: "progress" }, `${standings.games} of ${data.total_games} games played`,
       el("progress", { max: data.total_games, value: standings.games })),
-    el("p", {}, el("a", { href: `#/?source=${source}` }, "the games")));
+    el("p", {}, el("a", { href: `#/?source=${enc(source)}` }, "the games")));
   root.append(el("h2", {}, "Standings"), standingsTable(standings.players, null));
   root.append(el("h2", {}, "Elo with 95% intervals"), eloPlot(standings.players));
   const names = standings.crosstable.map((row) => row.name);
@@ -416,7 +465,7 @@ function showContest() {
   if (data) {
     const versions = Object.fromEntries(CONTEST.entrants.map((entrant) => [entrant.name, entrant.version || ""]));
     root.append(el("p", { class: "progress" }, `${data.game.split(" ")[0]}, ${data.format}: ${data.standings.games} of ${data.total_games} games played `,
-      el("progress", { max: data.total_games, value: data.standings.games }), " ", el("a", { href: "#/?source=0" }, "every game")),
+      el("progress", { max: data.total_games, value: data.standings.games }), " ", el("a", { href: `#/?source=${enc(EMBEDDED.index.sources[0].id)}` }, "every game")),
     el("h2", {}, "Standings"), standingsTable(data.standings.players, versions));
   }
   root.append(el("h2", {}, "Entrants"), el("div", { class: "scroll" }, el("table", { class: "entrants" },
@@ -448,7 +497,7 @@ function showEntrant(name) {
     el("tr", {}, ["#", "first", "second", "result", "reason", "moves"].map((title) => el("th", {}, title))),
     games.map((game) => el("tr", {
       class: "game-row", "data-game": `${game.source}/${game.number}`,
-      onclick: () => { location.hash = `#/game/${game.source}/${game.number}`; },
+      onclick: () => { location.hash = gameHref(game.source, game.number); },
     }, el("td", { class: "num" }, game.number), el("td", {}, game.players[0]), el("td", {}, game.players[1]),
     el("td", {}, resultText(game)), el("td", {}, game.reason), el("td", { class: "num" }, game.moves))))),
   el("p", {}, "Each game's page shows what the bot wrote to stderr in it."));
@@ -542,6 +591,10 @@ async function showPlay() {
   board.addEventListener("click", (event) => {
     const target = event.target.closest(".target");
     if (!target || !state || !state.your_turn) return;
+    if (target.dataset.forbidden !== undefined) {
+      message.textContent = `That point is forbidden to Black in renju: it would make a ${target.dataset.forbidden}. Choose another.`;
+      return;
+    }
     if (target.dataset.move !== undefined) { send(placeMore ? `${target.dataset.move} more` : target.dataset.move); return; }
     const square = Number(target.dataset.square);
     if (chosen.length > 0 && !candidates().some((move) => squaresOf(move)[chosen.length] === square)) chosen = [];
@@ -594,8 +647,8 @@ async function route() {
   const parts = path.split("/").filter(Boolean);
   try {
     if (document.body.dataset.page === "play") leave = await showPlay();
-    else if (parts[0] === "game") leave = await showGame(Number(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
-    else if (parts[0] === "tournament") leave = await showTournament(Number(parts[1]));
+    else if (parts[0] === "game") leave = await showGame(decodeURIComponent(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
+    else if (parts[0] === "tournament") leave = await showTournament(decodeURIComponent(parts[1]));
     else if (CONTEST && parts[0] === "entrant") leave = showEntrant(decodeURIComponent(parts[1]));
     else if (CONTEST && parts.length === 0 && !query) leave = showContest();
     else leave = await showIndex(query);

@@ -3,9 +3,10 @@
 //! a tournament's output (`journal.jsonl`, with its records file `games.jsonl` or its `games/`
 //! folder of record files); each such directory, and each one directly inside a directory
 //! given, is a *source*. A records file is read incrementally: each scan reads only the lines
-//! appended since the last. Pages and the API name a game by its source's index and its number
-//! only: no part of a path ever comes from a request, so nothing outside the served directories
-//! can be reached.
+//! appended since the last. Pages and the API name a game by its source's id and its number; the
+//! id is looked up among the sources found, never joined to a path, so nothing outside the
+//! served directories can be reached. Ids are names, not positions, so that a link to a game
+//! keeps its meaning when folders are added beside it.
 
 use referee_records::export::{is_record_name, read_record};
 use referee_records::live::{is_live_name, LiveGame};
@@ -22,7 +23,10 @@ use std::time::SystemTime;
 /// A directory of games: a `--record` directory, or a tournament's output.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Source {
-    pub id: usize,
+    /// Stable: the served directory's own name (`league`), and for a folder directly inside
+    /// it that name, a slash and the folder's (`runs/day1`); `~2`, `~3` set apart served
+    /// directories of the same name, in the order given.
+    pub id: String,
     /// The directory as given on the command line (joined with the subdirectory's name).
     pub name: String,
     #[serde(skip)]
@@ -36,7 +40,8 @@ pub(crate) struct Source {
 /// One game in the index: enough to list and filter it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct GameSummary {
-    pub source: usize,
+    /// Its source's id.
+    pub source: String,
     pub number: u32,
     pub game: String,
     /// What each player is called, first then second.
@@ -56,14 +61,14 @@ pub(crate) struct GameSummary {
 struct Seen {
     modified: SystemTime,
     len: u64,
-    source: usize,
+    source: String,
     summary: Option<GameSummary>,
 }
 
 /// A records file, indexed as far as it was read, and its games' lines in the index.
 #[derive(Debug)]
 struct IndexedPack {
-    source: usize,
+    source: String,
     index: PackIndex,
     games: BTreeMap<u32, GameSummary>,
 }
@@ -115,35 +120,9 @@ impl Library {
     /// Looks at the directories again; reads only the files that are new or changed, and of a
     /// records file only what was appended. Returns whether anything changed.
     pub(crate) fn scan(&mut self) -> bool {
-        let mut sources = Vec::new();
-        for root in &self.roots {
-            let mut candidates = vec![(root.clone(), root.display().to_string())];
-            let mut inside: Vec<PathBuf> = fs::read_dir(root)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|entry| entry.path())
-                .filter(|path| path.is_dir() && path.file_name() != Some("games".as_ref()))
-                .collect();
-            inside.sort();
-            candidates.extend(inside.into_iter().map(|path| {
-                let name = path.display().to_string();
-                (path, name)
-            }));
-            for (dir, name) in candidates {
-                let journal = Some(dir.join("journal.jsonl")).filter(|path| path.is_file());
-                if journal.is_some() || !game_files(&dir).is_empty() {
-                    sources.push(Source {
-                        id: sources.len(),
-                        name,
-                        dir,
-                        tournament: journal.is_some(),
-                        journal,
-                    });
-                }
-            }
-        }
-        let mut changed = sources.len() != self.sources.len();
+        let sources = find_sources(&self.roots);
+        let ids = |sources: &[Source]| sources.iter().map(|s| s.id.clone()).collect::<Vec<_>>();
+        let mut changed = ids(&sources) != ids(&self.sources);
         let mut files = BTreeMap::new();
         let mut packs = BTreeMap::new();
         for source in &sources {
@@ -154,7 +133,7 @@ impl Library {
                     .is_some_and(is_pack_name);
                 if is_pack {
                     let pack = self.packs.remove(&path);
-                    changed |= index_pack(&mut packs, source.id, path, pack);
+                    changed |= index_pack(&mut packs, &source.id, path, pack);
                     continue;
                 }
                 let Ok(meta) = fs::metadata(&path) else {
@@ -174,8 +153,8 @@ impl Library {
                         Seen {
                             modified,
                             len: meta.len(),
-                            source: source.id,
-                            summary: summarise(source.id, &path),
+                            source: source.id.clone(),
+                            summary: summarise(&source.id, &path),
                         }
                     }
                 };
@@ -195,26 +174,26 @@ impl Library {
     /// Every game, finished or live, by source and number (a finished record hides the live
     /// file of the same game).
     pub(crate) fn games(&self) -> Vec<GameSummary> {
-        let mut games: BTreeMap<(usize, u32), GameSummary> = BTreeMap::new();
+        let mut games: BTreeMap<(&str, u32), &GameSummary> = BTreeMap::new();
         let finished = self.packs.values().flat_map(|pack| pack.games.values());
         let found = self.files.values().filter_map(|seen| seen.summary.as_ref());
         for summary in found.chain(finished) {
-            let key = (summary.source, summary.number);
+            let key = (summary.source.as_str(), summary.number);
             if summary.live && games.contains_key(&key) {
                 continue;
             }
-            games.insert(key, summary.clone());
+            games.insert(key, summary);
         }
-        games.into_values().collect()
+        games.into_values().cloned().collect()
     }
 
-    pub(crate) fn source(&self, id: usize) -> Option<&Source> {
-        self.sources.get(id)
+    pub(crate) fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.iter().find(|source| source.id == id)
     }
 
     /// Where game `number` of source `source` is kept: its line in a records file, else its
     /// record file, else the live file playing it.
-    pub(crate) fn find(&self, source: usize, number: u32) -> Option<Place> {
+    pub(crate) fn find(&self, source: &str, number: u32) -> Option<Place> {
         let in_pack = self.packs.iter().find_map(|(path, pack)| {
             let at = pack.index.games().get(&number)?;
             (pack.source == source).then(|| Place::Pack(path.clone(), at.clone()))
@@ -239,26 +218,82 @@ impl Library {
     }
 }
 
+/// The sources in `roots`: each root, and each folder directly inside one (but `games/`), that
+/// holds a journal or game files; named as [`Source::id`] says.
+fn find_sources(roots: &[PathBuf]) -> Vec<Source> {
+    let mut sources = Vec::new();
+    let mut root_names: Vec<String> = Vec::new();
+    for root in roots {
+        let base = dir_name(root);
+        let taken = root_names.iter().filter(|name| **name == base).count();
+        root_names.push(base.clone());
+        let root_id = if taken == 0 {
+            base
+        } else {
+            format!("{base}~{}", taken + 1)
+        };
+        let mut inside: Vec<PathBuf> = fs::read_dir(root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.is_dir() && path.file_name() != Some("games".as_ref()))
+            .collect();
+        inside.sort();
+        let mut candidates = vec![(root.clone(), root_id.clone())];
+        candidates.extend(inside.into_iter().map(|path| {
+            let id = format!("{root_id}/{}", dir_name(&path));
+            (path, id)
+        }));
+        for (dir, id) in candidates {
+            let journal = Some(dir.join("journal.jsonl")).filter(|path| path.is_file());
+            if journal.is_some() || !game_files(&dir).is_empty() {
+                sources.push(Source {
+                    id,
+                    name: dir.display().to_string(),
+                    dir,
+                    tournament: journal.is_some(),
+                    journal,
+                });
+            }
+        }
+    }
+    sources
+}
+
+/// A directory's own name (that of the current directory for `.`), as shown in an address.
+fn dir_name(dir: &Path) -> String {
+    let named = dir
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned());
+    named
+        .or_else(|| {
+            let full = fs::canonicalize(dir).ok()?;
+            Some(full.file_name()?.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "games".to_string())
+}
+
 /// Brings a records file's index up to date (`pack` is what the last scan found of it), keeping
 /// it in `packs`; returns whether it found anything. A line that is not a records line is
 /// passed over (a viewer has nobody to tell).
 fn index_pack(
     packs: &mut BTreeMap<PathBuf, IndexedPack>,
-    source: usize,
+    source: &str,
     path: PathBuf,
     pack: Option<IndexedPack>,
 ) -> bool {
     let mut changed = false;
     let mut pack = pack.unwrap_or_else(|| IndexedPack {
-        source,
+        source: source.to_string(),
         index: PackIndex::new(&path),
         games: BTreeMap::new(),
     });
     if pack.source != source {
-        pack.source = source;
+        pack.source = source.to_string();
         pack.games
             .values_mut()
-            .for_each(|game| game.source = source);
+            .for_each(|game| game.source = source.to_string());
         changed = true;
     }
     let IndexedPack { index, games, .. } = &mut pack;
@@ -297,12 +332,12 @@ fn game_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// What the index shows of a record or a live game; none for a file that is neither.
-fn summarise(source: usize, path: &Path) -> Option<GameSummary> {
+fn summarise(source: &str, path: &Path) -> Option<GameSummary> {
     let name = path.file_name()?.to_str()?;
     if is_live_name(name) {
         let live = LiveGame::read(path).ok()?;
         return Some(GameSummary {
-            source,
+            source: source.to_string(),
             number: live.header.number,
             game: live.header.game.clone(),
             players: live.header.players.clone(),
@@ -328,9 +363,9 @@ fn summarise(source: usize, path: &Path) -> Option<GameSummary> {
 }
 
 /// The index's line of a finished game.
-pub(crate) fn summary(source: usize, record: &GameRecord) -> GameSummary {
+pub(crate) fn summary(source: &str, record: &GameRecord) -> GameSummary {
     GameSummary {
-        source,
+        source: source.to_string(),
         number: record.number,
         game: record.game.clone(),
         players: [0, 1].map(|i| player_name(record, i)),
@@ -435,6 +470,47 @@ mod tests {
         assert!(library.games().iter().any(|game| game.number == 7));
     }
 
+    /// A link names a game by its folder, so a folder added beside it (first in name order)
+    /// changes no link's meaning: `#/game/1/1` used to show another game then.
+    #[test]
+    fn a_source_keeps_its_id_when_folders_are_added() {
+        let root = tempfile::tempdir().unwrap();
+        let served = root.path().join("served");
+        let write = |folder: &str, first: &str| {
+            let dir = served.join(folder);
+            fs::create_dir_all(&dir).unwrap();
+            let mut game = record(1);
+            game.players[0].label = first.to_string();
+            fs::write(dir.join("0001.json"), serde_json::to_string(&game).unwrap()).unwrap();
+        };
+        write("b", "bea");
+        let mut library = Library::new(vec![served.clone()]);
+        let first_player = |library: &Library, id: &str| {
+            library
+                .find(id, 1)?
+                .stored()
+                .map(|game| game.record.players[0].label.clone())
+        };
+        assert_eq!(first_player(&library, "served/b").as_deref(), Some("bea"));
+        write("a", "abe");
+        assert!(library.scan());
+        assert_eq!(first_player(&library, "served/b").as_deref(), Some("bea"));
+        assert_eq!(first_player(&library, "served/a").as_deref(), Some("abe"));
+        assert_eq!(first_player(&library, "0").as_deref(), None);
+
+        // Two served directories of one name are told apart in the order given.
+        let other = root.path().join("elsewhere/served");
+        fs::create_dir_all(&other).unwrap();
+        fs::write(
+            other.join("0001.json"),
+            serde_json::to_string(&record(1)).unwrap(),
+        )
+        .unwrap();
+        let library = Library::new(vec![served, other]);
+        let ids: Vec<&str> = library.sources.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["served/a", "served/b", "served~2"]);
+    }
+
     #[test]
     fn a_records_file_is_indexed_as_it_grows_and_its_games_replayed() {
         let root = tempfile::tempdir().unwrap();
@@ -470,7 +546,9 @@ mod tests {
         assert_eq!(numbers, [1, 2]);
         assert!(!library.scan(), "nothing more");
 
-        let place = library.find(0, 1).unwrap();
+        let league = library.sources[0].id.clone();
+        assert!(league.ends_with("/league"), "{league}");
+        let place = library.find(&league, 1).unwrap();
         assert!(matches!(place, Place::Pack(..)), "{place:?}");
         let view = replay::finished(&place.stored().unwrap());
         let sent: Vec<&str> = view.turns[1].iter().map(|l| l.text.as_str()).collect();
@@ -484,7 +562,7 @@ mod tests {
         };
         assert_eq!(stderr(0), ["thinking"]);
         assert_eq!(stderr(1), ["bye"]);
-        assert!(library.find(0, 3).is_none());
+        assert!(library.find(&league, 3).is_none());
     }
 
     #[test]

@@ -50,6 +50,101 @@ pub(crate) struct GameView {
     pub stderr: [Option<Vec<StderrLine>>; 2],
     /// `pdn` or `sgf` when the game can be exported.
     pub export: Option<&'static str>,
+    /// What the bots reported of their positions, move by move (protocol.md, "Reporting an
+    /// evaluation"): the viewer draws it as a graph.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evaluations: Vec<Evaluation>,
+}
+
+/// A bot's evaluation of the position it moved from, as it reported it while it thought.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Evaluation {
+    /// The position its move led to.
+    pub ply: usize,
+    /// `first` or `second`: who moved and reported it.
+    pub side: String,
+    /// From the mover's own point of view, in its own unit: positive is good for it. For a
+    /// mate, the moves to it (negative: to be mated).
+    pub value: f64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mate: bool,
+}
+
+/// The evaluation a line reports, if any: the number after its first word `eval`, `ev`,
+/// `score` or `value` (any case, `:` or `=` may join them, `cp` may come between), or
+/// `mate N` there. Covers UCI-like `info ... score cp 35` and Gomocup brains' `MESSAGE`s.
+pub(crate) fn evaluation_in(line: &str) -> Option<(f64, bool)> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || "|,;:=".contains(c))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let at = words.iter().position(|word| {
+        ["eval", "ev", "score", "value"]
+            .iter()
+            .any(|key| word.eq_ignore_ascii_case(key))
+    })?;
+    let mut rest = words[at + 1..].iter().copied();
+    let mut next = rest.next()?;
+    if next.eq_ignore_ascii_case("cp") {
+        next = rest.next()?;
+    }
+    let mate = next.eq_ignore_ascii_case("mate");
+    if mate {
+        next = rest.next()?;
+    }
+    let value: f64 = next.parse().ok()?;
+    (value.is_finite() && (!mate || value != 0.0)).then_some((value, mate))
+}
+
+/// How long after a move's answer (at most until the opponent's) a line of its mover's stderr
+/// still counts as written before it: stderr is drained apart from the answers, so a line
+/// written just before the answer can be read just after it (protocol.md,
+/// `players[].stderr_at_us`).
+const STDERR_LAG_US: u64 = 50_000;
+
+/// Each move's last reported evaluation: from its `MESSAGE`s, else from the last line its
+/// mover wrote on stderr after its own previous move and by this one (`stderr` is each seat's
+/// text and its lines' stamps, in microseconds).
+fn evaluations(record: &Value, stderr: &[Option<(String, Vec<u64>)>; 2]) -> Vec<Evaluation> {
+    let opening = record["opening"].as_array().map_or(0, Vec::len);
+    let moves = record["moves"].as_array().map_or(&[][..], Vec::as_slice);
+    let said: [Vec<(u64, (f64, bool))>; 2] = [0, 1].map(|seat| match &stderr[seat] {
+        Some((text, stamps)) => text
+            .lines()
+            .zip(stamps)
+            .filter_map(|(line, &at)| Some((at, evaluation_in(line)?)))
+            .collect(),
+        None => Vec::new(),
+    });
+    let mut since = [0u64; 2];
+    let mut found = Vec::new();
+    for (index, mv) in moves.iter().enumerate() {
+        let side = mv["side"].as_str().unwrap_or("first");
+        let seat = usize::from(side == "second");
+        // Lines read once the opponent answered are about the mover's next move.
+        let answered = |mv: &Value| mv["at_us"].as_u64().unwrap_or(0);
+        let next = moves.get(index + 1).map_or(u64::MAX, answered);
+        let until = (answered(mv) + STDERR_LAG_US).min(next);
+        let messages = mv["messages"].as_array().into_iter().flatten();
+        let in_messages = messages
+            .rev()
+            .find_map(|text| evaluation_in(text.as_str()?));
+        let written = said[seat]
+            .iter()
+            .rev()
+            .find(|(at, _)| *at > since[seat] && *at <= until)
+            .map(|(_, evaluation)| *evaluation);
+        since[seat] = until;
+        if let Some((value, mate)) = in_messages.or(written) {
+            found.push(Evaluation {
+                ply: opening + index + 1,
+                side: side.to_string(),
+                value,
+                mate,
+            });
+        }
+    }
+    found
 }
 
 /// The moves of a game from its start, opening included.
@@ -145,6 +240,7 @@ fn view(
         // The exchange that led to a bot's move: every line up to its answer.
         turns[ply_at(line.ms)].push(line);
     }
+    let found = evaluations(&record, &stderr);
     let stderr = stderr.map(|file| {
         file.map(|(text, starts)| {
             text.lines()
@@ -157,6 +253,7 @@ fn view(
         })
     });
     GameView {
+        evaluations: found,
         record,
         live,
         positions,
@@ -239,5 +336,51 @@ mod tests {
         assert_eq!(plies, [Some(1), Some(1), Some(2), None]);
         assert_eq!(lines[3].text, "late");
         assert!(view.stderr[1].is_none());
+    }
+
+    #[test]
+    fn evaluations_are_read_in_the_usual_spellings() {
+        for (line, expected) in [
+            ("eval 35", Some((35.0, false))),
+            ("info depth 9 score cp -120 pv 4 4", Some((-120.0, false))),
+            ("depth 7 ev +35 pv 7,7 8,8", Some((35.0, false))),
+            ("Depth 10-20 | Eval 45 | Time 1234ms", Some((45.0, false))),
+            ("value=0.25", Some((0.25, false))),
+            ("score mate -3", Some((-3.0, true))),
+            ("evaluating the position", None),
+            ("eval", None),
+            ("eval nan", None),
+            ("eval inf", None),
+            ("score mate 0", None),
+        ] {
+            assert_eq!(evaluation_in(line), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_move_takes_its_movers_last_evaluation() {
+        let record = json!({
+            "opening": ["1 1"],
+            "moves": [
+                {"side": "second", "move": "0 0", "at_us": 2000, "messages": ["depth 3 ev 10", "depth 5 ev 12"]},
+                {"side": "first", "move": "2 2", "at_us": 3000},
+                {"side": "second", "move": "2 0", "at_us": 4000},
+            ],
+        });
+        // First's lines: one before any move of its own (pondering), two for its own move
+        // at 3 ms, the second read 0.4 ms after its answer (still its own: the opponent had
+        // not answered), and one after the opponent's answer (about a next move it never
+        // made). Second writes nothing about its last move.
+        let stderr = (
+            "eval 99\ninfo score 1\ninfo score 2\ninfo score 3".to_string(),
+            vec![10, 2500, 3400, 4100],
+        );
+        let view = view(record, false, "", [Some(stderr), None], None);
+        let got: Vec<(usize, &str, f64)> = view
+            .evaluations
+            .iter()
+            .map(|e| (e.ply, e.side.as_str(), e.value))
+            .collect();
+        assert_eq!(got, [(2, "second", 12.0), (3, "first", 2.0)]);
     }
 }

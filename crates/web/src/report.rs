@@ -74,7 +74,7 @@ pub fn write_report(
         .map_err(write_error)?;
     let mut written = 0;
     for summary in &games {
-        let Some(view) = game_view(&library, summary.source, summary.number) else {
+        let Some(view) = game_view(&library, &summary.source, summary.number) else {
             continue;
         };
         let key = format!("{}/{}", summary.source, summary.number);
@@ -87,7 +87,7 @@ pub fn write_report(
     for source in &library.sources {
         let journal = source.journal.as_ref().map(std::slice::from_ref);
         if let Some(standings) = journal.and_then(tournament_standings) {
-            tournaments.insert(source.id.to_string(), standings);
+            tournaments.insert(source.id.clone(), standings);
         }
     }
     page.data(&format!(
@@ -105,7 +105,7 @@ pub fn write_report(
 }
 
 /// What the page holds of one finished game: its view and the pictures of its positions.
-fn game_view(library: &Library, source: usize, number: u32) -> Option<Value> {
+fn game_view(library: &Library, source: &str, number: u32) -> Option<Value> {
     let game = library.find(source, number)?.stored()?;
     let view = replay::finished(&game);
     let moves = all_moves(&view.record);

@@ -224,7 +224,7 @@ async fn games(State(shared): State<AppState>) -> Json<Value> {
 }
 
 /// Where game `number` of source `source` is kept.
-fn find(shared: &Shared, source: usize, number: u32) -> Option<Place> {
+fn find(shared: &Shared, source: &str, number: u32) -> Option<Place> {
     let library = shared.library.lock().expect("never poisoned");
     library.find(source, number)
 }
@@ -239,10 +239,10 @@ fn game_view(place: &Place, number: u32) -> Option<replay::GameView> {
 
 async fn game(
     State(shared): State<AppState>,
-    Path((source, number)): Path<(usize, u32)>,
+    Path((source, number)): Path<(String, u32)>,
 ) -> Response {
     let view =
-        tokio::task::spawn_blocking(move || game_view(&find(&shared, source, number)?, number))
+        tokio::task::spawn_blocking(move || game_view(&find(&shared, &source, number)?, number))
             .await
             .ok()
             .flatten();
@@ -254,10 +254,10 @@ async fn game(
 
 async fn picture(
     State(shared): State<AppState>,
-    Path((source, number, ply)): Path<(usize, u32, usize)>,
+    Path((source, number, ply)): Path<(String, u32, usize)>,
 ) -> Response {
     let svg = tokio::task::spawn_blocking(move || {
-        let view = game_view(&find(&shared, source, number)?, number)?;
+        let view = game_view(&find(&shared, &source, number)?, number)?;
         let spec = spec_of_text(view.record["game"].as_str()?)?;
         let moves = all_moves(&view.record);
         (ply <= moves.len()).then_some(())?;
@@ -274,10 +274,10 @@ async fn picture(
 
 async fn download(
     State(shared): State<AppState>,
-    Path((source, number)): Path<(usize, u32)>,
+    Path((source, number)): Path<(String, u32)>,
 ) -> Response {
     let exported = tokio::task::spawn_blocking(move || {
-        let game = find(&shared, source, number)?.stored()?;
+        let game = find(&shared, &source, number)?.stored()?;
         export(&game.record).ok()
     })
     .await
@@ -305,10 +305,10 @@ async fn download(
     }
 }
 
-async fn tournament(State(shared): State<AppState>, Path(source): Path<usize>) -> Response {
+async fn tournament(State(shared): State<AppState>, Path(source): Path<String>) -> Response {
     let standings = tokio::task::spawn_blocking(move || {
         let library = shared.library.lock().expect("never poisoned");
-        let path = library.source(source)?.journal.clone()?;
+        let path = library.source(&source)?.journal.clone()?;
         drop(library);
         tournament_standings(&[path])
     })

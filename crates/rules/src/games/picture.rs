@@ -3,6 +3,7 @@
 //! CSS classes (the page's stylesheet colours them) and clickable targets that carry the move
 //! they play, so the page's script needs to know no game.
 
+use crate::games::Forbidden;
 use std::fmt::Write as _;
 
 /// A shape of a picture, in the picture's own units (its `viewBox`).
@@ -49,6 +50,8 @@ pub enum Target {
     Move(String),
     /// A checkers square (1..32): a step of a move the page builds square by square.
     Square(u8),
+    /// A renju point forbidden to Black, which the page explains when clicked.
+    Forbidden(Forbidden),
 }
 
 /// A picture of a position.
@@ -180,6 +183,7 @@ impl Picture {
                     let data = match target {
                         Target::Move(mv) => format!("data-move=\"{}\"", escape(mv)),
                         Target::Square(square) => format!("data-square=\"{square}\""),
+                        Target::Forbidden(shape) => format!("data-forbidden=\"{shape}\""),
                     };
                     write!(
                         out,

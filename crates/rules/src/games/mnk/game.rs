@@ -133,6 +133,11 @@ impl Mnk {
     /// in renju exactly for Black, at least for White) which, in caro, is not blocked at both
     /// ends by the opponent's marks (the edge of the board blocks nothing).
     fn makes_line(&self, square: Square, mark: u8) -> bool {
+        self.line_direction(square, mark).is_some()
+    }
+
+    /// The direction of the winning run that `makes_line` finds through `square`.
+    fn line_direction(&self, square: Square, mark: u8) -> Option<(i32, i32)> {
         let (x, y) = self.coordinates(square);
         let (x, y) = (x as i32, y as i32);
         let need = self.params.line as u32;
@@ -140,11 +145,44 @@ impl Mnk {
             Rule::Renju => mark == 1,
             Rule::None | Rule::Caro => self.params.exact,
         };
-        DIRECTIONS.iter().any(|&(dx, dy)| {
+        DIRECTIONS.iter().copied().find(|&(dx, dy)| {
             let run = self.run_length(x, y, (dx, dy), mark);
             let long_enough = if exact { run == need } else { run >= need };
             long_enough && !(self.params.rule == Rule::Caro && self.blocked(x, y, (dx, dy), mark))
         })
+    }
+
+    /// The two end squares of the line that won the game, for the picture to draw it; `None`
+    /// unless the last move made a winning line.
+    pub(crate) fn winning_line(&self) -> Option<((u8, u8), (u8, u8))> {
+        let outcome = self.outcome?;
+        if outcome.ending != Ending::Line {
+            return None;
+        }
+        let square = self.last_move?;
+        let mark = self.cells[square as usize];
+        let (dx, dy) = self.line_direction(square, mark)?;
+        let (x, y) = self.coordinates(square);
+        let end = |sign: i32| {
+            let (mut cx, mut cy) = (i32::from(x), i32::from(y));
+            while self.cell(cx + sign * dx, cy + sign * dy) == Some(mark) {
+                cx += sign * dx;
+                cy += sign * dy;
+            }
+            (cx as u8, cy as u8)
+        };
+        Some((end(-1), end(1)))
+    }
+
+    /// Black's forbidden points when Black is to move in renju, with their shapes: what the
+    /// picture marks, since they are left out of the moves.
+    pub(crate) fn forbidden_points(&self) -> Vec<(Square, Forbidden)> {
+        if !self.black_restricted() || self.outcome.is_some() {
+            return Vec::new();
+        }
+        (0..self.cells.len() as Square)
+            .filter_map(|square| Some((square, self.forbidden(square)?)))
+            .collect()
     }
 
     /// Whether both ends of the run of `mark` through (x, y) along (dx, dy) hold the

@@ -115,6 +115,23 @@ impl Mnk {
             light(&mut picture, self.coordinates(last), "last");
         }
         marks(&mut picture, width, height, |x, y| self.mark_at(x, y));
+        if let Some((from, to)) = self.winning_line() {
+            picture.line(centre(from.0, from.1), centre(to.0, to.1), "win-line");
+        }
+        // Renju: Black's forbidden points are no moves; each is marked, and a click on one
+        // says why rather than doing nothing.
+        for (square, shape) in self.forbidden_points() {
+            let (x, y) = self.coordinates(square);
+            let (cx, cy) = centre(x, y);
+            picture.cross((cx, cy), CELL / 6, "forbidden");
+            picture.target(
+                cx - CELL / 2,
+                cy - CELL / 2,
+                CELL,
+                CELL,
+                Target::Forbidden(shape),
+            );
+        }
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
         let moves = moves
@@ -129,7 +146,7 @@ impl Mnk {
 mod tests {
     use crate::games::mnk::{Mnk, TICTACTOE};
     use crate::games::picture::Target;
-    use crate::games::{AnyGame, Game};
+    use crate::games::{AnyGame, Forbidden, Game};
 
     #[test]
     fn marks_the_last_move_and_offers_the_empty_squares() {
@@ -149,5 +166,52 @@ mod tests {
         assert_eq!(targets.len(), 7);
         assert!(!targets.contains(&&Target::Move("1 1".into())));
         assert!(targets.contains(&&Target::Move("0 2".into())));
+    }
+
+    #[test]
+    fn the_winning_line_is_drawn_from_end_to_end() {
+        let mut game = Mnk::new(TICTACTOE.params);
+        for mv in ["0 0", "0 1", "1 1", "0 2", "2 2"] {
+            game.play_text(mv).unwrap();
+        }
+        let svg = Game::picture(&game).to_svg(false);
+        assert!(
+            svg.contains("<polyline class=\"win-line\" points=\"40,40 104,104\"/>"),
+            "{svg}"
+        );
+        game.undo(Mnk::square(&game, 2, 2), Some(Mnk::square(&game, 0, 2)));
+        assert!(!Game::picture(&game).to_svg(false).contains("win-line"));
+    }
+
+    #[test]
+    fn renju_marks_blacks_forbidden_points_and_says_why_when_clicked() {
+        let spec = crate::games::GameSpec::from_words("gomoku", &["rule=renju"]).unwrap();
+        let mut game = Mnk::new(spec.mnk_params().unwrap());
+        // Black's 3 7, 4 7, 5 7, 7 7, 8 7: 6 7 would make six, an overline.
+        for mv in [
+            "3 7", "0 0", "4 7", "0 1", "5 7", "0 2", "7 7", "0 3", "8 7", "1 0",
+        ] {
+            game.play_text(mv).unwrap();
+        }
+        let picture = Game::picture(&game);
+        let forbidden: Vec<&Target> = picture
+            .targets()
+            .filter(|target| matches!(target, Target::Forbidden(_)))
+            .collect();
+        assert_eq!(forbidden, [&Target::Forbidden(Forbidden::Overline)]);
+        assert!(!picture.targets().any(|t| *t == Target::Move("6 7".into())));
+        let svg = picture.to_svg(true);
+        assert!(
+            svg.contains("data-forbidden=\"overline\" x=\"216\" y=\"248\""),
+            "{svg}"
+        );
+        assert_eq!(
+            picture.to_svg(false).matches("class=\"forbidden\"").count(),
+            2
+        );
+        // White is not restricted: nothing is marked on its turn.
+        game.play_text("10 10").unwrap();
+        game.play_text("0 4").unwrap();
+        assert!(!Game::picture(&game).to_svg(true).contains("forbidden"));
     }
 }

@@ -2,7 +2,9 @@
 //! move must go, and the rules that change them.
 
 use super::params::{UtttParams, UtttTiebreak};
-use super::tables::{Square, ALL_CELLS, BIT_OF_SQUARE, BOARD_CELLS, HAS_LINE, SQUARE_OF_BIT};
+use super::tables::{
+    Square, ALL_CELLS, BIT_OF_SQUARE, BOARD_CELLS, HAS_LINE, LINES, SQUARE_OF_BIT,
+};
 use crate::games::diagram::column_letter;
 use crate::games::picture::Picture;
 use crate::games::{
@@ -117,6 +119,19 @@ impl Uttt {
     /// The last move played: its cell chose the forced board, and the console highlights it.
     pub fn last_move(&self) -> Option<Square> {
         self.last_move
+    }
+
+    /// The three small boards in a line that won the game, in order along it, for the picture
+    /// to draw; `None` unless the game was won by a line of boards.
+    pub(crate) fn winning_boards(&self) -> Option<[u8; 3]> {
+        let outcome = self.outcome?;
+        let winner = outcome.winner.filter(|_| outcome.ending == Ending::Line)?;
+        let won = (0..9u8)
+            .filter(|&board| self.board_status(board) == BoardStatus::Won(winner))
+            .fold(0u16, |set, board| set | 1 << board);
+        let line = LINES.iter().find(|&&line| won & line == line)?;
+        let mut boards = (0..9u8).filter(|board| line & 1 << board != 0);
+        Some([boards.next()?, boards.next()?, boards.next()?])
     }
 
     /// Whether a mark of `side` on `square` would complete a line in its small board, whoever

@@ -44,12 +44,23 @@ impl Uttt {
             light(&mut picture, Uttt::coordinates(last), "last");
         }
         marks(&mut picture, 9, 9, |x, y| self.mark_at(x, y));
+        let middle = |board: u8| {
+            let (left, top) = corner(board);
+            (left + 3 * CELL / 2, top + 3 * CELL / 2)
+        };
         for board in 0..9 {
             if let BoardStatus::Won(side) = self.board_status(board) {
-                let (left, top) = corner(board);
-                let middle = (left + 3 * CELL / 2, top + 3 * CELL / 2);
-                mark(&mut picture, side, middle, CELL * 5 / 4, ["won x", "won o"]);
+                mark(
+                    &mut picture,
+                    side,
+                    middle(board),
+                    CELL * 5 / 4,
+                    ["won x", "won o"],
+                );
             }
+        }
+        if let Some([from, _, to]) = self.winning_boards() {
+            picture.line(middle(from), middle(to), "win-line");
         }
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
@@ -63,7 +74,7 @@ impl Uttt {
 
 #[cfg(test)]
 mod tests {
-    use crate::games::uttt::test_positions::after;
+    use crate::games::uttt::test_positions::{after, X_TOP_ROW};
     use crate::games::uttt::UtttParams;
     use crate::games::Game;
 
@@ -79,5 +90,17 @@ mod tests {
             "{svg}"
         );
         assert_eq!(picture.targets().count(), 9);
+    }
+
+    #[test]
+    fn the_line_of_won_boards_is_drawn() {
+        assert!(after(UtttParams::default(), "").winning_boards().is_none());
+        let game = after(UtttParams::default(), X_TOP_ROW);
+        assert_eq!(game.winning_boards(), Some([0, 1, 2]));
+        let svg = Game::picture(&game).to_svg(false);
+        assert!(
+            svg.contains("<polyline class=\"win-line\" points=\"72,72 264,72\"/>"),
+            "{svg}"
+        );
     }
 }
