@@ -136,6 +136,15 @@ fn sources_are_built_checked_played_and_resumed() {
     );
 }
 
+/// A game's pictures as the page holds them: JSON, gzipped, in base64.
+fn unpack(packed: &str) -> Value {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(packed)
+        .unwrap();
+    serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).unwrap()
+}
+
 /// The data of the results page `out/index.html`, checked: the tournament's standings list
 /// exactly `entrants`, and its `games` games are there, each viewable (its moves and the
 /// picture of each position inside), between entrants only.
@@ -180,8 +189,9 @@ fn results_page(out: &Path, entrants: &[&str], games: usize) -> Value {
         let opening = view["view"]["record"]["opening"]
             .as_array()
             .map_or(0, Vec::len);
+        let pictures = unpack(view["positions_gz"].as_str().unwrap());
         assert_eq!(
-            view["positions"].as_array().unwrap().len(),
+            pictures.as_array().unwrap().len(),
             opening + moves.len() + 1
         );
     }

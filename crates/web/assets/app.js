@@ -16,12 +16,25 @@ async function getJson(url) {
   return response.json();
 }
 
+// A report holds each game's pictures gzipped in base64 (SVG repeats itself: a tenth of the
+// size or less); the game shown is unpacked once, with the browser's own DecompressionStream.
+let unpacked = { key: null, pictures: null };
+async function picturesOf(key) {
+  if (unpacked.key !== key) {
+    const bytes = Uint8Array.from(atob(EMBEDDED.games[key].positions_gz), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    unpacked = { key, pictures: JSON.parse(await new Response(stream).text()) };
+  }
+  return unpacked.pictures;
+}
+
 const api = EMBEDDED ? {
   games: async () => EMBEDDED.index,
   game: async (source, number) => EMBEDDED.games[`${source}/${number}`].view,
   position: async (source, number, ply) => {
-    const game = EMBEDDED.games[`${source}/${number}`];
-    return game.positions[ply] === undefined ? null : game.prefix + game.positions[ply];
+    const key = `${source}/${number}`;
+    const pictures = await picturesOf(key);
+    return pictures[ply] === undefined ? null : EMBEDDED.games[key].prefix + pictures[ply];
   },
   tournament: async (source) => EMBEDDED.tournaments[source],
   // The export is in the page: offered as a file made from it, no server needed.
