@@ -557,6 +557,32 @@ fn checkers_says_a_capture_is_mandatory() {
     assert!(ending.contains("no legal move"), "{ending}");
 }
 
+/// `12 19` names the jump a person sees; the rules make it go on to 28 (12x19x28), and it is
+/// the only capture through 19, so it is played. A plain move is still refused.
+#[test]
+fn checkers_takes_a_jump_named_by_its_first_landing() {
+    let mut console = Console::play(&[
+        "checkers",
+        "-p",
+        "fen=B:W16,24:B12",
+        "--second",
+        "builtin:random",
+        "--no-record",
+    ]);
+    console.prompt();
+    let refused = console.answer("12 15");
+    assert!(
+        refused.contains("a capture is mandatory: you must jump"),
+        "{refused}"
+    );
+    console.send("12 19");
+    let Next::End(ending) = console.next() else {
+        panic!("White has no piece left: the game is over");
+    };
+    assert!(ending.contains("You played 12x19x28."), "{ending}");
+    assert!(ending.contains("You win!"), "{ending}");
+}
+
 #[test]
 fn dots_against_random_with_lines_between_dots() {
     let (mut console, _records) =
