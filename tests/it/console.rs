@@ -488,6 +488,14 @@ fn checkers_against_random_with_a_draw_offer_and_piece_destinations() {
         after.contains("You played 11-15 and offer a draw."),
         "{after}"
     );
+    // The bot played on: it declined, and the console says so once.
+    assert_eq!(
+        after
+            .matches("White (builtin:random) declines the draw.")
+            .count(),
+        1,
+        "{after}"
+    );
     // Each move is told once, by the console: the drawing adds no "White played 22-17" nor
     // "Black to move" of its own.
     assert_eq!(after.matches(" played ").count(), 2, "{after}");
@@ -1038,6 +1046,25 @@ fn no_color_means_no_colour() {
     assert!(!stdout.contains('\x1b'), "{stdout:?}");
     assert!(stdout.contains("9 legal moves"), "{stdout}");
     assert!(stdout.contains("You resign."), "{stdout}");
+}
+
+/// When a bot offers a draw and the person plays on, the console says the offer was declined.
+#[test]
+fn a_draw_offered_by_the_bot_is_declined_by_playing_on() {
+    let bot = format!("python3 {} offer", crate::common::script().display());
+    let mut console =
+        Console::play(&["checkers", "--second", &bot, "--legal-moves", "--no-record"]);
+    console.prompt();
+    console.send("11 15");
+    let offered = console.prompt();
+    assert!(
+        offered.contains("offers a draw: type draw to accept it"),
+        "{offered}"
+    );
+    let listed = console.answer("moves");
+    console.send(&first_listed(&listed));
+    let after = console.prompt();
+    assert_eq!(after.matches("You decline the draw.").count(), 1, "{after}");
 }
 
 /// The bot's move that ends the game is announced (it never was: a person sees a bot's move

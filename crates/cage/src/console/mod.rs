@@ -15,7 +15,7 @@ pub mod screen;
 
 use super::requests::Setup;
 use super::{Answer, Seat};
-use board_view::{draw, played_line, side_name, turn_line, Seating};
+use board_view::{draw, move_words, played_line, side_name, turn_line, Seating};
 use input::{help, hint, refusal, Input};
 use keyboard::{Keyboard, Prompt, Typed};
 use notation::friendly;
@@ -66,7 +66,8 @@ fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers
     followed.plies += 1;
     followed.takeable += 1;
     followed.offering = false;
-    let played = format!("played {}", notation::both(&followed.spec, canonical));
+    followed.offered_with_last = offers;
+    let spec = &followed.spec;
     let (offer, offers_too) = if offers {
         (" and offer a draw", " and offers a draw")
     } else {
@@ -75,8 +76,8 @@ fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers
     said(
         seating,
         followed,
-        &format!("{played}{offer}."),
-        &format!("{played}{offers_too}."),
+        &format!("{}{offer}.", move_words(spec, canonical, true)),
+        &format!("{}{offers_too}.", move_words(spec, canonical, false)),
     )
 }
 
@@ -101,6 +102,8 @@ struct FollowedGame {
     takeable: usize,
     /// The player offered a draw, to go with their next move.
     offering: bool,
+    /// The player's last move offered a draw: the opponent's next move declines it.
+    offered_with_last: bool,
 }
 
 impl ConsoleSeat {
@@ -182,6 +185,7 @@ impl ConsoleSeat {
             plies: played.len(),
             takeable,
             offering: false,
+            offered_with_last: false,
         });
         Ok(())
     }
@@ -283,6 +287,13 @@ impl ConsoleSeat {
                 RefereeMessage::Turn { ms, .. } => limit = Some(Duration::from_millis(*ms)),
                 _ => {}
             }
+        }
+        // The opponent played on: a bot declined the person's offer (a person at this
+        // keyboard said so as they played).
+        let opponent = followed.side.opponent();
+        if std::mem::take(&mut followed.offered_with_last) && !seating.humans[opponent.index()] {
+            let declined = format!("{} declines the draw.", seating.who(spec, opponent));
+            screen.say(Voice::Plain, &declined);
         }
         for early in self.keyboard.typed_ahead() {
             let ignored = format!(
@@ -411,6 +422,12 @@ impl ConsoleSeat {
                     }
                     Ok(canonical) => {
                         followed.game = trial;
+                        if offered {
+                            let seating = &self.options.seating;
+                            let line =
+                                said(seating, followed, "decline the draw.", "declines the draw.");
+                            screen.say(Voice::Plain, &line);
+                        }
                         let offers = offers_draw || followed.offering;
                         let line = moved(&self.options.seating, followed, &canonical, offers);
                         screen.say(Voice::Plain, &line);
@@ -618,6 +635,7 @@ mod tests {
             plies: 0,
             takeable: 0,
             offering: false,
+            offered_with_last: false,
         }
     }
 
