@@ -413,46 +413,60 @@ impl ConsoleSeat {
                 typed,
                 notation,
                 offers_draw,
-            } => {
-                let mut trial = followed.game.boxed_clone();
-                match trial.play_text(&notation) {
-                    Ok(_) if offers_draw && !spec.allows_draw_offers() => {
-                        let none = format!("There are no draw offers in {}.", spec.name());
-                        screen.say(Voice::Warning, &none);
-                    }
-                    Ok(canonical) => {
-                        followed.game = trial;
-                        if offered {
-                            let seating = &self.options.seating;
-                            let line =
-                                said(seating, followed, "decline the draw.", "declines the draw.");
-                            screen.say(Voice::Plain, &line);
-                        }
-                        let offers = offers_draw || followed.offering;
-                        let line = moved(&self.options.seating, followed, &canonical, offers);
-                        screen.say(Voice::Plain, &line);
-                        return Some(if offers {
-                            format!("{canonical} draw")
-                        } else {
-                            canonical
-                        });
-                    }
-                    Err(error) => {
-                        let shown = if typed == notation {
-                            typed
-                        } else {
-                            format!("{typed} ({notation})")
-                        };
-                        let why = refusal(&error);
-                        screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
-                        if let Some(hint) = hint(spec, &error) {
-                            screen.say(Voice::Plain, &hint);
-                        }
-                    }
-                }
-            }
+            } => return self.play_typed(followed, &typed, &notation, offers_draw, offered),
         }
         None
+    }
+
+    /// Plays a move typed in `notation` (`typed` as the person wrote it) when it is legal,
+    /// saying so (and that an offer of the opponent's is declined); otherwise says why not.
+    /// Returns the reply to send, when the move is played.
+    fn play_typed(
+        &mut self,
+        followed: &mut FollowedGame,
+        typed: &str,
+        notation: &str,
+        offers_draw: bool,
+        offered: bool,
+    ) -> Option<String> {
+        let (screen, seating) = (&mut self.screen, &self.options.seating);
+        let spec = &followed.spec;
+        let mut trial = followed.game.boxed_clone();
+        match trial.play_text(notation) {
+            Ok(_) if offers_draw && !spec.allows_draw_offers() => {
+                let none = format!("There are no draw offers in {}.", spec.name());
+                screen.say(Voice::Warning, &none);
+                None
+            }
+            Ok(canonical) => {
+                followed.game = trial;
+                if offered {
+                    let line = said(seating, followed, "decline the draw.", "declines the draw.");
+                    screen.say(Voice::Plain, &line);
+                }
+                let offers = offers_draw || followed.offering;
+                let line = moved(seating, followed, &canonical, offers);
+                screen.say(Voice::Plain, &line);
+                Some(if offers {
+                    format!("{canonical} draw")
+                } else {
+                    canonical
+                })
+            }
+            Err(error) => {
+                let shown = if typed == notation {
+                    typed.to_string()
+                } else {
+                    format!("{typed} ({notation})")
+                };
+                let why = refusal(&error);
+                screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
+                if let Some(hint) = hint(spec, &error) {
+                    screen.say(Voice::Plain, &hint);
+                }
+                None
+            }
+        }
     }
 }
 
