@@ -34,6 +34,10 @@ taken = set()
 moves_made = 0
 legal = []
 offered = False
+# Dots and boxes (no-extra-move): the lines drawn, and whether the bot moved since the
+# opponent did.
+lines = set()
+moved_last = False
 print("pid %d" % os.getpid(), file=sys.stderr, flush=True)
 if mode == "crash-at-once":
     sys.exit(1)
@@ -52,6 +56,19 @@ if mode == "cpus":
         out.write(allowed[0])
 ready_line = "ready scripted 1" + (" multi" if mode == "multi" else "")
 
+def completes_box(move):
+    """Whether the dots line `move` ('h x y' or 'v x y') draws the last side of a box."""
+    kind, x, y = move.split()
+    x, y = int(x), int(y)
+    drawn = lines | {move}
+    boxes = [(x, y - 1), (x, y)] if kind == "h" else [(x - 1, y), (x, y)]
+    return any(
+        {"h %d %d" % (bx, by), "h %d %d" % (bx, by + 1), "v %d %d" % (bx, by), "v %d %d" % (bx + 1, by)}
+        <= drawn
+        for bx, by in boxes
+    )
+
+
 for raw in sys.stdin:
     line = raw.rstrip("\n")
     words = line.split()
@@ -60,6 +77,8 @@ for raw in sys.stdin:
     if words[0] == "referee":
         taken = set()
         moves_made = 0
+        lines = set()
+        moved_last = False
     elif words[0] == "game":
         params = dict(w.split("=", 1) for w in words[2:])
         width = int(params.get("width", 3))
@@ -78,10 +97,16 @@ for raw in sys.stdin:
     elif words[0] in ("opponent", "played"):
         if len(words) == 3 and words[1].isdigit():
             taken.add((int(words[1]), int(words[2])))
+        lines.add(line.split(" ", 1)[1])
+        moved_last = False
     elif words[0] == "legal":
         legal = line[len("legal "):].split(",")
     elif line == "offer draw":
         offered = True
+        if mode == "exit-on-offer":
+            # A bot that knows no draw offers and gives up on a line it does not know.
+            print("unknown line: %s" % line, file=sys.stderr, flush=True)
+            sys.exit(2)
     elif words[0] == "turn":
         moves_made += 1
         if mode == "thinks-aloud":
@@ -234,6 +259,17 @@ for raw in sys.stdin:
             send("draw")
             continue
         offered = False
+        if mode == "no-extra-move" and legal:
+            # Dots and boxes: completes a box when it can, but never answers a turn that
+            # follows its own move, as if a box gave no extra move.
+            if moved_last:
+                continue
+            move = next((m for m in legal if completes_box(m)), legal[0])
+            lines.add(move)
+            moved_last = True
+            legal = []
+            send(move)
+            continue
         if legal:
             send(legal[0] + (" draw" if mode == "offer" else ""))
             legal = []

@@ -302,3 +302,68 @@ fn every_game_has_its_edge_cases_played_by_the_builtin_bot() {
         assert!(stdout.contains("declares 'multi'"), "{game}: {stdout}");
     }
 }
+
+/// A checkers bot that exits on `offer draw` used to be called compliant (the built-in
+/// opponent never offers), then lost every game to one that offers: the check offers a draw
+/// with every move of the opponent, and says what the bot was sent when it died.
+#[test]
+fn a_checkers_bot_that_dies_on_a_draw_offer_is_told_so() {
+    let (code, stdout) = check_game("checkers", "exit-on-offer", &["--legal-moves"]);
+    assert_eq!(code, 1, "{stdout}");
+    let problem = lines(&stdout, "PROBLEM");
+    assert!(
+        problem.len() == 1
+            && problem[0].contains(
+                "game 4 (a draw offered with every move of the opponent, as the first player): \
+                 crash: bot (first player) exited"
+            )
+            && problem[0].contains("; it died after it was sent ..., 'offer draw', 'legal ")
+            && problem[0].contains(
+                " and 'turn 1000'; its opponent had offered a draw ('offer \
+                 draw' before its 'turn'): answer 'draw' to accept it, or a move to decline it"
+            ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("| unknown line: offer draw"), "{stdout}");
+    // A bot that reads the offer and plays on is compliant.
+    let (code, stdout) = check_game("checkers", "good", &["--legal-moves"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("game 4 (a draw offered with every move of the opponent"),
+        "{stdout}"
+    );
+}
+
+/// Any crash names the lines the bot was sent last (escaped), not only how it ended.
+#[test]
+fn a_crash_names_the_last_lines_the_bot_was_sent() {
+    let (code, stdout) = check("exit", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(
+            "PROBLEM  game 1 (from the start, as the first player): crash: bot (first player) \
+             exited with code 3"
+        ) && stdout.contains("; it died after it was sent 'turn 1000'\n"),
+        "{stdout}"
+    );
+}
+
+/// A dots bot that does not take the extra move a box gives times out; the check says why.
+#[test]
+fn a_dots_bot_that_misses_its_extra_move_is_told_the_rule() {
+    let (code, stdout) = check_game(
+        "dots",
+        "no-extra-move",
+        &["--legal-moves", "--time", "move=300"],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("timeout: ")
+            && stdout.contains(
+                "completed a box, so it had to move again, and did not: protocol.md says \"a \
+                 bot whose line completes a box moves again: its next `turn` comes at once, \
+                 with no `opponent` line before it\""
+            ),
+        "{stdout}"
+    );
+}

@@ -16,6 +16,9 @@ const RECORD: &str = "Record: ";
 /// The referee's prompt for a person on the clock ends so: `X [30 s]> `.
 const PROMPT: &str = "]> ";
 
+/// The prompt after a move ended a casual game: take it back, or end the game.
+const END_PROMPT: &str = "undo or Enter> ";
+
 /// A `referee play` session in a pseudo-terminal that takes colours, answering as a terminal
 /// does when asked where its cursor is (the line editor asks before it draws a prompt).
 struct Console {
@@ -38,6 +41,9 @@ enum Next {
     Prompt,
     /// The end of the game, with everything shown until the referee exited.
     End(String),
+    /// A move ended a casual game: what was shown until the person is asked whether to take
+    /// it back.
+    Over(String),
 }
 
 /// A terminal's request for its cursor's position, and the answer: the bottom row, first
@@ -192,10 +198,17 @@ impl Console {
         self.prompt()
     }
 
+    /// At the end of a casual game, types `line`; returns what is shown until it asks again.
+    fn answer_at_the_end(&mut self, line: &str) -> String {
+        self.send(line);
+        self.expect(END_PROMPT)
+    }
+
     /// Waits for the next prompt or the end of the game.
     fn next(&mut self) -> Next {
-        match self.until_any(&[self.prompt_end, RECORD]) {
+        match self.until_any(&[self.prompt_end, RECORD, END_PROMPT]) {
             Some((_, needle)) if needle == self.prompt_end => Next::Prompt,
+            Some((before, needle)) if needle == END_PROMPT => Next::Over(before),
             Some((before, _)) => Next::End(before + RECORD + &self.finish()),
             None => Next::End(self.finish()),
         }
@@ -217,14 +230,16 @@ impl Console {
     }
 
     /// From a prompt, plays the first legal move (as `moves` lists it) at every turn until the
-    /// game ends; returns what was shown at the end.
+    /// game ends (or a casual game asks whether to take the last move back); returns what was
+    /// shown at the end.
     fn play_out(&mut self) -> String {
         loop {
             let listed = self.answer("moves");
             let first = first_listed(&listed);
             self.send(&first);
-            if let Next::End(ending) = self.next() {
-                return ending;
+            match self.next() {
+                Next::Prompt => {}
+                Next::End(ending) | Next::Over(ending) => return ending,
             }
         }
     }
@@ -488,6 +503,14 @@ fn checkers_against_random_with_a_draw_offer_and_piece_destinations() {
         after.contains("You played 11-15 and offer a draw."),
         "{after}"
     );
+    // The bot played on: it declined, and the console says so once.
+    assert_eq!(
+        after
+            .matches("White (builtin:random) declines the draw.")
+            .count(),
+        1,
+        "{after}"
+    );
     // Each move is told once, by the console: the drawing adds no "White played 22-17" nor
     // "Black to move" of its own.
     assert_eq!(after.matches(" played ").count(), 2, "{after}");
@@ -555,6 +578,32 @@ fn checkers_says_a_capture_is_mandatory() {
     };
     assert!(ending.contains("You win!"), "{ending}");
     assert!(ending.contains("no legal move"), "{ending}");
+}
+
+/// `12 19` names the jump a person sees; the rules make it go on to 28 (12x19x28), and it is
+/// the only capture through 19, so it is played. A plain move is still refused.
+#[test]
+fn checkers_takes_a_jump_named_by_its_first_landing() {
+    let mut console = Console::play(&[
+        "checkers",
+        "-p",
+        "fen=B:W16,24:B12",
+        "--second",
+        "builtin:random",
+        "--no-record",
+    ]);
+    console.prompt();
+    let refused = console.answer("12 15");
+    assert!(
+        refused.contains("a capture is mandatory: you must jump"),
+        "{refused}"
+    );
+    console.send("12 19");
+    let Next::End(ending) = console.next() else {
+        panic!("White has no piece left: the game is over");
+    };
+    assert!(ending.contains("You played 12x19x28."), "{ending}");
+    assert!(ending.contains("You win!"), "{ending}");
 }
 
 #[test]
@@ -763,6 +812,9 @@ fn moves_are_taken_back_in_a_casual_game_only_and_it_is_not_recorded() {
     assert!(!first.is_empty());
     let ending = console.play_out();
     assert!(has_result(&ending), "{ending}");
+    // Enter ends the game.
+    console.send("");
+    let ending = console.finish();
     assert!(
         ending.contains("Not recorded: moves were taken back."),
         "{ending}"
@@ -1012,6 +1064,71 @@ fn no_color_means_no_colour() {
     assert!(!stdout.contains('\x1b'), "{stdout:?}");
     assert!(stdout.contains("9 legal moves"), "{stdout}");
     assert!(stdout.contains("You resign."), "{stdout}");
+}
+
+/// A move that ends a casual game can be taken back: the person sees how the game ended,
+/// then types undo and plays on (or presses Enter to end it).
+#[test]
+fn the_move_that_ends_a_casual_game_can_be_taken_back() {
+    // X (the person) to move; O threatens c1, and X does not block it.
+    let (mut console, records) = Console::play_recorded(&[
+        "tictactoe",
+        "--second",
+        "builtin:strong",
+        "--human-time",
+        "off",
+        "--opening",
+        "0 0,0 1,2 2,1 1",
+    ]);
+    console.prompt_end = "X> ";
+    console.prompt();
+    console.send("c0");
+    let Next::Over(ending) = console.next() else {
+        panic!("O wins at once: the game is over");
+    };
+    assert!(ending.contains("You lose."), "{ending}");
+    assert!(
+        ending.contains("A casual game: type undo to take back your last move and play on"),
+        "{ending}"
+    );
+    let confused = console.answer_at_the_end("what");
+    assert!(confused.contains("Type undo, or press Enter"), "{confused}");
+    console.send("undo");
+    let undone = console.prompt();
+    assert!(
+        undone.contains("Taken back: c0 (2 0), c1 (2 1)."),
+        "{undone}"
+    );
+    assert!(undone.contains("Move 5: X (you) to move"), "{undone}");
+    // A resignation is not a move: no undo after it.
+    console.send("resign");
+    let ending = console.finish();
+    assert!(ending.contains("You resign."), "{ending}");
+    assert!(!ending.contains(END_PROMPT), "{ending}");
+    assert!(
+        ending.contains("Not recorded: moves were taken back."),
+        "{ending}"
+    );
+    assert_eq!(std::fs::read_dir(records.path()).unwrap().count(), 0);
+}
+
+/// When a bot offers a draw and the person plays on, the console says the offer was declined.
+#[test]
+fn a_draw_offered_by_the_bot_is_declined_by_playing_on() {
+    let bot = format!("python3 {} offer", crate::common::script().display());
+    let mut console =
+        Console::play(&["checkers", "--second", &bot, "--legal-moves", "--no-record"]);
+    console.prompt();
+    console.send("11 15");
+    let offered = console.prompt();
+    assert!(
+        offered.contains("offers a draw: type draw to accept it"),
+        "{offered}"
+    );
+    let listed = console.answer("moves");
+    console.send(&first_listed(&listed));
+    let after = console.prompt();
+    assert_eq!(after.matches("You decline the draw.").count(), 1, "{after}");
 }
 
 /// The bot's move that ends the game is announced (it never was: a person sees a bot's move

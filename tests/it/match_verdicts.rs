@@ -84,9 +84,16 @@ fn what_a_bot_writes_as_it_quits_is_in_the_games_record() {
         .run();
     let stderr = outcome.file("0001.A.stderr.txt");
     assert!(stderr.ends_with("farewell after 4 moves\n"), "{stderr}");
+    // The transcript has it too, after the `quit` it answers, in its own kind of line.
     let transcript = outcome.file("0001.transcript.txt");
-    let last = transcript.lines().last().unwrap();
-    assert!(last.ends_with("> quit"), "{transcript}");
+    let quit = transcript.find(" A> quit\n");
+    let farewell = transcript.find(" A! farewell after 4 moves\n");
+    assert!(
+        quit.zip(farewell)
+            .is_some_and(|(quit, farewell)| quit < farewell),
+        "{transcript}"
+    );
+    assert!(transcript.contains(" A! pid "), "{transcript}");
 }
 
 /// Each line of a bot's stderr file is stamped in the record with when it began, so that a

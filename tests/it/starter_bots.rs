@@ -206,6 +206,19 @@ fn the_checkers_starter_plays_after_ballot_openings() {
     }
 }
 
+/// A transcript's protocol lines (`A>`, `A<`), without the bots' stderr lines (`A!`) among them.
+fn protocol_lines(transcript: &str) -> Vec<&str> {
+    transcript
+        .lines()
+        .filter(|line| {
+            let who = line
+                .split_once(" ms ")
+                .and_then(|(_, rest)| rest.split(' ').next());
+            !who.is_some_and(|who| who.ends_with('!'))
+        })
+        .collect()
+}
+
 #[test]
 fn two_checkers_starters_agree_a_draw_with_level_kings() {
     let bot = starter("checkers.py");
@@ -216,11 +229,12 @@ fn two_checkers_starters_agree_a_draw_with_level_kings() {
         assert_eq!(record["moves"][0]["offers_draw"], true, "{record:#}");
     }
     for (file, transcript) in played.files_ending(".transcript.txt") {
-        let offer = transcript
-            .lines()
+        let lines = protocol_lines(&transcript);
+        let offer = lines
+            .iter()
             .position(|line| line.ends_with("> offer draw"))
             .unwrap_or_else(|| panic!("{file}: no offer\n{transcript}"));
-        let rest: Vec<&str> = transcript.lines().skip(offer + 1).collect();
+        let rest = &lines[offer + 1..];
         assert!(rest[0].ends_with("> turn 1000"), "{file}:\n{transcript}");
         assert!(rest[1].ends_with("< draw"), "{file}:\n{transcript}");
     }
@@ -261,7 +275,7 @@ fn the_dots_starter_plays_square_and_oblong_boards() {
         // The lines of a turn with a box reach the opponent together, one `opponent` line
         // each, before its `turn` (or `result`).
         for (_, text) in played.files_ending(".transcript.txt") {
-            let lines: Vec<&str> = text.lines().collect();
+            let lines = protocol_lines(&text);
             opponent_runs += lines
                 .windows(2)
                 .filter(|pair| {

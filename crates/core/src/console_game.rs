@@ -6,7 +6,7 @@ use crate::arbiter::{play_game_watched, play_opening, GameRules, PlayedGame, Sea
 use crate::players::{PlayerSpec, PlayerSpecError};
 use crate::table::GameError;
 use referee_cage::console::board_view::{draw, played_line, side_name, Seating};
-use referee_cage::console::keyboard::Keyboard;
+use referee_cage::console::keyboard::{Keyboard, Typed};
 use referee_cage::console::screen::{Notice, Screen, Voice};
 use referee_cage::console::{notation, ConsoleOptions, ConsoleSeat};
 use referee_cage::process_options::ProcessOptions;
@@ -17,12 +17,12 @@ use referee_records::transcript::SeatLog;
 use referee_rules::clock::{Clock, TimeControl, MAX_MS};
 use referee_rules::games::{AnyGame, GameSpec, Side};
 use referee_rules::protocol::{Ready, RefereeMessage};
-use referee_rules::verdict::Fault;
+use referee_rules::verdict::{Fault, Termination};
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Who sits on a side: a person at this keyboard, or a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +122,11 @@ impl SideSeat {
     }
 }
 
+/// The prompt at the end of a casual game, where the person may take back their last move.
+const END_PROMPT: &str = "undo or Enter> ";
+/// How long the console waits at that prompt before it asks again: the person has no clock.
+const A_DAY: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// How long a bot may take before the console says it is busy: a quick bot's answer needs no
 /// notice, a slow one must not look like a hung console.
 const A_MOMENT: Duration = Duration::from_millis(250);
@@ -215,6 +220,8 @@ struct Console<'a, 'p> {
     screen: Screen,
     /// Shared by the people at this keyboard.
     keyboard: Option<Rc<Keyboard>>,
+    /// How the game ended was shown already (before the person chose not to take back).
+    result_shown: bool,
 }
 
 impl<'a, 'p> Console<'a, 'p> {
@@ -267,6 +274,7 @@ impl<'a, 'p> Console<'a, 'p> {
             takebacks,
             screen,
             keyboard,
+            result_shown: false,
         }
     }
 
@@ -327,7 +335,11 @@ impl<'a, 'p> Console<'a, 'p> {
         let mut taken_back = false;
         loop {
             let played = self.play(seats, number, &opening)?;
-            match self.take_back(seats, &played)? {
+            let kept = match self.take_back(seats, &played)? {
+                Some(kept) => Some(kept),
+                None => self.undo_at_the_end(seats, &played)?,
+            };
+            match kept {
                 Some(kept) => {
                     opening = kept;
                     taken_back = true;
@@ -410,15 +422,64 @@ impl<'a, 'p> Console<'a, 'p> {
         if !took_back {
             return Ok(None);
         }
+        let moves = all_moves(played);
+        let kept = before_last_move(&self.config.rules.spec, &moves, from, you);
+        self.restart_before(seats, played, &moves, kept).map(Some)
+    }
+
+    /// When a move ended a casual game (see [`takebacks_allowed`]): shows how, and lets the
+    /// person take back their last move and play on, or end the game. A game ended otherwise
+    /// (a resignation, a fault, a draw agreed) is over. Returns the moves kept, as
+    /// [`take_back`](Console::take_back) does, when the person takes theirs back.
+    fn undo_at_the_end(
+        &mut self,
+        seats: &mut [SideSeat; 2],
+        played: &PlayedGame,
+    ) -> Result<Option<Vec<String>>, GameError> {
+        let Some((you, from)) = self.person.zip(self.takebacks) else {
+            return Ok(None);
+        };
+        let keyboard = Rc::clone(self.keyboard.as_ref().expect("a person plays"));
         let spec = &self.config.rules.spec;
-        let record = &played.record;
-        let moves: Vec<String> = record
-            .opening
-            .iter()
-            .cloned()
-            .chain(record.moves.iter().map(|m| m.notation.clone()))
-            .collect();
+        let moves = all_moves(played);
         let kept = before_last_move(spec, &moves, from, you);
+        if !matches!(played.record.result.reason, Termination::Rules(_)) || kept == moves.len() {
+            return Ok(None);
+        }
+        show_result(&mut self.screen, spec, &self.seating, played);
+        self.result_shown = true;
+        self.screen.say(
+            Voice::Aside,
+            "A casual game: type undo to take back your last move and play on, or press Enter\n\
+             to end the game.",
+        );
+        loop {
+            match keyboard.read(&END_PROMPT, Instant::now() + A_DAY) {
+                Typed::Line { text, .. } => match text.trim().to_ascii_lowercase().as_str() {
+                    "undo" | "takeback" => break,
+                    "" | "quit" | "exit" => return Ok(None),
+                    _ => self
+                        .screen
+                        .say(Voice::Warning, "Type undo, or press Enter to end the game."),
+                },
+                Typed::Nothing => {}
+                Typed::Closed => return Ok(None),
+            }
+        }
+        self.result_shown = false;
+        self.restart_before(seats, played, &moves, kept).map(Some)
+    }
+
+    /// Takes back `moves` from `kept` on: says which moves went, starts again the bots that
+    /// play one game per process, and returns the moves kept, the next game's opening.
+    fn restart_before(
+        &mut self,
+        seats: &mut [SideSeat; 2],
+        played: &PlayedGame,
+        moves: &[String],
+        kept: usize,
+    ) -> Result<Vec<String>, GameError> {
+        let spec = &self.config.rules.spec;
         let taken: Vec<String> = moves[kept..]
             .iter()
             .map(|mv| notation::both(spec, mv))
@@ -434,7 +495,7 @@ impl<'a, 'p> Console<'a, 'p> {
                 }
             }
         }
-        Ok(Some(moves[..kept].to_vec()))
+        Ok(moves[..kept].to_vec())
     }
 
     /// Files the game unless moves were taken back, and shows how it ended.
@@ -445,13 +506,19 @@ impl<'a, 'p> Console<'a, 'p> {
         } else {
             played.write_files(config.record_dir.as_deref())?
         };
-        show_result(
-            &mut self.screen,
-            &config.rules.spec,
-            &self.seating,
-            &played,
-            files.as_ref(),
-        );
+        if !self.result_shown {
+            show_result(&mut self.screen, &config.rules.spec, &self.seating, &played);
+        }
+        if let Some(files) = &files {
+            self.screen.say(
+                Voice::Plain,
+                &format!(
+                    "Record: {} (transcript: {})",
+                    files.record.display(),
+                    files.transcript.display()
+                ),
+            );
+        }
         if taken_back && config.record_dir.is_some() {
             self.screen
                 .say(Voice::Plain, "Not recorded: moves were taken back.");
@@ -573,14 +640,19 @@ fn seating(sides: &[SideSpec; 2]) -> Seating {
     }
 }
 
-/// The final position, the result from the person's point of view, and where the record is.
-fn show_result(
-    screen: &mut Screen,
-    spec: &GameSpec,
-    seating: &Seating,
-    played: &PlayedGame,
-    files: Option<&RecordFiles>,
-) {
+/// The moves of `played` from the start, its opening's included.
+fn all_moves(played: &PlayedGame) -> Vec<String> {
+    let record = &played.record;
+    record
+        .opening
+        .iter()
+        .cloned()
+        .chain(record.moves.iter().map(|m| m.notation.clone()))
+        .collect()
+}
+
+/// The final position and the result from the person's point of view.
+fn show_result(screen: &mut Screen, spec: &GameSpec, seating: &Seating, played: &PlayedGame) {
     let record = &played.record;
     let mut game = spec.new_game();
     for mv in record
@@ -624,16 +696,6 @@ fn show_result(
     };
     screen.say(Voice::Result, &headline);
     screen.say(Voice::Plain, &format!("  {}", record.result.detail));
-    if let Some(files) = files {
-        screen.say(
-            Voice::Plain,
-            &format!(
-                "Record: {} (transcript: {})",
-                files.record.display(),
-                files.transcript.display()
-            ),
-        );
-    }
 }
 
 /// The number after the highest `NNNN.json` in `dir` (1 for a new directory), so that a game

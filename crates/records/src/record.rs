@@ -6,7 +6,9 @@
 //! read on a terminal, every line is escaped to printable ASCII (see [`referee_rules::quote`]). The
 //! stderr files hold the bot's bytes as it wrote them.
 
-use crate::transcript::{Direction, SeatLog, TRANSCRIPT_CAP_BYTES, TRANSCRIPT_CAP_LINES};
+use crate::transcript::{
+    Direction, SeatLog, MAX_STAMPED_LINES, TRANSCRIPT_CAP_BYTES, TRANSCRIPT_CAP_LINES,
+};
 use referee_rules::clock::TimeControl;
 use referee_rules::games::{Colour, Side};
 use referee_rules::quote;
@@ -385,10 +387,13 @@ pub fn read_stored(dir: &Path, record: GameRecord) -> StoredGame {
     }
 }
 
-/// Both seats' lines merged in time order: `+12.345678 ms A> turn 1000` for a line sent to
-/// player A, `A<` for a line read from it. Each line is escaped to printable ASCII, so that a
-/// bot's control characters reach nobody's terminal and a CR cannot fake a line; what a bot
-/// wrote past the transcript's caps is told at the end.
+/// Both seats' lines merged in time order: `+12.345 ms A> turn 1000` for a line sent to
+/// player A, `A<` for a line read from it, `A!` for a line A wrote on stderr (at the time it
+/// began, for the stamped lines of [`stderr_line_times`], at most
+/// [`TRANSCRIPT_STDERR_CAP_BYTES`] of them), so that a bot's debug output is read beside the
+/// turn it was written in. Each line is escaped to printable ASCII, so that a bot's control
+/// characters reach nobody's terminal and a CR cannot fake a line; what a bot wrote past the
+/// transcript's caps is told at the end.
 pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant) -> String {
     let mut out = transcript_lines(
         record
@@ -415,34 +420,88 @@ pub fn transcript(record: &GameRecord, logs: &[SeatLog; 2], started_at: Instant)
     out
 }
 
-/// The logs' lines merged in time order, stamped from `started_at`.
+/// The most bytes of a bot's stderr lines, escaped, that a transcript shows in one game; its
+/// stderr file has all of it.
+pub const TRANSCRIPT_STDERR_CAP_BYTES: usize = 64 * 1024;
+
+/// The logs' lines merged in time order, stamped from `started_at`, each seat's stderr lines
+/// among them (see [`transcript`]), then a note for each seat whose stderr lines were not all
+/// shown.
 fn transcript_lines<'a>(
     logs: impl IntoIterator<Item = (&'a str, &'a SeatLog)>,
     started_at: Instant,
 ) -> String {
-    let mut lines: Vec<(Instant, &str, Direction, &str)> = Vec::new();
+    let mut lines: Vec<(Instant, &str, &str, String)> = Vec::new();
+    let mut notes = String::new();
     for (label, log) in logs {
         for entry in &log.transcript {
-            lines.push((entry.at, label, entry.direction, &entry.line));
+            let arrow = match entry.direction {
+                Direction::ToBot => ">",
+                Direction::FromBot => "<",
+            };
+            lines.push((entry.at, label, arrow, quote::escape(&entry.line)));
+        }
+        let stderr = stderr_lines(log);
+        let left_out = stderr.left_out;
+        lines.extend(
+            stderr
+                .shown
+                .into_iter()
+                .map(|(at, text)| (at, label, "!", text)),
+        );
+        if left_out > 0 {
+            let _ = writeln!(
+                notes,
+                "[referee: {left_out} more lines {label} wrote on stderr are not shown here (past \
+                 the first {MAX_STAMPED_LINES} or {} KiB); its stderr file has them]",
+                TRANSCRIPT_STDERR_CAP_BYTES / 1024
+            );
         }
     }
+    // Stable: a seat's lines stamped at the same moment keep their order.
     lines.sort_by_key(|(at, ..)| *at);
     let mut out = String::new();
-    for (at, label, direction, line) in lines {
+    for (at, label, arrow, text) in lines {
         let micros = at.saturating_duration_since(started_at).as_micros();
-        let arrow = match direction {
-            Direction::ToBot => ">",
-            Direction::FromBot => "<",
-        };
         let _ = writeln!(
             out,
-            "+{}.{:03} ms {label}{arrow} {}",
+            "+{}.{:03} ms {label}{arrow} {text}",
             micros / 1000,
             micros % 1000,
-            quote::escape(line)
         );
     }
+    out.push_str(&notes);
     out
+}
+
+/// A seat's stderr lines as a transcript shows them: the stamped ones, escaped, up to
+/// [`TRANSCRIPT_STDERR_CAP_BYTES`], and how many lines were left out.
+struct StderrLines {
+    shown: Vec<(Instant, String)>,
+    left_out: usize,
+}
+
+/// Splits a log's stderr into lines as the viewer does (the `n`th line began at the `n`th
+/// stamp) and escapes them.
+fn stderr_lines(log: &SeatLog) -> StderrLines {
+    let text = String::from_utf8_lossy(&log.stderr);
+    let mut shown = Vec::new();
+    let mut bytes = 0;
+    // Once a line is left out, so is every later one: the lines shown are the first.
+    let mut full = false;
+    for (line, at) in text.lines().zip(&log.stderr_line_starts) {
+        let escaped = quote::escape(line);
+        full = full || bytes + escaped.len() > TRANSCRIPT_STDERR_CAP_BYTES;
+        if !full {
+            bytes += escaped.len();
+            shown.push((*at, escaped));
+        }
+    }
+    let total = text.lines().count();
+    StderrLines {
+        left_out: total - shown.len(),
+        shown,
+    }
 }
 
 /// The lines of an epilogue, what a kept bot logged after its last game's record was filed
@@ -495,23 +554,9 @@ mod tests {
         }
     }
 
-    fn log(stderr: &[u8], dropped: u64) -> SeatLog {
-        SeatLog {
-            stderr: stderr.to_vec(),
-            stderr_dropped: dropped,
-            ..SeatLog::default()
-        }
-    }
-
-    #[test]
-    fn the_transcript_escapes_every_line_and_tells_what_was_dropped() {
-        let started = Instant::now();
-        let line = |ms, direction, line: &str| TranscriptLine {
-            at: started + Duration::from_millis(ms),
-            direction,
-            line: line.into(),
-        };
-        let record = GameRecord {
+    /// A drawn game of players A and B.
+    fn record() -> GameRecord {
+        GameRecord {
             referee: "0".into(),
             number: 1,
             game: "tictactoe".into(),
@@ -531,7 +576,26 @@ mod tests {
             started: String::new(),
             ended: String::new(),
             final_position: String::new(),
+        }
+    }
+
+    fn log(stderr: &[u8], dropped: u64) -> SeatLog {
+        SeatLog {
+            stderr: stderr.to_vec(),
+            stderr_dropped: dropped,
+            ..SeatLog::default()
+        }
+    }
+
+    #[test]
+    fn the_transcript_escapes_every_line_and_tells_what_was_dropped() {
+        let started = Instant::now();
+        let line = |ms, direction, line: &str| TranscriptLine {
+            at: started + Duration::from_millis(ms),
+            direction,
+            line: line.into(),
         };
+        let record = record();
         let logs = [
             SeatLog {
                 transcript: vec![
@@ -557,6 +621,46 @@ mod tests {
              [referee: A wrote 3 more lines (12 bytes) past the transcript's cap of 10000 lines \
              or 1024 KiB a game; they were read and dropped]\n"
         );
+    }
+
+    #[test]
+    fn the_transcript_shows_stderr_lines_at_their_time_escaped_and_capped() {
+        let started = Instant::now();
+        let at = |us| started + Duration::from_micros(us);
+        let record = record();
+        let sent = |us, line: &str| TranscriptLine {
+            at: at(us),
+            direction: Direction::ToBot,
+            line: line.into(),
+        };
+        let a = SeatLog {
+            transcript: vec![sent(1000, "turn 1000"), sent(3000, "result draw")],
+            // The third line began past the stamps kept: it is only in the stderr file.
+            stderr: b"thinking \x1b[2J\n\nlate\n".to_vec(),
+            stderr_line_starts: vec![at(1500), at(1500)],
+            ..SeatLog::default()
+        };
+        let logs = [a, SeatLog::default()];
+        assert_eq!(
+            transcript(&record, &logs, started),
+            "+1.000 ms A> turn 1000\n\
+             +1.500 ms A! thinking \\x1b[2J\n\
+             +1.500 ms A! \n\
+             +3.000 ms A> result draw\n\
+             [referee: 1 more lines A wrote on stderr are not shown here (past the first 4096 \
+             or 64 KiB); its stderr file has them]\n"
+        );
+        // A flood is shown up to the cap, its first lines.
+        let line = "x".repeat(1000);
+        let flood = SeatLog {
+            stderr: format!("{line}\n").repeat(100).into_bytes(),
+            stderr_line_starts: (0..100).map(at).collect(),
+            ..SeatLog::default()
+        };
+        let shown = transcript(&record, &[flood, SeatLog::default()], started);
+        let lines = TRANSCRIPT_STDERR_CAP_BYTES / 1000;
+        assert_eq!(shown.matches(" A! x").count(), lines, "{shown}");
+        assert!(shown.contains(&format!("[referee: {} more lines A wrote", 100 - lines)));
     }
 
     #[test]

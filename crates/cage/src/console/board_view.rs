@@ -46,10 +46,30 @@ pub fn draw(game: &dyn AnyGame, selected: Option<u8>) -> Diagram {
 /// `X (you) played b2 (1 2)`.
 pub fn played_line(spec: &GameSpec, seating: &Seating, side: Side, notation: &str) -> String {
     format!(
-        "{} played {}",
+        "{} {}",
         seating.who(spec, side),
-        both(spec, notation)
+        move_words(spec, notation, false)
     )
+}
+
+/// What a move did, in words that follow the player's name (`you`: said to the person who
+/// played it): `played b2 (1 2)`. A swap opening's choices are said for what they do, not in
+/// the protocol's notation (`6 6 more`, `swap`).
+pub fn move_words(spec: &GameSpec, notation: &str, you: bool) -> String {
+    let words: Vec<&str> = notation.split_whitespace().collect();
+    let (take, place) = if you {
+        ("swap colours: you take Black", "place")
+    } else {
+        ("swaps colours and takes Black", "places")
+    };
+    match words[..] {
+        ["swap"] => take.to_string(),
+        [x, y, "more"] => format!(
+            "played {} for White, and {place} Black's next stone too",
+            both(spec, &format!("{x} {y}"))
+        ),
+        _ => format!("played {}", both(spec, notation)),
+    }
 }
 
 /// `Move 5: O (you) to move`; `number` counts the moves (plies) from the start.
@@ -76,6 +96,19 @@ mod tests {
         assert_eq!(
             played_line(&spec, &seating, Side::Second, "h 1 0"),
             "B (builtin:random) played b0-c0 (h 1 0)"
+        );
+        let swap2 = GameSpec::from_words("gomoku", &["swap=swap2"]).unwrap();
+        assert_eq!(
+            move_words(&swap2, "6 6 more", true),
+            "played g6 (6 6) for White, and place Black's next stone too"
+        );
+        assert_eq!(
+            played_line(&swap2, &seating, Side::Second, "swap"),
+            "Second (builtin:random) swaps colours and takes Black"
+        );
+        assert_eq!(
+            move_words(&swap2, "swap", true),
+            "swap colours: you take Black"
         );
         let together = Seating {
             names: [String::new(), String::new()],

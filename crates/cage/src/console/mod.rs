@@ -15,7 +15,7 @@ pub mod screen;
 
 use super::requests::Setup;
 use super::{Answer, Seat};
-use board_view::{draw, played_line, side_name, turn_line, Seating};
+use board_view::{draw, move_words, played_line, side_name, turn_line, Seating};
 use input::{help, hint, refusal, Input};
 use keyboard::{Keyboard, Prompt, Typed};
 use notation::friendly;
@@ -66,7 +66,8 @@ fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers
     followed.plies += 1;
     followed.takeable += 1;
     followed.offering = false;
-    let played = format!("played {}", notation::both(&followed.spec, canonical));
+    followed.offered_with_last = offers;
+    let spec = &followed.spec;
     let (offer, offers_too) = if offers {
         (" and offer a draw", " and offers a draw")
     } else {
@@ -75,8 +76,8 @@ fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers
     said(
         seating,
         followed,
-        &format!("{played}{offer}."),
-        &format!("{played}{offers_too}."),
+        &format!("{}{offer}.", move_words(spec, canonical, true)),
+        &format!("{}{offers_too}.", move_words(spec, canonical, false)),
     )
 }
 
@@ -101,6 +102,8 @@ struct FollowedGame {
     takeable: usize,
     /// The player offered a draw, to go with their next move.
     offering: bool,
+    /// The player's last move offered a draw: the opponent's next move declines it.
+    offered_with_last: bool,
 }
 
 impl ConsoleSeat {
@@ -182,6 +185,7 @@ impl ConsoleSeat {
             plies: played.len(),
             takeable,
             offering: false,
+            offered_with_last: false,
         });
         Ok(())
     }
@@ -283,6 +287,13 @@ impl ConsoleSeat {
                 RefereeMessage::Turn { ms, .. } => limit = Some(Duration::from_millis(*ms)),
                 _ => {}
             }
+        }
+        // The opponent played on: a bot declined the person's offer (a person at this
+        // keyboard said so as they played).
+        let opponent = followed.side.opponent();
+        if std::mem::take(&mut followed.offered_with_last) && !seating.humans[opponent.index()] {
+            let declined = format!("{} declines the draw.", seating.who(spec, opponent));
+            screen.say(Voice::Plain, &declined);
         }
         for early in self.keyboard.typed_ahead() {
             let ignored = format!(
@@ -402,40 +413,60 @@ impl ConsoleSeat {
                 typed,
                 notation,
                 offers_draw,
-            } => {
-                let mut trial = followed.game.boxed_clone();
-                match trial.play_text(&notation) {
-                    Ok(_) if offers_draw && !spec.allows_draw_offers() => {
-                        let none = format!("There are no draw offers in {}.", spec.name());
-                        screen.say(Voice::Warning, &none);
-                    }
-                    Ok(canonical) => {
-                        followed.game = trial;
-                        let offers = offers_draw || followed.offering;
-                        let line = moved(&self.options.seating, followed, &canonical, offers);
-                        screen.say(Voice::Plain, &line);
-                        return Some(if offers {
-                            format!("{canonical} draw")
-                        } else {
-                            canonical
-                        });
-                    }
-                    Err(error) => {
-                        let shown = if typed == notation {
-                            typed
-                        } else {
-                            format!("{typed} ({notation})")
-                        };
-                        let why = refusal(&error);
-                        screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
-                        if let Some(hint) = hint(spec, &error) {
-                            screen.say(Voice::Plain, &hint);
-                        }
-                    }
-                }
-            }
+            } => return self.play_typed(followed, &typed, &notation, offers_draw, offered),
         }
         None
+    }
+
+    /// Plays a move typed in `notation` (`typed` as the person wrote it) when it is legal,
+    /// saying so (and that an offer of the opponent's is declined); otherwise says why not.
+    /// Returns the reply to send, when the move is played.
+    fn play_typed(
+        &mut self,
+        followed: &mut FollowedGame,
+        typed: &str,
+        notation: &str,
+        offers_draw: bool,
+        offered: bool,
+    ) -> Option<String> {
+        let (screen, seating) = (&mut self.screen, &self.options.seating);
+        let spec = &followed.spec;
+        let mut trial = followed.game.boxed_clone();
+        match trial.play_text(notation) {
+            Ok(_) if offers_draw && !spec.allows_draw_offers() => {
+                let none = format!("There are no draw offers in {}.", spec.name());
+                screen.say(Voice::Warning, &none);
+                None
+            }
+            Ok(canonical) => {
+                followed.game = trial;
+                if offered {
+                    let line = said(seating, followed, "decline the draw.", "declines the draw.");
+                    screen.say(Voice::Plain, &line);
+                }
+                let offers = offers_draw || followed.offering;
+                let line = moved(seating, followed, &canonical, offers);
+                screen.say(Voice::Plain, &line);
+                Some(if offers {
+                    format!("{canonical} draw")
+                } else {
+                    canonical
+                })
+            }
+            Err(error) => {
+                let shown = if typed == notation {
+                    typed.to_string()
+                } else {
+                    format!("{typed} ({notation})")
+                };
+                let why = refusal(&error);
+                screen.say(Voice::Warning, &format!("{}: {why}", shorten(&shown, 60)));
+                if let Some(hint) = hint(spec, &error) {
+                    screen.say(Voice::Plain, &hint);
+                }
+                None
+            }
+        }
     }
 }
 
@@ -618,6 +649,7 @@ mod tests {
             plies: 0,
             takeable: 0,
             offering: false,
+            offered_with_last: false,
         }
     }
 

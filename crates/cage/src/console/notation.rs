@@ -97,22 +97,38 @@ fn dots_line(a: &str, from: (u8, u64), b: &str, to: (u8, u64)) -> Translation {
     }
 }
 
-/// The legal move from `from` that ends on `to`, a plain move or a capture alike.
+/// The legal move from `from` that ends on `to`, a plain move or a capture alike; failing
+/// that, the one capture from `from` that lands on `to` on its way (`12 19` for `12x19x28`,
+/// whose jump cannot stop on 19): a person names the jump they see, the rules make it go on.
 fn piece_move(game: &dyn AnyGame, from: u8, to: u8) -> Translation {
-    let candidates: Vec<String> = game
-        .piece_moves()
-        .into_iter()
-        .filter(|mv| mv.from == from && mv.to == to)
-        .map(|mv| mv.notation)
+    let moves = game.piece_moves();
+    let from_here = || moves.iter().filter(|mv| mv.from == from);
+    let mut candidates: Vec<&str> = from_here()
+        .filter(|mv| mv.to == to)
+        .map(|mv| mv.notation.as_str())
         .collect();
+    if candidates.is_empty() {
+        candidates = from_here()
+            .filter(|mv| lands_on(&mv.notation, to))
+            .map(|mv| mv.notation.as_str())
+            .collect();
+    }
     match &candidates[..] {
-        [only] => Translation::Friendly(only.clone()),
+        [only] => Translation::Friendly((*only).to_string()),
         [] => Translation::Friendly(format!("{from}-{to}")),
         several => Translation::Unclear(format!(
             "several captures go from {from} to {to}: {}; type the one you mean",
             several.join(", ")
         )),
     }
+}
+
+/// Whether the capture `notation` (canonical, every landing square: `12x19x28`) lands on `to`
+/// before its last square.
+fn lands_on(notation: &str, to: u8) -> bool {
+    let mut landings: Vec<&str> = notation.split('x').skip(1).collect();
+    landings.pop();
+    landings.iter().any(|square| square.parse() == Ok(to))
 }
 
 /// A move in the protocol's notation as the console shows it: its friendly form when there is
@@ -256,15 +272,21 @@ mod tests {
     }
 
     #[test]
-    fn the_extent_names_the_edges_as_drawn() {
-        assert_eq!(
-            extent(spec("tictactoe", &[]).geometry()).unwrap(),
-            "columns a-c (0-2), rows 0-2"
-        );
-        assert_eq!(
-            extent(spec("dots", &["rows=2", "cols=4"]).geometry()).unwrap(),
-            "dot columns a-e (0-4), dot rows 0-2"
-        );
-        assert_eq!(extent(spec("checkers", &[]).geometry()), None);
+    fn two_squares_name_a_multi_jump_by_its_first_landing() {
+        // Black's man on 12 must jump 16 and then 24: 12x19x28, whose jump cannot stop on 19.
+        let through = spec("checkers", &["fen=B:W16,24:B12"]);
+        let game = through.new_game();
+        let translated = |text| translate(&through, game.as_ref(), text);
+        assert_eq!(translated("12 19"), friendly_move("12x19x28"));
+        assert_eq!(translated("12 28"), friendly_move("12x19x28"));
+        // A plain move stays a plain move, for the rules to refuse: the capture is mandatory.
+        assert_eq!(translated("12 15"), friendly_move("12-15"));
+        // Two captures through 19 (on to 26 or to 28): the person must say which.
+        let forked = spec("checkers", &["fen=B:W16,23,24:B12"]);
+        let game = forked.new_game();
+        assert!(matches!(
+            translate(&forked, game.as_ref(), "12 19"),
+            Translation::Unclear(why) if why.contains("12x19x26") && why.contains("12x19x28")
+        ));
     }
 }

@@ -3,7 +3,7 @@
 //! a game as each side (the second in the same process when the bot declares `multi`) and the
 //! game's edge cases (an opening already played, a rectangular board, the forced board and a
 //! free choice in ultimate tic-tac-toe, a multi-jump in checkers, an extra move after a box in
-//! dots and boxes), and then says in plain words what the bot does wrong: missing flush, slow
+//! dots and boxes, a draw offered with every move where the game has draw offers), and then says in plain words what the bot does wrong: missing flush, slow
 //! start, extra output, wrong notation, CRLF line ends, a stderr flood, not exiting on `quit`.
 //!
 //! Each cause is said once, where it was first seen, with the end of the bot's stderr; a game
@@ -19,13 +19,14 @@ use referee_bots::Level;
 use referee_cage::process::{BotProcess, SpawnError};
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::supervisor::Supervisor;
-use referee_cage::Protocol;
+use referee_cage::{Answer, Protocol, Seat};
 use referee_records::record::RecordFiles;
 use referee_records::transcript::{Direction, SeatLog};
 use referee_rules::clock::TimeControl;
 use referee_rules::games::{GameSpec, Side};
+use referee_rules::protocol::{Ready, RefereeMessage, Reply};
 use referee_rules::quote::escape;
-use referee_rules::verdict::{looks_like_prose, Termination};
+use referee_rules::verdict::{looks_like_prose, Fault, Termination};
 use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
@@ -156,6 +157,42 @@ struct Scenario {
     spec: GameSpec,
     opening: Vec<String>,
     bot_side: Side,
+    /// The random opponent offers a draw with every move (see [`DrawOffers`]).
+    opponent_offers_draws: bool,
+}
+
+/// The random opponent's seat, offering a draw with every move it plays: the built-in bots
+/// never offer one, and a bot must be seen to read `offer draw` and answer it (a bot that
+/// exits on it would lose every game against one that offers).
+struct DrawOffers<'a>(&'a mut dyn Seat);
+
+impl Seat for DrawOffers<'_> {
+    fn setup(&mut self, messages: &[RefereeMessage], allowance: Duration) -> Result<Ready, Fault> {
+        self.0.setup(messages, allowance)
+    }
+
+    fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
+        let mut answer = self.0.ask(messages, watchdog)?;
+        if let Ok(Reply::Move {
+            offers_draw: false, ..
+        }) = Reply::parse(&answer.line)
+        {
+            answer.line.push_str(" draw");
+        }
+        Ok(answer)
+    }
+
+    fn tell(&mut self, messages: &[RefereeMessage]) {
+        self.0.tell(messages);
+    }
+
+    fn take_log(&mut self) -> SeatLog {
+        self.0.take_log()
+    }
+
+    fn finish(&mut self) {
+        self.0.finish();
+    }
 }
 
 /// A slowest move above this share of the limit is worth a warning: a loaded machine may push
@@ -304,6 +341,13 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
                 &opponent_spec.command_line(&config.referee_exe, number as u64),
                 ProcessOptions::default(),
             )?),
+        };
+        let mut offering;
+        let rival: &mut dyn Seat = if scenario.opponent_offers_draws {
+            offering = DrawOffers(rival);
+            &mut offering
+        } else {
+            rival
         };
         let seated_player = |seat, label: &str, command: String| SeatedPlayer {
             seat,
@@ -689,7 +733,7 @@ fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem 
         .rev()
         .find(|line| line.direction == Direction::FromBot)
         .map(|line| line.line.as_str());
-    let (name, text) = match result.reason {
+    let (name, mut text) = match result.reason {
         Termination::NotAMove => (
             "wrong notation",
             format!(
@@ -750,6 +794,10 @@ fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem 
         }
         _ => ("fault", format!("{}: {}", result.reason, result.detail)),
     };
+    for hint in fault_hints(played, side, rules) {
+        text.push_str("; ");
+        text.push_str(&hint);
+    }
     Problem {
         cause: Cause::Fault {
             reason: result.reason,
@@ -760,6 +808,76 @@ fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem 
         text,
     }
 }
+
+/// What the bot was last sent explains many faults: the lines it died after, a draw offer it
+/// could not answer, a box completed that gave it another move.
+fn fault_hints(played: &PlayedGame, side: Side, rules: &GameRules) -> Vec<String> {
+    let result = &played.record.result;
+    let last = last_request(&played.logs[side.index()]);
+    let mut hints = Vec::new();
+    if result.reason == Termination::Exited && !last.is_empty() {
+        hints.push(format!("it died after it was sent {}", quoted_lines(&last)));
+    }
+    if last.contains(&"offer draw") {
+        hints.push(
+            "its opponent had offered a draw ('offer draw' before its 'turn'): answer 'draw' to \
+             accept it, or a move to decline it (protocol.md, 'offer draw')"
+                .into(),
+        );
+    }
+    let moved_last = played.record.moves.last().filter(|mv| mv.side == side);
+    if let (Termination::Timeout, GameSpec::Dots(_), Some(mv)) =
+        (result.reason, &rules.spec, moved_last)
+    {
+        hints.push(format!(
+            "its line '{}' completed a box, so it had to move again, and did not: protocol.md \
+             says \"a bot whose line completes a box moves again: its next `turn` comes at \
+             once, with no `opponent` line before it\"",
+            escape(&mv.notation)
+        ));
+    }
+    hints
+}
+
+/// The lines of the last request a bot was sent before it failed: those sent after its last
+/// line, without the `result` (or `quit`, Gomocup's `END`) that followed the failure.
+fn last_request(log: &SeatLog) -> Vec<&str> {
+    let answered = log
+        .transcript
+        .iter()
+        .rposition(|line| line.direction == Direction::FromBot)
+        .map_or(0, |at| at + 1);
+    log.transcript[answered..]
+        .iter()
+        .filter(|line| line.direction == Direction::ToBot)
+        .map(|line| line.line.as_str())
+        .take_while(|line| !line.starts_with("result ") && !matches!(*line, "quit" | "END"))
+        .collect()
+}
+
+/// The last lines of a request (at most [`LINES_QUOTED`]), each escaped and cut short:
+/// `'opponent swap' and 'turn 1000'`.
+fn quoted_lines(lines: &[&str]) -> String {
+    let shown = &lines[lines.len().saturating_sub(LINES_QUOTED)..];
+    let mut quoted: Vec<String> = shown
+        .iter()
+        .map(|line| format!("'{}'", referee_rules::quote::shorten(line, 60)))
+        .collect();
+    let last = quoted.pop().expect("a line at least");
+    let mut text = if lines.len() > shown.len() {
+        "..., ".to_string()
+    } else {
+        String::new()
+    };
+    if !quoted.is_empty() {
+        text.push_str(&format!("{} and ", quoted.join(", ")));
+    }
+    text.push_str(&last);
+    text
+}
+
+/// The most lines of a request a finding quotes.
+const LINES_QUOTED: usize = 3;
 
 /// For an illegal `x y` move, whether `y x` would have been legal: the classic row/column mix-up.
 fn swapped_hint(
@@ -798,6 +916,7 @@ fn scenarios(spec: &GameSpec, opening: &[String]) -> Vec<Scenario> {
         spec: spec.clone(),
         opening: opening.to_vec(),
         bot_side: side,
+        opponent_offers_draws: false,
     };
     let mut list = vec![plain(Side::First), plain(Side::Second)];
     for case in spec.check_scenarios() {
@@ -813,6 +932,15 @@ fn scenarios(spec: &GameSpec, opening: &[String]) -> Vec<Scenario> {
             spec,
             opening: case.opening,
             bot_side: game.side_to_move(),
+            opponent_offers_draws: false,
+        });
+    }
+    if spec.allows_draw_offers() {
+        // Every turn of the bot's after the opponent's first move comes with an offer.
+        list.push(Scenario {
+            title: "a draw offered with every move of the opponent".into(),
+            opponent_offers_draws: true,
+            ..plain(Side::First)
         });
     }
     list
@@ -830,7 +958,7 @@ mod tests {
         assert_eq!(count("tictactoe", &[]), 3);
         assert_eq!(count("mnk", &["size=20"]), 4);
         assert_eq!(count("uttt", &[]), 4);
-        assert_eq!(count("checkers", &[]), 3);
+        assert_eq!(count("checkers", &[]), 4);
         assert_eq!(count("dots", &[]), 3);
         assert_eq!(count("dots", &["size=1"]), 2);
         let rect = scenarios(&GameSpec::from_words("mnk", &["size=20"]).unwrap(), &[]);

@@ -5,7 +5,8 @@
 //! says it, with the end of its stderr.
 
 use super::{
-    stderr_details, stderr_end, CheckConfig, CheckError, Finding, Severity, BUFFERING_VARIABLES,
+    fault_hints, stderr_details, stderr_end, CheckConfig, CheckError, Finding, Severity,
+    BUFFERING_VARIABLES,
 };
 use crate::players::PlayerSpec;
 use crate::table::{Player, Recorder, ScheduledGame, Table, TableSettings, Venue};
@@ -71,7 +72,10 @@ pub(super) fn run_trial(
         let finding = if played.faulted[side.index()] {
             Finding {
                 severity: Severity::Problem,
-                text: format!("{title}: {}: {}", result.reason, result.detail),
+                text: fault_hints(played, side, &config.rules).into_iter().fold(
+                    format!("{title}: {}: {}", result.reason, result.detail),
+                    |text, hint| format!("{text}; {hint}"),
+                ),
                 details: stderr_details(played, side, finished.files(), config),
                 stderr_end: stderr_end(played, side),
             }
