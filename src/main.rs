@@ -1,5 +1,5 @@
-//! The `referee` command: the command line over the workspace's crates (see the README's
-//! layout section for what each crate owns).
+//! The `referee` command: the command line over the workspace's crates (see
+//! docs/development.md for what each crate owns).
 
 mod cli;
 

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 const CONTEST_HELP: &str = "\
 A contest file: every key of a tournament file (game, params, format, rounds, games, time,
-limits, openings, seed, concurrency, output, ...; see README.md, \"Tournaments\"), and:
+limits, openings, seed, concurrency, output, ...; see docs/tournaments.md, \"The
+configuration\"), and:
 
   sources = \"submissions\"        every folder in it is a player, named after the folder
   failed_check = \"leave-out\"     or \"keep\": a player that fails `referee check` plays, flagged
@@ -44,7 +45,7 @@ toolchains, every game replayable; in one file to open in a browser or publish a
 #[command(after_help = CONTEST_HELP)]
 pub(super) struct ContestArgs {
     /// The contest's file (TOML): a tournament file whose players may also be source folders
-    /// (source = "DIR", or sources = "DIR" for a folder of them), see README.md, "Contests".
+    /// (source = "DIR", or sources = "DIR" for a folder of them), see docs/contests.md.
     config: PathBuf,
     /// Builds, checks and games run at once [default: the file's concurrency, else half the
     /// CPU cores, at least 1].

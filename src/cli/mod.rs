@@ -76,13 +76,13 @@ enum Command {
     Check(check::CheckArgs),
     /// Play a tournament described in a TOML file: a round robin, a gauntlet, a Swiss
     /// tournament (format = "swiss", rounds = N) or a knock-out (format = "knockout"), openings
-    /// played with both colours, several games at once, every result journaled (see README.md,
-    /// "Tournaments").
+    /// played with both colours, several games at once, every result journaled (see
+    /// docs/tournaments.md).
     Tournament(tournament::TournamentArgs),
     /// Run a contest from a TOML file: build every player's sources with its language's
     /// profile (in the sandbox, cached), check each with `referee check` (leaving out, or
     /// flagging, those that fail), then play the players who pass as a tournament (see
-    /// README.md, "Contests").
+    /// docs/contests.md).
     Contest(contest::ContestArgs),
     /// Print the standings, ratings and crosstable of tournament journals: one run's, or the
     /// journals of every shard of a tournament, merged.

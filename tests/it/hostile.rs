@@ -618,7 +618,7 @@ fn a_sandboxed_bot_gets_a_clean_environment_and_its_pipes_only() {
 
 /// Item 12: outside the sandbox, in a PID namespace of its own, a bot can neither stop its
 /// opponent nor kill the referee. Without the namespace (turned off), it can stop its opponent,
-/// who then loses on time: what the README says only the namespace or the sandbox stops.
+/// who then loses on time: what docs/sandbox.md says only the namespace or the sandbox stops.
 #[test]
 fn outside_the_sandbox_a_bot_cannot_signal_its_opponent_or_the_referee() {
     let outcome = play(&game("stop", scripted("good"), &[]), &[]);

@@ -12,6 +12,7 @@ mod common;
 mod console;
 mod contest;
 mod cores;
+mod docs;
 mod export;
 mod hostile;
 mod journals;

@@ -1,6 +1,6 @@
 //! The README's path for a new bot author, run as it is written there: the bot of "Your first
-//! bot" is checked, plays a match and a gauntlet; the configuration example of "Tournaments"
-//! loads, its openings deck included.
+//! bot" is checked, plays a match and a gauntlet; the configuration example of
+//! docs/tournaments.md loads, its openings deck included.
 
 use crate::common::{referee, repo_file};
 use std::path::Path;
@@ -8,13 +8,19 @@ use std::process::Output;
 
 /// The fenced block of the README that starts with `first_line`, without its fences.
 fn readme_block(first_line: &str) -> String {
-    let readme = std::fs::read_to_string(repo_file("README.md")).unwrap();
-    let start = readme
+    doc_block("README.md", first_line)
+}
+
+/// The fenced block of the repository's Markdown file `path` that starts with `first_line`,
+/// without its fences.
+fn doc_block(path: &str, first_line: &str) -> String {
+    let text = std::fs::read_to_string(repo_file(path)).unwrap();
+    let start = text
         .find(&format!("\n{first_line}\n"))
-        .unwrap_or_else(|| panic!("no block starting {first_line:?} in the README"))
+        .unwrap_or_else(|| panic!("no block starting {first_line:?} in {path}"))
         + 1;
-    let end = start + readme[start..].find("\n```").unwrap();
-    readme[start..=end].to_string()
+    let end = start + text[start..].find("\n```").unwrap();
+    text[start..=end].to_string()
 }
 
 /// Runs the referee in `dir` and returns its output, asserting that it exited with `code`.
@@ -70,12 +76,15 @@ fn the_readme_walkthrough_works_as_written() {
 }
 
 #[test]
-fn the_readme_configuration_example_loads_with_its_openings() {
+fn the_book_configuration_example_loads_with_its_openings() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("league.toml");
     std::fs::write(
         &config,
-        readme_block("name = \"league\"                  # default: the file's name without .toml"),
+        doc_block(
+            "docs/tournaments.md",
+            "name = \"league\"                  # default: the file's name without .toml",
+        ),
     )
     .unwrap();
     // Relative paths are taken from the directory the referee runs in: cargo runs the tests

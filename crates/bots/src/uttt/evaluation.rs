@@ -9,11 +9,11 @@
 //! strong bot against itself (3,000 iterations a move, the first 0 to 7 moves at random), each
 //! labelled with its game's result for the side to move: `write_training_data` below wrote
 //! them (seeds 1 and 2, 3,000 games each) and `benches/uttt_evaluation/fit.py` fitted the
-//! weights (README, "A static evaluation"). The games were played by the bot with the twenty
-//! features before these (a share of 0.3); writing them again plays it with these, so the
-//! weights would come out a little different. The features of the chances on the small boards
-//! (9 and 10 for each side, and 24 below) brought the held-out log loss from 0.6383 to 0.6280
-//! on the same games (a constant's 0.6931).
+//! weights (docs/builtin-bots.md, "A static evaluation"). The games were played by the bot
+//! with the twenty features before these (a share of 0.3); writing them again plays it with
+//! these, so the weights would come out a little different. The features of the chances on
+//! the small boards (9 and 10 for each side, and 24 below) brought the held-out log loss from
+//! 0.6383 to 0.6280 on the same games (a constant's 0.6931).
 
 use super::playout::{Rollout, BOARD};
 use super::small_board::{FILL_WHOLE, RANDOM_FILL_WINS, TERNARY, WINNING_CELLS};
@@ -268,7 +268,7 @@ mod tests {
 
     /// Writes the training data of [`WEIGHTS`] for `benches/uttt_evaluation/fit.py`: one line
     /// per position, its game's number, its side to move's result (1, 0.5 or 0) and its
-    /// features. Run by hand (README, "A static evaluation"):
+    /// features. Run by hand (docs/builtin-bots.md, "A static evaluation"):
     /// `UTTT_TRAINING=FILE,GAMES,SEED cargo test --release --lib write_training_data --
     /// --ignored`.
     #[test]

@@ -6,14 +6,14 @@
 //!   which lowers the noise of one playout. Against OpenSpiel's own MCTS at 1000 ms a move,
 //!   both colours, 93.5% over 200 games (as the second player 85.5%) where playouts alone
 //!   scored 86.7% over 300 (as the second player 77.7%); at 100 ms 96.4% over 400 games, where
-//!   they scored 93.9% (README).
+//!   they scored 93.9% (docs/builtin-bots.md).
 //! - Solved positions: a node whose game is over, or that has a winning child, or whose
 //!   children all lose, is proven; the search never explores a proven loss again when there is
 //!   another move, always takes a proven win, and the root chooses by proofs first.
 //! - A move that wins the game at once is proven when its parent is expanded, not when it is
 //!   first visited: the parent is then proven lost for whoever moved into it at once, and the
 //!   search turns away from it without trying each of its other moves first (88.5% against
-//!   OpenSpiel's MCTS at 100 ms over 1,000 games, 87.4% without: README).
+//!   OpenSpiel's MCTS at 100 ms over 1,000 games, 87.4% without: docs/builtin-bots.md).
 //! - The best move so far is proposed to the budget as it changes, for an answer in time.
 //!
 //! The tree lives in a preallocated arena of small nodes (the children of a node are contiguous,
@@ -36,12 +36,12 @@ use std::time::Instant;
 const ARENA_NODES: usize = 1 << 21;
 /// The exploration constant of UCB1, for results in 0..=1: lower than the textbook 1.0 (sqrt
 /// 2 for -1..1), which the solved positions and the better playouts make affordable. 0.4
-/// scored as well at 100 ms per move but clearly worse at 1000 ms (README).
+/// scored as well at 100 ms per move but clearly worse at 1000 ms (docs/builtin-bots.md).
 const EXPLORATION: f32 = 0.55;
 /// The share of the static evaluation ([`super::evaluation`]) in a leaf's result, the rest
 /// the playout's. Measured at 100 ms a move as the second player against the rebuilt
-/// OpenSpiel MCTS, 200 games each (README): 0.3 scored 86.8%, 0.4 91.2%, 0.5 89.0%, 0.7 89.0%;
-/// the middle of that plateau.
+/// OpenSpiel MCTS, 200 games each (docs/builtin-bots.md): 0.3 scored 86.8%, 0.4 91.2%, 0.5
+/// 89.0%, 0.7 89.0%; the middle of that plateau.
 const EVALUATION_SHARE: f32 = 0.5;
 /// Iterations between two looks at the clock: a playout takes a few microseconds.
 const CLOCK_EVERY: u32 = 16;

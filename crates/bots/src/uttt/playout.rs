@@ -4,14 +4,14 @@
 //!
 //! Whether a board can be taken is one lookup in [`WINNING_CELLS`] on the player's 9-bit marks
 //! there, rather than a test of each empty cell. Heavier policies were measured against
-//! OpenSpiel's MCTS and scored no better, or worse (README, "Ultimate tic-tac-toe against plain
-//! MCTS"): also blocking the opponent's immediate win, avoiding sending it to a board it can
-//! take or to a decided one, taking a board when play is free.
+//! OpenSpiel's MCTS and scored no better, or worse (docs/builtin-bots.md, "Ultimate
+//! tic-tac-toe against plain MCTS"): also blocking the opponent's immediate win, avoiding
+//! sending it to a board it can take or to a decided one, taking a board when play is free.
 //!
 //! A playout runs on a [`Rollout`], the position cut down to the bits it changes, rather than on
 //! the rules' [`Uttt`], which also keeps the last move and the ending for the referee: with twice
 //! the search's time the bot scored 93.9% against OpenSpiel's MCTS instead of 88%, so every
-//! playout saved counts (README).
+//! playout saved counts (docs/builtin-bots.md).
 
 use super::small_board::WINNING_CELLS;
 use rand::Rng;
