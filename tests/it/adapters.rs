@@ -1088,6 +1088,8 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
         for game in &games {
             game.ended_by_the_rules();
         }
+        // A reply that is not a move: riddles.io's engine ends the game, theaigames' asks once
+        // more (`action move` alone), and the bot's next answer is its move.
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "wrong"))
@@ -1095,14 +1097,24 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
                 .games(1)
                 .time("first=5000"),
         );
-        assert_eq!(games[0].reason(), "not-a-move");
-        assert!(
-            games[0]
-                .detail()
-                .contains("for move 5, which is not a move: expected 'place_move X Y'"),
-            "{}",
-            games[0].detail()
-        );
+        if dialect == "riddles" {
+            assert_eq!(games[0].reason(), "not-a-move");
+            assert!(
+                games[0]
+                    .detail()
+                    .contains("for move 5, which is not a move: expected 'place_move X Y'"),
+                "{}",
+                games[0].detail()
+            );
+        } else {
+            games[0].ended_by_the_rules();
+            let sent = games[0].sent_to_a();
+            let again = sent
+                .windows(2)
+                .filter(|pair| pair[0].starts_with("action move") && pair[1].starts_with("action"))
+                .count();
+            assert_eq!(again, 1, "{}", games[0].transcript);
+        }
         // Start-up is not charged to the first move: 600 ms of CPU before the bot reads its
         // input, against 300 ms a move and no first-move allowance.
         let games = play(
@@ -1131,7 +1143,8 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             "{}",
             games[0].detail()
         );
-        // Four in a Row's command, answered by bots copied from it: not a move in this game.
+        // Four in a Row's command, answered by bots copied from it: riddles.io's engine reads
+        // the numbers and not the word, theaigames' asks once more.
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "disc"))
@@ -1139,14 +1152,24 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
                 .games(1)
                 .time("first=5000"),
         );
-        assert_eq!(games[0].reason(), "not-a-move");
-        assert!(
-            games[0]
-                .detail()
-                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
-            "{}",
-            games[0].detail()
+        games[0].ended_by_the_rules();
+        assert!(games[0]
+            .written_by_a()
+            .iter()
+            .any(|line| line.starts_with("place_disc")));
+        // A square already taken: riddles.io's engine ends the game, theaigames' asks again.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "taken"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000"),
         );
+        if dialect == "riddles" {
+            assert_eq!(games[0].reason(), "illegal-move", "{}", games[0].detail());
+        } else {
+            games[0].ended_by_the_rules();
+        }
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "slow:400"))
@@ -1164,4 +1187,35 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
         message.contains("player A: riddles bots cannot play checkers"),
         "{message}"
     );
+}
+
+#[test]
+fn theaigames_asks_twice_and_reads_decimals() {
+    // theaigames asks twice, not three times: a second bad reply loses.
+    let games = play(
+        Match::new("uttt")
+            .a(riddles("theaigames", "twice"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
+    );
+    assert_eq!(games[0].reason(), "not-a-move", "{}", games[0].detail());
+    // theaigames reads decimal coordinates and passes over words after them; riddles.io
+    // wants exactly three words.
+    let games = play(
+        Match::new("uttt")
+            .a(riddles("theaigames", "decimal"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
+    );
+    games[0].ended_by_the_rules();
+    let games = play(
+        Match::new("uttt")
+            .a(riddles("riddles", "decimal"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
+    );
+    assert_eq!(games[0].reason(), "not-a-move", "{}", games[0].detail());
 }

@@ -274,6 +274,7 @@ pub fn looks_like_prose(line: &str) -> bool {
         "ready",
         "multi",
         "place_move",
+        "place_disc",
         "swap",
         "more",
     ];
