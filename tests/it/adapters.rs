@@ -553,6 +553,45 @@ fn a_brain_refusing_the_board_loses_with_a_verdict_of_its_own() {
 }
 
 #[test]
+fn a_brain_refusing_the_rule_loses_and_one_knowing_it_plays() {
+    // As Rapfi answers `INFO rule 8`: it would play freestyle under a caro judge.
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("norule"))
+            .b(RANDOM)
+            .games(2)
+            .args(&["-p", "rule=caro"]),
+    );
+    for game in &games {
+        assert_eq!(game.reason(), "refused-board", "{}", game.detail());
+        assert_eq!(
+            game.record["result"]["winner"],
+            game.a_side().opponent().as_str()
+        );
+        assert!(
+            game.detail().contains(
+                "refused the rule caro (INFO rule 8): 'ERROR Unknown rule id: 8. Rule is \
+                 reset to freestyle...'"
+            ),
+            "{}",
+            game.detail()
+        );
+    }
+    // The same brain knows renju: it plays.
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("norule"))
+            .b(RANDOM)
+            .games(2)
+            .args(&["-p", "rule=renju"]),
+    );
+    for game in &games {
+        assert_ne!(game.reason(), "refused-board", "{}", game.detail());
+        assert!(game.moves().len() > 4, "{}", game.detail());
+    }
+}
+
+#[test]
 fn brains_lines_that_are_not_moves_are_passed_over_and_kept() {
     let games = play(Match::new("gomoku").a(brain("junk")).b(RANDOM).games(2));
     for game in &games {

@@ -257,6 +257,15 @@ pub enum Fault {
         /// The brain's answer, as it wrote it.
         answer: String,
     },
+    /// A Gomocup brain refused the game's rule set (an `ERROR` naming the rule, after
+    /// `INFO rule`): it would play a rule of its own. A verdict of the same kind as
+    /// [`Fault::RefusedBoard`]: the brain cannot play this game.
+    RefusedRule {
+        /// The rule set in words, with its `INFO rule` value: `caro (INFO rule 8)`.
+        rule: String,
+        /// The brain's line, as it wrote it.
+        answer: String,
+    },
 }
 
 /// What to tell a bot whose line, not a move, reads like words meant for people: most likely
@@ -268,7 +277,7 @@ const DEBUG_OUTPUT_HINT: &str =
 /// letters or more that is no word of a protocol (a move is numbers, square names and a few
 /// keywords).
 pub fn looks_like_prose(line: &str) -> bool {
-    const PROTOCOL_WORDS: [&str; 7] = [
+    const PROTOCOL_WORDS: [&str; 8] = [
         "resign",
         "draw",
         "ready",
@@ -355,6 +364,9 @@ impl fmt::Display for Fault {
             ),
             Fault::RefusedBoard { board, answer } => {
                 write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
+            }
+            Fault::RefusedRule { rule, answer } => {
+                write!(f, "refused the rule {rule}: '{}'", shorten(answer, 80))
             }
         }
     }
@@ -514,7 +526,9 @@ impl Verdict {
                     Fault::Exited { .. } => Termination::Exited,
                     Fault::Limit { limit, .. } => Termination::Limit(*limit),
                     Fault::NotAMove { .. } => Termination::NotAMove,
-                    Fault::RefusedBoard { .. } => Termination::RefusedBoard,
+                    Fault::RefusedBoard { .. } | Fault::RefusedRule { .. } => {
+                        Termination::RefusedBoard
+                    }
                 },
             },
         }
@@ -522,7 +536,7 @@ impl Verdict {
 
     /// The bot's line the sentence quotes, as the bot wrote it (the sentence escapes and
     /// shortens it): a reply that is not a move or an illegal move, a line written when not
-    /// asked, a Gomocup brain's refusal of the board.
+    /// asked, a Gomocup brain's refusal of the board or the rule.
     pub fn quoted_line(&self) -> Option<&str> {
         let Verdict::Forfeit { forfeit, .. } = self else {
             return None;
@@ -535,7 +549,9 @@ impl Verdict {
             Forfeit::Seat(Fault::Unrequested { line, .. } | Fault::NotAMove { line, .. }) => {
                 Some(line)
             }
-            Forfeit::Seat(Fault::RefusedBoard { answer, .. }) => Some(answer),
+            Forfeit::Seat(
+                Fault::RefusedBoard { answer, .. } | Fault::RefusedRule { answer, .. },
+            ) => Some(answer),
             _ => None,
         }
     }
