@@ -934,6 +934,29 @@ fn an_illegal_move_quotes_what_the_bot_wrote() {
 }
 
 #[test]
+#[ignore = "needs node (Node.js 18.19, 20.6 or later) on the PATH"]
+fn a_codingame_javascript_bot_has_the_platforms_readline_and_print() {
+    let bot = format!(
+        "codingame:node {} {}",
+        crate::common::repo_file("tests/bots/codingame_stub.js").display(),
+        marker()
+    );
+    let games = play(
+        Match::new("uttt")
+            .a(bot)
+            .b(RANDOM)
+            .games(2)
+            .time("codingame")
+            .args(&["-p", "tiebreak=codingame"]),
+    );
+    for game in &games {
+        game.ended_by_the_rules();
+        // printErr() wrote, and readline() read, every turn's input.
+        assert!(game.stderr_a.contains("actions"), "{}", game.stderr_a);
+    }
+}
+
+#[test]
 fn codingame_bots_cannot_start_from_an_opening_nor_play_other_games() {
     let message = Match::new("uttt")
         .a(codingame("good"))
