@@ -830,6 +830,45 @@ fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
 
 /// CodinGame lists the valid actions in an order that changes from game to game: a bot that
 /// always plays the first one opens in different squares, and the match seed replays them.
+/// CodinGame's strikes (codingame-game-engine 4.7.7): a bot over its limit on two turns, within
+/// the hard limit, plays on with a strike on each of those moves; over it on a third, it loses.
+/// Wide gaps: the late turns take 400 ms against a limit of 200 ms (+10 ms margin) and a
+/// hard limit 600 ms past it.
+#[test]
+fn a_codingame_bot_late_twice_plays_on_and_late_thrice_loses() {
+    let time = "move=200,first=2000,strikes=2,hard=600";
+    let games = play(
+        Match::new("uttt")
+            .a(codingame("late:400:2"))
+            .b(RANDOM)
+            .games(1)
+            .time(time),
+    );
+    games[0].ended_by_the_rules();
+    let strikes: Vec<u64> = games[0].record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|mv| mv["strike"].as_u64())
+        .collect();
+    assert_eq!(strikes, [1, 2], "{}", games[0].record["moves"]);
+    let games = play(
+        Match::new("uttt")
+            .a(codingame("late:400:3"))
+            .b(RANDOM)
+            .games(1)
+            .time(time),
+    );
+    assert_eq!(games[0].reason(), "timeout");
+    assert!(
+        games[0]
+            .detail()
+            .contains(": its strike 3 over the limit, 2 being forgiven"),
+        "{}",
+        games[0].detail()
+    );
+}
+
 #[test]
 fn codingame_valid_actions_are_shuffled_by_the_seed() {
     let openings = |seed: &str| -> Vec<Vec<String>> {

@@ -5,6 +5,7 @@
 //! ...); every other module matches on the enum, so a classifier can never disagree with another
 //! about a code.
 
+use crate::clock::{Overtime, Strikes};
 use crate::games::{Ending, IllegalMove, Side};
 use crate::quote::shorten;
 use serde::{Deserialize, Serialize};
@@ -394,6 +395,9 @@ pub enum Forfeit {
         limit: Duration,
         /// How long past `limit` an answer still counted.
         margin: Duration,
+        /// The player's strikes, under a time control that forgives moves over the limit
+        /// (CodinGame's): used up, or the move was past the hard limit.
+        strikes: Option<Strikes>,
     },
     /// `draw` when no draw was offered.
     UnofferedDraw,
@@ -452,15 +456,24 @@ pub enum Verdict {
     },
 }
 
+impl Forfeit {
+    /// Lateness: the answer after `answered_after` (`None`: none before the watchdog gave up),
+    /// over `overtime`.
+    pub fn late(answered_after: Option<Duration>, overtime: Overtime) -> Forfeit {
+        Forfeit::Late {
+            answered_after,
+            limit: overtime.limit,
+            margin: overtime.margin,
+            strikes: overtime.strikes,
+        }
+    }
+}
+
 impl Verdict {
     /// The verdict for a seat's fault: a watchdog timeout is lateness, judged like any other.
-    pub fn fault(loser: Side, at: Moment, fault: Fault, limit: Duration, margin: Duration) -> Self {
+    pub fn fault(loser: Side, at: Moment, fault: Fault, overtime: Overtime) -> Self {
         let forfeit = match fault {
-            Fault::Timeout { .. } => Forfeit::Late {
-                answered_after: None,
-                limit,
-                margin,
-            },
+            Fault::Timeout { .. } => Forfeit::late(None, overtime),
             Fault::NotAMove { line, expected } => Forfeit::NotAMove {
                 sent: line,
                 written: None,
@@ -628,6 +641,7 @@ impl fmt::Display for Sentence<'_> {
                 answered_after,
                 limit,
                 margin,
+                strikes,
             } => {
                 match answered_after {
                     Some(after) => write!(
@@ -646,7 +660,21 @@ impl fmt::Display for Sentence<'_> {
                     "; the limit is {} ms (+{} ms margin)",
                     limit.as_millis(),
                     margin.as_millis()
-                )
+                )?;
+                match strikes {
+                    Some(strikes) if strikes.used < strikes.allowed => write!(
+                        f,
+                        ", and {} ms for a move counted as a strike",
+                        (*limit + *margin + strikes.hard).as_millis()
+                    ),
+                    Some(strikes) => write!(
+                        f,
+                        ": its strike {} over the limit, {} being forgiven",
+                        strikes.used + 1,
+                        strikes.allowed
+                    ),
+                    None => Ok(()),
+                }
             }
             Forfeit::UnofferedDraw => write!(
                 f,
