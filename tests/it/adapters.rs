@@ -943,7 +943,8 @@ fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
     );
     assert_eq!(
         games[0].record["players"][0]["time"],
-        serde_json::json!({"move": 100, "bank": 0, "increment": 0, "first": 5000})
+        serde_json::json!({"move": 100, "bank": 0, "increment": 0, "first": 5000,
+                           "strikes": 2, "hard": 50})
     );
 }
 
