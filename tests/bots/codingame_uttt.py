@@ -12,7 +12,9 @@ after the move), crlf (CR LF line ends), wrong (answers
 row and column that differ, at its third move), slow:MS (sleeps before each move),
 late-read:MS (after each answer, stays busy MS before reading its next input, then thinks 50 ms
 timed from its own read, as CodinGame bots time themselves), slow-start:MS (sleeps MS before
-reading anything, as a slow interpreter starting up, then answers every turn at once).
+reading anything, as a slow interpreter starting up, then answers every turn at once),
+late:MS:N (sleeps MS before its answers to turns 2 to N+1, as a bot over CodinGame's limit on N
+turns).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 """
 import os
@@ -47,6 +49,8 @@ while True:
     turn += 1
     if mode == "slow":
         time.sleep(int(param) / 1000.0)
+    elif mode == "late" and 2 <= turn <= int(param.split(":")[1]) + 1:
+        time.sleep(int(param.split(":")[0]) / 1000.0)
     elif mode == "late-read" and turn > 1:
         time.sleep(max(0.0, read_at + 0.050 - time.monotonic()))
     row, col = actions[0] if mode == "first" else rng.choice(actions)

@@ -14,7 +14,9 @@ that are not moves: a MESSAGE split by a raw CR and a byte that is not UTF-8, ER
 OK, '7,8,1'), chatty (40 MESSAGE lines of 1000 characters before every move), occupied (plays the opponent's last square at its third move), slow:MS (sleeps before each move),
 slow-chatter:MS (writes a MESSAGE at once, then sleeps before each move), suggest (answers
 SUGGEST x,y and then plays what PLAY says), hash (allocates a hash table of the size told by
-INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot), choose:swap,
+INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot), norule (answers
+INFO rule with a value other than 0, 1 and 4 as Rapfi does: 'ERROR Unknown rule id: N. Rule
+is reset to freestyle...'), choose:swap,
 choose:stay, choose:more (its answer to SWAP2BOARD at a choice: SWAP; a White stone; on three
 stones two stones, White then Black, and on five a White stone). In every other mode it answers
 SWAP2BOARD on the empty board with three stones at the centre and a White stone at a choice,
@@ -168,6 +170,8 @@ while True:
                 del table
             except MemoryError:
                 send("ERROR Failed to allocate %s bytes" % value)
+        if mode == "norule" and key == "rule" and value not in ("0", "1", "4"):
+            send("ERROR Unknown rule id: %s. Rule is reset to freestyle..." % value)
     elif command == "BEGIN":
         move()
     elif command == "TURN":

@@ -12,8 +12,12 @@ DIALECT: theaigames (ids 1 and 2, empty 0) or riddles (ids 0 and 1, empty .)
 MODE: good, crlf (CR LF line ends), wrong (answers 'X Y' without place_move at its third
 move), startup:MS (uses MS ms of CPU before it reads anything, as a JVM starting up does),
 nomem (writes, as a JVM that cannot reserve its memory does, 'Error occurred during
-initialization of VM' on stdout before anything is asked, and exits a second later), disc (answers 'place_disc X Y', Four in a Row's command, at its third move), slow:MS (sleeps before each move), bank (sleeps a quarter of the bank left, at most
-120 ms, so the bank moves).
+initialization of VM' on stdout before anything is asked, and exits a second later), disc
+(answers 'place_disc X Y', Four in a Row's command, at its third move), twice (answers 'X Y'
+at its third and fourth request: a theaigames engine asks twice), taken (answers a square
+already taken at its third request), decimal (answers every move 'place_move X.0 Y.0 extra'),
+slow:MS (sleeps before each move), bank (sleeps a quarter of the bank left, at most 120 ms, so
+the bank moves).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 Every settings line is repeated on stderr, and every `action move` reported as `bank MS`.
 """
@@ -67,8 +71,13 @@ for raw in sys.stdin:
             if field[y * 9 + x] == EMPTY and macroboard[(y // 3) * 3 + x // 3] == "-1"
         ]
         x, y = rng.choice(legal)
-        if mode == "wrong" and moves_made == 3:
+        if (mode == "wrong" and moves_made == 3) or (mode == "twice" and moves_made in (3, 4)):
             line = "%d %d" % (x, y)
+        elif mode == "taken" and moves_made == 3:
+            taken = [i for i, cell in enumerate(field) if cell != EMPTY]
+            line = "place_move %d %d" % (taken[0] % 9, taken[0] // 9)
+        elif mode == "decimal":
+            line = "place_move %d.0 %d.0 extra" % (x, y)
         elif mode == "disc" and moves_made == 3:
             line = "place_disc %d %d" % (x, y)
         else:

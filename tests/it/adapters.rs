@@ -553,6 +553,45 @@ fn a_brain_refusing_the_board_loses_with_a_verdict_of_its_own() {
 }
 
 #[test]
+fn a_brain_refusing_the_rule_loses_and_one_knowing_it_plays() {
+    // As Rapfi answers `INFO rule 8`: it would play freestyle under a caro judge.
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("norule"))
+            .b(RANDOM)
+            .games(2)
+            .args(&["-p", "rule=caro"]),
+    );
+    for game in &games {
+        assert_eq!(game.reason(), "refused-board", "{}", game.detail());
+        assert_eq!(
+            game.record["result"]["winner"],
+            game.a_side().opponent().as_str()
+        );
+        assert!(
+            game.detail().contains(
+                "refused the rule caro (INFO rule 8): 'ERROR Unknown rule id: 8. Rule is \
+                 reset to freestyle...'"
+            ),
+            "{}",
+            game.detail()
+        );
+    }
+    // The same brain knows renju: it plays.
+    let games = play(
+        Match::new("gomoku")
+            .a(brain("norule"))
+            .b(RANDOM)
+            .games(2)
+            .args(&["-p", "rule=renju"]),
+    );
+    for game in &games {
+        assert_ne!(game.reason(), "refused-board", "{}", game.detail());
+        assert!(game.moves().len() > 4, "{}", game.detail());
+    }
+}
+
+#[test]
 fn brains_lines_that_are_not_moves_are_passed_over_and_kept() {
     let games = play(Match::new("gomoku").a(brain("junk")).b(RANDOM).games(2));
     for game in &games {
@@ -791,6 +830,45 @@ fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
 
 /// CodinGame lists the valid actions in an order that changes from game to game: a bot that
 /// always plays the first one opens in different squares, and the match seed replays them.
+/// CodinGame's strikes (codingame-game-engine 4.7.7): a bot over its limit on two turns, within
+/// the hard limit, plays on with a strike on each of those moves; over it on a third, it loses.
+/// Wide gaps: the late turns take 400 ms against a limit of 200 ms (+10 ms margin) and a
+/// hard limit 600 ms past it.
+#[test]
+fn a_codingame_bot_late_twice_plays_on_and_late_thrice_loses() {
+    let time = "move=200,first=2000,strikes=2,hard=600";
+    let games = play(
+        Match::new("uttt")
+            .a(codingame("late:400:2"))
+            .b(RANDOM)
+            .games(1)
+            .time(time),
+    );
+    games[0].ended_by_the_rules();
+    let strikes: Vec<u64> = games[0].record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|mv| mv["strike"].as_u64())
+        .collect();
+    assert_eq!(strikes, [1, 2], "{}", games[0].record["moves"]);
+    let games = play(
+        Match::new("uttt")
+            .a(codingame("late:400:3"))
+            .b(RANDOM)
+            .games(1)
+            .time(time),
+    );
+    assert_eq!(games[0].reason(), "timeout");
+    assert!(
+        games[0]
+            .detail()
+            .contains(": its strike 3 over the limit, 2 being forgiven"),
+        "{}",
+        games[0].detail()
+    );
+}
+
 #[test]
 fn codingame_valid_actions_are_shuffled_by_the_seed() {
     let openings = |seed: &str| -> Vec<Vec<String>> {
@@ -865,7 +943,8 @@ fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
     );
     assert_eq!(
         games[0].record["players"][0]["time"],
-        serde_json::json!({"move": 100, "bank": 0, "increment": 0, "first": 5000})
+        serde_json::json!({"move": 100, "bank": 0, "increment": 0, "first": 5000,
+                           "strikes": 2, "hard": 50})
     );
 }
 
@@ -892,6 +971,29 @@ fn an_illegal_move_quotes_what_the_bot_wrote() {
         "{}",
         game.detail()
     );
+}
+
+#[test]
+#[ignore = "needs node (Node.js 18.19, 20.6 or later) on the PATH"]
+fn a_codingame_javascript_bot_has_the_platforms_readline_and_print() {
+    let bot = format!(
+        "codingame:node {} {}",
+        crate::common::repo_file("tests/bots/codingame_stub.js").display(),
+        marker()
+    );
+    let games = play(
+        Match::new("uttt")
+            .a(bot)
+            .b(RANDOM)
+            .games(2)
+            .time("codingame")
+            .args(&["-p", "tiebreak=codingame"]),
+    );
+    for game in &games {
+        game.ended_by_the_rules();
+        // printErr() wrote, and readline() read, every turn's input.
+        assert!(game.stderr_a.contains("actions"), "{}", game.stderr_a);
+    }
 }
 
 #[test]
@@ -1088,6 +1190,8 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
         for game in &games {
             game.ended_by_the_rules();
         }
+        // A reply that is not a move: riddles.io's engine ends the game, theaigames' asks once
+        // more (`action move` alone), and the bot's next answer is its move.
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "wrong"))
@@ -1095,14 +1199,24 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
                 .games(1)
                 .time("first=5000"),
         );
-        assert_eq!(games[0].reason(), "not-a-move");
-        assert!(
-            games[0]
-                .detail()
-                .contains("for move 5, which is not a move: expected 'place_move X Y'"),
-            "{}",
-            games[0].detail()
-        );
+        if dialect == "riddles" {
+            assert_eq!(games[0].reason(), "not-a-move");
+            assert!(
+                games[0]
+                    .detail()
+                    .contains("for move 5, which is not a move: expected 'place_move X Y'"),
+                "{}",
+                games[0].detail()
+            );
+        } else {
+            games[0].ended_by_the_rules();
+            let sent = games[0].sent_to_a();
+            let again = sent
+                .windows(2)
+                .filter(|pair| pair[0].starts_with("action move") && pair[1].starts_with("action"))
+                .count();
+            assert_eq!(again, 1, "{}", games[0].transcript);
+        }
         // Start-up is not charged to the first move: 600 ms of CPU before the bot reads its
         // input, against 300 ms a move and no first-move allowance.
         let games = play(
@@ -1131,7 +1245,8 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
             "{}",
             games[0].detail()
         );
-        // Four in a Row's command, answered by bots copied from it: not a move in this game.
+        // Four in a Row's command, answered by bots copied from it: riddles.io's engine reads
+        // the numbers and not the word, theaigames' asks once more.
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "disc"))
@@ -1139,14 +1254,24 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
                 .games(1)
                 .time("first=5000"),
         );
-        assert_eq!(games[0].reason(), "not-a-move");
-        assert!(
-            games[0]
-                .detail()
-                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
-            "{}",
-            games[0].detail()
+        games[0].ended_by_the_rules();
+        assert!(games[0]
+            .written_by_a()
+            .iter()
+            .any(|line| line.starts_with("place_disc")));
+        // A square already taken: riddles.io's engine ends the game, theaigames' asks again.
+        let games = play(
+            Match::new("uttt")
+                .a(riddles(dialect, "taken"))
+                .b(RANDOM)
+                .games(1)
+                .time("first=5000"),
         );
+        if dialect == "riddles" {
+            assert_eq!(games[0].reason(), "illegal-move", "{}", games[0].detail());
+        } else {
+            games[0].ended_by_the_rules();
+        }
         let games = play(
             Match::new("uttt")
                 .a(riddles(dialect, "slow:400"))
@@ -1164,4 +1289,35 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
         message.contains("player A: riddles bots cannot play checkers"),
         "{message}"
     );
+}
+
+#[test]
+fn theaigames_asks_twice_and_reads_decimals() {
+    // theaigames asks twice, not three times: a second bad reply loses.
+    let games = play(
+        Match::new("uttt")
+            .a(riddles("theaigames", "twice"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
+    );
+    assert_eq!(games[0].reason(), "not-a-move", "{}", games[0].detail());
+    // theaigames reads decimal coordinates and passes over words after them; riddles.io
+    // wants exactly three words.
+    let games = play(
+        Match::new("uttt")
+            .a(riddles("theaigames", "decimal"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
+    );
+    games[0].ended_by_the_rules();
+    let games = play(
+        Match::new("uttt")
+            .a(riddles("riddles", "decimal"))
+            .b(RANDOM)
+            .games(1)
+            .time("first=5000"),
+    );
+    assert_eq!(games[0].reason(), "not-a-move", "{}", games[0].detail());
 }

@@ -122,6 +122,35 @@ fn a_replay_shows_the_recorded_position_at_each_move() {
     }
 }
 
+/// A move over its limit that CodinGame's strikes forgave is shown as such in the move list.
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn the_move_list_shows_a_strike() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("uttt")
+        .a(crate::common::codingame("late:400:1"))
+        .b(RANDOM)
+        .games(1)
+        .time("move=200,first=2000,strikes=2,hard=600")
+        .record(records.path())
+        .run();
+    let (_server, url) = serve(records.path(), &[]);
+    let browser = Browser::start();
+    browser.goto(&game_page(&url, records.path(), 1));
+    let shown = browser.until(
+        "const items = Array.from(document.querySelectorAll('ol.moves li')).map(li => li.textContent);
+         return items.length > 0 && items;",
+    );
+    let struck: Vec<&str> = shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|text| text.ends_with(" ms, strike 1)"))
+        .collect();
+    assert_eq!(struck.len(), 1, "{shown}");
+}
+
 /// A GET request over a plain socket: the status code and the body.
 fn get(url: &str, path: &str, cookie: Option<&str>) -> (u16, String) {
     let host = url.trim_start_matches("http://").split('/').next().unwrap();

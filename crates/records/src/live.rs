@@ -190,6 +190,7 @@ mod tests {
             at_us: 40,
             offers_draw: false,
             messages: Vec::new(),
+            strike: None,
         };
         live.moved(&played);
         let path = table_path(dir.path());

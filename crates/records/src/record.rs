@@ -131,6 +131,10 @@ pub struct MoveRecord {
     /// What the bot wrote for people while it thought (a Gomocup brain's `MESSAGE` lines, say).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub messages: Vec<String>,
+    /// Under a time control with strikes (CodinGame's), a move over its limit that counted:
+    /// the player's strike number, from 1. Absent for a move in time.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub strike: Option<u64>,
 }
 
 /// How a game ended: who won, the code of the ending, and a sentence for people.

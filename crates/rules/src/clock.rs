@@ -6,6 +6,12 @@
 //! at once (a turn limit and a match bank, e.g. 5 s a move and 120 s a game): with a bank, a
 //! move limit caps each move. A first-move allowance replaces the limit of a player's first
 //! move (CodinGame gives 1000 ms there and 100 ms after: the `codingame` preset).
+//!
+//! CodinGame's SDK (codingame-game-engine 4.7.7, `AbstractPlayer.execute` and
+//! `GameManager.execute`) also forgives a few turns over the limit: a turn longer than its
+//! limit is a strike, the third strike (`MAX_SOFT_TIMELIMIT_EXCEEDS = 2`) is a timeout, and a
+//! turn longer than the limit plus `SOFT_TIMELIMIT_EXTRA` (50 ms) times out at once. The
+//! `codingame` preset plays that rule: `strikes=2,hard=50`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -28,6 +34,19 @@ pub struct TimeControl {
     /// 0 means no special allowance.
     #[serde(rename = "first")]
     pub first_move_ms: u64,
+    /// Moves over their limit a player may make and play on: each is a strike, and the move
+    /// after the last allowed strike that is over its limit loses (0: none, the usual rule).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub strikes: u64,
+    /// With strikes, how far past its limit a move may go and still be a strike; later, it
+    /// loses at once.
+    #[serde(rename = "hard", skip_serializing_if = "is_zero")]
+    pub hard_ms: u64,
+}
+
+/// Whether a value is zero: the strikes of a control without them are not written.
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 impl Default for TimeControl {
@@ -37,13 +56,15 @@ impl Default for TimeControl {
             bank_ms: 0,
             increment_ms: 0,
             first_move_ms: 0,
+            strikes: 0,
+            hard_ms: 0,
         }
     }
 }
 
 /// A time specification that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, e.g. 'move=500', 'bank=10000,increment=500' or 'move=5000,bank=120000', or the preset 'codingame')")]
+#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, and strikes, hard, e.g. 'move=500', 'bank=10000,increment=500' or 'move=5000,bank=120000', or the preset 'codingame')")]
 pub struct TimeSpecError {
     spec: String,
     reason: String,
@@ -54,12 +75,16 @@ pub const MAX_MS: u64 = 86_400_000;
 
 impl TimeControl {
     /// CodinGame's: 1000 ms for a player's first move (its start-up included), 100 ms for each
-    /// later one.
+    /// later one; two moves over the limit by up to 50 ms are strikes, the third loses
+    /// (codingame-game-engine 4.7.7: `AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS`,
+    /// `GameManager.SOFT_TIMELIMIT_EXTRA`).
     pub const CODINGAME: TimeControl = TimeControl {
         move_ms: 100,
         bank_ms: 0,
         increment_ms: 0,
         first_move_ms: 1000,
+        strikes: 2,
+        hard_ms: 50,
     };
 
     /// Reads `key=value,key=value` (keys `move`, `bank`, `increment`, `first`), starting from
@@ -101,6 +126,8 @@ impl TimeControl {
                 "bank" => tc.bank_ms = ms,
                 "increment" => tc.increment_ms = ms,
                 "first" => tc.first_move_ms = ms,
+                "strikes" => tc.strikes = ms,
+                "hard" => tc.hard_ms = ms,
                 other => return Err(error(format!("unknown key '{other}'"))),
             }
         }
@@ -121,12 +148,20 @@ impl TimeControl {
                 tc.increment_ms, tc.increment_ms
             )));
         }
+        if (tc.strikes == 0) != (tc.hard_ms == 0) {
+            return Err(error(
+                "strikes and hard go together: how many moves over the limit are forgiven, \
+                 and by how much at most, e.g. 'strikes=2,hard=50'"
+                    .into(),
+            ));
+        }
         Ok(tc)
     }
 }
 
 impl fmt::Display for TimeControl {
-    /// The protocol's form: `move=1000 bank=0 increment=0 first=0`.
+    /// The protocol's form: `move=1000 bank=0 increment=0 first=0` (strikes are not told: the
+    /// `time` line keeps its four keys).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -143,6 +178,28 @@ pub struct Overtime {
     pub limit: Duration,
     /// How long past `limit` an answer still counted.
     pub margin: Duration,
+    /// The strikes of a control that has them, as they stood when the move was asked for.
+    pub strikes: Option<Strikes>,
+}
+
+/// A player's strikes (see [`TimeControl::strikes`]), for a verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strikes {
+    /// How many the time control forgives.
+    pub allowed: u64,
+    /// How many the player had used before the move.
+    pub used: u64,
+    /// How long past its limit a move could still be a strike.
+    pub hard: Duration,
+}
+
+/// How a move in time enough to count was timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// Within its limit and margin.
+    InTime,
+    /// Over them, within the hard limit: the player's strike number `n`, from 1.
+    Strike(u64),
 }
 
 /// One player's clock during one game.
@@ -151,6 +208,7 @@ pub struct Clock {
     control: TimeControl,
     bank: Duration,
     moves_made: u32,
+    strikes_used: u64,
 }
 
 impl Clock {
@@ -160,6 +218,7 @@ impl Clock {
             control,
             bank: Duration::from_millis(control.bank_ms),
             moves_made: 0,
+            strikes_used: 0,
         }
     }
 
@@ -193,14 +252,32 @@ impl Clock {
         self.available() + margin
     }
 
+    /// How long the next answer may take and not lose: the time allowed, and with strikes
+    /// left the hard limit past it (the watchdog waits that long).
+    pub fn deadline(&self, margin: Duration) -> Duration {
+        if self.strikes_used < self.control.strikes {
+            self.allowed(margin) + Duration::from_millis(self.control.hard_ms)
+        } else {
+            self.allowed(margin)
+        }
+    }
+
     /// Charges a move that took `used`, or finds it late: longer than the time available plus
-    /// `margin`. The one place that decides lateness; an answer exactly at the end still counts.
-    pub fn settle(&mut self, used: Duration, margin: Duration) -> Result<(), Overtime> {
-        if used > self.allowed(margin) {
+    /// `margin`, and with strikes left longer than the hard limit too (a move between the two
+    /// is a strike). The one place that decides lateness; an answer exactly at the end still
+    /// counts.
+    pub fn settle(&mut self, used: Duration, margin: Duration) -> Result<Settled, Overtime> {
+        if used > self.deadline(margin) {
             return Err(self.overtime(margin));
         }
+        let settled = if used > self.allowed(margin) {
+            self.strikes_used += 1;
+            Settled::Strike(self.strikes_used)
+        } else {
+            Settled::InTime
+        };
         self.charge(used);
-        Ok(())
+        Ok(settled)
     }
 
     /// What the next move's limit was, for a verdict of lateness.
@@ -208,6 +285,11 @@ impl Clock {
         Overtime {
             limit: self.available(),
             margin,
+            strikes: (self.control.strikes > 0).then(|| Strikes {
+                allowed: self.control.strikes,
+                used: self.strikes_used,
+                hard: Duration::from_millis(self.control.hard_ms),
+            }),
         }
     }
 
@@ -230,7 +312,7 @@ mod tests {
     impl Clock {
         /// Settles a move that must be in time, with no margin.
         fn settle_ok(&mut self, used: Duration) {
-            self.settle(used, Duration::ZERO).expect("in time");
+            assert_eq!(self.settle(used, Duration::ZERO), Ok(Settled::InTime));
         }
     }
 
@@ -260,6 +342,47 @@ mod tests {
         assert_eq!(clock.available(), Duration::from_millis(2000));
         clock.settle_ok(Duration::from_millis(1500));
         assert_eq!(clock.available(), Duration::from_millis(100));
+        assert_eq!((tc.strikes, tc.hard_ms), (2, 50));
+        let without = TimeControl::parse_over(base, "codingame,strikes=0,hard=0").unwrap();
+        assert_eq!(without.strikes, 0);
+        for bad in ["codingame,strikes=0", "move=100,hard=50"] {
+            let error = TimeControl::parse_over(base, bad).unwrap_err().to_string();
+            assert!(error.contains("strikes and hard go together"), "{error}");
+        }
+    }
+
+    /// As CodinGame's SDK: two turns over the limit (within 50 ms past it) are strikes, the
+    /// third loses; a turn past the hard limit loses at once.
+    #[test]
+    fn two_strikes_and_the_third_is_out() {
+        let ms = Duration::from_millis;
+        let margin = ms(10);
+        let tc = TimeControl::parse_over(TimeControl::default(), "codingame").unwrap();
+        let mut clock = Clock::new(tc);
+        assert_eq!(clock.settle(ms(1030), margin), Ok(Settled::Strike(1)));
+        assert_eq!(clock.settle(ms(110), margin), Ok(Settled::InTime));
+        assert_eq!(clock.deadline(margin), ms(160));
+        assert_eq!(clock.settle(ms(160), margin), Ok(Settled::Strike(2)));
+        assert_eq!(clock.deadline(margin), ms(110));
+        let third = clock.settle(ms(111), margin).unwrap_err();
+        assert_eq!(
+            third.strikes,
+            Some(Strikes {
+                allowed: 2,
+                used: 2,
+                hard: ms(50)
+            })
+        );
+        let mut fresh = Clock::new(tc);
+        fresh.settle_ok(ms(5));
+        assert!(
+            fresh.settle(ms(161), margin).is_err(),
+            "past the hard limit"
+        );
+        let mut plain = Clock::new(TimeControl::parse_over(tc, "strikes=0,hard=0").unwrap());
+        plain.settle_ok(ms(5));
+        assert_eq!(plain.overtime(margin).strikes, None);
+        assert!(plain.settle(ms(111), margin).is_err());
     }
 
     #[test]

@@ -256,7 +256,7 @@ async function showGame(source, number, at) {
     const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })));
     moveList.replaceChildren(...all.map((entry, index) => el("li", {
       class: entry.opening ? "opening" : null, "data-ply": index + 1, onclick: () => go(index + 1),
-    }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms)` : " (opening)")));
+    }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms${entry.record.strike ? `, strike ${entry.record.strike}` : ""})` : " (opening)")));
     drawChart(rec, opening);
     drawEvaluations(view.evaluations || [], rec);
     stderrBoxes.replaceChildren(...rec.players.map((player, index) => {

@@ -10,6 +10,11 @@
 //! CodinGame starts a bot for every game and gives it 1000 ms for its first turn and 100 ms for
 //! each later one (the `codingame` time control), timed from when the bot has read its input
 //! (see [`crate::Protocol::clock_start`]).
+//!
+//! CodinGame's JavaScript runs the bot with globals that plain Node lacks (`readline()`,
+//! `print()`, `printErr()`), which its generated code calls: a bot run with `node` gets them
+//! from a preload the referee ships (`codingame_globals.mjs`). The other languages' generated
+//! code uses its language's own input and output.
 
 use super::{number_pair, play_notation, uttt_only, Definition};
 use crate::process::BotProcess;
@@ -24,6 +29,7 @@ use referee_rules::games::{Game, GameSpec};
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::seeded::SeededRng;
 use referee_rules::verdict::Fault;
+use std::path::Path;
 use std::time::Duration;
 
 /// A seat for a CodinGame bot: it keeps the position to list the valid actions each turn.
@@ -55,10 +61,42 @@ pub(super) const CODINGAME: Definition = Definition {
         }
     },
     start: |supervisor, command, options, seed| {
-        let process = BotProcess::spawn(supervisor, command, options)?;
+        let command = with_platform_globals(command);
+        let process = BotProcess::spawn(supervisor, &command, options)?;
         Ok(Box::new(Codingame::new(process, seed)))
     },
 };
+
+/// CodinGame's JavaScript globals: `readline()`, `print()` and `printErr()`.
+const JS_GLOBALS: &str = include_str!("codingame_globals.mjs");
+
+/// The bot's command, with CodinGame's JavaScript globals preloaded when it runs node itself
+/// (`node bot.js`, `/usr/bin/nodejs bot.js`): the preload is a `data:` URL module given to
+/// node's `--import` (Node 18.19 and 20.6 on), so no file has to be shown in the sandbox.
+fn with_platform_globals(command: &[String]) -> Vec<String> {
+    let runs_node = command
+        .first()
+        .and_then(|program| Path::new(program).file_name())
+        .is_some_and(|name| name == "node" || name == "nodejs");
+    let mut command = command.to_vec();
+    if runs_node {
+        let url = format!("data:text/javascript,{}", percent_encoded(JS_GLOBALS));
+        command.insert(1, format!("--import={url}"));
+    }
+    command
+}
+
+/// `text` with every byte but ASCII letters, digits and `-_.~` written `%XX`, as a URL holds it.
+fn percent_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(byte).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}
 
 impl Codingame {
     /// A seat for the bot `process`, whose valid actions `seed` orders. A bot plays one game
@@ -167,6 +205,36 @@ impl Seat for Codingame {
 mod tests {
     use super::*;
     use referee_rules::games::uttt::UtttParams;
+
+    #[test]
+    fn node_bots_get_codingames_globals_and_others_run_as_given() {
+        let words = |line: &str| line.split(' ').map(String::from).collect::<Vec<_>>();
+        for node in ["node bot.js", "/usr/bin/nodejs bot.js --fast"] {
+            let command = with_platform_globals(&words(node));
+            assert_eq!(command.len(), words(node).len() + 1, "{node}");
+            let url = command[1]
+                .strip_prefix("--import=data:text/javascript,")
+                .unwrap();
+            assert!(url.contains("globalThis.readline"), "{url}");
+            assert!(url
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"%-_.~".contains(&b)));
+            assert_eq!(command[2..], words(node)[1..]);
+        }
+        for other in [
+            "python3 bot.py",
+            "./node_bot",
+            "java -cp . Player",
+            "nodemon bot.js",
+        ] {
+            assert_eq!(
+                with_platform_globals(&words(other)),
+                words(other),
+                "{other}"
+            );
+        }
+        assert_eq!(percent_encoded("a b\n%"), "a%20b%0A%25");
+    }
 
     fn first_turn(seed: u64) -> Vec<String> {
         let mut rng = SeededRng::seed_from_u64(seed);

@@ -20,7 +20,7 @@
 //! are chosen (see `gomocup_swap2.rs`), then tells it the board with `BOARD`.
 
 use super::gomocup_swap2::{self, Swap2};
-use super::{number_pair, play_notation, Definition};
+use super::{gomocup_rule, number_pair, play_notation, Definition};
 use crate::process::{BotProcess, SpawnError};
 use crate::process_options::ClockStart;
 use crate::process_options::{LineEnds, ProcessOptions};
@@ -29,7 +29,7 @@ use crate::supervisor::Supervisor;
 use crate::{Answer, Reading, Seat};
 use referee_records::transcript::SeatLog;
 use referee_rules::clock::TimeControl;
-use referee_rules::games::mnk::{Mnk, SwapRule};
+use referee_rules::games::mnk::{Mnk, Rule, SwapRule};
 use referee_rules::games::{Colour, GameSpec, Side};
 use referee_rules::protocol::{trim_blanks, words, Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
@@ -78,6 +78,9 @@ struct GameState {
     swap2: Option<Swap2>,
     /// Moves the brain was asked for.
     asked: u32,
+    /// The game's rule set as told by `INFO rule`, in words (see
+    /// [`gomocup_rule::rule_name`]); `None` for freestyle, which every brain plays.
+    rule: Option<String>,
     /// The brain's move handed to the arbiter, played here once the game goes on.
     own_move: Option<String>,
 }
@@ -145,7 +148,7 @@ impl GameState {
 
 /// The first word of a brain's line, upper-cased: the protocol's keywords are upper case, but
 /// brains are not always strict.
-fn keyword(line: &str) -> String {
+pub(super) fn keyword(line: &str) -> String {
     words(line).next().unwrap_or("").to_ascii_uppercase()
 }
 
@@ -337,10 +340,41 @@ impl Gomocup {
     }
 }
 
+/// The refusal of `rule` (the game's, while the brain may still refuse it) that `line` is.
+fn refused_rule(rule: Option<&str>, line: &str) -> Option<Fault> {
+    rule.and_then(|rule| gomocup_rule::refusal(rule, line))
+}
+
 impl Gomocup {
+    /// The game's rule set in words while the brain may still refuse it: until its first
+    /// answer of the game, which comes after its answer to `INFO rule`, if any (a brain reads
+    /// its input in order). `None` for freestyle.
+    fn rule_unconfirmed(&self) -> Option<String> {
+        let state = self.game.as_ref().expect("asked after the setup");
+        state.rule.clone().filter(|_| state.asked == 0)
+    }
+
+    /// Passes over what the brain wrote since its last answer (see [`is_not_a_move`]), but an
+    /// `ERROR` that refuses the game's `rule` ends its game (see [`gomocup_rule`]).
+    fn drain_before_move(&mut self, rule: Option<&str>) -> Result<(), Fault> {
+        let refusal = std::cell::RefCell::new(None);
+        self.process.drain_unrequested(|line| {
+            if let Some(fault) = refused_rule(rule, line) {
+                refusal.borrow_mut().get_or_insert(fault);
+            }
+            is_not_a_move(line)
+        })?;
+        refusal.into_inner().map_or(Ok(()), Err)
+    }
+
     /// A decision of the swap2 opening: the next stone of the brain's last answer, handed over
     /// at once, or else `SWAP2BOARD`.
-    fn ask_swap2(&mut self, turn: Turn, watchdog: Duration) -> Result<Answer, Fault> {
+    fn ask_swap2(
+        &mut self,
+        turn: Turn,
+        watchdog: Duration,
+        rule: Option<&str>,
+    ) -> Result<Answer, Fault> {
         let state = self.game.as_mut().expect("asked after the setup");
         let swap2 = state.swap2.as_mut().expect("a swap2 game");
         if let Some(line) = swap2.pending() {
@@ -354,9 +388,10 @@ impl Gomocup {
         }
         let mut request = vec![time_left(turn.bank_left)];
         request.extend(swap2.request(&state.stones));
-        let mut answer = self
-            .process
-            .exchange(request, watchdog, gomocup_swap2::read_answer)?;
+        let mut answer = self.process.exchange(request, watchdog, |line| {
+            refused_rule(rule, line)
+                .map_or_else(|| gomocup_swap2::read_answer(line), Reading::Refuse)
+        })?;
         let state = self.game.as_mut().expect("asked after the setup");
         let swap2 = state.swap2.as_mut().expect("a swap2 game");
         let written = std::mem::take(&mut answer.line);
@@ -415,6 +450,7 @@ impl Seat for Gomocup {
             self.about = Some(parse_about(&reply));
         }
         let swap2 = (params.swap == SwapRule::Swap2).then(|| Swap2::new(params));
+        let freestyle = params.rule == Rule::None && !params.exact;
         let mut state = GameState {
             position: Mnk::new(params),
             side: setup.side,
@@ -423,12 +459,13 @@ impl Seat for Gomocup {
             from_opening: !setup.played.is_empty() || swap2.is_some(),
             swap2,
             asked: 0,
+            rule: (!freestyle).then(|| gomocup_rule::rule_name(&params)),
             own_move: None,
         };
         for mv in &setup.played {
             state.play(mv);
         }
-        let info = self.game_info(&state, super::gomocup_rule::info_rule(&params));
+        let info = self.game_info(&state, gomocup_rule::info_rule(&params));
         self.process.send_lines(info, deadline)?;
         self.game = Some(state);
         let (name, version) = self.about.clone().expect("asked above");
@@ -440,7 +477,8 @@ impl Seat for Gomocup {
     }
 
     fn ask(&mut self, messages: &[RefereeMessage], watchdog: Duration) -> Result<Answer, Fault> {
-        self.process.drain_unrequested(is_not_a_move)?;
+        let rule = self.rule_unconfirmed();
+        self.drain_before_move(rule.as_deref())?;
         let state = self.game.as_mut().expect("asked after the setup");
         if let Some(own) = state.own_move.take() {
             state.play(&own);
@@ -450,12 +488,14 @@ impl Seat for Gomocup {
             state.play(mv);
         }
         if state.swap2.as_ref().is_some_and(Swap2::open) {
-            return self.ask_swap2(turn, watchdog);
+            return self.ask_swap2(turn, watchdog, rule.as_deref());
         }
         let mut request = vec![time_left(turn.bank_left)];
         request.extend(state.move_request());
         state.asked += 1;
-        let answer = self.process.exchange(request, watchdog, read_move)?;
+        let answer = self.process.exchange(request, watchdog, |line| {
+            refused_rule(rule.as_deref(), line).map_or_else(|| read_move(line), Reading::Refuse)
+        })?;
         if let Some(state) = &mut self.game {
             state.own_move = Some(answer.line.clone());
         }
@@ -499,6 +539,7 @@ mod tests {
             from_opening: !opening.is_empty(),
             swap2: None,
             asked: 0,
+            rule: None,
             own_move: None,
         };
         for mv in opening {

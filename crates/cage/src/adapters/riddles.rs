@@ -5,17 +5,25 @@
 //! `update game macroboard`) and `action move MS` with the time left in its bank; it answers
 //! `place_move X Y` (column, then row). There is no result message: the bot is stopped.
 //!
+//! Each engine reads the answer its own way, and the adapter reads it as that engine did:
+//! theaigames' (`Processor.parseResponse`) wants `place_move` first, reads the next two words
+//! as decimal numbers (`7.0`), ignores any more, and after a reply that is not a move or is an
+//! illegal one asks once more before the game is lost; riddles.io's 1.0.7
+//! (`TicTacToeMoveDeserializer.visitMove`) wants exactly three words, ignores the first, and
+//! reads two whole numbers.
+//!
 //! The time bank is the referee's own: `timebank` is the bank's size and `time_per_move` its
 //! increment, `bank = min(max(bank - used, 0) + time_per_move, timebank)`, as in those systems.
 //! A move limit without a bank is a bank that refills completely after every move.
 
-use super::{number_pair, play_notation, uttt_only, Definition, StartFn};
+use super::{play_notation, uttt_only, Definition, StartFn};
 use crate::process::BotProcess;
 use crate::process_options::ClockStart;
 use crate::requests::{Setup, Turn};
 use crate::{Answer, Reading, Seat};
 use referee_records::transcript::SeatLog;
 use referee_rules::clock::TimeControl;
+use referee_rules::games::parse_coordinate;
 use referee_rules::games::uttt::{BoardStatus, Uttt};
 use referee_rules::games::{GameSpec, Side};
 use referee_rules::protocol::{Ready, RefereeMessage};
@@ -64,7 +72,26 @@ pub(super) struct Dialect {
     /// theaigames' engine sends the time first. A bot that reads its settings in a fixed
     /// order sees them where its own engine put them.
     names_first: bool,
+    /// How the engine reads an answer.
+    answers: AnswerFormat,
+    /// Whether a reply that is not a move, or is an illegal one, is asked for once more before
+    /// the game is lost (theaigames: `Processor.playRound` calls `requestMove` a second time).
+    asks_twice: bool,
     name: &'static str,
+}
+
+/// How an engine reads a bot's answer. Both split it at each single space (Java's
+/// `split(" ")`: words may not be separated by two spaces or a tab, and spaces at the end are
+/// dropped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AnswerFormat {
+    /// theaigames: the first word is `place_move`, the next two are decimal numbers cut to
+    /// whole ones (`Double.parseDouble`, then a cast to `int`: `7.0` and `7.9` are 7), and
+    /// any more words are ignored.
+    PlaceMoveDecimals,
+    /// riddles.io 1.0.7: exactly three words, the first one ignored (`place_disc 3 4` is the
+    /// move `3 4`), the other two whole numbers (`Integer.parseInt`).
+    AnyWordIntegers,
 }
 
 impl Dialect {
@@ -75,6 +102,8 @@ impl Dialect {
         closed_board: "0",
         move_number: true,
         names_first: false,
+        answers: AnswerFormat::PlaceMoveDecimals,
+        asks_twice: true,
         name: "theaigames",
     };
     /// riddles.io's: player ids 0 and 1, `.` for an empty cell, the names before the time.
@@ -84,6 +113,8 @@ impl Dialect {
         closed_board: ".",
         move_number: false,
         names_first: true,
+        answers: AnswerFormat::AnyWordIntegers,
+        asks_twice: false,
         name: "riddles",
     };
 
@@ -119,6 +150,48 @@ impl Riddles {
             game: None,
             moves_played: 0,
             own_move: None,
+        }
+    }
+
+    /// Whether the engine would refuse the first reply to a request: a line it reads no move
+    /// from, or a move the rules do not allow (a fault of another kind, a timeout or a crash,
+    /// ends the game at once).
+    fn refused(&self, reply: &Result<Answer, Fault>) -> bool {
+        match reply {
+            Err(Fault::NotAMove { .. }) => true,
+            Ok(answer) => {
+                let mut game = self.game.expect("asked after the setup");
+                play_notation(&mut game, &answer.line).is_none()
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Asks once more after a refused reply, as theaigames' engine did: `action move` alone,
+    /// with what is left of the move's time, `spent` having gone on the first reply. The move
+    /// is charged both replies; the second one is final.
+    fn ask_again(
+        &mut self,
+        spent: Duration,
+        move_ms: u64,
+        watchdog: Duration,
+    ) -> Result<Answer, Fault> {
+        let left = move_ms.saturating_sub(spent.as_millis() as u64);
+        let answers = self.dialect.answers;
+        let request = vec![format!("action move {left}")];
+        match self
+            .process
+            .exchange(request, watchdog.saturating_sub(spent), |line| {
+                answers.read(line)
+            }) {
+            Ok(answer) => Ok(Answer {
+                elapsed: spent + answer.elapsed,
+                ..answer
+            }),
+            Err(Fault::Timeout { waited }) => Err(Fault::Timeout {
+                waited: spent + waited,
+            }),
+            Err(fault) => Err(fault),
         }
     }
 
@@ -193,30 +266,71 @@ fn macroboard(dialect: &Dialect, game: &Uttt) -> String {
 /// What a reply that is not `place_move X Y` is told.
 const EXPECTED: &str = "expected 'place_move X Y' (the column, then the row, each 0 to 8)";
 
-/// The bot's answer `place_move X Y` as the referee's `x y`.
-///
-/// `place_disc` is the command of riddles.io's Four in a Row, which some ultimate tic-tac-toe
-/// bots copied from it answer; the ultimate tic-tac-toe engine reads `place_move` only, so it
-/// is not a move here either, and the detail says where the command comes from.
-fn read_answer(line: &str) -> Reading {
-    let words: Vec<&str> = referee_rules::protocol::words(line).collect();
-    if let ["place_move", x, y] = words[..] {
-        if let Some((x, y)) = number_pair(x, y) {
-            return Reading::Answer(format!("{x} {y}"));
+/// The words of a line as Java's `line.split(" ")` gives them: cut at every single space, the
+/// empty words at the end dropped.
+fn java_words(line: &str) -> Vec<&str> {
+    let mut words: Vec<&str> = line.split(' ').collect();
+    while words.last() == Some(&"") {
+        words.pop();
+    }
+    words
+}
+
+/// A whole number as Java's `Integer.parseInt` reads it: an optional sign and ASCII digits,
+/// within 32 bits.
+fn java_int(word: &str) -> Option<i64> {
+    parse_coordinate(word).filter(|value| i32::try_from(*value).is_ok())
+}
+
+/// A number as Java's `(int) Double.parseDouble(word)` makes it: blanks around it trimmed, a
+/// decimal number with an optional exponent and `f`/`d` suffix (or `NaN`, `Infinity`), cut
+/// toward zero to 32 bits (`NaN` is 0). Hexadecimal numbers (`0x1p3`), which Java also reads,
+/// are not.
+fn java_double_as_int(word: &str) -> Option<i64> {
+    let word = word.trim_matches(|c: char| c <= ' ');
+    let number = word
+        .strip_suffix(['f', 'F', 'd', 'D'])
+        .filter(|rest| rest.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+        .unwrap_or(word);
+    let unsigned = number.trim_start_matches(['+', '-']);
+    let value = match unsigned {
+        "NaN" | "Infinity" if number.len() - unsigned.len() <= 1 => {
+            number.replace("Infinity", "inf").parse::<f64>().ok()?
+        }
+        _ if number
+            .chars()
+            .all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) =>
+        {
+            number.parse::<f64>().ok()?
+        }
+        _ => return None,
+    };
+    Some(i64::from(value as i32))
+}
+
+impl AnswerFormat {
+    /// The square an answer names, as the engine reads it, or `None` when it reads no move.
+    fn square(self, line: &str) -> Option<(i64, i64)> {
+        let words = java_words(line);
+        match (self, &words[..]) {
+            (AnswerFormat::PlaceMoveDecimals, ["place_move", x, y, ..]) => {
+                Some((java_double_as_int(x)?, java_double_as_int(y)?))
+            }
+            (AnswerFormat::AnyWordIntegers, [_, x, y]) => Some((java_int(x)?, java_int(y)?)),
+            _ => None,
         }
     }
-    let expected = if words.first() == Some(&"place_disc") {
-        format!(
-            "{EXPECTED}; 'place_disc' is the command of riddles.io's Four in a Row, \
-             which the ultimate tic-tac-toe engine does not accept"
-        )
-    } else {
-        EXPECTED.to_string()
-    };
-    Reading::Refuse(Fault::NotAMove {
-        line: line.to_string(),
-        expected,
-    })
+
+    /// The bot's answer as the referee's `x y`, or the fault of a reply that is no move.
+    fn read(self, line: &str) -> Reading {
+        match self.square(line) {
+            Some((x, y)) => Reading::Answer(format!("{x} {y}")),
+            None => Reading::Refuse(Fault::NotAMove {
+                line: line.to_string(),
+                expected: EXPECTED.to_string(),
+            }),
+        }
+    }
 }
 
 impl Seat for Riddles {
@@ -267,7 +381,16 @@ impl Seat for Riddles {
             macroboard(&self.dialect, game)
         ));
         request.push(format!("action move {}", turn.ms));
-        let answer = self.process.exchange(request, watchdog, read_answer)?;
+        let answers = self.dialect.answers;
+        let asked_at = Instant::now();
+        let first = self
+            .process
+            .exchange(request, watchdog, |line| answers.read(line));
+        let answer = if self.dialect.asks_twice && self.refused(&first) {
+            self.ask_again(asked_at.elapsed(), turn.ms, watchdog)?
+        } else {
+            first?
+        };
         self.own_move = Some(answer.line.clone());
         Ok(answer)
     }
@@ -353,27 +476,72 @@ mod tests {
         );
     }
 
+    fn square(format: AnswerFormat, line: &str) -> Option<(i64, i64)> {
+        format.square(line)
+    }
+
     #[test]
-    fn answers() {
-        assert_eq!(read_answer("place_move 3 5"), Reading::Answer("3 5".into()));
-        assert_eq!(
-            read_answer("place_move 9 -1"),
-            Reading::Answer("9 -1".into())
-        );
-        for bad in ["3 5", "place_move 3", "place_move 3,5", "place_disc 3", ""] {
-            let Reading::Refuse(fault) = read_answer(bad) else {
-                panic!("{bad} read as a move");
-            };
-            assert!(fault.to_string().contains("'place_move X Y'"), "{fault}");
+    fn theaigames_reads_answers_as_its_engine() {
+        let format = AnswerFormat::PlaceMoveDecimals;
+        for (line, x, y) in [
+            ("place_move 3 5", 3, 5),
+            ("place_move 7.0 3.0 extra", 7, 3),
+            ("place_move 7.9 -0.5", 7, 0),
+            ("place_move 3 5 ", 3, 5),
+            ("place_move 1e0 2d", 1, 2),
+            ("place_move NaN 4", 0, 4),
+            ("place_move 9 -1", 9, -1),
+            ("place_move Infinity 1", i64::from(i32::MAX), 1),
+        ] {
+            assert_eq!(square(format, line), Some((x, y)), "{line}");
         }
-        let Reading::Refuse(fault) = read_answer("place_disc 3 5") else {
-            panic!("place_disc read as a move");
-        };
-        assert!(
-            fault
-                .to_string()
-                .contains("'place_disc' is the command of riddles.io's Four in a Row"),
-            "{fault}"
+        for bad in [
+            "3 5",
+            "place_move 3",
+            "place_move 3,5",
+            "place_move  3 5",
+            "place_move\t3 5",
+            " place_move 3 5",
+            "place_disc 3 5",
+            "place_move 0x1p3 1",
+            "place_move inf 1",
+            "",
+        ] {
+            assert_eq!(square(format, bad), None, "{bad}");
+        }
+        assert_eq!(
+            format.read("place_move 7.0 3.0 extra"),
+            Reading::Answer("7 3".into())
         );
+    }
+
+    #[test]
+    fn riddles_reads_answers_as_its_engine() {
+        let format = AnswerFormat::AnyWordIntegers;
+        for (line, x, y) in [
+            ("place_move 3 5", 3, 5),
+            ("place_disc 3 5", 3, 5),
+            ("anything +3 05", 3, 5),
+            ("place_move 3 5  ", 3, 5),
+            ("place_move 9 -1", 9, -1),
+        ] {
+            assert_eq!(square(format, line), Some((x, y)), "{line}");
+        }
+        for bad in [
+            "3 5",
+            "place_move 3",
+            "place_move 3 5 extra",
+            "place_move 7.0 3",
+            "place_move  3 5",
+            " place_move 3 5",
+            "place_move 3 2147483648",
+            "",
+        ] {
+            assert_eq!(square(format, bad), None, "{bad}");
+        }
+        let Reading::Refuse(fault) = format.read("place_disc 3") else {
+            panic!("two words read as a move");
+        };
+        assert!(fault.to_string().contains("'place_move X Y'"), "{fault}");
     }
 }

@@ -6,7 +6,7 @@
 use super::{play_opening, GameRules, OpeningError};
 use referee_cage::Answer;
 use referee_records::record::{micros, MoveRecord};
-use referee_rules::clock::{Clock, TimeControl};
+use referee_rules::clock::{Clock, Settled, TimeControl};
 use referee_rules::games::{AnyGame, GameSpec, MoveError, Side};
 use referee_rules::protocol::{GameResult, RefereeMessage, Reply, VERSION};
 use referee_rules::verdict::{Fault, Forfeit, Moment, Verdict};
@@ -19,7 +19,8 @@ pub struct Request {
     pub side: Side,
     /// The opponent's moves it has not seen, any draw offer and `legal` line, then `turn`.
     pub messages: Vec<RefereeMessage>,
-    /// Its time left plus its margin: a later answer is a timeout.
+    /// Its time left plus its margin (and, with strikes left, the hard limit past it): a later
+    /// answer is a timeout.
     pub allowed: Duration,
 }
 
@@ -103,13 +104,7 @@ impl Judge {
     /// `side` did not get ready: it forfeits.
     pub fn setup_failed(&mut self, side: Side, fault: Fault) {
         let overtime = self.clocks[side.index()].overtime(self.margins[side.index()]);
-        self.verdict = Some(Verdict::fault(
-            side,
-            Moment::Setup,
-            fault,
-            overtime.limit,
-            overtime.margin,
-        ));
+        self.verdict = Some(Verdict::fault(side, Moment::Setup, fault, overtime));
     }
 
     /// The next move to ask for, or `None` when the game is over (the rules may just have ended
@@ -151,7 +146,7 @@ impl Judge {
         Some(Request {
             side,
             messages,
-            allowed: clock.allowed(self.margins[side.index()]),
+            allowed: clock.deadline(self.margins[side.index()]),
         })
     }
 
@@ -169,24 +164,18 @@ impl Judge {
             Ok(answer) => answer,
             Err(fault) => {
                 let overtime = clock.overtime(self.margins[side.index()]);
-                self.verdict = Some(Verdict::fault(
-                    side,
-                    at_move,
-                    fault,
-                    overtime.limit,
-                    overtime.margin,
-                ));
+                self.verdict = Some(Verdict::fault(side, at_move, fault, overtime));
                 return false;
             }
         };
-        if let Err(overtime) = clock.settle(answer.elapsed, self.margins[side.index()]) {
-            self.verdict = Some(forfeit(Forfeit::Late {
-                answered_after: Some(answer.elapsed),
-                limit: overtime.limit,
-                margin: overtime.margin,
-            }));
-            return false;
-        }
+        let strike = match clock.settle(answer.elapsed, self.margins[side.index()]) {
+            Ok(Settled::InTime) => None,
+            Ok(Settled::Strike(number)) => Some(number),
+            Err(overtime) => {
+                self.verdict = Some(forfeit(Forfeit::late(Some(answer.elapsed), overtime)));
+                return false;
+            }
+        };
         let reply = match Reply::parse(&answer.line) {
             Ok(reply) => reply,
             Err(unprintable) => {
@@ -234,6 +223,7 @@ impl Judge {
                     at_us: micros(at),
                     offers_draw,
                     messages: answer.messages,
+                    strike,
                 });
                 true
             }
@@ -413,6 +403,48 @@ mod tests {
             sentence(&judge),
             "A (first player) did not answer move 1 within 210 ms; the limit is 200 ms (+10 ms margin)"
         );
+    }
+
+    /// CodinGame's SDK: a player late on two turns within the hard limit plays on, each late
+    /// move a strike in the record; late on a third, it loses.
+    #[test]
+    fn two_strikes_play_on_and_the_third_loses() {
+        let late = MS(140);
+        // B's first move has CodinGame's first-turn 1000 ms; its next ones are late.
+        let mut moves = vec![
+            ("0 0", MS(5)),
+            ("1 1", MS(5)),
+            ("2 2", MS(5)),
+            ("0 2", late),
+            ("2 0", MS(5)),
+            ("1 0", late),
+            ("1 2", MS(110)),
+        ];
+        let (judge, _) = play("codingame", &moves);
+        assert_eq!(judge.verdict(), None);
+        let strikes: Vec<Option<u64>> = judge.moves.iter().map(|m| m.strike).collect();
+        assert_eq!(strikes, [None, None, None, Some(1), None, Some(2), None]);
+        moves.push(("2 1", late));
+        let (judge, _) = play("codingame", &moves);
+        assert_eq!(judge.verdict().unwrap().termination(), Termination::Timeout);
+        assert_eq!(judge.moves.len(), 7, "the third late move is not played");
+        assert_eq!(
+            sentence(&judge),
+            "B (second player) answered move 8 after 140.0 ms; the limit is 100 ms (+10 ms \
+             margin): its strike 3 over the limit, 2 being forgiven"
+        );
+        // Past the hard limit, a first late move loses at once.
+        let (judge, _) = play(
+            "codingame",
+            &[("0 0", MS(5)), ("1 1", MS(5)), ("2 2", MS(161))],
+        );
+        assert_eq!(
+            sentence(&judge),
+            "A (first player) answered move 3 after 161.0 ms; the limit is 100 ms (+10 ms \
+             margin), and 160 ms for a move counted as a strike"
+        );
+        let mut fresh = self::judge("tictactoe", "codingame");
+        assert_eq!(fresh.next_request().unwrap().allowed, MS(1060));
     }
 
     #[test]

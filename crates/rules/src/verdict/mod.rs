@@ -5,6 +5,7 @@
 //! ...); every other module matches on the enum, so a classifier can never disagree with another
 //! about a code.
 
+use crate::clock::{Overtime, Strikes};
 use crate::games::{Ending, IllegalMove, Side};
 use crate::quote::shorten;
 use serde::{Deserialize, Serialize};
@@ -257,6 +258,15 @@ pub enum Fault {
         /// The brain's answer, as it wrote it.
         answer: String,
     },
+    /// A Gomocup brain refused the game's rule set (an `ERROR` naming the rule, after
+    /// `INFO rule`): it would play a rule of its own. A verdict of the same kind as
+    /// [`Fault::RefusedBoard`]: the brain cannot play this game.
+    RefusedRule {
+        /// The rule set in words, with its `INFO rule` value: `caro (INFO rule 8)`.
+        rule: String,
+        /// The brain's line, as it wrote it.
+        answer: String,
+    },
 }
 
 /// What to tell a bot whose line, not a move, reads like words meant for people: most likely
@@ -268,12 +278,13 @@ const DEBUG_OUTPUT_HINT: &str =
 /// letters or more that is no word of a protocol (a move is numbers, square names and a few
 /// keywords).
 pub fn looks_like_prose(line: &str) -> bool {
-    const PROTOCOL_WORDS: [&str; 7] = [
+    const PROTOCOL_WORDS: [&str; 8] = [
         "resign",
         "draw",
         "ready",
         "multi",
         "place_move",
+        "place_disc",
         "swap",
         "more",
     ];
@@ -355,6 +366,9 @@ impl fmt::Display for Fault {
             Fault::RefusedBoard { board, answer } => {
                 write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
             }
+            Fault::RefusedRule { rule, answer } => {
+                write!(f, "refused the rule {rule}: '{}'", shorten(answer, 80))
+            }
         }
     }
 }
@@ -381,6 +395,9 @@ pub enum Forfeit {
         limit: Duration,
         /// How long past `limit` an answer still counted.
         margin: Duration,
+        /// The player's strikes, under a time control that forgives moves over the limit
+        /// (CodinGame's): used up, or the move was past the hard limit.
+        strikes: Option<Strikes>,
     },
     /// `draw` when no draw was offered.
     UnofferedDraw,
@@ -439,15 +456,24 @@ pub enum Verdict {
     },
 }
 
+impl Forfeit {
+    /// Lateness: the answer after `answered_after` (`None`: none before the watchdog gave up),
+    /// over `overtime`.
+    pub fn late(answered_after: Option<Duration>, overtime: Overtime) -> Forfeit {
+        Forfeit::Late {
+            answered_after,
+            limit: overtime.limit,
+            margin: overtime.margin,
+            strikes: overtime.strikes,
+        }
+    }
+}
+
 impl Verdict {
     /// The verdict for a seat's fault: a watchdog timeout is lateness, judged like any other.
-    pub fn fault(loser: Side, at: Moment, fault: Fault, limit: Duration, margin: Duration) -> Self {
+    pub fn fault(loser: Side, at: Moment, fault: Fault, overtime: Overtime) -> Self {
         let forfeit = match fault {
-            Fault::Timeout { .. } => Forfeit::Late {
-                answered_after: None,
-                limit,
-                margin,
-            },
+            Fault::Timeout { .. } => Forfeit::late(None, overtime),
             Fault::NotAMove { line, expected } => Forfeit::NotAMove {
                 sent: line,
                 written: None,
@@ -513,7 +539,9 @@ impl Verdict {
                     Fault::Exited { .. } => Termination::Exited,
                     Fault::Limit { limit, .. } => Termination::Limit(*limit),
                     Fault::NotAMove { .. } => Termination::NotAMove,
-                    Fault::RefusedBoard { .. } => Termination::RefusedBoard,
+                    Fault::RefusedBoard { .. } | Fault::RefusedRule { .. } => {
+                        Termination::RefusedBoard
+                    }
                 },
             },
         }
@@ -521,7 +549,7 @@ impl Verdict {
 
     /// The bot's line the sentence quotes, as the bot wrote it (the sentence escapes and
     /// shortens it): a reply that is not a move or an illegal move, a line written when not
-    /// asked, a Gomocup brain's refusal of the board.
+    /// asked, a Gomocup brain's refusal of the board or the rule.
     pub fn quoted_line(&self) -> Option<&str> {
         let Verdict::Forfeit { forfeit, .. } = self else {
             return None;
@@ -534,7 +562,9 @@ impl Verdict {
             Forfeit::Seat(Fault::Unrequested { line, .. } | Fault::NotAMove { line, .. }) => {
                 Some(line)
             }
-            Forfeit::Seat(Fault::RefusedBoard { answer, .. }) => Some(answer),
+            Forfeit::Seat(
+                Fault::RefusedBoard { answer, .. } | Fault::RefusedRule { answer, .. },
+            ) => Some(answer),
             _ => None,
         }
     }
@@ -611,6 +641,7 @@ impl fmt::Display for Sentence<'_> {
                 answered_after,
                 limit,
                 margin,
+                strikes,
             } => {
                 match answered_after {
                     Some(after) => write!(
@@ -629,7 +660,21 @@ impl fmt::Display for Sentence<'_> {
                     "; the limit is {} ms (+{} ms margin)",
                     limit.as_millis(),
                     margin.as_millis()
-                )
+                )?;
+                match strikes {
+                    Some(strikes) if strikes.used < strikes.allowed => write!(
+                        f,
+                        ", and {} ms for a move counted as a strike",
+                        (*limit + *margin + strikes.hard).as_millis()
+                    ),
+                    Some(strikes) => write!(
+                        f,
+                        ": its strike {} over the limit, {} being forgiven",
+                        strikes.used + 1,
+                        strikes.allowed
+                    ),
+                    None => Ok(()),
+                }
             }
             Forfeit::UnofferedDraw => write!(
                 f,

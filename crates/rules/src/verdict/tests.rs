@@ -68,6 +68,7 @@ fn lateness_reads_the_same_with_or_without_an_answer() {
             answered_after,
             limit: Duration::from_millis(200),
             margin: Duration::from_millis(10),
+            strikes: None,
         },
     };
     let names = names();
@@ -165,8 +166,11 @@ fn a_seat_fault_names_when_it_happened() {
             Fault::Exited {
                 detail: "exited with code 3".into(),
             },
-            Duration::ZERO,
-            Duration::ZERO,
+            Overtime {
+                limit: Duration::ZERO,
+                margin: Duration::ZERO,
+                strikes: None,
+            },
         )
     };
     let names = names();

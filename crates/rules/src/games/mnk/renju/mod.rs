@@ -7,7 +7,12 @@
 //!   stone turns into exactly five, and a straight four (`.XXXX.`) is one four;
 //! - otherwise two threes made at once are forbidden (a double three); a three is a line that
 //!   one more stone turns into a straight four, where that stone must itself be allowed, which
-//!   is checked the same way, recursively.
+//!   is checked the same way, recursively, and must not make five: a line whose straight four
+//!   only a five-making stone completes is no three. That last condition is how Gomocup's
+//!   judge rules (GomocupJudge's `check_forbid.py`, Piskvork's logic, where the point's check
+//!   counts a five as a reason the three does not stand; Rapfi agrees), and the referee judges
+//!   renju as Gomocup does (protocol.md, "Rule sets": `tools/renju-compare.py` compares the
+//!   two point by point).
 //!
 //! The check works on the board's own cells, placing the stones it looks ahead with and taking
 //! them back, so it allocates nothing and leaves the cells as they were.
@@ -175,7 +180,8 @@ impl<'a> Lines<'a> {
     }
 
     /// Whether the stone on (x, y) makes a three along `direction`: one more stone, itself
-    /// allowed, turns the line into a straight four through (x, y).
+    /// allowed and not making five (on another line), turns the line into a straight four
+    /// through (x, y).
     fn is_three(&mut self, x: i32, y: i32, direction: (i32, i32)) -> bool {
         for sign in [1, -1] {
             let (_, (cx, cy)) = self.beyond(x, y, direction, sign);
@@ -185,8 +191,9 @@ impl<'a> Lines<'a> {
             self.set(cx, cy, BLACK);
             let straight =
                 self.run(x, y, direction) == 4 && self.completions(x, y, direction) == [true, true];
+            let five = straight && DIRECTIONS.iter().any(|&line| self.run(cx, cy, line) == 5);
             self.set(cx, cy, EMPTY);
-            if straight && self.forbidden_at(cx, cy).is_none() {
+            if straight && !five && self.forbidden_at(cx, cy).is_none() {
                 return true;
             }
         }

@@ -306,3 +306,31 @@ proptest! {
         }
     }
 }
+
+/// Issue 34's position (Black to move): at 4 6 Black makes two lines that look like threes,
+/// but one of them becomes a straight four only at a point where Black would make five.
+/// Gomocup's judge (GomocupJudge's `check_forbid.py`, Piskvork's logic) and Rapfi count no
+/// three there, so 4 6 is allowed; the referee called it a double three.
+#[test]
+fn a_three_that_only_a_five_would_make_straight_is_no_three() {
+    use crate::games::{Game, GameSpec};
+    const OPENING: &str = "8 12,8 7,5 11,6 14,9 6,7 4,7 10,7 9,7 7,6 7,7 14,10 5,6 4,6 13,9 8,\
+        9 5,4 7,7 8,8 5,8 3,5 13,9 4,3 6,8 14,6 8,10 7,7 3,10 9,11 4,5 4,9 14,11 7,3 8,10 6,12 9,\
+        4 11,4 4,7 6,8 8,3 9,11 6,2 8,6 11,5 9,6 6,13 8";
+    let spec = GameSpec::from_words("gomoku", &["rule=renju"]).unwrap();
+    let mut game = spec.new_game();
+    for mv in OPENING.split(',') {
+        game.play_text(mv).unwrap();
+    }
+    let legal = game.legal_moves_text();
+    assert!(legal.iter().any(|mv| mv == "4 6"), "4 6 is allowed");
+    // Every other point of the position keeps its verdict: none of Black's points is forbidden
+    // there by either judge.
+    assert_eq!(legal.len() + 46, 225, "no point is forbidden to Black");
+    let mut board = crate::games::mnk::Mnk::new(spec.mnk_params().unwrap());
+    for mv in OPENING.split(',') {
+        let square = board.parse_move(mv).unwrap();
+        board.play(square).unwrap();
+    }
+    assert_eq!(board.forbidden(board.square(4, 6)), None);
+}
