@@ -90,6 +90,13 @@ fn bots_submitted_play_and_a_kill_9_loses_nothing_and_counts_nothing_twice() {
 
     // Games go on while the server is killed, in the middle of some.
     wait_for_games(&url, 16);
+    let started = Instant::now();
+    while get(&url, "/api/status")["playing"].as_i64().unwrap() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no game in flight"
+        );
+    }
     let mut server = server;
     server.0.kill().unwrap();
     server.0.wait().unwrap();
@@ -303,4 +310,30 @@ fn uploads_without_authority_or_from_hostile_archives_are_refused() {
         .unwrap();
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("takes the protocols native"), "{said}");
+}
+
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_full_disk_stops_new_games_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    // More free space asked for than any disk has: as full a disk as can be made here.
+    let settings = std::fs::read_to_string(arena.join("arena.toml")).unwrap();
+    let settings = settings.replace("min_free_mb = 256", "min_free_mb = 1000000000000");
+    std::fs::write(arena.join("arena.toml"), settings).unwrap();
+    let (_server, url) = serve(&arena);
+    let alice = token(&arena, "alice", false);
+    let first = sources(dir.path(), "ff", "tests/bots/first_free.py");
+    // Uploads, builds and validation go on; games do not start.
+    let out = succeeded(&submit(&url, &alice, "firstfree", &first));
+    assert!(out.contains(": passed"), "{out}");
+    std::thread::sleep(Duration::from_secs(2));
+    let status = get(&url, "/api/status");
+    assert_eq!(status["games"], json!(0), "{status}");
+    let message = status["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("MiB free: no new game starts until there is"),
+        "{status}"
+    );
 }

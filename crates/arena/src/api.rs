@@ -285,9 +285,13 @@ async fn status(State(shared): App) -> Answer {
     )
     .fetch_one(&shared.pool)
     .await?;
-    Ok(Json(
-        json!({ "games": games, "builds_waiting": builds, "message": shared.status() }),
-    ))
+    let (playing,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE state = 'playing'")
+            .fetch_one(&shared.pool)
+            .await?;
+    Ok(Json(json!({
+        "games": games, "playing": playing, "builds_waiting": builds, "message": shared.status(),
+    })))
 }
 
 async fn ladders(State(shared): App) -> Answer {
@@ -464,14 +468,48 @@ async fn record(State(shared): App, Path(number): Path<i64>) -> Result<Response,
         .into_response())
 }
 
+/// The most of a version's validation stderr shown to its owner, in bytes.
+const STDERR_SHOWN: u64 = 16 << 10;
+
+/// What the version wrote to stderr in its validation games (the first ones, bounded, each
+/// file's name before it), for its owner: files the referee wrote, the bot's bytes escaped
+/// there already.
+fn check_stderr(shared: &Shared, version: i64) -> String {
+    use std::io::Read;
+    let dir = shared.dir.join("checks").join(version.to_string());
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.to_string_lossy().ends_with(".stderr.txt"))
+        .collect();
+    files.sort();
+    let mut text = String::new();
+    for path in files {
+        let left = STDERR_SHOWN.saturating_sub(text.len() as u64);
+        if left == 0 {
+            break;
+        }
+        let mut bytes = Vec::new();
+        if let Ok(file) = std::fs::File::open(&path) {
+            let _ = file.take(left).read_to_end(&mut bytes);
+        }
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        text.push_str(&format!("== {name}\n{}", String::from_utf8_lossy(&bytes)));
+    }
+    text
+}
+
 /// A version as its owner (everything) or anyone else (no build log, validation or reason)
 /// sees it.
-fn version_json(version: &Version, owner: bool) -> Value {
+fn version_json(version: &Version, owner: bool, stderr: &str) -> Value {
     let mut value = json!({
         "id": version.id, "number": version.number, "protocol": version.protocol,
         "language": version.language, "state": version.state, "created_at": version.created_at,
     });
     if owner {
+        value["stderr"] = json!(stderr);
         value["build_log"] = json!(version.build_log);
         value["validation"] = json!(version.validation);
         value["reason"] = json!(version.reason);
@@ -516,7 +554,7 @@ async fn bot(
     Ok(Json(json!({
         "ladder": ladder, "name": name, "owner": owner, "boss": builtin.is_some(),
         "retired": retired != 0, "active_version": active,
-        "versions": versions.iter().map(|v| version_json(v, is_owner)).collect::<Vec<_>>(),
+        "versions": versions.iter().map(|v| version_json(v, is_owner, &check_stderr(&shared, v.id))).collect::<Vec<_>>(),
     })))
 }
 
@@ -537,7 +575,8 @@ async fn version(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) ->
     if !user.is_admin && owner != Some(user.id) {
         return Err(not_found("version"));
     }
-    Ok(Json(version_json(&version, true)))
+    let stderr = check_stderr(&shared, version.id);
+    Ok(Json(version_json(&version, true, &stderr)))
 }
 
 #[derive(Deserialize)]

@@ -240,7 +240,12 @@ fn free_bytes(dir: &Path) -> Option<u64> {
 /// One slot: plays games from the queue, one at a time, until the arena stops.
 pub fn slot(shared: &Shared) {
     loop {
-        let min_free = shared.arena.settings.limits.min_free_mb << 20;
+        let min_free = shared
+            .arena
+            .settings
+            .limits
+            .min_free_mb
+            .saturating_mul(1 << 20);
         if free_bytes(&shared.dir).is_some_and(|free| free < min_free) {
             shared.set_status(Some(format!(
                 "the disk holding {} has less than {} MiB free: no new game starts until there is",
@@ -512,4 +517,53 @@ pub async fn rerate(pool: &Pool) -> Result<usize, sqlx::Error> {
     }
     tx.commit().await?;
     Ok(all.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn work_cut_off_by_a_crash_is_taken_up_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let mut tx = store::write(&pool).await.unwrap();
+        sqlx::query("INSERT INTO ladders (name) VALUES ('l')")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        ensure_boss(&mut tx, "l", "random").await.unwrap();
+        ensure_boss(&mut tx, "l", "random").await.unwrap();
+        ensure_boss(&mut tx, "l", "greedy").await.unwrap();
+        sqlx::query(
+            "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, created_at, \
+             updated_at) VALUES (3, 1, 2, 'native', '', 'building', 0, 0)",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        schedule_pair(&mut tx, "l", 1, 2, false).await.unwrap();
+        sqlx::query("UPDATE scheduled SET state = 'playing' WHERE id = 1")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        crate::versions::recover(&pool).await.unwrap();
+        recover(&pool).await.unwrap();
+        let states: Vec<(String,)> = sqlx::query_as("SELECT state FROM scheduled ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(states, [("scheduled".into(),), ("scheduled".into(),)]);
+        let (state,): (String,) = sqlx::query_as("SELECT state FROM versions WHERE id = 3")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(state, "queued");
+        let (bosses,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM bots")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(bosses, 2, "a boss is made once");
+    }
 }
