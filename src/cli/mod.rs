@@ -8,6 +8,7 @@ use referee_rules::games::{opening_moves, GameSpec};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod arena;
 mod bot;
 mod check;
 mod contest;
@@ -111,6 +112,10 @@ enum Command {
     /// Write one self-contained HTML file with the standings and every game replayable, to
     /// publish results without a server. Example: referee report site --from results/bundled
     Report(report::ReportArgs),
+    /// Run an arena, where bots live: ladders played continuously and rated, bots uploaded as
+    /// sources, built and validated (see README.md, "Arena"). Start with: referee arena init
+    /// DIR, then referee arena serve DIR.
+    Arena(arena::ArenaArgs),
 }
 
 /// Runs the command line; errors are printed as `referee: ...` with exit code 2.
@@ -142,6 +147,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Report(args) => report::run(args),
+        Command::Arena(args) => arena::run(args),
     }
     .map(|()| ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fs;
 
 /// The crates from the bottom up, each with the crates below it that it may depend on.
-const LAYERS: [(&str, &[&str]); 7] = [
+const LAYERS: [(&str, &[&str]); 8] = [
     ("rules", &[]),
     ("bots", &["rules"]),
     ("records", &["rules"]),
@@ -15,6 +15,10 @@ const LAYERS: [(&str, &[&str]); 7] = [
     ("core", &["rules", "bots", "records", "cage"]),
     ("web", &["rules", "records", "cage", "core"]),
     ("contest", &["rules", "records", "cage", "core", "web"]),
+    (
+        "arena",
+        &["rules", "records", "cage", "core", "web", "contest"],
+    ),
 ];
 
 /// The workspace's crates that a manifest depends on, in any dependency table.

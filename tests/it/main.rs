@@ -2,6 +2,7 @@
 //! library) for one area; `common` holds what they share.
 
 mod adapters;
+mod arena;
 mod browser;
 #[path = "../support/browser.rs"]
 mod browser_support;

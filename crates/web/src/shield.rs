@@ -70,6 +70,9 @@ impl Default for WebSettings {
 pub struct Shield {
     hosts: Arc<Vec<String>>,
     page_token: Arc<String>,
+    /// A request with a bearer token and no cookie needs no page token (see
+    /// [`Shield::accepting_bearer_tokens`]).
+    bearer: bool,
 }
 
 impl Shield {
@@ -98,7 +101,19 @@ impl Shield {
         Shield {
             hosts: Arc::new(hosts),
             page_token: Arc::new(crate::server::new_token()),
+            bearer: false,
         }
+    }
+
+    /// The same shield, letting through a state-changing request that carries an
+    /// `Authorization: Bearer` header and no cookie without the page token: a command-line
+    /// client's, which the server then authenticates by its token alone. No other site's page
+    /// can send one (the header needs a CORS preflight, which this server never grants), and
+    /// with no cookie the request carries no authority of the browser's, so the page token
+    /// (which guards against exactly that) has nothing to guard. The `Origin` is still checked.
+    pub fn accepting_bearer_tokens(mut self) -> Shield {
+        self.bearer = true;
+        self
     }
 
     /// The host to give people in the server's address: the address listened on, or for one
@@ -161,9 +176,15 @@ impl Shield {
             None => true,
             Some(origin) => origin
                 .strip_prefix("http://")
+                .or_else(|| origin.strip_prefix("https://"))
                 .is_some_and(|host| self.allows_host(host)),
         };
-        let token_given = text(PAGE_TOKEN_HEADER).is_some_and(|token| token == *self.page_token);
+        let bearer = self.bearer
+            && !headers.contains_key(header::COOKIE)
+            && text(header::AUTHORIZATION.as_str())
+                .is_some_and(|value| value.starts_with("Bearer "));
+        let token_given =
+            bearer || text(PAGE_TOKEN_HEADER).is_some_and(|token| token == *self.page_token);
         (!origin_allowed || !token_given).then_some((
             StatusCode::FORBIDDEN,
             "only this server's own page may do that\n",
@@ -333,5 +354,21 @@ mod tests {
             forbidden
         );
         assert!(shield.page("<html><head></head>").contains(&token));
+        // A bearer token stands for the page token only where the server takes them, and only
+        // without a cookie.
+        let bearer = [("authorization", "Bearer t0ken")];
+        assert_eq!(post(&bearer), forbidden);
+        let shield = shield.accepting_bearer_tokens();
+        let post = |pairs: &[(&str, &str)]| {
+            let mut all = vec![("host", "127.0.0.1:8300")];
+            all.extend_from_slice(pairs);
+            shield.refusal(&Method::POST, &headers(&all)).map(|r| r.0)
+        };
+        assert_eq!(post(&bearer), None);
+        assert_eq!(post(&[bearer[0], ("cookie", "s=1")]), forbidden);
+        assert_eq!(
+            post(&[bearer[0], ("origin", "http://evil.example")]),
+            forbidden
+        );
     }
 }

@@ -1,0 +1,163 @@
+//! The command line's side of the API: `referee arena submit` and `referee arena leaderboard`
+//! talk to a running arena with an API token (a bearer token: no cookie, no page token).
+
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// What the command line could not do: said as the server said it.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The server refused, with its reason.
+    #[error("{0}")]
+    Refused(String),
+    /// The server could not be reached or answered nonsense.
+    #[error("{0}")]
+    Transport(String),
+    /// The sources could not be read.
+    #[error("cannot read the sources {path}: {source}")]
+    Sources {
+        /// The folder.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+fn answer(result: Result<ureq::Response, ureq::Error>) -> Result<Value, ClientError> {
+    match result {
+        Ok(response) => response
+            .into_json()
+            .map_err(|e| ClientError::Transport(format!("the server's answer is not JSON: {e}"))),
+        Err(ureq::Error::Status(status, response)) => {
+            let body: Value = response.into_json().unwrap_or(Value::Null);
+            let why = body["error"]
+                .as_str()
+                .map_or_else(|| format!("the server answered {status}"), str::to_string);
+            Err(ClientError::Refused(why))
+        }
+        Err(error) => Err(ClientError::Transport(error.to_string())),
+    }
+}
+
+/// What to submit.
+#[derive(Clone, Debug)]
+pub struct Submission<'a> {
+    /// The arena's address (`http://HOST:PORT`).
+    pub server: &'a str,
+    /// The API token.
+    pub token: &'a str,
+    /// The ladder.
+    pub ladder: &'a str,
+    /// The bot's name.
+    pub name: &'a str,
+    /// The sources' folder.
+    pub sources: &'a Path,
+    /// The language, if named.
+    pub language: Option<&'a str>,
+    /// The protocol, if named.
+    pub protocol: Option<&'a str>,
+}
+
+/// Uploads the folder as a new version; returns the version's id.
+pub fn submit(submission: &Submission<'_>) -> Result<i64, ClientError> {
+    let bytes =
+        crate::archive::pack(submission.sources).map_err(|source| ClientError::Sources {
+            path: submission.sources.display().to_string(),
+            source,
+        })?;
+    let mut request = ureq::post(&format!(
+        "{}/api/upload",
+        submission.server.trim_end_matches('/')
+    ))
+    .set("Authorization", &format!("Bearer {}", submission.token))
+    .set("Content-Type", "application/gzip")
+    .query("ladder", submission.ladder)
+    .query("name", submission.name);
+    if let Some(language) = submission.language {
+        request = request.query("language", language);
+    }
+    if let Some(protocol) = submission.protocol {
+        request = request.query("protocol", protocol);
+    }
+    let value = answer(request.send_bytes(&bytes))?;
+    value["version_id"]
+        .as_i64()
+        .ok_or_else(|| ClientError::Transport("the server gave no version id".into()))
+}
+
+/// The version `id` as its owner sees it.
+pub fn version(server: &str, token: &str, id: i64) -> Result<Value, ClientError> {
+    answer(
+        ureq::get(&format!(
+            "{}/api/versions/{id}",
+            server.trim_end_matches('/')
+        ))
+        .set("Authorization", &format!("Bearer {token}"))
+        .call(),
+    )
+}
+
+/// Waits until version `id` is built and validated (or failed); returns it.
+pub fn wait(server: &str, token: &str, id: i64, most: Duration) -> Result<Value, ClientError> {
+    let started = Instant::now();
+    loop {
+        let value = version(server, token, id)?;
+        if matches!(value["state"].as_str(), Some("passed" | "failed")) {
+            return Ok(value);
+        }
+        if started.elapsed() > most {
+            return Err(ClientError::Transport(format!(
+                "version {id} is still {} after {} s",
+                value["state"].as_str().unwrap_or("?"),
+                most.as_secs()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+/// The leaderboard of `ladder`.
+pub fn leaderboard(server: &str, ladder: &str) -> Result<Value, ClientError> {
+    answer(
+        ureq::get(&format!(
+            "{}/api/ladders/{ladder}/leaderboard",
+            server.trim_end_matches('/')
+        ))
+        .call(),
+    )
+}
+
+/// The leaderboard as a table for the terminal.
+pub fn leaderboard_text(board: &Value) -> String {
+    let mut out = format!(
+        "ladder {}{}\n{:>4}  {:<24} {:<16} {:>14} {:>8} {:>6} {:>13}\n",
+        board["ladder"].as_str().unwrap_or("?"),
+        if board["paused"].as_bool() == Some(true) {
+            " (paused)"
+        } else {
+            ""
+        },
+        "rank",
+        "bot",
+        "owner",
+        "rating",
+        "mu-3s",
+        "games",
+        "W-D-L"
+    );
+    for row in board["rows"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "{:>4}  {:<24} {:<16} {:>7.2} ± {:<4.2} {:>8.2} {:>6} {:>13}\n",
+            row["rank"],
+            format!("{} v{}", row["bot"].as_str().unwrap_or("?"), row["version"]),
+            row["owner"].as_str().unwrap_or("(boss)"),
+            row["mu"].as_f64().unwrap_or_default(),
+            row["sigma"].as_f64().unwrap_or_default(),
+            row["conservative"].as_f64().unwrap_or_default(),
+            row["games"],
+            format!("{}-{}-{}", row["wins"], row["draws"], row["losses"]),
+        ));
+    }
+    out
+}

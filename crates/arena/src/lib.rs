@@ -1,0 +1,210 @@
+//! The arena: where bots live. `referee arena serve DIR` runs, in one process, the HTTP API
+//! ([`api`], behind the web layer's shield), the pipeline that builds and validates uploaded
+//! versions ([`versions`]), and the slots that play the ladders' games continuously
+//! ([`scheduler`]), rated by [`ladder`]; the data is in SQLite in `DIR/arena.db` ([`store`]),
+//! the records on disk under `DIR/records`. `DIR/arena.toml` ([`settings`]) says what the
+//! ladders are.
+
+pub mod accounts;
+pub mod api;
+pub mod archive;
+pub mod client;
+pub mod ladder;
+pub mod scheduler;
+pub mod settings;
+pub mod store;
+pub mod versions;
+
+use referee_cage::host::{self, Host, HostError};
+use referee_cage::process_options::ProcessOptions;
+use settings::{Arena, SettingsError};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+use store::{Pool, StoreError};
+
+/// The arena's own failures at start.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// `arena.toml` is not usable.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A query.
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// The bots' host (sandbox, supervisor).
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// Builds need the sandbox.
+    #[error(transparent)]
+    Sandbox(#[from] referee_cage::sandbox::SandboxError),
+    /// Accounts.
+    #[error(transparent)]
+    Account(#[from] accounts::AccountError),
+    /// Files or the network.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn io_error(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> ArenaError {
+    let what = what.into();
+    move |source| ArenaError::Io { what, source }
+}
+
+/// Writes `DIR/arena.toml` (the commented defaults), refusing to overwrite one.
+pub fn init(dir: &Path) -> Result<PathBuf, ArenaError> {
+    std::fs::create_dir_all(dir).map_err(io_error(format!("cannot make {}", dir.display())))?;
+    let path = dir.join("arena.toml");
+    if path.exists() {
+        return Err(ArenaError::Io {
+            what: format!("{} exists", path.display()),
+            source: std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+        });
+    }
+    std::fs::write(&path, settings::TEMPLATE)
+        .map_err(io_error(format!("cannot write {}", path.display())))?;
+    Ok(path)
+}
+
+/// What the running arena shares between the API, the build worker and the slots.
+pub struct Shared {
+    /// The database.
+    pub pool: Pool,
+    /// The settings.
+    pub arena: Arena,
+    /// The arena's folder.
+    pub dir: PathBuf,
+    /// Starts and watches the bots.
+    pub host: Host,
+    /// The runtime the database is driven on.
+    pub runtime: tokio::runtime::Handle,
+    /// Set when the build queue has work.
+    builder: (Mutex<bool>, Condvar),
+    /// Why games do not start, when they do not (a full disk).
+    status: Mutex<Option<String>>,
+}
+
+impl Shared {
+    /// Runs a database future from a worker thread.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
+    /// Tells the build worker there is work.
+    pub fn wake_builder(&self) {
+        let (flag, condvar) = &self.builder;
+        *flag
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        condvar.notify_all();
+    }
+
+    fn wait_builder(&self, most: Duration) {
+        let (flag, condvar) = &self.builder;
+        let guard = flag
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (mut guard, _) = condvar
+            .wait_timeout_while(guard, most, |woken| !*woken)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *guard = false;
+    }
+
+    /// Says something on the server's stderr.
+    pub fn say(&self, text: &str) {
+        eprintln!("arena: {text}");
+    }
+
+    /// Why games wait, if they do.
+    pub fn status(&self) -> Option<String> {
+        self.status
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    fn set_status(&self, status: Option<String>) {
+        let mut now = self
+            .status
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if status.is_some() && *now != status {
+            self.say(status.as_deref().unwrap_or_default());
+        }
+        *now = status;
+    }
+}
+
+/// How `referee arena serve` runs.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// The arena's folder, holding `arena.toml`.
+    pub dir: PathBuf,
+    /// Where to listen.
+    pub address: SocketAddr,
+    /// Games played at once.
+    pub slots: usize,
+}
+
+/// Serves the arena until the process is stopped; `on_ready` hears the address once it
+/// listens.
+pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), ArenaError> {
+    let arena = Arena::load(&options.dir)?;
+    referee_cage::sandbox::check_available()?;
+    let sandbox = arena.ladders.iter().any(|l| l.settings.sandbox);
+    let host = host::prepare(&ProcessOptions {
+        sandbox,
+        ..ProcessOptions::default()
+    })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(io_error("cannot start the runtime"))?;
+    let dir = std::path::absolute(&options.dir)
+        .map_err(io_error(format!("cannot find {}", options.dir.display())))?;
+    let pool = runtime.block_on(store::open(&dir))?;
+    let shared = Arc::new(Shared {
+        pool,
+        arena,
+        dir,
+        host,
+        runtime: runtime.handle().clone(),
+        builder: (Mutex::new(true), Condvar::new()),
+        status: Mutex::new(None),
+    });
+    runtime.block_on(async {
+        versions::recover(&shared.pool).await?;
+        scheduler::recover(&shared.pool).await?;
+        scheduler::ensure_ladders(&shared).await
+    })?;
+    let worker = Arc::clone(&shared);
+    std::thread::spawn(move || versions::worker(&worker));
+    for _ in 0..options.slots.max(1) {
+        let slot = Arc::clone(&shared);
+        std::thread::spawn(move || scheduler::slot(&slot));
+    }
+    runtime.block_on(api::serve(shared, options.address, on_ready))
+}
+
+/// Makes `user` if needed (an administrator with `admin`) and returns a new API token for it.
+pub fn token(dir: &Path, user: &str, admin: bool) -> Result<String, ArenaError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(io_error("cannot start the runtime"))?;
+    runtime.block_on(async {
+        let pool = store::open(dir).await?;
+        Ok(accounts::token_for(&pool, user, admin).await?)
+    })
+}

@@ -1,0 +1,569 @@
+//! The ladders' games: bosses kept in place, pairs chosen ([`crate::ladder`]) into a queue of
+//! scheduled games in the database, slots that each play one game at a time through the
+//! core's [`Table`], and each result stored in one transaction with its dense game number
+//! and the two ratings, after its record was written under `DIR/records`.
+//!
+//! Restart safety: a game is `playing` in the queue while it is played; on restart every
+//! `playing` game is `scheduled` again and played from the start. The transaction that
+//! stores a result deletes the game from the queue (and `games.scheduled_id` is unique), so
+//! no game is counted twice, and the number it takes is the next one in the same
+//! transaction, so the numbers have no hole.
+
+use crate::ladder::{self, Candidate, Rating, Standing};
+use crate::store::{self, Pool, Tx};
+use crate::Shared;
+use referee_core::table::{FinishedGame, GameError, Recorder, ScheduledGame, Table, Venue};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// Puts games cut off by a crash back in the queue.
+pub async fn recover(pool: &Pool) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE scheduled SET state = 'scheduled' WHERE state = 'playing'")
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Makes sure every ladder of the settings and its bosses are in the database.
+pub async fn ensure_ladders(shared: &Shared) -> Result<(), sqlx::Error> {
+    let mut tx = store::write(&shared.pool).await?;
+    for ladder in &shared.arena.ladders {
+        let name = &ladder.settings.name;
+        sqlx::query(
+            "INSERT INTO ladders (name, paused) VALUES (?, 0) ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(name)
+        .execute(&mut *tx)
+        .await?;
+        for level in &ladder.settings.bosses {
+            ensure_boss(&mut tx, name, level).await?;
+        }
+    }
+    tx.commit().await
+}
+
+async fn ensure_boss(tx: &mut Tx<'_>, ladder: &str, level: &str) -> Result<(), sqlx::Error> {
+    let name = format!("builtin-{level}");
+    let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM bots WHERE ladder = ? AND name = ?")
+        .bind(ladder)
+        .bind(&name)
+        .fetch_optional(&mut **tx)
+        .await?;
+    if found.is_some() {
+        return Ok(());
+    }
+    let now = store::now();
+    let bot = store::next_id(tx, "bots", "id").await?;
+    let version = store::next_id(tx, "versions", "id").await?;
+    sqlx::query(
+        "INSERT INTO bots (id, ladder, name, builtin, active_version, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(bot)
+    .bind(ladder)
+    .bind(&name)
+    .bind(level)
+    .bind(version)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, command, \
+         build_log, created_at, updated_at) VALUES (?, ?, 1, 'native', '', 'passed', ?, \
+         'built in', ?, ?)",
+    )
+    .bind(version)
+    .bind(bot)
+    .bind(format!("builtin:{level}"))
+    .bind(now)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Schedules a new version's placement games: each boss of its ladder, with both colours.
+pub async fn schedule_placement(
+    tx: &mut Tx<'_>,
+    version: i64,
+    bot: i64,
+) -> Result<(), sqlx::Error> {
+    let bosses: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT ladder, active_version FROM bots WHERE builtin IS NOT NULL AND retired = 0 \
+         AND active_version IS NOT NULL AND ladder = (SELECT ladder FROM bots WHERE id = ?) \
+         ORDER BY id",
+    )
+    .bind(bot)
+    .fetch_all(&mut **tx)
+    .await?;
+    for (ladder, boss) in bosses {
+        schedule_pair(tx, &ladder, version, boss, true).await?;
+    }
+    Ok(())
+}
+
+/// Schedules the two games of a pair, one with each colour.
+async fn schedule_pair(
+    tx: &mut Tx<'_>,
+    ladder: &str,
+    a: i64,
+    b: i64,
+    placement: bool,
+) -> Result<(), sqlx::Error> {
+    for (first, second) in [(a, b), (b, a)] {
+        // Never the id of a game already stored (whose queue row is gone): it names the
+        // game's record files too.
+        let (max,): (Option<i64>,) = sqlx::query_as(
+            "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM scheduled \
+             UNION ALL SELECT MAX(scheduled_id) AS m FROM games) AS ids",
+        )
+        .fetch_one(&mut **tx)
+        .await?;
+        let id = max.unwrap_or(0) + 1;
+        sqlx::query(
+            "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
+             created_at) VALUES (?, ?, ?, ?, ?, 'scheduled', ?)",
+        )
+        .bind(id)
+        .bind(ladder)
+        .bind(first)
+        .bind(second)
+        .bind(i64::from(placement))
+        .bind(store::now())
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A candidate as read: version, bot, boss, mu, sigma, games.
+type CandidateRow = (i64, i64, i64, Option<f64>, Option<f64>, Option<i64>);
+
+/// Tops up the queue of `ladder` to the settings' number of waiting games with pairs chosen
+/// by [`ladder::choose_pair`].
+async fn top_up(shared: &Shared, ladder: &str) -> Result<(), sqlx::Error> {
+    let mut tx = store::write(&shared.pool).await?;
+    let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE ladder = ?")
+        .bind(ladder)
+        .fetch_one(&mut *tx)
+        .await?;
+    let matchmaking = &shared.arena.settings.matchmaking;
+    if waiting >= i64::from(matchmaking.scheduled) {
+        return Ok(());
+    }
+    let rows: Vec<CandidateRow> = sqlx::query_as(
+        "SELECT bots.active_version, bots.id, bots.builtin IS NOT NULL, ratings.mu, ratings.sigma, \
+         ratings.games FROM bots JOIN versions ON versions.id = bots.active_version \
+         LEFT JOIN ratings ON ratings.version_id = bots.active_version \
+         WHERE bots.ladder = ? AND bots.retired = 0 AND versions.state = 'passed' ORDER BY bots.id",
+    )
+    .bind(ladder)
+    .fetch_all(&mut *tx)
+    .await?;
+    let candidates: Vec<Candidate> = rows
+        .into_iter()
+        .map(|(version, bot, boss, mu, sigma, games)| Candidate {
+            version,
+            bot,
+            boss: boss != 0,
+            standing: Standing {
+                rating: match (mu, sigma) {
+                    (Some(mu), Some(sigma)) => Rating { mu, sigma },
+                    _ => Rating::INITIAL,
+                },
+                games: games.unwrap_or(0) as u32,
+                ..Standing::default()
+            },
+        })
+        .collect();
+    let last: Option<(i64, i64)> = sqlx::query_as(
+        "SELECT first_version, second_version FROM scheduled WHERE ladder = ? AND placement = 0 \
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(ladder)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let last = match last {
+        Some(pair) => Some(pair),
+        None => sqlx::query_as(
+            "SELECT first_version, second_version FROM games WHERE ladder = ? AND placement = 0 \
+                 ORDER BY number DESC LIMIT 1",
+        )
+        .bind(ladder)
+        .fetch_optional(&mut *tx)
+        .await?,
+    };
+    if let Some((a, b)) =
+        ladder::choose_pair(&candidates, last, matchmaking.window, matchmaking.widen)
+    {
+        schedule_pair(&mut tx, ladder, a, b, false).await?;
+    }
+    tx.commit().await
+}
+
+/// A game taken from the queue.
+#[derive(sqlx::FromRow)]
+struct Claimed {
+    id: i64,
+    ladder: String,
+    first_version: i64,
+    second_version: i64,
+    placement: i64,
+}
+
+/// The next game to play (placements first), marked as playing.
+async fn claim(pool: &Pool) -> Result<Option<Claimed>, sqlx::Error> {
+    let mut tx = store::write(pool).await?;
+    let game: Option<Claimed> = sqlx::query_as(
+        "SELECT scheduled.id, scheduled.ladder, first_version, second_version, placement \
+         FROM scheduled JOIN ladders ON ladders.name = scheduled.ladder \
+         WHERE state = 'scheduled' AND ladders.paused = 0 ORDER BY placement DESC, scheduled.id LIMIT 1",
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(game) = &game {
+        sqlx::query("UPDATE scheduled SET state = 'playing' WHERE id = ?")
+            .bind(game.id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(game)
+}
+
+/// Bytes free for the arena's files in `dir`.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    let stat = nix::sys::statvfs::statvfs(dir).ok()?;
+    Some(stat.blocks_available() as u64 * stat.fragment_size() as u64)
+}
+
+/// One slot: plays games from the queue, one at a time, until the arena stops.
+pub fn slot(shared: &Shared) {
+    loop {
+        let min_free = shared
+            .arena
+            .settings
+            .limits
+            .min_free_mb
+            .saturating_mul(1 << 20);
+        if free_bytes(&shared.dir).is_some_and(|free| free < min_free) {
+            shared.set_status(Some(format!(
+                "the disk holding {} has less than {} MiB free: no new game starts until there is",
+                shared.dir.display(),
+                min_free >> 20
+            )));
+            std::thread::sleep(Duration::from_secs(5));
+            continue;
+        }
+        let claimed = match shared.block_on(claim(&shared.pool)) {
+            Ok(Some(game)) => game,
+            Ok(None) => {
+                for ladder in &shared.arena.ladders {
+                    if let Err(error) = shared.block_on(top_up(shared, &ladder.settings.name)) {
+                        shared.say(&format!("matchmaking: {error}"));
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(200));
+                continue;
+            }
+            Err(error) => {
+                shared.say(&format!("game queue: {error}"));
+                std::thread::sleep(Duration::from_secs(1));
+                continue;
+            }
+        };
+        if let Err(error) = play(shared, &claimed) {
+            shared.say(&format!("game {} not stored: {error}", claimed.id));
+            // Played again later (a game that failed on the arena's side counts nowhere).
+            let _ = shared.block_on(requeue(&shared.pool, claimed.id));
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+}
+
+/// What a slot's game failed of, on the arena's side.
+#[derive(Debug, thiserror::Error)]
+enum PlayError {
+    #[error(transparent)]
+    Store(#[from] sqlx::Error),
+    #[error(transparent)]
+    Game(#[from] GameError),
+}
+
+fn play(shared: &Shared, claimed: &Claimed) -> Result<(), PlayError> {
+    let Some(ladder) = shared.arena.ladder(&claimed.ladder) else {
+        return Ok(());
+    };
+    let mut players = Vec::new();
+    for version in [claimed.first_version, claimed.second_version] {
+        let (name, command, protocol): (String, Option<String>, String) = shared.block_on(
+            sqlx::query_as(
+                "SELECT bots.name, versions.command, versions.protocol FROM versions \
+                 JOIN bots ON bots.id = versions.bot_id WHERE versions.id = ?",
+            )
+            .bind(version)
+            .fetch_one(&shared.pool),
+        )?;
+        let player =
+            command.and_then(|command| crate::versions::player(ladder, &name, &command, &protocol));
+        let Some(player) = player else {
+            shared.block_on(drop_scheduled(&shared.pool, claimed.id))?;
+            return Ok(());
+        };
+        players.push(player);
+    }
+    let venue = Venue {
+        settings: ladder.table.clone(),
+        referee_exe: shared.host.referee_exe.clone(),
+        records: Some(Recorder::Files(
+            shared.dir.join("records").join(&claimed.ladder),
+        )),
+    };
+    let game = ScheduledGame {
+        number: claimed.id as u32,
+        seats: [0, 1],
+        opening: Vec::new(),
+    };
+    let mut table = Table::new(&shared.host.supervisor);
+    match table.play(&venue, &players, &game, |_| {}) {
+        Ok(finished) => {
+            shared.set_status(None);
+            shared.block_on(store_result(shared, claimed, &finished))?;
+            Ok(())
+        }
+        Err(GameError::Record(error)) => {
+            shared.set_status(Some(format!(
+                "cannot write game records under {}: {error}; games wait until it can",
+                shared.dir.display()
+            )));
+            shared.block_on(requeue(&shared.pool, claimed.id))?;
+            std::thread::sleep(Duration::from_secs(5));
+            Ok(())
+        }
+        Err(error) => {
+            shared.block_on(drop_scheduled(&shared.pool, claimed.id))?;
+            Err(error.into())
+        }
+    }
+}
+
+async fn requeue(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE scheduled SET state = 'scheduled' WHERE id = ?")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+async fn drop_scheduled(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM scheduled WHERE id = ?")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Stores a finished game: its number, the game, the queue row gone and both ratings, in one
+/// transaction (none of it if the game is no longer in the queue).
+async fn store_result(
+    shared: &Shared,
+    claimed: &Claimed,
+    finished: &FinishedGame,
+) -> Result<(), sqlx::Error> {
+    let record = &finished.played.record;
+    let path = finished
+        .files()
+        .map(|files| {
+            files
+                .record
+                .strip_prefix(&shared.dir)
+                .unwrap_or(&files.record)
+                .to_path_buf()
+        })
+        .unwrap_or_default();
+    let mut tx = store::write(&shared.pool).await?;
+    let deleted = sqlx::query("DELETE FROM scheduled WHERE id = ? AND state = 'playing'")
+        .bind(claimed.id)
+        .execute(&mut *tx)
+        .await?;
+    if deleted.rows_affected() != 1 {
+        return Ok(());
+    }
+    let number = store::next_id(&mut tx, "games", "number").await?;
+    let winner = record.result.winner.map(|side| side.index() as i64);
+    sqlx::query(
+        "INSERT INTO games (number, scheduled_id, ladder, first_version, second_version, winner, \
+         reason, detail, moves, placement, record, finished_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(number)
+    .bind(claimed.id)
+    .bind(&claimed.ladder)
+    .bind(claimed.first_version)
+    .bind(claimed.second_version)
+    .bind(winner)
+    .bind(record.result.reason.to_string())
+    .bind(&record.result.detail)
+    .bind(record.moves.len() as i64)
+    .bind(claimed.placement)
+    .bind(path.to_string_lossy().into_owned())
+    .bind(store::now())
+    .execute(&mut *tx)
+    .await?;
+    let mut standings = BTreeMap::new();
+    for version in [claimed.first_version, claimed.second_version] {
+        if let Some(standing) = standing_of(&mut tx, version).await? {
+            standings.insert(version, standing);
+        }
+    }
+    ladder::apply(
+        &mut standings,
+        ladder::Result {
+            first: claimed.first_version,
+            second: claimed.second_version,
+            winner: winner.map(|w| w as u8),
+        },
+    );
+    for (version, standing) in standings {
+        save_standing(&mut tx, version, &standing).await?;
+    }
+    tx.commit().await
+}
+
+async fn standing_of(tx: &mut Tx<'_>, version: i64) -> Result<Option<Standing>, sqlx::Error> {
+    let row: Option<(f64, f64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT mu, sigma, games, wins, draws, losses FROM ratings WHERE version_id = ?",
+    )
+    .bind(version)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|(mu, sigma, games, wins, draws, losses)| Standing {
+        rating: Rating { mu, sigma },
+        games: games as u32,
+        wins: wins as u32,
+        draws: draws as u32,
+        losses: losses as u32,
+    }))
+}
+
+async fn save_standing(tx: &mut Tx<'_>, version: i64, s: &Standing) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO ratings (version_id, mu, sigma, games, wins, draws, losses) \
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (version_id) DO UPDATE SET mu = excluded.mu, \
+         sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, \
+         draws = excluded.draws, losses = excluded.losses",
+    )
+    .bind(version)
+    .bind(s.rating.mu)
+    .bind(s.rating.sigma)
+    .bind(i64::from(s.games))
+    .bind(i64::from(s.wins))
+    .bind(i64::from(s.draws))
+    .bind(i64::from(s.losses))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Every version's standing recomputed from the stored games, in their numbers' order.
+pub async fn recomputed(pool: &Pool) -> Result<BTreeMap<i64, Standing>, sqlx::Error> {
+    let games: Vec<(i64, i64, Option<i64>)> =
+        sqlx::query_as("SELECT first_version, second_version, winner FROM games ORDER BY number")
+            .fetch_all(pool)
+            .await?;
+    Ok(ladder::recompute(games.into_iter().map(
+        |(first, second, winner)| ladder::Result {
+            first,
+            second,
+            winner: winner.map(|w| w as u8),
+        },
+    )))
+}
+
+/// Every version's standing as stored.
+pub async fn stored(pool: &Pool) -> Result<BTreeMap<i64, Standing>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let versions: Vec<(i64,)> = sqlx::query_as("SELECT version_id FROM ratings")
+        .fetch_all(&mut *tx)
+        .await?;
+    let mut all = BTreeMap::new();
+    for (version,) in versions {
+        if let Some(standing) = standing_of(&mut tx, version).await? {
+            all.insert(version, standing);
+        }
+    }
+    Ok(all)
+}
+
+/// Re-rates: replaces the stored ratings by those recomputed from the games.
+pub async fn rerate(pool: &Pool) -> Result<usize, sqlx::Error> {
+    let mut tx = store::write(pool).await?;
+    let games: Vec<(i64, i64, Option<i64>)> =
+        sqlx::query_as("SELECT first_version, second_version, winner FROM games ORDER BY number")
+            .fetch_all(&mut *tx)
+            .await?;
+    let all = ladder::recompute(
+        games
+            .into_iter()
+            .map(|(first, second, winner)| ladder::Result {
+                first,
+                second,
+                winner: winner.map(|w| w as u8),
+            }),
+    );
+    sqlx::query("DELETE FROM ratings").execute(&mut *tx).await?;
+    for (version, standing) in &all {
+        save_standing(&mut tx, *version, standing).await?;
+    }
+    tx.commit().await?;
+    Ok(all.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn work_cut_off_by_a_crash_is_taken_up_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let mut tx = store::write(&pool).await.unwrap();
+        sqlx::query("INSERT INTO ladders (name) VALUES ('l')")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        ensure_boss(&mut tx, "l", "random").await.unwrap();
+        ensure_boss(&mut tx, "l", "random").await.unwrap();
+        ensure_boss(&mut tx, "l", "greedy").await.unwrap();
+        sqlx::query(
+            "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, created_at, \
+             updated_at) VALUES (3, 1, 2, 'native', '', 'building', 0, 0)",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        schedule_pair(&mut tx, "l", 1, 2, false).await.unwrap();
+        sqlx::query("UPDATE scheduled SET state = 'playing' WHERE id = 1")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        crate::versions::recover(&pool).await.unwrap();
+        recover(&pool).await.unwrap();
+        let states: Vec<(String,)> = sqlx::query_as("SELECT state FROM scheduled ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(states, [("scheduled".into(),), ("scheduled".into(),)]);
+        let (state,): (String,) = sqlx::query_as("SELECT state FROM versions WHERE id = 3")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(state, "queued");
+        let (bosses,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM bots")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(bosses, 2, "a boss is made once");
+    }
+}

@@ -1,0 +1,339 @@
+//! `referee arena`: a server started on a temporary folder, bots submitted from the command
+//! line, built, validated and playing; `kill -9` in the middle of games and a restart that
+//! loses nothing and counts nothing twice; uploads refused without authority or from a
+//! hostile archive. The server needs bubblewrap (every build is boxed).
+
+use crate::browser_support::{start_with_url, Running};
+use crate::common::{referee, repo_file, succeeded};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn serve(dir: &Path) -> (Running, String) {
+    let mut command = referee();
+    command
+        .args(["arena", "serve"])
+        .arg(dir)
+        .args(["--port", "0", "--slots", "2"]);
+    start_with_url(command)
+}
+
+fn init(dir: &Path) {
+    succeeded(&referee().args(["arena", "init"]).arg(dir).output().unwrap());
+}
+
+fn token(dir: &Path, user: &str, admin: bool) -> String {
+    let mut command = referee();
+    command.args(["arena", "token"]).arg(dir).arg(user);
+    if admin {
+        command.arg("--admin");
+    }
+    succeeded(&command.output().unwrap()).trim().to_string()
+}
+
+/// A folder holding `file` of the repository as main.py.
+fn sources(dir: &Path, name: &str, file: &str) -> std::path::PathBuf {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(repo_file(file), folder.join("main.py")).unwrap();
+    folder
+}
+
+fn submit(url: &str, token: &str, name: &str, folder: &Path) -> std::process::Output {
+    referee()
+        .args(["arena", "submit", "--server", url, "--token", token])
+        .args(["--ladder", "tictactoe", "--name", name, "--wait"])
+        .arg(folder)
+        .output()
+        .unwrap()
+}
+
+fn get(url: &str, path: &str) -> Value {
+    ureq::get(&format!("{url}{path}"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap()
+}
+
+/// Waits until the arena has stored at least `games` games; returns how many it has.
+fn wait_for_games(url: &str, games: i64) -> i64 {
+    let started = Instant::now();
+    loop {
+        let status = get(url, "/api/status");
+        let stored = status["games"].as_i64().unwrap();
+        if stored >= games {
+            return stored;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "only {stored} games: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn bots_submitted_play_and_a_kill_9_loses_nothing_and_counts_nothing_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (server, url) = serve(&arena);
+    let alice = token(&arena, "alice", false);
+    let first = sources(dir.path(), "ff", "tests/bots/first_free.py");
+    let out = succeeded(&submit(&url, &alice, "firstfree", &first));
+    assert!(out.contains(": passed"), "{out}");
+    let starter = sources(dir.path(), "starter", "bots/python/mnk.py");
+    let out = succeeded(&submit(&url, &alice, "starter", &starter));
+    assert!(out.contains(": passed"), "{out}");
+
+    // Games go on while the server is killed, in the middle of some.
+    wait_for_games(&url, 16);
+    let started = Instant::now();
+    while get(&url, "/api/status")["playing"].as_i64().unwrap() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no game in flight"
+        );
+    }
+    let mut server = server;
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    drop(server);
+    let (_server, url) = serve(&arena);
+    let before = get(&url, "/api/status")["games"].as_i64().unwrap();
+    wait_for_games(&url, before + 12);
+
+    // The numbers are 1..=N: no duplicate, no hole.
+    let games = get(&url, "/api/ladders/tictactoe/games?limit=1000");
+    let mut numbers: Vec<i64> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["number"].as_i64().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    let expected: Vec<i64> = (1..=numbers.len() as i64).collect();
+    assert_eq!(numbers, expected);
+    // Every placement game of each version was played once with each colour, none twice.
+    let placements = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["placement"] == json!(true))
+        .count();
+    assert_eq!(
+        placements,
+        2 * 2 * 3,
+        "two bots, three bosses, both colours"
+    );
+
+    // The ratings are a pure function of the stored results.
+    let admin = token(&arena, "root", true);
+    let rerated: Value = ureq::post(&format!("{url}/api/admin/rerate"))
+        .set("Authorization", &format!("Bearer {admin}"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(rerated["changed"], json!(false), "{rerated}");
+
+    let board = succeeded(
+        &referee()
+            .args(["arena", "leaderboard", "--server", &url])
+            .args(["--ladder", "tictactoe", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let board: Value = serde_json::from_str(&board).unwrap();
+    let rows = board["rows"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["bot"].as_str().unwrap()).collect();
+    for name in ["firstfree", "starter", "builtin-strong", "builtin-random"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+    for row in rows {
+        assert!(row["games"].as_i64().unwrap() > 0, "{row}");
+        let conservative = row["mu"].as_f64().unwrap() - 3.0 * row["sigma"].as_f64().unwrap();
+        assert!((row["conservative"].as_f64().unwrap() - conservative).abs() < 1e-9);
+    }
+    let text = succeeded(
+        &referee()
+            .args([
+                "arena",
+                "leaderboard",
+                "--server",
+                &url,
+                "--ladder",
+                "tictactoe",
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        text.contains("firstfree v1") && text.contains("±"),
+        "{text}"
+    );
+}
+
+/// A POST to the arena, answering its status and body.
+fn post(url: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
+    let mut request = ureq::post(&format!("{url}{path}"));
+    for (name, value) in headers {
+        request = request.set(name, value);
+    }
+    match request.send_bytes(body) {
+        Ok(response) => (response.status(), response.into_string().unwrap()),
+        Err(ureq::Error::Status(status, response)) => (status, response.into_string().unwrap()),
+        Err(error) => panic!("{error}"),
+    }
+}
+
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn uploads_without_authority_or_from_hostile_archives_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let session = get(&url, "/api/session");
+    let page = session["page_token"].as_str().unwrap().to_string();
+    let upload = "/api/upload?ladder=tictactoe&name=x";
+
+    // No one: refused, even with the page's token.
+    let (status, body) = post(&url, upload, &[("x-referee-page", &page)], b"x");
+    assert_eq!(status, 401, "{body}");
+
+    // A person signed up in the page: a cookie.
+    let (status, _) = post(
+        &url,
+        "/api/signup",
+        &[
+            ("x-referee-page", &page),
+            ("content-type", "application/json"),
+        ],
+        br#"{"name": "bob", "password": "a long password"}"#,
+    );
+    assert_eq!(status, 200);
+    let login = ureq::post(&format!("{url}/api/login"))
+        .set("x-referee-page", &page)
+        .send_json(json!({"name": "bob", "password": "a long password"}))
+        .unwrap();
+    let cookie = login.header("set-cookie").unwrap().to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    // Another site's page has the cookie sent along, but neither its origin nor the token.
+    let (status, _) = post(&url, upload, &[("cookie", &cookie)], b"x");
+    assert_eq!(status, 403);
+    let (status, _) = post(
+        &url,
+        upload,
+        &[
+            ("cookie", &cookie),
+            ("origin", "http://evil.example"),
+            ("x-referee-page", &page),
+        ],
+        b"x",
+    );
+    assert_eq!(status, 403);
+    // A bearer token does not let a cookie through without the page's token.
+    let (status, _) = post(
+        &url,
+        upload,
+        &[("cookie", &cookie), ("authorization", "Bearer x")],
+        b"x",
+    );
+    assert_eq!(status, 403);
+    let me: Value = ureq::get(&format!("{url}/api/me"))
+        .set("cookie", &cookie)
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(me["name"], "bob");
+
+    // A hostile archive, by the command line's token: refused with its reason.
+    let bob = token(&arena, "bob", false);
+    let bad = dir.path().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("main.py"), "print(1)\n").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", bad.join("passwd")).unwrap();
+    let archive = dir.path().join("bad.tar.gz");
+    succeeded(
+        &std::process::Command::new("tar")
+            .arg("czf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&bad)
+            .arg(".")
+            .output()
+            .unwrap(),
+    );
+    let bearer = format!("Bearer {bob}");
+    let (status, body) = post(
+        &url,
+        upload,
+        &[("authorization", &bearer)],
+        &std::fs::read(&archive).unwrap(),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("a symbolic link (./passwd)"), "{body}");
+    let (status, body) = post(&url, upload, &[("authorization", "Bearer guess")], b"x");
+    assert_eq!(status, 401, "{body}");
+
+    // The command line says why it was refused, and exits non-zero.
+    let good = sources(dir.path(), "good", "tests/bots/first_free.py");
+    let refused = referee()
+        .args(["arena", "submit", "--server", &url, "--token", &bob])
+        .args(["--ladder", "chess", "--name", "x"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("no ladder is named 'chess'"), "{said}");
+    let refused = referee()
+        .args(["arena", "submit", "--server", &url, "--token", &bob])
+        .args([
+            "--ladder",
+            "tictactoe",
+            "--name",
+            "x",
+            "--protocol",
+            "gomocup",
+        ])
+        .arg(&good)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("takes the protocols native"), "{said}");
+}
+
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_full_disk_stops_new_games_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    // More free space asked for than any disk has: as full a disk as can be made here.
+    let settings = std::fs::read_to_string(arena.join("arena.toml")).unwrap();
+    let settings = settings.replace("min_free_mb = 256", "min_free_mb = 1000000000000");
+    std::fs::write(arena.join("arena.toml"), settings).unwrap();
+    let (_server, url) = serve(&arena);
+    let alice = token(&arena, "alice", false);
+    let first = sources(dir.path(), "ff", "tests/bots/first_free.py");
+    // Uploads, builds and validation go on; games do not start.
+    let out = succeeded(&submit(&url, &alice, "firstfree", &first));
+    assert!(out.contains(": passed"), "{out}");
+    std::thread::sleep(Duration::from_secs(2));
+    let status = get(&url, "/api/status");
+    assert_eq!(status["games"], json!(0), "{status}");
+    let message = status["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("MiB free: no new game starts until there is"),
+        "{status}"
+    );
+}
