@@ -3,6 +3,7 @@
 
 mod adapters;
 mod arena;
+mod arena_pages;
 mod browser;
 #[path = "../support/browser.rs"]
 mod browser_support;

@@ -74,7 +74,11 @@ pub async fn serve(
         max_body_bytes: upload + 4096,
         ..WebSettings::default()
     };
-    let app = shield.guard(router(Arc::clone(&shared), &shield, upload), &settings);
+    let api = router(Arc::clone(&shared), &shield, upload);
+    let app = shield.guard(
+        api.merge(crate::pages::router(Arc::clone(&shared), &shield)),
+        &settings,
+    );
     on_ready(&format!("http://{}", shield.shown_host()));
     shield::serve(listener, app, settings).await;
     Ok(())
@@ -119,7 +123,7 @@ pub fn router(shared: Arc<Shared>, shield: &Shield, upload_bytes: usize) -> Rout
 }
 
 /// The caller: by bearer API token, else by session cookie.
-async fn caller(shared: &Shared, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
+pub(crate) async fn caller(shared: &Shared, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
     if let Some(value) = headers.get(header::AUTHORIZATION) {
         let token = value
             .to_str()

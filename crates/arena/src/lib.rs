@@ -10,6 +10,7 @@ pub mod api;
 pub mod archive;
 pub mod client;
 pub mod ladder;
+pub mod pages;
 pub mod scheduler;
 pub mod settings;
 pub mod store;

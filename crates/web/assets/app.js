@@ -659,7 +659,10 @@ async function route() {
   const [path, query] = hash.split("?");
   const parts = path.split("/").filter(Boolean);
   try {
-    if (document.body.dataset.page === "play") leave = await showPlay();
+    // A page that builds on this one (the arena's) names pages of its own, by their first part.
+    const extra = window.EXTRA_ROUTES && window.EXTRA_ROUTES[parts[0] || ""];
+    if (extra) leave = await extra(parts.slice(1).map(decodeURIComponent), new URLSearchParams(query || ""));
+    else if (document.body.dataset.page === "play") leave = await showPlay();
     else if (parts[0] === "game") leave = await showGame(decodeURIComponent(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
     else if (parts[0] === "tournament") leave = await showTournament(decodeURIComponent(parts[1]));
     else if (CONTEST && parts[0] === "entrant") leave = showEntrant(decodeURIComponent(parts[1]));

@@ -12,3 +12,20 @@ pub mod server;
 pub mod shield;
 
 pub use server::{serve, ServeOptions};
+
+use std::path::Path;
+
+/// A finished game's view as the viewer page reads it from `api/game/...` (its record, the
+/// lines of each turn, each bot's stderr, the evaluations), from its record file with its
+/// transcript and stderr files beside it: how another server (the arena) shows its games with
+/// this crate's viewer.
+pub fn recorded_view(record: &Path) -> Option<serde_json::Value> {
+    let stored = library::Place::Record(record.to_path_buf()).stored()?;
+    serde_json::to_value(replay::finished(&stored)).ok()
+}
+
+/// The picture (SVG) of the position after `ply` moves of the game recorded at `record`.
+pub fn recorded_picture(record: &Path, ply: usize) -> Option<String> {
+    let stored = library::Place::Record(record.to_path_buf()).stored()?;
+    replay::picture_at(&replay::finished(&stored).record, ply)
+}

@@ -183,6 +183,15 @@ pub(crate) fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<
     Some(game)
 }
 
+/// The picture (SVG, no click targets) of the position after `ply` moves of the game a
+/// viewer's record holds; none past its last move or for a record that cannot be replayed.
+pub(crate) fn picture_at(record: &Value, ply: usize) -> Option<String> {
+    let spec = spec_of_text(record["game"].as_str()?)?;
+    let moves = all_moves(record);
+    (ply <= moves.len()).then_some(())?;
+    Some(position(&spec, &moves, ply)?.picture().to_svg(false))
+}
+
 /// The view of a finished game, from its record, transcript and stderr as stored.
 pub(crate) fn finished(game: &StoredGame) -> GameView {
     let record = &game.record;

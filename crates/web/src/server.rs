@@ -9,7 +9,7 @@
 
 use crate::assets;
 use crate::library::{Library, Place};
-use crate::replay::{self, all_moves, position, spec_of_text};
+use crate::replay;
 use crate::shield::{self, Shield, WebSettings};
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -258,10 +258,7 @@ async fn picture(
 ) -> Response {
     let svg = tokio::task::spawn_blocking(move || {
         let view = game_view(&find(&shared, &source, number)?, number)?;
-        let spec = spec_of_text(view.record["game"].as_str()?)?;
-        let moves = all_moves(&view.record);
-        (ply <= moves.len()).then_some(())?;
-        Some(position(&spec, &moves, ply)?.picture().to_svg(false))
+        replay::picture_at(&view.record, ply)
     })
     .await
     .ok()

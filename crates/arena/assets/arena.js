@@ -1,0 +1,227 @@
+// The arena's own pages (ladders, a leaderboard, a bot, "my bots", sign-up, log-in, upload),
+// drawn from its JSON API. app.js, loaded after this file, routes to them and shows each game
+// with its viewer (#/game/LADDER/NUMBER). Whatever people or bots wrote is put on the page as
+// text (app.js's el), never as HTML.
+"use strict";
+
+let session = null;
+
+// Who is signed in, and the page's token that every state-changing request carries.
+async function currentSession() {
+  session = await getJson("api/session");
+  const who = document.getElementById("who");
+  who.replaceChildren(...(session.user
+    ? [`${session.user.name} `, el("button", { type: "button", name: "logout", onclick: logOut }, "log out")]
+    : [el("a", { href: "#/login" }, "log in"), " ", session.signup !== "closed" ? el("a", { href: "#/signup" }, "sign up") : ""]));
+  return session;
+}
+
+async function send(url, body, raw) {
+  const token = (session || await currentSession()).page_token;
+  const headers = { "x-referee-page": token };
+  if (!raw) headers["content-type"] = "application/json";
+  const response = await fetch(url, {
+    method: "POST", credentials: "same-origin", headers, body: raw ? body : JSON.stringify(body || {}),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `the arena answered ${response.status}`);
+  return data;
+}
+
+async function logOut() {
+  await send("api/logout");
+  await currentSession();
+  location.hash = "#/";
+}
+
+const rated = (row) => `${row.mu.toFixed(1)} ± ${row.sigma.toFixed(1)}`;
+const outcome = (game, name) => {
+  if (game.winner === null || game.winner === undefined) return "draw";
+  return game.players[game.winner] === name ? "won" : "lost";
+};
+const gameLink = (ladder, game) => el("a", { href: gameHref(ladder, game.number) }, `#${game.number}`);
+const botLink = (ladder, name) => el("a", { href: `#/bot/${enc(ladder)}/${enc(name)}` }, name);
+
+function gamesTable(ladder, games) {
+  return el("div", { class: "scroll" }, el("table", { class: "games" },
+    el("tr", {}, ["#", "first", "second", "result", "reason", "moves"].map((title) => el("th", {}, title))),
+    games.map((game) => el("tr", { class: "game-row" }, el("td", { class: "num" }, gameLink(ladder, game)),
+      el("td", {}, botLink(ladder, game.players[0])), el("td", {}, botLink(ladder, game.players[1])),
+      el("td", {}, game.winner === null ? "draw" : (game.winner === 0 ? "1-0" : "0-1")),
+      el("td", {}, game.reason), el("td", { class: "num" }, game.moves)))));
+}
+
+async function showLadders() {
+  const ladders = await getJson("api/ladders");
+  main().replaceChildren(el("h1", {}, "Ladders"), el("div", { class: "scroll" }, el("table", { class: "ladders" },
+    el("tr", {}, ["ladder", "game", "time", "protocols", "games", ""].map((title) => el("th", {}, title))),
+    ladders.map((ladder) => el("tr", {}, el("td", {}, el("a", { href: `#/ladder/${enc(ladder.name)}` }, ladder.name)),
+      el("td", {}, ladder.game), el("td", {}, ladder.time), el("td", {}, (ladder.protocols || []).join(", ")),
+      el("td", { class: "num" }, ladder.games), el("td", {}, ladder.paused ? "paused" : ""))))));
+  markOnce("ladders-shown");
+}
+
+async function showLadder([ladder]) {
+  const [board, games] = await Promise.all([
+    getJson(`api/ladders/${enc(ladder)}/leaderboard`), getJson(`api/ladders/${enc(ladder)}/games?limit=200`)]);
+  const last = new Map();
+  for (const game of games) for (const name of game.players) if (!last.has(name)) last.set(name, game);
+  main().replaceChildren(el("h1", {}, `Ladder ${ladder}`), board.paused ? el("p", { class: "left-out" }, "paused") : "",
+    el("div", { class: "scroll" }, el("table", { class: "standings leaderboard" },
+      el("tr", {}, ["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"].map((title) => el("th", {}, title))),
+      board.rows.map((row) => el("tr", { "data-bot": row.bot }, el("td", { class: "num" }, row.rank),
+        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : ""), el("td", {}, row.owner || ""),
+        el("td", { class: "num" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
+        el("td", { class: "num" }, row.games), el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws),
+        el("td", { class: "num" }, row.losses),
+        el("td", {}, last.has(row.bot) ? gameLink(ladder, last.get(row.bot)) : ""))))),
+    el("p", {}, "The rank score is the rating less three deviations: a new bot climbs as its games make it certain."),
+    el("h2", {}, "Recent games"), gamesTable(ladder, games.slice(0, 50)));
+  markOnce("leaderboard-shown");
+}
+
+// A bot's rating after each of its games, with its deviation as a band.
+function historyPlot(points) {
+  const width = 600, height = 160;
+  const svg = svgEl("svg", { class: "chart history", viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none" });
+  if (points.length < 2) return svg;
+  const lows = points.map((p) => p.mu - p.sigma), highs = points.map((p) => p.mu + p.sigma);
+  const low = Math.min(...lows), high = Math.max(...highs);
+  const x = (i) => (i / (points.length - 1)) * width;
+  const y = (v) => height - 5 - ((v - low) / (high - low || 1)) * (height - 10);
+  const band = points.map((p, i) => `${x(i)},${y(p.mu + p.sigma)}`).concat(points.map((p, i) => `${x(i)},${y(p.mu - p.sigma)}`).reverse());
+  svg.append(svgEl("polygon", { class: "band", points: band.join(" ") }));
+  svg.append(svgEl("polyline", { class: "mu", points: points.map((p, i) => `${x(i)},${y(p.mu)}`).join(" ") }));
+  svg.append(svgEl("text", { class: "tick-label", x: 2, y: 10 }, high.toFixed(1)));
+  svg.append(svgEl("text", { class: "tick-label", x: 2, y: height - 2 }, low.toFixed(1)));
+  return svg;
+}
+
+async function showBot([ladder, name]) {
+  const [bot, games, history] = await Promise.all([getJson(`api/ladders/${enc(ladder)}/bots/${enc(name)}`),
+    getJson(`api/ladders/${enc(ladder)}/games?limit=1000`), getJson(`api/ladders/${enc(ladder)}/bots/${enc(name)}/history`)]);
+  const own = games.filter((game) => game.players.includes(name));
+  const byOpponent = new Map();
+  for (const game of own) {
+    const opponent = game.players[0] === name ? game.players[1] : game.players[0];
+    const tally = byOpponent.get(opponent) || { won: 0, draw: 0, lost: 0 };
+    tally[outcome(game, name)] += 1;
+    byOpponent.set(opponent, tally);
+  }
+  const user = (session || await currentSession()).user;
+  const mine = user && (user.name === bot.owner || user.admin);
+  const root = main();
+  root.replaceChildren(el("h1", {}, `${name}`), el("p", {}, `ladder ${ladder}`, bot.owner ? `, owned by ${bot.owner}` : "",
+    bot.boss ? ", a boss (a built-in level)" : "", bot.retired ? ", retired" : ""),
+  el("h2", {}, "Versions"), el("div", { class: "scroll" }, el("table", { class: "versions" },
+    el("tr", {}, ["version", "state", "language", "protocol", mine ? "why" : "", ""].map((title) => el("th", {}, title))),
+    bot.versions.map((version) => el("tr", { "data-version": version.number },
+      el("td", { class: "num" }, version.number, version.id === bot.active_version ? " (active)" : ""),
+      el("td", { class: "state" }, version.state), el("td", {}, version.language || ""), el("td", {}, version.protocol),
+      el("td", {}, version.reason || ""),
+      el("td", {}, mine && version.state === "passed" && version.id !== bot.active_version
+        ? el("button", { type: "button", onclick: async () => { await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/active`, { version: version.id }); route(); } }, "make active") : ""))))),
+  ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
+    el("summary", {}, `version ${version.number}: build and validation`),
+    el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
+  el("h2", {}, "Rating"), historyPlot(history),
+  el("h2", {}, "Results by opponent"), el("table", { class: "opponents" },
+    el("tr", {}, ["opponent", "won", "drawn", "lost"].map((title) => el("th", {}, title))),
+    [...byOpponent].map(([opponent, tally]) => el("tr", {}, el("td", {}, botLink(ladder, opponent)),
+      el("td", { class: "num" }, tally.won), el("td", { class: "num" }, tally.draw), el("td", { class: "num" }, tally.lost)))),
+  el("h2", {}, "Recent games"), gamesTable(ladder, own.slice(0, 50)),
+  mine ? el("p", {}, "Each game's page shows what your bot wrote to stderr in it (only to you).") : "");
+  markOnce("bot-shown");
+}
+
+async function showMine() {
+  if (!(session || await currentSession()).user) { location.hash = "#/login"; return; }
+  const me = await getJson("api/me");
+  main().replaceChildren(el("h1", {}, "My bots"), me.bots.length === 0
+    ? el("p", {}, "None yet: ", el("a", { href: "#/upload" }, "upload one"), ".")
+    : el("ul", { class: "my-bots" }, me.bots.map((bot) => el("li", {}, botLink(bot.ladder, bot.name), ` on ${bot.ladder}`, bot.retired ? " (retired)" : ""))));
+}
+
+function form(title, fields, button, action) {
+  const message = el("p", { class: "message", role: "status" });
+  const inputs = fields.map(([name, label, attrs]) => el("label", {}, label, " ", attrs.tag === "select"
+    ? el("select", { name }, attrs.options.map((option) => el("option", { value: option }, option)))
+    : el("input", { name, ...attrs })));
+  const node = el("form", { class: "arena-form" }, inputs.map((input) => el("p", {}, input)), el("button", { type: "submit" }, button), message);
+  node.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    message.textContent = "…";
+    try { message.textContent = await action(node); } catch (error) { message.textContent = error.message; }
+  });
+  main().replaceChildren(el("h1", {}, title), node);
+}
+
+async function showAccount(signUp) {
+  await (session || currentSession());
+  const fields = [["name", "name", { type: "text", autocomplete: "username", required: true }],
+    ["password", "password", { type: "password", autocomplete: signUp ? "new-password" : "current-password", required: true }]];
+  if (signUp && session.signup === "invitation") fields.push(["code", "invitation code", { type: "text", required: true }]);
+  form(signUp ? "Sign up" : "Log in", fields, signUp ? "sign up" : "log in", async (node) => {
+    const body = Object.fromEntries(new FormData(node));
+    await send(signUp ? "api/signup" : "api/login", body);
+    await currentSession();
+    location.hash = "#/mine";
+    return "";
+  });
+}
+
+// A ustar archive of `files` (name and bytes), then gzipped by the browser: what the upload
+// takes, as `referee arena submit` sends a folder.
+async function tarGz(files) {
+  const blocks = [];
+  const text = new TextEncoder();
+  const octal = (value, size) => value.toString(8).padStart(size - 1, "0") + "\0";
+  for (const file of files) {
+    const header = new Uint8Array(512);
+    const put = (at, string) => header.set(text.encode(string), at);
+    put(0, file.name.slice(0, 99)); put(100, "0000644\0"); put(108, octal(0, 8)); put(116, octal(0, 8));
+    put(124, octal(file.bytes.length, 12)); put(136, octal(Math.floor(Date.now() / 1000), 12));
+    put(148, "        "); put(156, "0"); put(257, "ustar\0"); put(263, "00");
+    const sum = header.reduce((total, byte) => total + byte, 0);
+    put(148, octal(sum, 7) + " ");
+    blocks.push(header, file.bytes, new Uint8Array((512 - (file.bytes.length % 512)) % 512));
+  }
+  blocks.push(new Uint8Array(1024));
+  const stream = new Blob(blocks).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Response(stream).arrayBuffer();
+}
+
+async function showUpload() {
+  if (!(session || await currentSession()).user) { location.hash = "#/login"; return; }
+  const ladders = await getJson("api/ladders");
+  form("Upload a bot", [
+    ["ladder", "ladder", { tag: "select", options: ladders.map((ladder) => ladder.name) }],
+    ["name", "bot name", { type: "text", required: true, pattern: "[A-Za-z0-9_.-]{1,40}" }],
+    ["language", "language (empty: found from the files)", { type: "text" }],
+    ["protocol", "protocol", { tag: "select", options: ["native", "gomocup", "codingame", "theaigames", "riddles"] }],
+    ["files", "sources: the files (main.py, main.c, ...) or one .tar.gz", { type: "file", multiple: true, required: true }],
+  ], "upload", async (node) => {
+    const data = new FormData(node);
+    const chosen = [...node.querySelector("input[type=file]").files];
+    const body = chosen.length === 1 && /\.(tar\.gz|tgz)$/.test(chosen[0].name)
+      ? await chosen[0].arrayBuffer()
+      : await tarGz(await Promise.all(chosen.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }))));
+    const query = new URLSearchParams({ ladder: data.get("ladder"), name: data.get("name"), language: data.get("language"), protocol: data.get("protocol") });
+    const answer = await send(`api/upload?${query}`, body, true);
+    location.hash = `#/bot/${enc(data.get("ladder"))}/${enc(data.get("name"))}`;
+    return `version ${answer.version_id} queued`;
+  });
+}
+
+window.EXTRA_ROUTES = {
+  "": () => showLadders(),
+  ladder: showLadder,
+  bot: showBot,
+  mine: () => showMine(),
+  login: () => showAccount(false),
+  signup: () => showAccount(true),
+  upload: () => showUpload(),
+};
+
+// The menu says who is signed in once app.js (loaded after this file) has loaded.
+window.addEventListener("DOMContentLoaded", () => currentSession());

@@ -1,0 +1,173 @@
+//! The arena's pages: one HTML page whose script (`arena.js`, over the viewer's `app.js`) draws
+//! the ladders, leaderboards, bots, "my bots", sign-up and upload from the JSON API, and the
+//! game viewer of `referee serve`, fed here from the arena's records. A bot's stderr is its
+//! owner's: the viewer's data leaves out the stderr of a side the caller does not own.
+
+use crate::api::{caller, ApiError};
+use crate::{ladder, Shared};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use referee_web::assets;
+use referee_web::shield::Shield;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The page, its script and the viewer's, compiled in.
+const ARENA_HTML: &str = include_str!("../assets/index.html");
+const ARENA_JS: &str = include_str!("../assets/arena.js");
+
+type App = State<Arc<Shared>>;
+
+/// The pages' routes: `/`, its scripts and style, and the viewer's API for the arena's games.
+pub fn router(shared: Arc<Shared>, shield: &Shield) -> Router {
+    let page = shield.page(ARENA_HTML);
+    Router::new()
+        .route("/", get(move || async move { html(page) }))
+        .route("/arena.js", get(|| async { script(ARENA_JS) }))
+        .route("/app.js", get(|| async { script(assets::APP_JS) }))
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], assets::STYLE_CSS) }),
+        )
+        .route("/api/game/{ladder}/{number}", get(game))
+        .route("/api/position/{ladder}/{number}/{ply}", get(picture))
+        .route("/api/ladders/{ladder}/bots/{name}/history", get(history))
+        // The viewer follows live games by server-sent events; the arena's games are finished
+        // when shown, and 204 tells the browser not to ask again.
+        .route("/api/events", get(|| async { StatusCode::NO_CONTENT }))
+        .with_state(shared)
+}
+
+fn html(page: String) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+}
+
+fn script(text: &'static str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+/// A game's record file (relative to the arena's folder) and the owners of its two bots.
+type Owners = (String, Option<i64>, Option<i64>);
+
+async fn owners(shared: &Shared, ladder: &str, number: i64) -> Result<Option<Owners>, ApiError> {
+    Ok(sqlx::query_as(
+        "SELECT games.record, first.owner_id, second.owner_id FROM games \
+         JOIN versions AS v1 ON v1.id = games.first_version \
+         JOIN bots AS first ON first.id = v1.bot_id \
+         JOIN versions AS v2 ON v2.id = games.second_version \
+         JOIN bots AS second ON second.id = v2.bot_id \
+         WHERE games.ladder = ? AND games.number = ?",
+    )
+    .bind(ladder)
+    .bind(number)
+    .fetch_optional(&shared.pool)
+    .await?)
+}
+
+async fn game(
+    State(shared): App,
+    headers: HeaderMap,
+    Path((ladder, number)): Path<(String, i64)>,
+) -> Result<Response, ApiError> {
+    let user = caller(&shared, &headers).await?;
+    let Some((record, first, second)) = owners(&shared, &ladder, number).await? else {
+        return Ok(StatusCode::NOT_FOUND.into_response());
+    };
+    let path = shared.dir.join(record);
+    let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path))
+        .await
+        .ok()
+        .flatten();
+    let Some(mut view) = view else {
+        return Ok(StatusCode::NOT_FOUND.into_response());
+    };
+    let sees = |owner: Option<i64>| {
+        user.as_ref()
+            .is_some_and(|user| user.is_admin || owner == Some(user.id))
+    };
+    for (side, owner) in [first, second].into_iter().enumerate() {
+        if !sees(owner) {
+            view["stderr"][side] = Value::Null;
+            if let Some(player) = view["record"]["players"].get_mut(side) {
+                player["stderr_tail"] = Value::Null;
+            }
+        }
+    }
+    // The arena offers no PDN/SGF download (yet): the viewer shows no link.
+    view["export"] = Value::Null;
+    Ok(Json(view).into_response())
+}
+
+async fn picture(
+    State(shared): App,
+    Path((ladder, number, ply)): Path<(String, i64, usize)>,
+) -> Result<Response, ApiError> {
+    let Some((record, _, _)) = owners(&shared, &ladder, number).await? else {
+        return Ok(StatusCode::NOT_FOUND.into_response());
+    };
+    let path = shared.dir.join(record);
+    let svg = tokio::task::spawn_blocking(move || referee_web::recorded_picture(&path, ply))
+        .await
+        .ok()
+        .flatten();
+    Ok(match svg {
+        Some(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    })
+}
+
+/// A bot's rating after each of its games, each version's in turn, replayed from the ladder's
+/// results with the ratings' one definition ([`ladder::apply`]): what its page plots.
+async fn history(
+    State(shared): App,
+    Path((ladder, name)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let versions: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT versions.id, versions.number FROM versions JOIN bots ON bots.id = versions.bot_id \
+         WHERE bots.ladder = ? AND bots.name = ?",
+    )
+    .bind(&ladder)
+    .bind(&name)
+    .fetch_all(&shared.pool)
+    .await?;
+    if versions.is_empty() {
+        return Ok(StatusCode::NOT_FOUND.into_response());
+    }
+    let games: Vec<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT number, first_version, second_version, winner FROM games WHERE ladder = ? \
+         ORDER BY number",
+    )
+    .bind(&ladder)
+    .fetch_all(&shared.pool)
+    .await?;
+    let mut standings = std::collections::BTreeMap::new();
+    let mut points = Vec::new();
+    for (number, first, second, winner) in games {
+        let winner = winner.and_then(|side| u8::try_from(side).ok());
+        ladder::apply(
+            &mut standings,
+            ladder::Result {
+                first,
+                second,
+                winner,
+            },
+        );
+        for (id, version) in &versions {
+            if *id == first || *id == second {
+                let standing = standings[id];
+                points.push(serde_json::json!({
+                    "game": number, "version": version,
+                    "mu": standing.rating.mu, "sigma": standing.rating.sigma,
+                }));
+            }
+        }
+    }
+    Ok(Json(Value::Array(points)).into_response())
+}

@@ -1,0 +1,265 @@
+//! The arena's pages in Chromium: two people sign up, upload a C bot and a Python bot through
+//! the page (and a C bot that does not compile), and watch them built, validated and ranked;
+//! the leaderboard and the bots' pages say what the arena's API (its database) says; a bot's
+//! build log and the stderr of its games are its owner's only; its games are anyone's to watch.
+
+use crate::browser_support::{start_with_url, Browser, Running};
+use crate::common::{referee, repo_file, succeeded};
+use fantoccini::Locator;
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A tic-tac-toe bot in C: the first free square, a line on stderr at each move.
+const C_BOT: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char line[256];
+    int taken[3][3] = {{0}};
+    setvbuf(stdout, NULL, _IONBF, 0);
+    while (fgets(line, sizeof line, stdin)) {
+        int x, y, done = 0;
+        if (!strncmp(line, "game", 4)) memset(taken, 0, sizeof taken);
+        else if (!strncmp(line, "start", 5)) printf("ready cbot 1\n");
+        else if (sscanf(line, "opponent %d %d", &x, &y) == 2 || sscanf(line, "played %d %d", &x, &y) == 2) taken[y][x] = 1;
+        else if (!strncmp(line, "turn", 4)) {
+            fprintf(stderr, "c bot thinking\n");
+            for (y = 0; y < 3 && !done; y++)
+                for (x = 0; x < 3 && !done; x++)
+                    if (!taken[y][x]) { taken[y][x] = 1; printf("%d %d\n", x, y); done = 1; }
+        } else if (!strncmp(line, "quit", 4)) break;
+    }
+    return 0;
+}
+"#;
+
+fn get(url: &str, path: &str) -> Value {
+    ureq::get(&format!("{url}{path}"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap()
+}
+
+/// Signs `name` up in `browser`'s own session.
+fn sign_up(browser: &Browser, url: &str, name: &str) {
+    browser.goto(&format!("{url}#/signup"));
+    browser.until("return document.querySelector('form input[name=name]');");
+    browser.eval(&format!(
+        "document.querySelector('input[name=name]').value = '{name}';
+         document.querySelector('input[name=password]').value = 'a long password';"
+    ));
+    browser.click("form button[type=submit]");
+    browser.until(&format!(
+        "return location.hash === '#/mine' && document.getElementById('who').textContent.includes('{name}');"
+    ));
+}
+
+/// Uploads `file` as bot `name` on the tic-tac-toe ladder through the page.
+fn upload(browser: &Browser, url: &str, name: &str, file: &Path) {
+    browser.goto(&format!("{url}#/upload"));
+    browser.until("return document.querySelector('form input[type=file]');");
+    browser.eval(&format!(
+        "document.querySelector('select[name=ladder]').value = 'tictactoe';
+         document.querySelector('input[name=name]').value = '{name}';"
+    ));
+    browser
+        .runtime
+        .block_on(async {
+            let input = browser
+                .client
+                .find(Locator::Css("input[type=file]"))
+                .await?;
+            input.send_keys(file.to_str().unwrap()).await
+        })
+        .unwrap();
+    browser.click("form button[type=submit]");
+    browser.until(&format!(
+        "return location.hash === '#/bot/tictactoe/{name}' && document.querySelector('table.versions td.state');"
+    ));
+}
+
+/// The leaderboard's rows once `bots` all have games.
+fn ranked(url: &str, bots: &[&str]) -> Value {
+    let started = Instant::now();
+    loop {
+        let board = get(url, "/api/ladders/tictactoe/leaderboard");
+        let rows = board["rows"].as_array().unwrap();
+        let playing = |bot: &&str| {
+            rows.iter()
+                .any(|row| row["bot"] == *bot && row["games"].as_i64().unwrap() > 0)
+        };
+        if bots.iter().all(playing) {
+            return board;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "not ranked yet: {board}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+/// The leaderboard page shows the rows the API reads from the database, to the digit.
+fn leaderboard_agrees_with_the_api(ann: &Browser, url: &str) {
+    let board = get(url, "/api/ladders/tictactoe/leaderboard");
+    ann.goto(&format!("{url}#/ladder/tictactoe"));
+    let shown = ann.until(
+        "const rows = [...document.querySelectorAll('table.leaderboard tr[data-bot]')];
+         return rows.length ? rows.map((row) => [...row.cells].slice(0, 10).map((cell) => cell.textContent)) : null;",
+    );
+    let expected: Vec<Vec<String>> = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            let boss = if row["boss"] == true { " (boss)" } else { "" };
+            vec![
+                row["rank"].to_string(),
+                format!("{}{boss}", row["bot"].as_str().unwrap()),
+                row["owner"].as_str().unwrap_or("").to_string(),
+                format!(
+                    "{:.1} ± {:.1}",
+                    row["mu"].as_f64().unwrap(),
+                    row["sigma"].as_f64().unwrap()
+                ),
+                format!("{:.1}", row["conservative"].as_f64().unwrap()),
+                row["games"].to_string(),
+                row["wins"].to_string(),
+                row["draws"].to_string(),
+                row["losses"].to_string(),
+            ]
+        })
+        .collect();
+    let shown: Vec<Vec<String>> = shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            row.as_array().unwrap()[..9]
+                .iter()
+                .map(|cell| cell.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(shown, expected);
+}
+
+#[test]
+#[ignore = "needs bubblewrap, gcc, chromium and chromium-driver; .ci/run runs it"]
+fn people_upload_bots_through_the_page_and_watch_them_ranked() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    succeeded(
+        &referee()
+            .args(["arena", "init"])
+            .arg(&arena)
+            .output()
+            .unwrap(),
+    );
+    let mut command = referee();
+    command
+        .args(["arena", "serve"])
+        .arg(&arena)
+        .args(["--port", "0", "--slots", "2"]);
+    let (_server, url): (Running, String) = start_with_url(command);
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(files.join("good")).unwrap();
+    std::fs::create_dir_all(files.join("broken")).unwrap();
+    std::fs::create_dir_all(files.join("python")).unwrap();
+    std::fs::write(files.join("good/main.c"), C_BOT).unwrap();
+    std::fs::write(files.join("broken/main.c"), "int main(void) { return 0 }\n").unwrap();
+    std::fs::copy(
+        repo_file("tests/bots/first_free.py"),
+        files.join("python/main.py"),
+    )
+    .unwrap();
+
+    let ann = Browser::start();
+    sign_up(&ann, &url, "ann");
+    upload(&ann, &url, "cbot", &files.join("good/main.c"));
+    upload(&ann, &url, "cbroken", &files.join("broken/main.c"));
+    let bob = Browser::start();
+    sign_up(&bob, &url, "bob");
+    upload(&bob, &url, "pybot", &files.join("python/main.py"));
+
+    // Both good bots ranked; then the ladder paused (by an admin) so that page and API agree.
+    ranked(&url, &["cbot", "pybot"]);
+    let admin = succeeded(
+        &referee()
+            .args(["arena", "token"])
+            .arg(&arena)
+            .args(["root", "--admin"])
+            .output()
+            .unwrap(),
+    );
+    let paused = ureq::post(&format!("{url}/api/admin/ladders/tictactoe/pause"))
+        .set("Authorization", &format!("Bearer {}", admin.trim()))
+        .send_json(serde_json::json!({ "paused": true }))
+        .unwrap();
+    assert_eq!(paused.status(), 200);
+    std::thread::sleep(Duration::from_secs(3));
+    leaderboard_agrees_with_the_api(&ann, &url);
+
+    // The owner sees the compiler's words; another person sees no build log.
+    ann.goto(&format!("{url}#/bot/tictactoe/cbroken"));
+    let log = ann.until("const d = document.querySelector('details.build pre.log'); return d && d.textContent.includes('error') && d.textContent;");
+    assert!(log.as_str().unwrap().contains("expected"), "{log}");
+    assert_eq!(
+        ann.eval("return document.querySelector('table.versions td.state').textContent;"),
+        "failed"
+    );
+    bob.goto(&format!("{url}#/bot/tictactoe/cbroken"));
+    bob.until("return document.querySelector('table.versions td.state');");
+    assert_eq!(
+        bob.eval("return document.querySelectorAll('details.build').length;"),
+        0
+    );
+
+    // A game of cbot's: what it wrote to stderr there is ann's to see, not bob's.
+    let games = get(&url, "/api/ladders/tictactoe/games?limit=1000");
+    let (number, side) = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|game| {
+            let side = game["players"]
+                .as_array()?
+                .iter()
+                .position(|p| p == "cbot")?;
+            Some((game["number"].as_i64()?, side))
+        })
+        .unwrap_or_else(|| panic!("no game of cbot: {games}"));
+    let stderr_of_cbot = format!(
+        "return fetch('api/game/tictactoe/{number}', {{credentials: 'same-origin'}}).then((r) => r.json()).then((v) => v.stderr[{side}] ? v.stderr[{side}].map((l) => l.text).join('|') : 'hidden');"
+    );
+    let seen = ann.eval(&stderr_of_cbot);
+    assert!(seen.as_str().unwrap().contains("c bot thinking"), "{seen}");
+    assert_eq!(bob.eval(&stderr_of_cbot), "hidden");
+    // The game itself is anyone's to watch, in the viewer.
+    bob.goto(&format!("{url}#/game/tictactoe/{number}"));
+    bob.until("return document.querySelector('.board-box svg');");
+
+    fits_a_phone(&bob, &url);
+}
+
+/// On a phone, no page of the arena is wider than the screen.
+fn fits_a_phone(bob: &Browser, url: &str) {
+    bob.runtime
+        .block_on(bob.client.set_window_size(390, 844))
+        .unwrap();
+    for (page, ready) in [
+        ("#/", "table.ladders"),
+        ("#/ladder/tictactoe", "table.leaderboard"),
+        ("#/bot/tictactoe/cbot", "table.versions"),
+        ("#/upload", "form"),
+    ] {
+        bob.goto(&format!("{url}{page}"));
+        bob.until(&format!("return document.querySelector('{ready}');"));
+        let wider = bob.eval("return document.documentElement.scrollWidth - window.innerWidth;");
+        assert!(
+            wider.as_i64().unwrap() <= 0,
+            "{page} is {wider} px wider than a phone"
+        );
+    }
+}
