@@ -120,7 +120,7 @@ async function showBot([ladder, name]) {
       el("td", { class: "state" }, version.state), el("td", {}, version.language || ""), el("td", {}, version.protocol),
       el("td", {}, version.reason || ""),
       el("td", {}, mine && version.state === "passed" && version.id !== bot.active_version
-        ? el("button", { type: "button", onclick: async () => { await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/active`, { version: version.id }); route(); } }, "make active") : ""))))),
+        ? el("button", { type: "button", onclick: async () => { await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/active`, { version: version.number }); route(); } }, "make active") : ""))))),
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
     el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
