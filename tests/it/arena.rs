@@ -174,6 +174,64 @@ fn bots_submitted_play_and_a_kill_9_loses_nothing_and_counts_nothing_twice() {
         text.contains("firstfree v1") && text.contains("±"),
         "{text}"
     );
+    administration(&url, &alice, &admin);
+}
+
+/// An administrator pauses the ladder and retires a bot; nobody else may. Another's bot shows
+/// no build log, validation or reason; its owner's does.
+fn administration(url: &str, alice: &str, admin: &str) {
+    let pause = "/api/admin/ladders/tictactoe/pause";
+    let as_alice = format!("Bearer {alice}");
+    let as_admin = format!("Bearer {admin}");
+    let json_body = ("content-type", "application/json");
+    let paused = br#"{"paused": true}"#;
+    let (status, _) = post(
+        url,
+        pause,
+        &[("authorization", &as_alice), json_body],
+        paused,
+    );
+    assert_eq!(status, 403);
+    let (status, body) = post(
+        url,
+        pause,
+        &[("authorization", &as_admin), json_body],
+        paused,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        get(url, "/api/ladders/tictactoe/leaderboard")["paused"],
+        json!(true)
+    );
+    let started = Instant::now();
+    while get(url, "/api/status")["playing"].as_i64().unwrap() > 0 {
+        assert!(started.elapsed() < Duration::from_secs(60));
+    }
+    let paused_at = get(url, "/api/status")["games"].as_i64().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        get(url, "/api/status")["games"].as_i64().unwrap(),
+        paused_at
+    );
+    let (status, body) = post(
+        url,
+        "/api/admin/ladders/tictactoe/bots/starter/retire",
+        &[("authorization", &as_admin)],
+        b"",
+    );
+    assert_eq!(status, 200, "{body}");
+    let board = get(url, "/api/ladders/tictactoe/leaderboard");
+    assert!(!board.to_string().contains("\"starter\""), "{board}");
+    let public = get(url, "/api/ladders/tictactoe/bots/firstfree");
+    assert!(public["versions"][0].get("build_log").is_none(), "{public}");
+    let own: Value = ureq::get(&format!("{url}/api/ladders/tictactoe/bots/firstfree"))
+        .set("authorization", &as_alice)
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let log = own["versions"][0]["build_log"].as_str().unwrap();
+    assert!(log.contains("Python"), "{own}");
 }
 
 /// A POST to the arena, answering its status and body.

@@ -140,8 +140,8 @@ async fn schedule_pair(
 type CandidateRow = (i64, i64, i64, Option<f64>, Option<f64>, Option<i64>);
 
 /// Tops up the queue of `ladder` to the settings' number of waiting games with pairs chosen
-/// by [`ladder::choose_pair`].
-async fn top_up(shared: &Shared, ladder: &str) -> Result<(), sqlx::Error> {
+/// by [`ladder::choose_pair`]; whether it scheduled a pair.
+async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
     let mut tx = store::write(&shared.pool).await?;
     let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE ladder = ?")
         .bind(ladder)
@@ -149,7 +149,7 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<(), sqlx::Error> {
         .await?;
     let matchmaking = &shared.arena.settings.matchmaking;
     if waiting >= i64::from(matchmaking.scheduled) {
-        return Ok(());
+        return Ok(false);
     }
     let rows: Vec<CandidateRow> = sqlx::query_as(
         "SELECT bots.active_version, bots.id, bots.builtin IS NOT NULL, ratings.mu, ratings.sigma, \
@@ -193,12 +193,12 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<(), sqlx::Error> {
         .fetch_optional(&mut *tx)
         .await?,
     };
-    if let Some((a, b)) =
-        ladder::choose_pair(&candidates, last, matchmaking.window, matchmaking.widen)
-    {
+    let pair = ladder::choose_pair(&candidates, last, matchmaking.window, matchmaking.widen);
+    if let Some((a, b)) = pair {
         schedule_pair(&mut tx, ladder, a, b, false).await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    Ok(pair.is_some())
 }
 
 /// A game taken from the queue.
@@ -258,12 +258,17 @@ pub fn slot(shared: &Shared) {
         let claimed = match shared.block_on(claim(&shared.pool)) {
             Ok(Some(game)) => game,
             Ok(None) => {
+                let mut scheduled = false;
                 for ladder in &shared.arena.ladders {
-                    if let Err(error) = shared.block_on(top_up(shared, &ladder.settings.name)) {
-                        shared.say(&format!("matchmaking: {error}"));
+                    match shared.block_on(top_up(shared, &ladder.settings.name)) {
+                        Ok(pair) => scheduled |= pair,
+                        Err(error) => shared.say(&format!("matchmaking: {error}")),
                     }
                 }
-                std::thread::sleep(Duration::from_millis(200));
+                // Nothing to play: look again in a while (a new version, a ladder resumed).
+                if !scheduled {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
                 continue;
             }
             Err(error) => {
