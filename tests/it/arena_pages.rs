@@ -236,6 +236,16 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
     let seen = ann.eval(&stderr_of_cbot);
     assert!(seen.as_str().unwrap().contains("c bot thinking"), "{seen}");
     assert_eq!(bob.eval(&stderr_of_cbot), "hidden");
+    let status_of = format!(
+        "return fetch('api/game/tictactoe/{number}/stderr/{side}', {{credentials: 'same-origin'}}).then((r) => r.status);"
+    );
+    assert_eq!(ann.eval(&status_of), 200);
+    assert_eq!(bob.eval(&status_of), 404, "another person's bot's stderr");
+
+    // The languages, each with its toolchain's version.
+    ann.goto(&format!("{url}#/languages"));
+    let c = ann.until("const row = [...document.querySelectorAll('table.languages tr')].find((r) => r.cells[0].textContent === 'c'); return row && row.cells[1].textContent;");
+    assert!(c.as_str().unwrap().contains("gcc"), "{c}");
     // The game itself is anyone's to watch, in the viewer.
     bob.goto(&format!("{url}#/game/tictactoe/{number}"));
     bob.until("return document.querySelector('.board-box svg');");

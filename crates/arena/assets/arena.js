@@ -61,6 +61,14 @@ async function showLadders() {
   markOnce("ladders-shown");
 }
 
+async function showLanguages() {
+  const languages = await getJson("api/languages");
+  main().replaceChildren(el("h1", {}, "Languages"),
+    el("p", {}, "A bot may be written in any of these; its sources are built with exactly this toolchain."),
+    el("table", { class: "languages" }, el("tr", {}, el("th", {}, "language"), el("th", {}, "toolchain")),
+      languages.map((language) => el("tr", {}, el("td", {}, language.name), el("td", {}, language.version)))));
+}
+
 async function showLadder([ladder]) {
   const [board, games] = await Promise.all([
     getJson(`api/ladders/${enc(ladder)}/leaderboard`), getJson(`api/ladders/${enc(ladder)}/games?limit=200`)]);
@@ -197,7 +205,7 @@ async function showUpload() {
   form("Upload a bot", [
     ["ladder", "ladder", { tag: "select", options: ladders.map((ladder) => ladder.name) }],
     ["name", "bot name", { type: "text", required: true, pattern: "[A-Za-z0-9_.-]{1,40}" }],
-    ["language", "language (empty: found from the files)", { type: "text" }],
+    ["language", "language (empty: found from the files; see the languages page)", { type: "text" }],
     ["protocol", "protocol", { tag: "select", options: ["native", "gomocup", "codingame", "theaigames", "riddles"] }],
     ["files", "sources: the files (main.py, main.c, ...) or one .tar.gz", { type: "file", multiple: true, required: true }],
   ], "upload", async (node) => {
@@ -221,6 +229,7 @@ window.EXTRA_ROUTES = {
   login: () => showAccount(false),
   signup: () => showAccount(true),
   upload: () => showUpload(),
+  languages: () => showLanguages(),
 };
 
 // The menu says who is signed in once app.js (loaded after this file) has loaded.

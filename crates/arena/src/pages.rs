@@ -35,6 +35,8 @@ pub fn router(shared: Arc<Shared>, shield: &Shield) -> Router {
         .route("/api/game/{ladder}/{number}", get(game))
         .route("/api/position/{ladder}/{number}/{ply}", get(picture))
         .route("/api/ladders/{ladder}/bots/{name}/history", get(history))
+        .route("/api/languages", get(languages))
+        .route("/api/game/{ladder}/{number}/stderr/{side}", get(stderr))
         // The viewer follows live games by server-sent events; the arena's games are finished
         // when shown, and 204 tells the browser not to ask again.
         .route("/api/events", get(|| async { StatusCode::NO_CONTENT }))
@@ -170,4 +172,56 @@ async fn history(
         }
     }
     Ok(Json(Value::Array(points)).into_response())
+}
+
+/// The languages a bot may be written in, each with its toolchain's exact version as the
+/// builds see it (looked at once in the build sandbox, then remembered).
+async fn languages(State(shared): App) -> Result<Response, ApiError> {
+    let list = tokio::task::spawn_blocking(move || {
+        let arena = &shared.arena;
+        arena
+            .profiles
+            .iter()
+            .map(|(name, profile)| {
+                let version =
+                    referee_cage::build::toolchain::toolchain(name, profile, &arena.build)
+                        .map_or_else(|error| format!("(not available: {error})"), |t| t.version);
+                serde_json::json!({ "name": name, "version": version })
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default();
+    Ok(Json(list).into_response())
+}
+
+/// What the bot of `side` (0 first, 1 second) wrote to stderr in a game: its owner's (or an
+/// administrator's) only; anyone else gets 404, as for a game that does not exist.
+async fn stderr(
+    State(shared): App,
+    headers: HeaderMap,
+    Path((ladder, number, side)): Path<(String, i64, usize)>,
+) -> Result<Response, ApiError> {
+    let user = caller(&shared, &headers).await?;
+    let Some((record, first, second)) = owners(&shared, &ladder, number).await? else {
+        return Ok(StatusCode::NOT_FOUND.into_response());
+    };
+    let owner = match side {
+        0 => first,
+        1 => second,
+        _ => return Ok(StatusCode::NOT_FOUND.into_response()),
+    };
+    let sees = user.is_some_and(|user| user.is_admin || owner == Some(user.id));
+    let path = shared.dir.join(record);
+    let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path))
+        .await
+        .ok()
+        .flatten();
+    let lines = view
+        .map(|view| view["stderr"][side].clone())
+        .filter(|_| sees);
+    Ok(match lines {
+        Some(lines) => Json(lines).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    })
 }
