@@ -113,7 +113,7 @@ enum Command {
     /// publish results without a server. Example: referee report site --from results/bundled
     Report(report::ReportArgs),
     /// Run an arena, where bots live: ladders played continuously and rated, bots uploaded as
-    /// sources, built and validated (see README.md, "Arena"). Start with: referee arena init
+    /// sources, built and validated (see docs/arena.md). Start with: referee arena init
     /// DIR, then referee arena serve DIR.
     Arena(arena::ArenaArgs),
 }
