@@ -64,7 +64,7 @@ impl Default for TimeControl {
 
 /// A time specification that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first, in milliseconds, and strikes, hard, e.g. 'move=500', 'bank=10000,increment=500' or 'move=5000,bank=120000', or the preset 'codingame')")]
+#[error("bad time control '{spec}': {reason} (expected comma-separated key=value with keys move, bank, increment, first (in milliseconds), strikes and hard (CodinGame's late turns allowed, and by how much), e.g. 'move=500', 'bank=10000,increment=500' or 'move=5000,bank=120000', or the preset 'codingame')")]
 pub struct TimeSpecError {
     spec: String,
     reason: String,
