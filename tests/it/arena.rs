@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn serve(dir: &Path) -> (Running, String) {
+/// `referee arena serve DIR` on a free port with two game slots, and its address.
+pub(crate) fn serve(dir: &Path) -> (Running, String) {
     let mut command = referee();
     command
         .args(["arena", "serve"])
@@ -18,11 +19,11 @@ fn serve(dir: &Path) -> (Running, String) {
     start_with_url(command)
 }
 
-fn init(dir: &Path) {
+pub(crate) fn init(dir: &Path) {
     succeeded(&referee().args(["arena", "init"]).arg(dir).output().unwrap());
 }
 
-fn token(dir: &Path, user: &str, admin: bool) -> String {
+pub(crate) fn token(dir: &Path, user: &str, admin: bool) -> String {
     let mut command = referee();
     command.args(["arena", "token"]).arg(dir).arg(user);
     if admin {
@@ -48,7 +49,7 @@ fn submit(url: &str, token: &str, name: &str, folder: &Path) -> std::process::Ou
         .unwrap()
 }
 
-fn get(url: &str, path: &str) -> Value {
+pub(crate) fn get(url: &str, path: &str) -> Value {
     ureq::get(&format!("{url}{path}"))
         .call()
         .unwrap()

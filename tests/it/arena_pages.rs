@@ -3,8 +3,9 @@
 //! the leaderboard and the bots' pages say what the arena's API (its database) says; a bot's
 //! build log and the stderr of its games are its owner's only; its games are anyone's to watch.
 
-use crate::browser_support::{start_with_url, Browser, Running};
-use crate::common::{referee, repo_file, succeeded};
+use crate::arena::{get, init, serve, token};
+use crate::browser_support::Browser;
+use crate::common::repo_file;
 use fantoccini::Locator;
 use serde_json::Value;
 use std::path::Path;
@@ -32,14 +33,6 @@ int main(void) {
     return 0;
 }
 "#;
-
-fn get(url: &str, path: &str) -> Value {
-    ureq::get(&format!("{url}{path}"))
-        .call()
-        .unwrap()
-        .into_json()
-        .unwrap()
-}
 
 /// Signs `name` up in `browser`'s own session.
 fn sign_up(browser: &Browser, url: &str, name: &str) {
@@ -150,19 +143,8 @@ fn leaderboard_agrees_with_the_api(ann: &Browser, url: &str) {
 fn people_upload_bots_through_the_page_and_watch_them_ranked() {
     let dir = tempfile::tempdir().unwrap();
     let arena = dir.path().join("arena");
-    succeeded(
-        &referee()
-            .args(["arena", "init"])
-            .arg(&arena)
-            .output()
-            .unwrap(),
-    );
-    let mut command = referee();
-    command
-        .args(["arena", "serve"])
-        .arg(&arena)
-        .args(["--port", "0", "--slots", "2"]);
-    let (_server, url): (Running, String) = start_with_url(command);
+    init(&arena);
+    let (_server, url) = serve(&arena);
     let files = dir.path().join("files");
     std::fs::create_dir_all(files.join("good")).unwrap();
     std::fs::create_dir_all(files.join("broken")).unwrap();
@@ -185,14 +167,7 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
 
     // Both good bots ranked; then the ladder paused (by an admin) so that page and API agree.
     ranked(&url, &["cbot", "pybot"]);
-    let admin = succeeded(
-        &referee()
-            .args(["arena", "token"])
-            .arg(&arena)
-            .args(["root", "--admin"])
-            .output()
-            .unwrap(),
-    );
+    let admin = token(&arena, "root", true);
     let paused = ureq::post(&format!("{url}/api/admin/ladders/tictactoe/pause"))
         .set("Authorization", &format!("Bearer {}", admin.trim()))
         .send_json(serde_json::json!({ "paused": true }))

@@ -73,33 +73,42 @@ async fn owners(shared: &Shared, ladder: &str, number: i64) -> Result<Option<Own
     .await?)
 }
 
-async fn game(
-    State(shared): App,
-    headers: HeaderMap,
-    Path((ladder, number)): Path<(String, i64)>,
-) -> Result<Response, ApiError> {
-    let user = caller(&shared, &headers).await?;
-    let Some((record, first, second)) = owners(&shared, &ladder, number).await? else {
-        return Ok(StatusCode::NOT_FOUND.into_response());
+/// A game's view for the viewer, and whether the caller may see each side's stderr (its
+/// bot's owner or an administrator); none for a game that does not exist or cannot be read.
+async fn viewed(
+    shared: &Shared,
+    headers: &HeaderMap,
+    ladder: &str,
+    number: i64,
+) -> Result<Option<(Value, [bool; 2])>, ApiError> {
+    let user = caller(shared, headers).await?;
+    let Some((record, first, second)) = owners(shared, ladder, number).await? else {
+        return Ok(None);
     };
     let path = shared.dir.join(record);
     let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path))
         .await
         .ok()
         .flatten();
-    let Some(mut view) = view else {
-        return Ok(StatusCode::NOT_FOUND.into_response());
-    };
     let sees = |owner: Option<i64>| {
         user.as_ref()
             .is_some_and(|user| user.is_admin || owner == Some(user.id))
     };
-    for (side, owner) in [first, second].into_iter().enumerate() {
-        if !sees(owner) {
-            view["stderr"][side] = Value::Null;
-            if let Some(player) = view["record"]["players"].get_mut(side) {
-                player["stderr_tail"] = Value::Null;
-            }
+    Ok(view.map(|view| (view, [sees(first), sees(second)])))
+}
+
+async fn game(
+    State(shared): App,
+    headers: HeaderMap,
+    Path((ladder, number)): Path<(String, i64)>,
+) -> Result<Response, ApiError> {
+    let Some((mut view, sees)) = viewed(&shared, &headers, &ladder, number).await? else {
+        return Ok(StatusCode::NOT_FOUND.into_response());
+    };
+    for side in [0, 1].into_iter().filter(|&side| !sees[side]) {
+        view["stderr"][side] = Value::Null;
+        if let Some(player) = view["record"]["players"].get_mut(side) {
+            player["stderr_tail"] = Value::Null;
         }
     }
     // The arena offers no PDN/SGF download (yet): the viewer shows no link.
@@ -235,24 +244,10 @@ async fn stderr(
     headers: HeaderMap,
     Path((ladder, number, side)): Path<(String, i64, usize)>,
 ) -> Result<Response, ApiError> {
-    let user = caller(&shared, &headers).await?;
-    let Some((record, first, second)) = owners(&shared, &ladder, number).await? else {
-        return Ok(StatusCode::NOT_FOUND.into_response());
-    };
-    let owner = match side {
-        0 => first,
-        1 => second,
-        _ => return Ok(StatusCode::NOT_FOUND.into_response()),
-    };
-    let sees = user.is_some_and(|user| user.is_admin || owner == Some(user.id));
-    let path = shared.dir.join(record);
-    let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path))
-        .await
-        .ok()
-        .flatten();
-    let lines = view
-        .map(|view| view["stderr"][side].clone())
-        .filter(|_| sees);
+    let viewed = viewed(&shared, &headers, &ladder, number).await?;
+    let lines = viewed
+        .filter(|(_, sees)| sees.get(side) == Some(&true))
+        .map(|(view, _)| view["stderr"][side].clone());
     Ok(match lines {
         Some(lines) => Json(lines).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),
