@@ -52,10 +52,13 @@ struct State {
 }
 
 impl State {
-    /// Reads what the pipe holds now, without waiting.
-    fn drain(&mut self, mut pipe: &File) {
+    /// Reads what the pipe holds now, without waiting, in at most `reads` reads.
+    fn drain(&mut self, mut pipe: &File, reads: usize) {
         let mut buf = [0u8; 8192];
-        while !self.ended {
+        for _ in 0..reads {
+            if self.ended {
+                return;
+            }
             match pipe.read(&mut buf) {
                 Ok(0) => self.ended = true,
                 Ok(n) => {
@@ -96,11 +99,19 @@ impl StderrCollector {
         Ok(StderrCollector { shared })
     }
 
+    /// Reads what the pipe holds now, at a line of the bot's answer: what it wrote on stderr
+    /// before that line is then stamped before its opponent can answer, however late the
+    /// poller would have woken (a viewer places the lines by the moves).
+    /// A bot flooding stderr cannot hold the game here: the poller reads past the first 64 KiB.
+    pub(crate) fn catch_up(&self) {
+        self.shared.lock().drain(&self.shared.pipe, 8);
+    }
+
     /// Everything the bot wrote since the last call (capped), the pipe's current content
     /// included.
     pub(crate) fn take(&self) -> StderrShare {
         let mut state = self.shared.lock();
-        state.drain(&self.shared.pipe);
+        state.drain(&self.shared.pipe, usize::MAX);
         // The next share goes to a file of its own, where its first byte begins a line.
         state.at_line_start = true;
         std::mem::take(&mut state.share)
@@ -180,7 +191,7 @@ impl Poller {
                     continue;
                 };
                 let mut state = shared.lock();
-                state.drain(&shared.pipe);
+                state.drain(&shared.pipe, usize::MAX);
                 if state.ended {
                     let _ = self.epoll.delete(&shared.pipe);
                     self.watched().pipes.remove(&number);

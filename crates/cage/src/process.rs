@@ -334,6 +334,7 @@ impl BotProcess {
     ) -> Result<(String, Instant), Fault> {
         match self.output.next_until(deadline) {
             Some(ReadEvent::Line { text, at, crlf }) => {
+                self.stderr.catch_up();
                 self.log_received(&text, at, crlf);
                 if at < asked_at {
                     // Read before the request was even begun: written before being asked.

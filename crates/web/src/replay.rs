@@ -103,8 +103,9 @@ pub(crate) fn evaluation_in(line: &str) -> Option<(f64, bool)> {
 const STDERR_LAG_US: u64 = 50_000;
 
 /// Each move's last reported evaluation: from its `MESSAGE`s, else from the last line its
-/// mover wrote on stderr after its own previous move and by this one (`stderr` is each seat's
-/// text and its lines' stamps, in microseconds).
+/// mover wrote on stderr after its own previous move and by this one; when none was read by
+/// then (a loaded machine drains stderr late), from the first read after it and before the
+/// opponent's answer (`stderr` is each seat's text and its lines' stamps, in microseconds).
 fn evaluations(record: &Value, stderr: &[Option<(String, Vec<u64>)>; 2]) -> Vec<Evaluation> {
     let opening = record["opening"].as_array().map_or(0, Vec::len);
     let moves = record["moves"].as_array().map_or(&[][..], Vec::as_slice);
@@ -129,12 +130,14 @@ fn evaluations(record: &Value, stderr: &[Option<(String, Vec<u64>)>; 2]) -> Vec<
         let in_messages = messages
             .rev()
             .find_map(|text| evaluation_in(text.as_str()?));
-        let written = said[seat]
+        let in_time = said[seat]
             .iter()
             .rev()
-            .find(|(at, _)| *at > since[seat] && *at <= until)
-            .map(|(_, evaluation)| *evaluation);
-        since[seat] = until;
+            .find(|(at, _)| *at > since[seat] && *at <= until);
+        let late = || said[seat].iter().find(|(at, _)| *at > until && *at <= next);
+        let line = in_time.or_else(late);
+        since[seat] = line.map_or(until, |(at, _)| *at.max(&until));
+        let written = line.map(|(_, evaluation)| *evaluation);
         if let Some((value, mate)) = in_messages.or(written) {
             found.push(Evaluation {
                 ply: opening + index + 1,
@@ -391,5 +394,22 @@ mod tests {
             .map(|e| (e.ply, e.side.as_str(), e.value))
             .collect();
         assert_eq!(got, [(2, "second", 12.0), (3, "first", 2.0)]);
+    }
+
+    #[test]
+    fn a_line_read_late_still_goes_to_the_move_it_came_with() {
+        let record = json!({
+            "moves": [
+                {"side": "first", "move": "0 0", "at_us": 1000},
+                {"side": "second", "move": "1 1", "at_us": 300_000},
+                {"side": "first", "move": "2 2", "at_us": 400_000},
+            ],
+        });
+        // Each of first's lines read 80 ms after its answer, past the usual lag: the first
+        // before second answered, the last after the game's end.
+        let stderr = ("score 5\nscore 7".to_string(), vec![81_000, 480_000]);
+        let view = view(record, false, "", [Some(stderr), None], None);
+        let got: Vec<(usize, f64)> = view.evaluations.iter().map(|e| (e.ply, e.value)).collect();
+        assert_eq!(got, [(1, 5.0), (3, 7.0)]);
     }
 }
