@@ -40,7 +40,7 @@ fn sources(dir: &Path, name: &str, file: &str) -> std::path::PathBuf {
     folder
 }
 
-fn submit(url: &str, token: &str, name: &str, folder: &Path) -> std::process::Output {
+pub(crate) fn submit(url: &str, token: &str, name: &str, folder: &Path) -> std::process::Output {
     referee()
         .args(["arena", "submit", "--server", url, "--token", token])
         .args(["--ladder", "tictactoe", "--name", name, "--wait"])

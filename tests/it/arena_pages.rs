@@ -1,11 +1,12 @@
 //! The arena's pages in Chromium: two people sign up, upload a C bot and a Python bot through
 //! the page (and a C bot that does not compile), and watch them built, validated and ranked;
 //! the leaderboard and the bots' pages say what the arena's API (its database) says; a bot's
-//! build log and the stderr of its games are its owner's only; its games are anyone's to watch.
+//! build log and the stderr of its games are its owner's only; its games are anyone's to watch,
+//! while they are played too.
 
-use crate::arena::{get, init, serve, token};
+use crate::arena::{get, init, serve, submit, token};
 use crate::browser_support::Browser;
-use crate::common::repo_file;
+use crate::common::{repo_file, succeeded};
 use fantoccini::Locator;
 use serde_json::Value;
 use std::path::Path;
@@ -238,6 +239,7 @@ fn fits_a_phone(bob: &Browser, url: &str) {
         ("#/ladder/tictactoe", "table.leaderboard"),
         ("#/bot/tictactoe/cbot", "table.versions"),
         ("#/upload", "form"),
+        ("#/live", "main h1"),
     ] {
         bob.goto(&format!("{url}{page}"));
         bob.until(&format!("return document.querySelector('{ready}');"));
@@ -247,4 +249,69 @@ fn fits_a_phone(bob: &Browser, url: &str) {
             "{page} is {wider} px wider than a phone"
         );
     }
+}
+
+/// Anyone, signed in or not, sees the games being played and watches one move by move (the
+/// page is told of each move, not reloaded), until it is over and stored.
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn a_game_being_played_is_listed_and_watched_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    // The first free square, 600 ms a move: its games last seconds.
+    let slow = dir.path().join("slow");
+    std::fs::create_dir_all(&slow).unwrap();
+    let source = std::fs::read_to_string(repo_file("tests/bots/first_free.py")).unwrap();
+    let source = source.replace("import sys", "import sys, time").replace(
+        "print(x, y, flush=True)",
+        "time.sleep(0.6)\n        print(x, y, flush=True)",
+    );
+    std::fs::write(slow.join("main.py"), source).unwrap();
+    let ann = token(&arena, "ann", false);
+    succeeded(&submit(&url, &ann, "slow", &slow));
+
+    // A game listed may be over by the time it is opened (stored, it shows as finished): then
+    // the list again, and another.
+    let watcher = Browser::start();
+    let mut first = None;
+    for _ in 0..20 {
+        watcher.goto(&format!("{url}#/live"));
+        let players = watcher.until(
+            "const row = document.querySelector('tr.live-row'); return row && row.innerText;",
+        );
+        assert!(players.as_str().unwrap().contains("slow"), "{players}");
+        watcher.click("tr.live-row a[href^='#/game/live']");
+        let shown = watcher.until(
+            "const b = document.querySelector('.board-box'); \
+             return b && b.dataset.ply && [document.getElementById('status').textContent, b.dataset.ply];",
+        );
+        if shown[0].as_str().is_some_and(|status| status.starts_with("live")) {
+            first = Some(shown[1].as_str().unwrap().parse::<usize>().unwrap());
+            break;
+        }
+    }
+    let first = first.expect("a game still being played when opened, in 20 tries");
+    watcher.until(&format!(
+        "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) > {first};"
+    ));
+    watcher.until("return document.getElementById('status').textContent === 'the game is over';");
+    // Over, the game is the one stored, under the same address: its number and result shown,
+    // as the API has them.
+    let title = watcher.eval("return document.querySelector('h1').textContent;");
+    let number: i64 = title.as_str().unwrap()["Game ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let games = get(&url, "/api/ladders/tictactoe/games?limit=1000");
+    let stored = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["number"] == number)
+        .unwrap_or_else(|| panic!("game {number} stored: {games}"));
+    assert!(stored["players"].to_string().contains("slow"), "{stored}");
 }

@@ -1,6 +1,7 @@
-// The arena's own pages (ladders, a leaderboard, a bot, "my bots", sign-up, log-in, upload),
-// drawn from its JSON API. app.js, loaded after this file, routes to them and shows each game
-// with its viewer (#/game/LADDER/NUMBER). Whatever people or bots wrote is put on the page as
+// The arena's own pages (ladders, a leaderboard, a bot, "my bots", sign-up, log-in, upload,
+// the games being played), drawn from its JSON API. app.js, loaded after this file, routes to
+// them and shows each game with its viewer (#/game/LADDER/NUMBER, or #/game/live%2FLADDER/ID
+// for a game being played). Whatever people or bots wrote is put on the page as
 // text (app.js's el), never as HTML.
 "use strict";
 
@@ -221,7 +222,32 @@ async function showUpload() {
   });
 }
 
+// The games being played, each a link to the viewer, which follows it move by move; the list
+// is drawn again whenever a game moves, begins or ends (at most once a second).
+async function showLive() {
+  let left = false;
+  const draw = async () => {
+    let games;
+    try { games = await getJson("api/live"); } catch (error) { return; }
+    if (left) return; // a redraw that was under way when another page was opened
+    main().replaceChildren(el("h1", {}, "Games being played"), games.length === 0
+      ? el("p", { class: "no-live" }, "None right now: the ladders may be paused, or waiting for bots.")
+      : el("div", { class: "scroll" }, el("table", { class: "games live-games" },
+        el("tr", {}, ["ladder", "first", "second", "moves", "began", ""].map((title) => el("th", {}, title))),
+        games.map((game) => el("tr", { class: "live-row" },
+          el("td", {}, el("a", { href: `#/ladder/${enc(game.ladder)}` }, game.ladder)),
+          el("td", {}, botLink(game.ladder, game.players[0])), el("td", {}, botLink(game.ladder, game.players[1])),
+          el("td", { class: "num" }, game.moves), el("td", {}, new Date(game.started).toLocaleTimeString()),
+          el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")))))));
+    markOnce("live-shown");
+  };
+  await draw();
+  const stop = watch(throttle(() => { if (!left) draw(); }, 1000));
+  return () => { left = true; stop(); };
+}
+
 window.EXTRA_ROUTES = {
+  live: () => showLive(),
   "": () => showLadders(),
   ladder: showLadder,
   bot: showBot,

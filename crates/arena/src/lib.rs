@@ -10,6 +10,7 @@ pub mod api;
 pub mod archive;
 pub mod client;
 pub mod ladder;
+pub mod live;
 pub mod pages;
 pub mod scheduler;
 pub mod settings;
@@ -93,6 +94,8 @@ pub struct Shared {
     builder: (Mutex<bool>, Condvar),
     /// Why games do not start, when they do not (a full disk).
     status: Mutex<Option<String>>,
+    /// The games the slots are playing.
+    pub playing: live::Playing,
 }
 
 impl Shared {
@@ -183,12 +186,15 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         runtime: runtime.handle().clone(),
         builder: (Mutex::new(true), Condvar::new()),
         status: Mutex::new(None),
+        playing: live::Playing::default(),
     });
     runtime.block_on(async {
         versions::recover(&shared.pool).await?;
         scheduler::recover(&shared.pool).await?;
         scheduler::ensure_ladders(&shared).await
     })?;
+    let watcher = Arc::clone(&shared);
+    runtime.spawn(async move { watcher.playing.watch().await });
     let worker = Arc::clone(&shared);
     std::thread::spawn(move || versions::worker(&worker));
     for _ in 0..options.slots.max(1) {

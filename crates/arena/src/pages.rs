@@ -37,9 +37,8 @@ pub fn router(shared: Arc<Shared>, shield: &Shield) -> Router {
         .route("/api/ladders/{ladder}/bots/{name}/history", get(history))
         .route("/api/languages", get(languages))
         .route("/api/game/{ladder}/{number}/stderr/{side}", get(stderr))
-        // The viewer follows live games by server-sent events; the arena's games are finished
-        // when shown, and 204 tells the browser not to ask again.
-        .route("/api/events", get(|| async { StatusCode::NO_CONTENT }))
+        .route("/api/live", get(live_games))
+        .route("/api/events", get(events))
         .with_state(shared)
 }
 
@@ -97,12 +96,68 @@ async fn viewed(
     Ok(view.map(|view| (view, [sees(first), sees(second)])))
 }
 
+/// The viewer's source for the games being played on `ladder`: `live/LADDER`, whose numbers
+/// are the games' ids in the queue (a stored game's number is given when it is stored).
+const LIVE: &str = "live/";
+
+/// Where the viewer finds a game: stored (by number), or being played (by its id in the
+/// queue), when the source names the live games of a ladder.
+enum Wanted<'a> {
+    Stored { ladder: &'a str, number: i64 },
+    Live(crate::live::LiveGame),
+}
+
+/// What the viewer asks for: a game being played (while it is), else a stored game, the one
+/// a live game became once stored included.
+async fn wanted<'a>(
+    shared: &Shared,
+    source: &'a str,
+    number: i64,
+) -> Result<Option<Wanted<'a>>, ApiError> {
+    let Some(ladder) = source.strip_prefix(LIVE) else {
+        return Ok(Some(Wanted::Stored {
+            ladder: source,
+            number,
+        }));
+    };
+    if let Some(game) = shared.playing.find(ladder, number) {
+        return Ok(Some(Wanted::Live(game)));
+    }
+    let stored: Option<(i64,)> =
+        sqlx::query_as("SELECT number FROM games WHERE ladder = ? AND scheduled_id = ?")
+            .bind(ladder)
+            .bind(number)
+            .fetch_optional(&shared.pool)
+            .await?;
+    Ok(stored.map(|(number,)| Wanted::Stored { ladder, number }))
+}
+
+/// A live file's view, if it still holds game `id` (its slot may have begun the next).
+async fn live_view(game: crate::live::LiveGame) -> Option<Value> {
+    let view = tokio::task::spawn_blocking(move || referee_web::live_view(&game.file))
+        .await
+        .ok()
+        .flatten()?;
+    (view["record"]["number"].as_i64() == Some(game.id)).then_some(view)
+}
+
 async fn game(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, number)): Path<(String, i64)>,
+    Path((source, number)): Path<(String, i64)>,
 ) -> Result<Response, ApiError> {
-    let Some((mut view, sees)) = viewed(&shared, &headers, &ladder, number).await? else {
+    let (ladder, number) = match wanted(&shared, &source, number).await? {
+        Some(Wanted::Stored { ladder, number }) => (ladder, number),
+        Some(Wanted::Live(game)) => {
+            return Ok(match live_view(game).await {
+                Some(view) => Json(view).into_response(),
+                // Stored meanwhile: asked again, it is found stored.
+                None => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+            });
+        }
+        None => return Ok(StatusCode::NOT_FOUND.into_response()),
+    };
+    let Some((mut view, sees)) = viewed(&shared, &headers, ladder, number).await? else {
         return Ok(StatusCode::NOT_FOUND.into_response());
     };
     for side in [0, 1].into_iter().filter(|&side| !sees[side]) {
@@ -118,16 +173,23 @@ async fn game(
 
 async fn picture(
     State(shared): App,
-    Path((ladder, number, ply)): Path<(String, i64, usize)>,
+    Path((source, number, ply)): Path<(String, i64, usize)>,
 ) -> Result<Response, ApiError> {
-    let Some((record, _, _)) = owners(&shared, &ladder, number).await? else {
-        return Ok(StatusCode::NOT_FOUND.into_response());
-    };
-    let path = shared.dir.join(record);
-    let svg = tokio::task::spawn_blocking(move || referee_web::recorded_picture(&path, ply))
-        .await
-        .ok()
-        .flatten();
+    let svg = match wanted(&shared, &source, number).await? {
+        Some(Wanted::Stored { ladder, number }) => {
+            let Some((record, _, _)) = owners(&shared, ladder, number).await? else {
+                return Ok(StatusCode::NOT_FOUND.into_response());
+            };
+            let path = shared.dir.join(record);
+            tokio::task::spawn_blocking(move || referee_web::recorded_picture(&path, ply)).await
+        }
+        Some(Wanted::Live(game)) => {
+            tokio::task::spawn_blocking(move || referee_web::live_picture(&game.file, ply)).await
+        }
+        None => return Ok(StatusCode::NOT_FOUND.into_response()),
+    }
+    .ok()
+    .flatten();
     Ok(match svg {
         Some(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),
@@ -252,4 +314,36 @@ async fn stderr(
         Some(lines) => Json(lines).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),
     })
+}
+
+/// The games being played: ladder, id, players, moves so far and when each began.
+async fn live_games(State(shared): App) -> Response {
+    let games = shared.playing.list();
+    let list = tokio::task::spawn_blocking(move || {
+        games
+            .into_iter()
+            .filter_map(|game| {
+                let live = referee_records::live::LiveGame::read(&game.file).ok()?;
+                let header = live.header;
+                (i64::from(header.number) == game.id).then(|| {
+                    serde_json::json!({
+                        "ladder": game.ladder,
+                        "id": game.id,
+                        "game": header.game,
+                        "players": header.players,
+                        "moves": live.moves.len(),
+                        "started": header.started,
+                    })
+                })
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default();
+    Json(list).into_response()
+}
+
+/// Server-sent events: `changed` whenever a game being played moved, began or ended.
+async fn events(State(shared): App) -> Response {
+    referee_web::server::change_events(shared.playing.subscribe()).into_response()
 }

@@ -10,11 +10,12 @@
 //! transaction, so the numbers have no hole.
 
 use crate::ladder::{self, Candidate, Rating, Standing};
+use crate::live::LiveGame;
 use crate::store::{self, Pool, Tx};
 use crate::Shared;
 use referee_core::table::{FinishedGame, GameError, Recorder, ScheduledGame, Table, Venue};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Puts games cut off by a crash back in the queue.
@@ -237,8 +238,10 @@ fn free_bytes(dir: &Path) -> Option<u64> {
     Some(stat.blocks_available() as u64 * stat.fragment_size() as u64)
 }
 
-/// One slot: plays games from the queue, one at a time, until the arena stops.
+/// One slot: plays games from the queue, one at a time, until the arena stops; a table for
+/// each ladder, whose live file shows the game being played.
 pub fn slot(shared: &Shared) {
+    let mut tables: BTreeMap<String, Table> = BTreeMap::new();
     loop {
         let min_free = shared
             .arena
@@ -277,7 +280,18 @@ pub fn slot(shared: &Shared) {
                 continue;
             }
         };
-        if let Err(error) = play(shared, &claimed) {
+        let table = tables
+            .entry(claimed.ladder.clone())
+            .or_insert_with(|| Table::new(&shared.host.supervisor));
+        let records = shared.dir.join("records").join(&claimed.ladder);
+        shared.playing.begin(LiveGame {
+            id: claimed.id,
+            ladder: claimed.ladder.clone(),
+            file: table.live_file(&records).to_path_buf(),
+        });
+        let played = play(shared, &claimed, table, records);
+        shared.playing.end(claimed.id);
+        if let Err(error) = played {
             shared.say(&format!("game {} not stored: {error}", claimed.id));
             // Played again later (a game that failed on the arena's side counts nowhere).
             let _ = shared.block_on(requeue(&shared.pool, claimed.id));
@@ -295,7 +309,12 @@ enum PlayError {
     Game(#[from] GameError),
 }
 
-fn play(shared: &Shared, claimed: &Claimed) -> Result<(), PlayError> {
+fn play(
+    shared: &Shared,
+    claimed: &Claimed,
+    table: &mut Table,
+    records: PathBuf,
+) -> Result<(), PlayError> {
     let Some(ladder) = shared.arena.ladder(&claimed.ladder) else {
         return Ok(());
     };
@@ -320,16 +339,13 @@ fn play(shared: &Shared, claimed: &Claimed) -> Result<(), PlayError> {
     let venue = Venue {
         settings: ladder.table.clone(),
         referee_exe: shared.host.referee_exe.clone(),
-        records: Some(Recorder::Files(
-            shared.dir.join("records").join(&claimed.ladder),
-        )),
+        records: Some(Recorder::Files(records)),
     };
     let game = ScheduledGame {
         number: claimed.id as u32,
         seats: [0, 1],
         opening: Vec::new(),
     };
-    let mut table = Table::new(&shared.host.supervisor);
     match table.play(&venue, &players, &game, |_| {}) {
         Ok(finished) => {
             shared.set_status(None);

@@ -381,6 +381,12 @@ impl Table {
         }
     }
 
+    /// Where this table shows the moves of each game it records into `dir` while the game is
+    /// played (a server listing games being played asks before it plays one).
+    pub fn live_file(&mut self, dir: &Path) -> &Path {
+        live_in(&mut self.live, dir).path()
+    }
+
     /// The players whose processes are kept for their next game here.
     pub fn seated(&self) -> Vec<usize> {
         self.seated.iter().map(|kept| kept.player).collect()
@@ -441,12 +447,8 @@ impl Table {
         // `referee serve`, emptied once the record is written.
         let mut live = match venue.records.as_ref().map(Recorder::dir) {
             Some(dir) => {
-                if !self.live.as_ref().is_some_and(|live| live.is_in(dir)) {
-                    self.live = Some(LiveFile::new(dir));
-                }
-                self.live
-                    .as_mut()
-                    .map(|live| live.start(&live_header(venue, players, game)))
+                let header = live_header(venue, players, game);
+                Some(live_in(&mut self.live, dir).start(&header))
             }
             None => None,
         };
@@ -522,6 +524,14 @@ impl Drop for Table {
             kept.finish();
         }
     }
+}
+
+/// A table's live file for games recorded into `dir` (a new one when it recorded elsewhere).
+fn live_in<'a>(live: &'a mut Option<LiveFile>, dir: &Path) -> &'a mut LiveFile {
+    if !live.as_ref().is_some_and(|live| live.is_in(dir)) {
+        *live = None;
+    }
+    live.get_or_insert_with(|| LiveFile::new(dir))
 }
 
 /// What a live file says of a game before its first move.

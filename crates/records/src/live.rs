@@ -94,6 +94,11 @@ impl LiveFile {
         }
     }
 
+    /// Where the file is (made at the table's first game).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Whether this is a live file in `dir`.
     pub fn is_in(&self, dir: &Path) -> bool {
         self.path.parent() == Some(dir)

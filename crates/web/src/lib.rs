@@ -24,8 +24,22 @@ pub fn recorded_view(record: &Path) -> Option<serde_json::Value> {
     serde_json::to_value(replay::finished(&stored)).ok()
 }
 
+/// The view of a game being played, from its table's live file
+/// ([`referee_records::live`]): `live` is true, the moves are those played so far. None when
+/// the file holds no game now (between games) or cannot be read.
+pub fn live_view(file: &Path) -> Option<serde_json::Value> {
+    let game = referee_records::live::LiveGame::read(file).ok()?;
+    serde_json::to_value(replay::live_game(game)).ok()
+}
+
 /// The picture (SVG) of the position after `ply` moves of the game recorded at `record`.
 pub fn recorded_picture(record: &Path, ply: usize) -> Option<String> {
     let stored = library::Place::Record(record.to_path_buf()).stored()?;
     replay::picture_at(&replay::finished(&stored).record, ply)
+}
+
+/// The picture (SVG) of the position after `ply` moves of the game its live file holds.
+pub fn live_picture(file: &Path, ply: usize) -> Option<String> {
+    let game = referee_records::live::LiveGame::read(file).ok()?;
+    replay::picture_at(&replay::live_game(game).record, ply)
 }

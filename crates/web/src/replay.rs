@@ -2,7 +2,7 @@
 //! position's picture replayed with the rules, and the lines each bot exchanged on each turn.
 
 use referee_records::export::format_of;
-use referee_records::live::find_live;
+use referee_records::live::{find_live, LiveGame};
 use referee_records::record::StoredGame;
 use referee_rules::games::{AnyGame, GameSpec};
 use referee_rules::quote;
@@ -210,7 +210,11 @@ pub(crate) fn finished(game: &StoredGame) -> GameView {
 
 /// The view of a live game: what was played so far.
 pub(crate) fn live(dir: &Path, number: u32) -> Option<GameView> {
-    let game = find_live(dir, number)?;
+    find_live(dir, number).map(live_game)
+}
+
+/// The view of a game being played, from what its live file holds.
+pub(crate) fn live_game(game: LiveGame) -> GameView {
     let header = &game.header;
     let players: Vec<Value> = (0..2)
         .map(|i| json!({"label": header.players[i], "time": header.time[i]}))
@@ -224,7 +228,7 @@ pub(crate) fn live(dir: &Path, number: u32) -> Option<GameView> {
         "result": null,
         "started": header.started,
     });
-    Some(view(value, true, "", [None, None], None))
+    view(value, true, "", [None, None], None)
 }
 
 fn view(

@@ -340,8 +340,8 @@ async fn events(
 }
 
 /// Server-sent events, one `changed` event (its data the new generation) each time `changes`
-/// changes: what pages wait on to fetch again.
-pub(crate) fn change_events(
+/// changes: what pages wait on to fetch again (the arena's too).
+pub fn change_events(
     changes: watch::Receiver<u64>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let stream = futures_util::stream::unfold(changes, |mut changes| async move {
