@@ -287,7 +287,10 @@ fn a_game_being_played_is_listed_and_watched_live() {
             "const b = document.querySelector('.board-box'); \
              return b && b.dataset.ply && [document.getElementById('status').textContent, b.dataset.ply];",
         );
-        if shown[0].as_str().is_some_and(|status| status.starts_with("live")) {
+        if shown[0]
+            .as_str()
+            .is_some_and(|status| status.starts_with("live"))
+        {
             first = Some(shown[1].as_str().unwrap().parse::<usize>().unwrap());
             break;
         }

@@ -200,6 +200,11 @@ pub async fn log_in(
         return Ok(None);
     }
     let token = new_token();
+    // Sessions that ended go at each log-in, so that the table holds only live ones.
+    sqlx::query("DELETE FROM sessions WHERE expires_at <= ?")
+        .bind(store::now())
+        .execute(pool)
+        .await?;
     sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)")
         .bind(token_hash(&token))
         .bind(id)
@@ -284,6 +289,18 @@ mod tests {
         assert_eq!(log_in(&pool, "nobody", "password1").await.unwrap(), None);
         log_out(&pool, &session).await.unwrap();
         assert_eq!(session_user(&pool, &session).await.unwrap(), None);
+        // An expired session is gone at the next log-in.
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('old', ?, 1)")
+            .bind(alice.id)
+            .execute(&pool)
+            .await
+            .unwrap();
+        log_in(&pool, "alice", "password1").await.unwrap().unwrap();
+        let (sessions,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(sessions, 1, "the live session only");
         let token = token_for(&pool, "root", true).await.unwrap();
         let root = token_user(&pool, &token).await.unwrap().unwrap();
         assert!(root.is_admin && root.name == "root");
