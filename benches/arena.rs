@@ -1,11 +1,14 @@
 //! Arena throughput against a plain tournament of the same bots (`cargo bench --bench arena`;
-//! needs bubblewrap, like the arena itself).
+//! needs bubblewrap and gcc, like the arena itself).
 //!
-//! Two copies of a quick Python bot (tests/bots/first_free.py) and the three built-in bosses
-//! at tic-tac-toe, every bot boxed and started afresh for each game, two games at once: the
-//! arena's games recorded per second (each stored in its own synced transaction, with its
-//! ratings) over 30 s once the placement games are done, against `referee tournament -j 2`
-//! of a gauntlet of the two copies against the bosses and each other (200 games).
+//! Two copies of an instant C bot (tests/bots/first_free.c, built by the arena in its box and
+//! by gcc here for the tournament) and the three built-in bosses at tic-tac-toe, with the
+//! ladder's settings on both sides (boxed, 512 MB each, a second a move), every bot started
+//! afresh for each game, two games at once: the arena's games recorded per second (each
+//! stored in its own synced transaction with its ratings, its record written as files) over
+//! 30 s once the placement games are done, against `referee tournament -j 2` of a round robin
+//! of the same five bots (bosses meeting too, as the arena's never do, but the bots all start
+//! and answer at once, so the mix of pairs costs nothing).
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -88,10 +91,18 @@ fn arena(dir: &Path, bot: &Path) -> f64 {
 }
 
 fn tournament(dir: &Path, bot: &Path) -> f64 {
-    let command = format!("python3 {}", bot.join("main.py").display());
+    let binary = dir.join("first-free");
+    let built = Command::new("gcc")
+        .args(["-O2", "-o"])
+        .arg(&binary)
+        .arg(bot.join("main.c"))
+        .status()
+        .unwrap();
+    assert!(built.success(), "gcc");
+    let command = binary.display().to_string();
     let mut text = String::from(
-        "game = \"tictactoe\"\nformat = \"gauntlet\"\ngauntlet = [\"ff-a\", \"ff-b\"]\n\
-         games = 20\nsandbox = true\nreuse_processes = false\n",
+        "game = \"tictactoe\"\nformat = \"round-robin\"\ngames = 20\nsandbox = true\n\
+         reuse_processes = false\ntime = \"move=1000\"\nlimits = \"memory=512\"\n",
     );
     for name in ["ff-a", "ff-b"] {
         text.push_str(&format!(
@@ -103,7 +114,7 @@ fn tournament(dir: &Path, bot: &Path) -> f64 {
             "[[players]]\nname = \"{level}\"\nbuiltin = \"{level}\"\n"
         ));
     }
-    let file = dir.join("gauntlet.toml");
+    let file = dir.join("round-robin.toml");
     std::fs::write(&file, text).unwrap();
     let started = Instant::now();
     let output = referee()
@@ -129,8 +140,8 @@ fn main() {
     let bot = dir.path().join("bot");
     std::fs::create_dir_all(&bot).unwrap();
     std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/first_free.py"),
-        bot.join("main.py"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/first_free.c"),
+        bot.join("main.c"),
     )
     .unwrap();
     let in_arena = arena(dir.path(), &bot);

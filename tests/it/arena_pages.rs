@@ -12,29 +12,6 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// A tic-tac-toe bot in C: the first free square, a line on stderr at each move.
-const C_BOT: &str = r#"#include <stdio.h>
-#include <string.h>
-int main(void) {
-    char line[256];
-    int taken[3][3] = {{0}};
-    setvbuf(stdout, NULL, _IONBF, 0);
-    while (fgets(line, sizeof line, stdin)) {
-        int x, y, done = 0;
-        if (!strncmp(line, "game", 4)) memset(taken, 0, sizeof taken);
-        else if (!strncmp(line, "start", 5)) printf("ready cbot 1\n");
-        else if (sscanf(line, "opponent %d %d", &x, &y) == 2 || sscanf(line, "played %d %d", &x, &y) == 2) taken[y][x] = 1;
-        else if (!strncmp(line, "turn", 4)) {
-            fprintf(stderr, "c bot thinking\n");
-            for (y = 0; y < 3 && !done; y++)
-                for (x = 0; x < 3 && !done; x++)
-                    if (!taken[y][x]) { taken[y][x] = 1; printf("%d %d\n", x, y); done = 1; }
-        } else if (!strncmp(line, "quit", 4)) break;
-    }
-    return 0;
-}
-"#;
-
 /// Signs `name` up in `browser`'s own session.
 fn sign_up(browser: &Browser, url: &str, name: &str) {
     browser.goto(&format!("{url}#/signup"));
@@ -150,7 +127,11 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
     std::fs::create_dir_all(files.join("good")).unwrap();
     std::fs::create_dir_all(files.join("broken")).unwrap();
     std::fs::create_dir_all(files.join("python")).unwrap();
-    std::fs::write(files.join("good/main.c"), C_BOT).unwrap();
+    std::fs::copy(
+        repo_file("tests/bots/first_free.c"),
+        files.join("good/main.c"),
+    )
+    .unwrap();
     std::fs::write(files.join("broken/main.c"), "int main(void) { return 0 }\n").unwrap();
     std::fs::copy(
         repo_file("tests/bots/first_free.py"),
