@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Signs `name` up in `browser`'s own session.
-fn sign_up(browser: &Browser, url: &str, name: &str) {
+pub(crate) fn sign_up(browser: &Browser, url: &str, name: &str) {
     browser.goto(&format!("{url}#/signup"));
     browser.until("return document.querySelector('form input[name=name]');");
     browser.eval(&format!(

@@ -4,6 +4,7 @@
 mod adapters;
 mod arena;
 mod arena_pages;
+mod arena_people;
 mod browser;
 #[path = "../support/browser.rs"]
 mod browser_support;

@@ -79,7 +79,7 @@ async function showLadder([ladder]) {
     el("div", { class: "scroll" }, el("table", { class: "standings leaderboard" },
       el("tr", {}, ["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"].map((title) => el("th", {}, title))),
       board.rows.map((row) => el("tr", { "data-bot": row.bot }, el("td", { class: "num" }, row.rank),
-        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : ""), el("td", {}, row.owner || ""),
+        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : "", row.person ? " (a person)" : ""), el("td", {}, row.owner || ""),
         el("td", { class: "num" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
         el("td", { class: "num" }, row.games), el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws),
         el("td", { class: "num" }, row.losses),
@@ -133,6 +133,11 @@ async function showBot([ladder, name]) {
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
     el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
+  user && bot.active_version && !bot.retired && !name.startsWith("@")
+    ? el("p", {}, el("button", { type: "button", name: "play", onclick: async () => {
+      const game = await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/play`, { side: "first" });
+      location.hash = `#/play/${game.id}`;
+    } }, "play this bot"), " (you move first, 30 s a move by default; your game is rated, as you, @", user.name, ")") : "",
   el("h2", {}, "Rating"), historyPlot(history),
   el("h2", {}, "Results by opponent"), el("table", { class: "opponents" },
     el("tr", {}, ["opponent", "won", "drawn", "lost"].map((title) => el("th", {}, title))),
@@ -248,6 +253,7 @@ async function showLive() {
 
 window.EXTRA_ROUTES = {
   live: () => showLive(),
+  play: ([id]) => showPlay(`api/people/${enc(id)}`),
   "": () => showLadders(),
   ladder: showLadder,
   bot: showBot,

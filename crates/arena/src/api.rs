@@ -46,11 +46,11 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
-fn refuse(status: StatusCode, text: impl Into<String>) -> ApiError {
+pub(crate) fn refuse(status: StatusCode, text: impl Into<String>) -> ApiError {
     ApiError(status, text.into())
 }
 
-fn not_found(what: &str) -> ApiError {
+pub(crate) fn not_found(what: &str) -> ApiError {
     refuse(StatusCode::NOT_FOUND, format!("no such {what}"))
 }
 
@@ -76,7 +76,8 @@ pub async fn serve(
     };
     let api = router(Arc::clone(&shared), &shield, upload);
     let app = shield.guard(
-        api.merge(crate::pages::router(Arc::clone(&shared), &shield)),
+        api.merge(crate::pages::router(Arc::clone(&shared), &shield))
+            .merge(crate::people::router(Arc::clone(&shared))),
         &settings,
     );
     on_ready(&format!("http://{}", shield.shown_host()));
@@ -144,7 +145,7 @@ pub(crate) async fn caller(shared: &Shared, headers: &HeaderMap) -> Result<Optio
     }
 }
 
-async fn required(shared: &Shared, headers: &HeaderMap) -> Result<User, ApiError> {
+pub(crate) async fn required(shared: &Shared, headers: &HeaderMap) -> Result<User, ApiError> {
     caller(shared, headers).await?.ok_or_else(|| {
         refuse(
             StatusCode::UNAUTHORIZED,
@@ -353,7 +354,8 @@ async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
          JOIN versions ON versions.id = bots.active_version \
          LEFT JOIN users ON users.id = bots.owner_id \
          LEFT JOIN ratings ON ratings.version_id = versions.id \
-         WHERE bots.ladder = ? AND bots.retired = 0 AND versions.state = 'passed'",
+         WHERE bots.ladder = ? AND bots.retired = 0 AND (versions.state = 'passed' \
+         OR (versions.state = 'person' AND ratings.games > 0))",
     )
     .bind(&ladder)
     .fetch_all(&shared.pool)
@@ -367,6 +369,7 @@ async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
                     sigma: sigma.unwrap_or(crate::ladder::Rating::INITIAL.sigma),
                 };
                 json!({
+                    "person": bot.starts_with('@'),
                     "bot": bot, "owner": owner, "boss": builtin.is_some(),
                     "version": version, "version_id": version_id,
                     "mu": rating.mu, "sigma": rating.sigma, "conservative": rating.conservative(),

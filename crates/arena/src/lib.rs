@@ -12,6 +12,7 @@ pub mod client;
 pub mod ladder;
 pub mod live;
 pub mod pages;
+pub mod people;
 pub mod scheduler;
 pub mod settings;
 pub mod store;
@@ -96,6 +97,8 @@ pub struct Shared {
     status: Mutex<Option<String>>,
     /// The games the slots are playing.
     pub playing: live::Playing,
+    /// The pages of people's games.
+    pub seats: people::Seats,
 }
 
 impl Shared {
@@ -187,9 +190,11 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         builder: (Mutex::new(true), Condvar::new()),
         status: Mutex::new(None),
         playing: live::Playing::default(),
+        seats: people::Seats::default(),
     });
     runtime.block_on(async {
         versions::recover(&shared.pool).await?;
+        people::recover(&shared.pool).await?;
         scheduler::recover(&shared.pool).await?;
         scheduler::ensure_ladders(&shared).await
     })?;

@@ -112,15 +112,7 @@ async fn schedule_pair(
     placement: bool,
 ) -> Result<(), sqlx::Error> {
     for (first, second) in [(a, b), (b, a)] {
-        // Never the id of a game already stored (whose queue row is gone): it names the
-        // game's record files too.
-        let (max,): (Option<i64>,) = sqlx::query_as(
-            "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM scheduled \
-             UNION ALL SELECT MAX(scheduled_id) AS m FROM games) AS ids",
-        )
-        .fetch_one(&mut **tx)
-        .await?;
-        let id = max.unwrap_or(0) + 1;
+        let id = next_scheduled_id(tx).await?;
         sqlx::query(
             "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
              created_at) VALUES (?, ?, ?, ?, ?, 'scheduled', ?)",
@@ -135,6 +127,41 @@ async fn schedule_pair(
         .await?;
     }
     Ok(())
+}
+
+/// The id of the queue's next game: never that of a game already stored (whose queue row is
+/// gone), since it names the game's record files too.
+async fn next_scheduled_id(tx: &mut Tx<'_>) -> Result<i64, sqlx::Error> {
+    let (max,): (Option<i64>,) = sqlx::query_as(
+        "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM scheduled \
+         UNION ALL SELECT MAX(scheduled_id) AS m FROM games) AS ids",
+    )
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(max.unwrap_or(0) + 1)
+}
+
+/// Puts a game in the queue as being played already (a person's, played as it is asked for);
+/// its id.
+pub(crate) async fn schedule_playing(
+    tx: &mut Tx<'_>,
+    ladder: &str,
+    first: i64,
+    second: i64,
+) -> Result<i64, sqlx::Error> {
+    let id = next_scheduled_id(tx).await?;
+    sqlx::query(
+        "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
+         created_at) VALUES (?, ?, ?, ?, 0, 'playing', ?)",
+    )
+    .bind(id)
+    .bind(ladder)
+    .bind(first)
+    .bind(second)
+    .bind(store::now())
+    .execute(&mut **tx)
+    .await?;
+    Ok(id)
 }
 
 /// A candidate as read: version, bot, boss, mu, sigma, games.
@@ -204,12 +231,12 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
 
 /// A game taken from the queue.
 #[derive(sqlx::FromRow)]
-struct Claimed {
-    id: i64,
-    ladder: String,
-    first_version: i64,
-    second_version: i64,
-    placement: i64,
+pub(crate) struct Claimed {
+    pub id: i64,
+    pub ladder: String,
+    pub first_version: i64,
+    pub second_version: i64,
+    pub placement: i64,
 }
 
 /// The next game to play (placements first), marked as playing.
@@ -302,7 +329,7 @@ pub fn slot(shared: &Shared) {
 
 /// What a slot's game failed of, on the arena's side.
 #[derive(Debug, thiserror::Error)]
-enum PlayError {
+pub(crate) enum PlayError {
     #[error(transparent)]
     Store(#[from] sqlx::Error),
     #[error(transparent)]
@@ -376,7 +403,7 @@ async fn requeue(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-async fn drop_scheduled(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
+pub(crate) async fn drop_scheduled(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM scheduled WHERE id = ?")
         .bind(id)
         .execute(pool)
@@ -386,7 +413,7 @@ async fn drop_scheduled(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
 
 /// Stores a finished game: its number, the game, the queue row gone and both ratings, in one
 /// transaction (none of it if the game is no longer in the queue).
-async fn store_result(
+pub(crate) async fn store_result(
     shared: &Shared,
     claimed: &Claimed,
     finished: &FinishedGame,

@@ -7,6 +7,7 @@ use referee_cage::limits::Limits;
 use referee_cage::Protocol;
 use referee_core::table::{Player, TableSettings};
 use referee_core::tournament::config::Tournament;
+use referee_rules::clock::TimeControl;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,6 +25,8 @@ invitation_code = ""
 secure_cookies = false
 # Names the arena may be reached by besides the address it listens on (NAME or NAME:PORT).
 allowed_hosts = []
+# A person's clock in every game they play (30 s a move), as --time.
+people_time = "move=30000"
 
 [limits]
 upload_bytes = 2097152          # one upload (a .tar.gz of the sources), at most 2 MiB
@@ -81,6 +84,9 @@ pub struct Settings {
     /// Extra names the server answers to.
     #[serde(default)]
     pub allowed_hosts: Vec<String>,
+    /// A person's clock, as `--time`.
+    #[serde(default = "default_people_time")]
+    pub people_time: String,
     /// Sizes, rates and the free disk asked for.
     #[serde(default)]
     pub limits: ArenaLimits,
@@ -224,6 +230,10 @@ fn ladder(name: &str, protocols: &[&str]) -> LadderSettings {
     }
 }
 
+fn default_people_time() -> String {
+    "move=30000".into()
+}
+
 fn default_ladders() -> Vec<LadderSettings> {
     vec![
         ladder("tictactoe", &["native"]),
@@ -238,6 +248,7 @@ impl Default for Settings {
             invitation_code: String::new(),
             secure_cookies: false,
             allowed_hosts: Vec::new(),
+            people_time: default_people_time(),
             limits: ArenaLimits::default(),
             matchmaking: Matchmaking::default(),
             languages: BTreeMap::new(),
@@ -275,6 +286,8 @@ pub struct Arena {
     pub profiles: Vec<(String, Profile)>,
     /// How builds run.
     pub build: BuildOptions,
+    /// A person's clock.
+    pub people_time: TimeControl,
 }
 
 impl Settings {
@@ -334,11 +347,14 @@ impl Arena {
             limits,
             Duration::from_secs(settings.limits.build_timeout_s),
         );
+        let people_time = TimeControl::parse_over(TimeControl::default(), &settings.people_time)
+            .map_err(|e| SettingsError(format!("people_time: {e}")))?;
         Ok(Arena {
             settings,
             ladders,
             profiles,
             build,
+            people_time,
         })
     }
 

@@ -406,7 +406,7 @@ impl Table {
         let mut replays = 0;
         loop {
             let replay_if_stalled = venue.settings.replay_stalled && replays < MAX_REPLAYS;
-            let finished = self.play_once(venue, players, game, replay_if_stalled)?;
+            let finished = self.play_once(venue, players, game, [None, None], replay_if_stalled)?;
             if finished.played.record.result.stalled && replay_if_stalled {
                 on_replay(&finished);
                 replays += 1;
@@ -416,6 +416,19 @@ impl Table {
         }
     }
 
+    /// Plays `game` once with a seat given for a side (a person's, which no command starts:
+    /// the player of that side names and times them), the other side's bot started as
+    /// [`Table::play`] starts it; filed, and never played again (the person is not asked twice).
+    pub fn play_given(
+        &mut self,
+        venue: &Venue,
+        players: &[Player],
+        game: &ScheduledGame,
+        given: [Option<Box<dyn Seat + Send>>; 2],
+    ) -> Result<FinishedGame, GameError> {
+        self.play_once(venue, players, game, given, false)
+    }
+
     /// Plays `game` once; files it unless it stalled and `replay_if_stalled` (a game played
     /// again is filed once, as it counts).
     fn play_once(
@@ -423,13 +436,17 @@ impl Table {
         venue: &Venue,
         players: &[Player],
         game: &ScheduledGame,
+        given: [Option<Box<dyn Seat + Send>>; 2],
         replay_if_stalled: bool,
     ) -> Result<FinishedGame, GameError> {
         let mut seats = Vec::with_capacity(2);
-        for &player in &game.seats {
-            let seat = match self.seated.iter().position(|kept| kept.player == player) {
-                Some(at) => self.seated.remove(at).seat,
-                None => players[player].spec.start(
+        let was_given = given.each_ref().map(Option::is_some);
+        for (&player, given) in game.seats.iter().zip(given) {
+            let kept = self.seated.iter().position(|kept| kept.player == player);
+            let seat = match (given, kept) {
+                (Some(seat), _) => seat,
+                (None, Some(at)) => self.seated.remove(at).seat,
+                (None, None) => players[player].spec.start(
                     &self.supervisor,
                     &venue.referee_exe,
                     seed(venue, players, player, game.number),
@@ -480,7 +497,10 @@ impl Table {
             if played.faulted[side.index()] {
                 // A bot that broke a rule is killed at once (dropping its seat).
                 drop(seat);
-            } else if played.keeps_process(side) && venue.settings.reuse_processes {
+            } else if played.keeps_process(side)
+                && venue.settings.reuse_processes
+                && !was_given[side.index()]
+            {
                 kept.push((side, seat));
             } else {
                 played.finish_seat(side, seat.as_mut());

@@ -537,7 +537,11 @@ function eloPlot(players) {
 
 // ----- A person's seat (referee play --browser) -----
 
-async function showPlay() {
+// A person's game: the board to click, the clock, resign and draw, and a player console to
+// type moves in as a bot writes them (`4 4`, `11-15`, `swap`), refused with the same words.
+// `base` is where the seat's page is served: `api/play` for `referee play --browser`, the
+// game's own address in the arena.
+async function showPlay(base = "api/play") {
   const root = main();
   root.replaceChildren();
   const title = el("h1", {});
@@ -550,8 +554,10 @@ async function showPlay() {
   // Swap openings: at a choice, take Black without a stone, or (swap2) place two more stones.
   const swap = el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black");
   const more = el("button", { type: "button", name: "more", hidden: "" }, "Place two more");
+  const typed = el("input", { type: "text", name: "console", autocomplete: "off", "aria-label": "a move, as a bot writes it", placeholder: "type a move: 4 4, 11-15, swap" });
+  const playerConsole = el("form", { class: "player-console" }, typed, " ", el("button", { type: "submit" }, "send"));
   root.append(title, el("div", { class: "viewer" }, board,
-    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw, " ", swap, " ", more), el("h2", {}, "Moves"), moves)));
+    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw, " ", swap, " ", more), playerConsole, el("h2", {}, "Moves"), moves)));
   let state = null;
   let deadline = null;
   let chosen = [];
@@ -563,7 +569,21 @@ async function showPlay() {
   const post = (path, body) => fetch(path, {
     method: "POST", credentials: "same-origin", headers: { "x-referee-page": token }, body: body || "",
   });
-  resign.addEventListener("click", () => { if (confirm("Resign this game?")) post("api/play/resign"); });
+  // A move sent, clicked or typed: a refusal (not legal here, not your turn) is said at once.
+  async function submit(move) {
+    const response = await post(`${base}/move`, move);
+    if (response.ok) return true;
+    const text = await response.text();
+    let said = text;
+    try { said = JSON.parse(text).error || text; } catch (error) { /* plain text */ }
+    message.textContent = said;
+    return false;
+  }
+  playerConsole.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await submit(typed.value.trim())) typed.value = "";
+  });
+  resign.addEventListener("click", () => { if (confirm("Resign this game?")) post(`${base}/resign`); });
   swap.addEventListener("click", () => { if (state && state.your_turn) send("swap"); });
   more.addEventListener("click", () => {
     placeMore = !placeMore;
@@ -571,7 +591,7 @@ async function showPlay() {
     message.textContent = placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : state.message;
   });
   draw.addEventListener("click", () => {
-    if (state && state.draw_offered) post("api/play/draw");
+    if (state && state.draw_offered) post(`${base}/draw`);
     else { offerDraw = !offerDraw; draw.classList.toggle("chosen", offerDraw); message.textContent = offerDraw ? "Your next move offers a draw." : ""; }
   });
 
@@ -597,7 +617,7 @@ async function showPlay() {
     chosen = [];
     placeMore = false;
     more.classList.remove("chosen");
-    post("api/play/move", offerDraw ? `${move} draw` : move);
+    submit(offerDraw ? `${move} draw` : move);
     offerDraw = false;
     draw.classList.remove("chosen");
   }
@@ -622,7 +642,7 @@ async function showPlay() {
   });
 
   async function refresh() {
-    state = await getJson("api/play/state");
+    state = await getJson(`${base}/state`);
     title.textContent = state.title;
     board.replaceChildren(boardNode(state.svg));
     moves.replaceChildren(...state.moves.map((move) => el("li", {}, move)));
@@ -645,9 +665,10 @@ async function showPlay() {
     clock.classList.toggle("low", left < 5000);
   }
   setInterval(tick, 100);
-  const source = new EventSource("api/play/events");
+  const source = new EventSource(`${base}/events`);
   source.addEventListener("changed", refresh);
   await refresh();
+  return () => source.close();
 }
 
 // ----- Routing -----

@@ -8,7 +8,8 @@
 
 mod page;
 
-use page::{PlayPage, Shown, Submission};
+pub use page::{answer, PlayPage, PlayRefused};
+use page::{Shown, Submission};
 use referee_cage::console::screen::{Screen, Voice};
 use referee_cage::requests::Setup;
 use referee_cage::{Answer, Seat};
@@ -45,13 +46,13 @@ impl PersonPages for BrowserPages {
     fn open(&mut self, label: &str, opponent: String) -> Result<Box<dyn Seat + Send>, String> {
         let port = if self.opened == 0 { self.port } else { 0 };
         self.opened += 1;
-        let page = PlayPage::start(port)
+        let (page, url) = PlayPage::start(port)
             .map_err(|error| format!("cannot serve the browser page: {error}"))?;
         Screen::stdout().say(
             Voice::Plain,
             &format!(
                 "{label} plays in the browser: open {} (the clock starts when the page shows the position; open it within {} minutes)",
-                page.url(),
+                url,
                 OPEN_DEADLINE.as_secs() / 60
             ),
         );

@@ -63,29 +63,52 @@ struct PageState {
 
 type Shared = Arc<PageState>;
 
-/// The running page.
+/// A person's page: what their seat shows and what they do, shared between the seat and the
+/// server that serves it (its own, [`PlayPage::start`], or another's, such as the arena's,
+/// through [`PlayPage::view`] and the actions).
+#[derive(Clone)]
 pub struct PlayPage {
     state: Shared,
-    url: String,
+}
+
+/// Why an action of the person's was not taken, in words for them.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PlayRefused {
+    /// The move is not legal here: the rules' words, as a bot would get them.
+    #[error("{0}")]
+    Illegal(String),
+    /// The opponent is to move, or the game is over.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The seat is not waiting for anything (the game has not begun or is over).
+    #[error("no game is waiting for you")]
+    NoGame,
 }
 
 impl PlayPage {
-    /// Starts the page's server on 127.0.0.1 at `port` (0: any free port).
-    pub fn start(port: u16) -> io::Result<PlayPage> {
+    /// A page served by whoever holds it.
+    pub fn detached() -> PlayPage {
         let (changes, _) = watch::channel(0);
-        let state = Arc::new(PageState {
-            shown: Mutex::new(None),
-            changes,
-            answers: Mutex::new(None),
-            fetched: AtomicU64::new(0),
-        });
+        PlayPage {
+            state: Arc::new(PageState {
+                shown: Mutex::new(None),
+                changes,
+                answers: Mutex::new(None),
+                fetched: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// A page served on 127.0.0.1 at `port` (0: any free port), and its address.
+    pub fn start(port: u16) -> io::Result<(PlayPage, String)> {
+        let page = PlayPage::detached();
         let listener = std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
         listener.set_nonblocking(true)?;
         let url = format!("http://{}/", listener.local_addr()?);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let served = Arc::clone(&state);
+        let served = page.clone();
         std::thread::Builder::new()
             .name("play-page".into())
             .spawn(move || {
@@ -102,12 +125,85 @@ impl PlayPage {
                     shield::serve(listener, app, settings).await;
                 });
             })?;
-        Ok(PlayPage { state, url })
+        Ok((page, url))
     }
 
-    /// The address to open.
-    pub fn url(&self) -> &str {
-        &self.url
+    /// What the page shows now, as `api/play/state` answers it (the clock as it stands): the
+    /// person's clock starts at the first call after a position is shown.
+    pub fn view(&self) -> serde_json::Value {
+        let state = &self.state;
+        // What is served is at least this new: the seat sets what is shown before it counts it.
+        let change = *state.changes.borrow();
+        state.fetched.fetch_max(change, Ordering::SeqCst);
+        let mut shown = state.shown.lock().expect("never poisoned");
+        let Some((shown, seen)) = shown.as_mut() else {
+            return json!({"title": "Waiting for the game to start", "svg": "", "legal": [], "moves": [], "your_turn": false, "remaining_ms": null, "draw_offers": false, "draw_offered": false, "message": "", "over": false});
+        };
+        // The clock runs from the moment a page first shows the position.
+        let spent = seen.get_or_insert_with(Instant::now).elapsed().as_millis() as u64;
+        serde_json::to_value(StateView {
+            title: &shown.title,
+            svg: &shown.svg,
+            legal: &shown.legal,
+            moves: &shown.moves,
+            your_turn: shown.your_turn,
+            remaining_ms: shown.remaining_ms.map(|ms| ms.saturating_sub(spent)),
+            draw_offers: shown.draw_offers,
+            draw_offered: shown.draw_offered,
+            message: &shown.message,
+            over: shown.over,
+        })
+        .unwrap_or_default()
+    }
+
+    /// A move clicked or typed (`4 4`, `11-15`, `swap`; ` draw` after it offers a draw):
+    /// checked against the position first, so that a slip is told at once, in the words a bot
+    /// would get, and never reaches the referee.
+    pub fn play_move(&self, text: &str) -> Result<(), PlayRefused> {
+        let text = text.trim();
+        let (text, offers_draw) = match text.strip_suffix(" draw") {
+            Some(mv) => (mv.trim(), true),
+            None => (text, false),
+        };
+        let canonical = {
+            let shown = self.state.shown.lock().expect("never poisoned");
+            match shown.as_ref() {
+                Some((shown, _)) if shown.your_turn => {
+                    let mut trial = shown.game.boxed_clone();
+                    trial
+                        .play_text(text)
+                        .map_err(|error| PlayRefused::Illegal(error.to_string()))?
+                }
+                _ => return Err(PlayRefused::NotYourTurn),
+            }
+        };
+        self.submit(Submission::Move {
+            canonical,
+            offers_draw,
+        })
+    }
+
+    /// The person resigns.
+    pub fn resign(&self) -> Result<(), PlayRefused> {
+        self.submit(Submission::Resign)
+    }
+
+    /// The person accepts the draw offered (nothing when none is).
+    pub fn accept_draw(&self) -> Result<(), PlayRefused> {
+        self.submit(Submission::AcceptDraw)
+    }
+
+    /// A new value each time what the page shows changes.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.state.changes.subscribe()
+    }
+
+    fn submit(&self, submission: Submission) -> Result<(), PlayRefused> {
+        let answers = self.state.answers.lock().expect("never poisoned");
+        match answers.as_ref().map(|sender| sender.send(submission)) {
+            Some(Ok(())) => Ok(()),
+            _ => Err(PlayRefused::NoGame),
+        }
     }
 
     /// Where the person's actions arrive from now on.
@@ -154,7 +250,7 @@ impl PlayPage {
     }
 }
 
-fn router(state: Shared, shield: &Shield) -> Router {
+fn router(page: PlayPage, shield: &Shield) -> Router {
     let index = shield.page(&assets::INDEX_HTML.replace("<body>", "<body data-page=\"play\">"));
     Router::new()
         .route(
@@ -163,12 +259,23 @@ fn router(state: Shared, shield: &Shield) -> Router {
         )
         .route("/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], assets::APP_JS) }))
         .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], assets::STYLE_CSS) }))
-        .route("/api/play/state", get(current))
+        .route("/api/play/state", get(|State(page): State<PlayPage>| async move { Json(page.view()) }))
         .route("/api/play/events", get(events))
-        .route("/api/play/move", post(play))
-        .route("/api/play/resign", post(|State(state): State<Shared>| async move { submit(&state, Submission::Resign) }))
-        .route("/api/play/draw", post(|State(state): State<Shared>| async move { submit(&state, Submission::AcceptDraw) }))
-        .with_state(state)
+        .route("/api/play/move", post(|State(page): State<PlayPage>, body: String| async move { answer(page.play_move(&body)) }))
+        .route("/api/play/resign", post(|State(page): State<PlayPage>| async move { answer(page.resign()) }))
+        .route("/api/play/draw", post(|State(page): State<PlayPage>| async move { answer(page.accept_draw()) }))
+        .with_state(page)
+}
+
+/// What an action's request is answered: 204 when taken, else why not.
+pub fn answer(taken: Result<(), PlayRefused>) -> Response {
+    match taken {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(refused @ PlayRefused::NoGame) => {
+            (StatusCode::CONFLICT, refused.to_string()).into_response()
+        }
+        Err(refused) => (StatusCode::UNPROCESSABLE_ENTITY, refused.to_string()).into_response(),
+    }
 }
 
 /// What `/api/play/state` answers: the page's view, the clock as it stands now.
@@ -186,71 +293,8 @@ struct StateView<'a> {
     over: bool,
 }
 
-async fn current(State(state): State<Shared>) -> Response {
-    // What is served is at least this new: the seat sets what is shown before it counts it.
-    let change = *state.changes.borrow();
-    state.fetched.fetch_max(change, Ordering::SeqCst);
-    let mut shown = state.shown.lock().expect("never poisoned");
-    let Some((shown, seen)) = shown.as_mut() else {
-        return Json(json!({"title": "Waiting for the game to start", "svg": "", "legal": [], "moves": [], "your_turn": false, "remaining_ms": null, "draw_offers": false, "draw_offered": false, "message": "", "over": false})).into_response();
-    };
-    // The clock runs from the moment a page first shows the position.
-    let spent = seen.get_or_insert_with(Instant::now).elapsed().as_millis() as u64;
-    Json(StateView {
-        title: &shown.title,
-        svg: &shown.svg,
-        legal: &shown.legal,
-        moves: &shown.moves,
-        your_turn: shown.your_turn,
-        remaining_ms: shown.remaining_ms.map(|ms| ms.saturating_sub(spent)),
-        draw_offers: shown.draw_offers,
-        draw_offered: shown.draw_offered,
-        message: &shown.message,
-        over: shown.over,
-    })
-    .into_response()
-}
-
-/// A move typed or clicked: checked against the position first, so that a slip is told at
-/// once and never reaches the referee.
-async fn play(State(state): State<Shared>, body: String) -> Response {
-    let text = body.trim();
-    let (text, offers_draw) = match text.strip_suffix(" draw") {
-        Some(mv) => (mv.trim(), true),
-        None => (text, false),
-    };
-    let checked = {
-        let shown = state.shown.lock().expect("never poisoned");
-        match shown.as_ref() {
-            Some((shown, _)) if shown.your_turn => {
-                let mut trial = shown.game.boxed_clone();
-                trial.play_text(text).map_err(|error| error.to_string())
-            }
-            _ => Err("it is not your turn".to_string()),
-        }
-    };
-    match checked {
-        Ok(canonical) => submit(
-            &state,
-            Submission::Move {
-                canonical,
-                offers_draw,
-            },
-        ),
-        Err(message) => (StatusCode::UNPROCESSABLE_ENTITY, message).into_response(),
-    }
-}
-
-fn submit(state: &PageState, submission: Submission) -> Response {
-    let answers = state.answers.lock().expect("never poisoned");
-    match answers.as_ref().map(|sender| sender.send(submission)) {
-        Some(Ok(())) => StatusCode::NO_CONTENT.into_response(),
-        _ => (StatusCode::CONFLICT, "no game is waiting for you").into_response(),
-    }
-}
-
 async fn events(
-    State(state): State<Shared>,
+    State(page): State<PlayPage>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
-    change_events(state.changes.subscribe())
+    change_events(page.changes())
 }

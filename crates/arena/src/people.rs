@@ -1,0 +1,317 @@
+//! People at the arena: a signed-in person plays a ladder's bot ("play this bot"), by clicking
+//! on the board or typing moves in the page's player console, on the people's clock (the
+//! settings' `people_time`, 30 s a move by default).
+//!
+//! A person plays on a ladder as a version of their own, `@NAME`, which never enters the
+//! matchmaking (its state is `person`, not `passed`): their games are stored, numbered and
+//! rated as any other game of the ladder, in the same pool as the bots, the person marked by
+//! the `@` (lichess keeps bots and people in one pool, bots marked: here the people are, since
+//! the ladder is the bots'). The game is a row of the queue from the start, being played, so
+//! that it takes the queue's next id (and so its live file is listed and watched like any
+//! other) and its result is stored by the same transaction as a bot's. A person's game cut off
+//! by a crash is not played again: the person is gone ([`recover`]).
+//!
+//! The person's seat is the browser seat of `referee play --browser`
+//! ([`referee_web::browser::BrowserSeat`]), its page served here through the arena's shield,
+//! to that person only (anyone else gets 404).
+
+use crate::accounts::User;
+use crate::api::{not_found, refuse, required, ApiError};
+use crate::live::LiveGame;
+use crate::scheduler::{self, Claimed};
+use crate::store::{self, Pool, Tx};
+use crate::Shared;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use referee_core::table::{Recorder, ScheduledGame, Table, Venue};
+use referee_web::browser::{answer, BrowserSeat, PlayPage};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+type App = State<Arc<Shared>>;
+
+/// How long a finished game's page stays for its person to see how it ended.
+const KEPT_AFTER: Duration = Duration::from_secs(600);
+
+/// The people's pages of the games being played (and of those just finished), by game id.
+#[derive(Default)]
+pub struct Seats {
+    pages: Mutex<HashMap<i64, (i64, PlayPage)>>,
+}
+
+impl Seats {
+    fn pages(&self) -> MutexGuard<'_, HashMap<i64, (i64, PlayPage)>> {
+        self.pages
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Game `id`'s page, if `user` plays it.
+    fn page(&self, id: i64, user: &User) -> Option<PlayPage> {
+        self.pages()
+            .get(&id)
+            .filter(|(owner, _)| *owner == user.id)
+            .map(|(_, page)| page.clone())
+    }
+}
+
+/// The routes of a person's games.
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/api/ladders/{ladder}/bots/{name}/play", post(start))
+        .route("/api/people/{id}/state", get(state))
+        .route("/api/people/{id}/events", get(events))
+        .route("/api/people/{id}/move", post(play_move))
+        .route("/api/people/{id}/resign", post(resign))
+        .route("/api/people/{id}/draw", post(draw))
+        .with_state(shared)
+}
+
+/// Drops the people's games a crash cut off (before the queue's other games go back to it).
+pub async fn recover(pool: &Pool) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "DELETE FROM scheduled WHERE state = 'playing' AND (first_version IN \
+         (SELECT id FROM versions WHERE state = 'person') OR second_version IN \
+         (SELECT id FROM versions WHERE state = 'person'))",
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Which side the person takes; by default the first (they move first).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+enum Side {
+    #[default]
+    First,
+    Second,
+}
+
+#[derive(Deserialize, Default)]
+struct StartBody {
+    #[serde(default)]
+    side: Side,
+}
+
+/// The person's version on `ladder`, made at their first game there.
+async fn person_version(tx: &mut Tx<'_>, ladder: &str, user: &User) -> Result<i64, sqlx::Error> {
+    let name = format!("@{}", user.name);
+    let found: Option<(Option<i64>,)> =
+        sqlx::query_as("SELECT active_version FROM bots WHERE ladder = ? AND name = ?")
+            .bind(ladder)
+            .bind(&name)
+            .fetch_optional(&mut **tx)
+            .await?;
+    if let Some((Some(version),)) = found {
+        return Ok(version);
+    }
+    let now = store::now();
+    let bot = store::next_id(tx, "bots", "id").await?;
+    let version = store::next_id(tx, "versions", "id").await?;
+    sqlx::query(
+        "INSERT INTO bots (id, ladder, name, owner_id, active_version, created_at) \
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(bot)
+    .bind(ladder)
+    .bind(&name)
+    .bind(user.id)
+    .bind(version)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, command, \
+         created_at, updated_at) VALUES (?, ?, 1, 'native', '', 'person', 'human', ?, ?)",
+    )
+    .bind(version)
+    .bind(bot)
+    .bind(now)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(version)
+}
+
+/// "Play this bot": a game against the bot's active version begins at once.
+async fn start(
+    State(shared): App,
+    headers: HeaderMap,
+    Path((ladder_name, bot_name)): Path<(String, String)>,
+    body: Option<Json<StartBody>>,
+) -> Result<Json<Value>, ApiError> {
+    let user = required(&shared, &headers).await?;
+    if shared.arena.ladder(&ladder_name).is_none() {
+        return Err(not_found("ladder"));
+    }
+    let side = body.map(|Json(body)| body.side).unwrap_or_default();
+    let mut tx = store::write(&shared.pool).await?;
+    let bot: Option<(i64, String, String)> = sqlx::query_as(
+        "SELECT versions.id, versions.command, versions.protocol FROM bots \
+         JOIN versions ON versions.id = bots.active_version \
+         WHERE bots.ladder = ? AND bots.name = ? AND bots.retired = 0 AND versions.state = 'passed'",
+    )
+    .bind(&ladder_name)
+    .bind(&bot_name)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((bot_version, command, protocol)) = bot else {
+        return Err(not_found("bot ready to play on this ladder"));
+    };
+    let person = person_version(&mut tx, &ladder_name, &user).await?;
+    let (first, second) = match side {
+        Side::First => (person, bot_version),
+        Side::Second => (bot_version, person),
+    };
+    let id = scheduler::schedule_playing(&mut tx, &ladder_name, first, second).await?;
+    tx.commit().await?;
+    let page = PlayPage::detached();
+    shared.seats.pages().insert(id, (user.id, page.clone()));
+    let game = PersonGame {
+        claimed: Claimed {
+            id,
+            ladder: ladder_name.clone(),
+            first_version: first,
+            second_version: second,
+            placement: 0,
+        },
+        person: (
+            format!("@{}", user.name),
+            usize::from(matches!(side, Side::Second)),
+        ),
+        bot: (bot_name, command, protocol),
+        page,
+    };
+    let played = Arc::clone(&shared);
+    std::thread::Builder::new()
+        .name(format!("person-game-{id}"))
+        .spawn(move || play(&played, game))
+        .map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "cannot start the game"))?;
+    Ok(Json(json!({ "id": id, "ladder": ladder_name })))
+}
+
+/// A person's game to play: the queue's row, the person's label and seat, the bot.
+struct PersonGame {
+    claimed: Claimed,
+    /// Label and seat index (0 first, 1 second).
+    person: (String, usize),
+    /// Name, command and protocol of the bot's version.
+    bot: (String, String, String),
+    page: PlayPage,
+}
+
+/// Plays a person's game to its end and stores it as the ladder's games are stored.
+fn play(shared: &Shared, game: PersonGame) {
+    let id = game.claimed.id;
+    if let Err(error) = play_and_store(shared, &game) {
+        shared.say(&format!(
+            "{}'s game {id} not stored: {error}",
+            game.person.0
+        ));
+        let _ = shared.block_on(scheduler::drop_scheduled(&shared.pool, id));
+    }
+    shared.playing.end(id);
+    std::thread::sleep(KEPT_AFTER);
+    shared.seats.pages().remove(&id);
+}
+
+fn play_and_store(shared: &Shared, game: &PersonGame) -> Result<(), scheduler::PlayError> {
+    let claimed = &game.claimed;
+    let Some(ladder) = shared.arena.ladder(&claimed.ladder) else {
+        return Ok(());
+    };
+    let (label, seat) = &game.person;
+    let (bot_name, command, protocol) = &game.bot;
+    let bot = crate::versions::player(ladder, bot_name, command, protocol);
+    let person = crate::versions::player(ladder, label, "human", "native");
+    let (Some(bot), Some(mut person)) = (bot, person) else {
+        return Ok(());
+    };
+    person.time = shared.arena.people_time;
+    let players = if *seat == 0 {
+        [person, bot]
+    } else {
+        [bot, person]
+    };
+    let records = shared.dir.join("records").join(&claimed.ladder);
+    let venue = Venue {
+        settings: ladder.table.clone(),
+        referee_exe: shared.host.referee_exe.clone(),
+        records: Some(Recorder::Files(records.clone())),
+    };
+    let mut table = Table::new(&shared.host.supervisor);
+    shared.playing.begin(LiveGame {
+        id: claimed.id,
+        ladder: claimed.ladder.clone(),
+        file: table.live_file(&records).to_path_buf(),
+    });
+    let mut given: [Option<Box<dyn referee_cage::Seat + Send>>; 2] = [None, None];
+    given[*seat] = Some(Box::new(BrowserSeat::new(
+        game.page.clone(),
+        bot_name.clone(),
+    )));
+    let scheduled = ScheduledGame {
+        number: claimed.id as u32,
+        seats: [0, 1],
+        opening: Vec::new(),
+    };
+    let finished = table.play_given(&venue, &players, &scheduled, given)?;
+    shared.block_on(scheduler::store_result(shared, claimed, &finished))?;
+    Ok(())
+}
+
+/// The person's game `id`, if the caller plays it (404 to anyone else, as for no game).
+async fn own_page(shared: &Shared, headers: &HeaderMap, id: i64) -> Result<PlayPage, ApiError> {
+    let user = required(shared, headers).await?;
+    shared
+        .seats
+        .page(id, &user)
+        .ok_or_else(|| not_found("game of yours"))
+}
+
+async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    match own_page(&shared, &headers, id).await {
+        Ok(page) => Json(page.view()).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn events(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    match own_page(&shared, &headers, id).await {
+        Ok(page) => referee_web::server::change_events(page.changes()).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn play_move(
+    State(shared): App,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+    body: String,
+) -> Response {
+    match own_page(&shared, &headers, id).await {
+        Ok(page) => answer(page.play_move(&body)),
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn resign(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    match own_page(&shared, &headers, id).await {
+        Ok(page) => answer(page.resign()),
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn draw(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    match own_page(&shared, &headers, id).await {
+        Ok(page) => answer(page.accept_draw()),
+        Err(error) => error.into_response(),
+    }
+}

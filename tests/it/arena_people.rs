@@ -1,0 +1,120 @@
+//! People at the arena, in Chromium: a person signs up, opens a bot's page, plays it ("play this
+//! bot") by typing a move in the player console (a refused one is told in the rules' words) and
+//! clicking the rest; the game is listed live while played, then stored and rated with the
+//! ladder's games, the person on the leaderboard as `@NAME`; a closed tab opened again goes on
+//! with the game; nobody else reaches their game's page.
+
+use crate::arena::{get, init, serve, token};
+use crate::arena_pages::sign_up;
+use crate::browser_support::Browser;
+use serde_json::Value;
+
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let ann = Browser::start();
+    sign_up(&ann, &url, "ann");
+    ann.goto(&format!("{url}#/bot/tictactoe/builtin-random"));
+    ann.until("return document.querySelector('button[name=play]');");
+    ann.click("button[name=play]");
+    ann.until(
+        "return location.hash.startsWith('#/play/') && document.querySelector('.board-area svg') \
+         && document.querySelector('.message').textContent.startsWith('Your move');",
+    );
+    let id: i64 = ann
+        .eval("return location.hash.split('/')[2];")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+
+    // Listed live while played, under the person's name.
+    let live = get(&url, "/api/live");
+    assert!(live.to_string().contains("@ann"), "{live}");
+
+    // Nobody else reaches the game's page: not signed in, or another user.
+    let state = format!("{url}/api/people/{id}/state");
+    let anonymous = ureq::get(&state).call().unwrap_err();
+    assert_eq!(anonymous.into_response().map(|r| r.status()), Some(401));
+    let bob = token(&arena, "bob", false);
+    let other = ureq::get(&state)
+        .set("Authorization", &format!("Bearer {bob}"))
+        .call()
+        .unwrap_err();
+    assert_eq!(other.into_response().map(|r| r.status()), Some(404));
+
+    // A move typed as a bot writes it; the same square again is refused in the rules' words.
+    type_move(&ann, "1 1");
+    ann.until("return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelectorAll('ol.moves li').length === 2;");
+    type_move(&ann, "1 1");
+    let refused = ann.until(
+        "const m = document.querySelector('.message').textContent; return !m.startsWith('Your move') && m;",
+    );
+    assert!(
+        refused.as_str().unwrap().contains("1 1"),
+        "the rules' words: {refused}"
+    );
+    // The tab closed and opened again: the same game, their turn still.
+    ann.goto("about:blank");
+    ann.goto(&format!("{url}#/play/{id}"));
+    ann.until("return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelectorAll('ol.moves li').length === 2;");
+    // The rest by clicking, to the end.
+    loop {
+        let now = ann.until(
+            "const m = document.querySelector('.message').textContent; \
+             return (m.startsWith('Game over') || (m.startsWith('Your move') && document.querySelector('.board-area .target[data-move]'))) && m;",
+        );
+        if now.as_str().unwrap().starts_with("Game over") {
+            break;
+        }
+        let before = ann.eval("return document.querySelectorAll('ol.moves li').length;");
+        ann.click(".board-area .target[data-move]");
+        ann.until(&format!(
+            "return document.querySelectorAll('ol.moves li').length > {before};"
+        ));
+    }
+
+    // Stored and rated with the ladder's games.
+    let stored = wait_for(&url, "/api/ladders/tictactoe/games?limit=1000", |games| {
+        games.as_array().unwrap().iter().any(|game| {
+            game["players"].to_string().contains("@ann")
+                && game["players"].to_string().contains("builtin-random")
+        })
+    });
+    assert!(!stored.as_array().unwrap().is_empty());
+    let board = get(&url, "/api/ladders/tictactoe/leaderboard");
+    let row = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["bot"] == "@ann")
+        .unwrap_or_else(|| panic!("@ann rated: {board}"));
+    assert_eq!(row["games"], 1, "{row}");
+}
+
+fn type_move(browser: &Browser, text: &str) {
+    browser.eval(&format!(
+        "document.querySelector('input[name=console]').value = '{text}';"
+    ));
+    browser.click("form.player-console button[type=submit]");
+}
+
+/// What the API answers at `path` once `done` holds of it (within two minutes).
+fn wait_for(url: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let value = get(url, path);
+        if done(&value) {
+            return value;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "{value}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
