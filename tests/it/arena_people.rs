@@ -2,7 +2,8 @@
 //! bot") by typing a move in the player console (a refused one is told in the rules' words) and
 //! clicking the rest; the game is listed live while played, then stored and rated with the
 //! ladder's games, the person on the leaderboard as `@NAME`; a closed tab opened again goes on
-//! with the game; nobody else reaches their game's page.
+//! with the game; nobody else reaches their game's page. Two people: an invitation seen live,
+//! accepted and played, declined, or left to expire.
 
 use crate::arena::{get, init, serve, token};
 use crate::arena_pages::sign_up;
@@ -117,4 +118,111 @@ fn wait_for(url: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
         );
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+}
+
+/// Two people: an invitation appears in the invitee's panel without a reload (and in the
+/// page's title), is accepted, and the game is played to its end by clicking, each on their
+/// own page; a declined invitation says so to its sender; one left waiting expires and can no
+/// longer be accepted.
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let settings = arena.join("arena.toml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        text.replace("invitation_expiry_s = 600", "invitation_expiry_s = 15"),
+    )
+    .unwrap();
+    let (_server, url) = serve(&arena);
+    let ann = Browser::start();
+    sign_up(&ann, &url, "ann");
+    let bob = Browser::start();
+    sign_up(&bob, &url, "bob");
+    bob.goto(&format!("{url}#/invitations"));
+    bob.until("return document.querySelector('div.invitations');");
+
+    invite(&ann, &url, "bob");
+    let row = "tr.invitation.waiting button[name=accept]";
+    bob.until(&format!("return document.querySelector('{row}');"));
+    assert!(bob
+        .eval("return document.title;")
+        .as_str()
+        .unwrap()
+        .starts_with("(1)"));
+    bob.click(row);
+    bob.until(
+        "return location.hash.startsWith('#/play/') && document.querySelector('.board-area svg');",
+    );
+    ann.goto(&format!("{url}#/invitations"));
+    ann.until("return document.querySelector('tr.invitation.accepted a');");
+    ann.click("tr.invitation.accepted a");
+    // Ann moves first; each clicks a free square on their turn, to the end.
+    let over = "document.querySelector('.message').textContent.startsWith('Game over')";
+    loop {
+        let mover = [&ann, &bob].into_iter().find(|person| {
+            person
+                .eval(&format!(
+                    "return {over} || !!document.querySelector('.board-area .target[data-move]');"
+                ))
+                .as_bool()
+                .unwrap_or(false)
+        });
+        let Some(mover) = mover else {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        };
+        if mover.eval(&format!("return {over};")).as_bool().unwrap() {
+            break;
+        }
+        let before = mover.eval("return document.querySelectorAll('ol.moves li').length;");
+        mover.click(".board-area .target[data-move]");
+        mover.until(&format!(
+            "return {over} || document.querySelectorAll('ol.moves li').length > {before};"
+        ));
+    }
+    let games = wait_for(&url, "/api/ladders/tictactoe/games?limit=10", |games| {
+        !games.as_array().unwrap().is_empty()
+    });
+    assert_eq!(
+        games[0]["players"],
+        serde_json::json!(["@ann", "@bob"]),
+        "{games}"
+    );
+
+    // Declined: the sender's panel says so.
+    ann.goto(&format!("{url}#/invitations"));
+    invite(&ann, &url, "bob");
+    bob.goto(&format!("{url}#/invitations"));
+    bob.until("return document.querySelector('tr.invitation.waiting button[name=decline]');");
+    bob.click("tr.invitation.waiting button[name=decline]");
+    ann.goto(&format!("{url}#/invitations"));
+    ann.until("return document.querySelector('tr.invitation.declined');");
+
+    // Left waiting, it expires: shown so, and accepting it is refused.
+    invite(&ann, &url, "bob");
+    bob.goto(&format!("{url}#/invitations"));
+    bob.until("return document.querySelector('tr.invitation.waiting');");
+    std::thread::sleep(std::time::Duration::from_secs(16));
+    bob.goto("about:blank");
+    bob.goto(&format!("{url}#/invitations"));
+    bob.until("return document.querySelector('tr.invitation.expired');");
+    assert!(bob
+        .eval("return document.querySelector('tr.invitation.waiting');")
+        .is_null());
+}
+
+/// Sends an invitation to `to` from the invitations page.
+fn invite(browser: &Browser, url: &str, to: &str) {
+    browser.goto(&format!("{url}#/invitations"));
+    browser.until("return document.querySelector('form.invite input[name=to]');");
+    browser.eval(&format!(
+        "document.querySelector('form.invite select[name=ladder]').value = 'tictactoe';
+         document.querySelector('form.invite input[name=to]').value = '{to}';"
+    ));
+    browser.click("form.invite button[type=submit]");
+    browser.until("return document.querySelector('form.invite .message').textContent === 'sent';");
 }

@@ -179,6 +179,7 @@ async function showAccount(signUp) {
     const body = Object.fromEntries(new FormData(node));
     await send(signUp ? "api/signup" : "api/login", body);
     await currentSession();
+    followInvitations();
     location.hash = "#/mine";
     return "";
   });
@@ -251,8 +252,70 @@ async function showLive() {
   return () => { left = true; stop(); };
 }
 
+// Invitations: the panel of those sent, received and open to anyone, and a form to invite. It
+// is drawn again whenever one changes (server-sent events), and the page's title counts those
+// waiting for the person's answer, whatever page is open.
+let invitationEvents = null;
+const invitationWatchers = new Set();
+async function countInvitations() {
+  const list = await getJson("api/invitations");
+  const waiting = list.filter((invitation) => !invitation.mine && invitation.state === "waiting").length;
+  document.title = waiting ? `(${waiting}) referee arena` : "referee arena";
+  invitationWatchers.forEach((watcher) => watcher(list));
+}
+function followInvitations() {
+  if (invitationEvents || !session || !session.user || !window.EventSource) return;
+  invitationEvents = new EventSource("api/invitations/events");
+  invitationEvents.addEventListener("changed", () => countInvitations().catch(() => {}));
+  countInvitations().catch(() => {});
+}
+
+async function showInvitations() {
+  if (!(session || await currentSession()).user) { location.hash = "#/login"; return; }
+  const ladders = await getJson("api/ladders");
+  const message = el("p", { class: "message", role: "status" });
+  const panel = el("div", { class: "invitations" });
+  const ladder = el("select", { name: "ladder" }, ladders.map((l) => el("option", { value: l.name }, l.name)));
+  const to = el("input", { type: "text", name: "to", placeholder: "a user's name (empty: anyone)" });
+  const invite = el("form", { class: "arena-form invite" }, el("p", {}, el("label", {}, "game ", ladder)),
+    el("p", {}, el("label", {}, "invite ", to)), el("button", { type: "submit" }, "invite"), message);
+  invite.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await send("api/invitations", { ladder: ladder.value, to: to.value.trim() || null }); message.textContent = "sent"; to.value = ""; }
+    catch (error) { message.textContent = error.message; }
+  });
+  const act = (invitation, action) => async () => {
+    try {
+      const answer = await send(`api/invitations/${invitation.id}/${action}`);
+      if (answer.game) location.hash = `#/play/${answer.game}`;
+    } catch (error) { message.textContent = error.message; }
+  };
+  const draw = (list) => {
+    panel.replaceChildren(list.length === 0 ? el("p", {}, "No invitations.") : el("div", { class: "scroll" }, el("table", { class: "invitations" },
+      el("tr", {}, ["game", "from", "to", "state", ""].map((title) => el("th", {}, title))),
+      list.map((invitation) => el("tr", { class: `invitation ${invitation.state}`, "data-id": invitation.id },
+        el("td", {}, invitation.ladder), el("td", {}, invitation.from), el("td", {}, invitation.to || "anyone"),
+        el("td", { class: "state" }, invitation.state === "waiting" ? `waiting (${Math.ceil(invitation.expires_in_s / 60)} min)` : invitation.state),
+        el("td", {}, invitation.state === "waiting"
+          ? (invitation.mine ? el("button", { type: "button", name: "cancel", onclick: act(invitation, "cancel") }, "cancel")
+            : [el("button", { type: "button", name: "accept", onclick: act(invitation, "accept") }, "accept"), " ",
+              invitation.to ? el("button", { type: "button", name: "decline", onclick: act(invitation, "decline") }, "decline") : ""])
+          : (invitation.state === "accepted" && invitation.game ? el("a", { href: `#/play/${invitation.game}` }, "the game") : "")))))));
+    // A waiting invitation expires without an event: drawn again when the first one does.
+    const next = Math.min(...list.filter((i) => i.state === "waiting").map((i) => i.expires_in_s));
+    if (Number.isFinite(next)) setTimeout(() => { if (invitationWatchers.has(draw)) countInvitations(); }, (next + 1) * 1000);
+  };
+  main().replaceChildren(el("h1", {}, "Invitations"), invite, panel);
+  invitationWatchers.add(draw);
+  followInvitations();
+  draw(await getJson("api/invitations"));
+  markOnce("invitations-shown");
+  return () => invitationWatchers.delete(draw);
+}
+
 window.EXTRA_ROUTES = {
   live: () => showLive(),
+  invitations: () => showInvitations(),
   play: ([id]) => showPlay(`api/people/${enc(id)}`),
   "": () => showLadders(),
   ladder: showLadder,
@@ -264,5 +327,6 @@ window.EXTRA_ROUTES = {
   languages: () => showLanguages(),
 };
 
-// The menu says who is signed in once app.js (loaded after this file) has loaded.
-window.addEventListener("DOMContentLoaded", () => currentSession());
+// The menu says who is signed in once app.js (loaded after this file) has loaded; the title
+// counts the invitations waiting for them.
+window.addEventListener("DOMContentLoaded", () => currentSession().then(followInvitations));

@@ -77,7 +77,8 @@ pub async fn serve(
     let api = router(Arc::clone(&shared), &shield, upload);
     let app = shield.guard(
         api.merge(crate::pages::router(Arc::clone(&shared), &shield))
-            .merge(crate::people::router(Arc::clone(&shared))),
+            .merge(crate::people::router(Arc::clone(&shared)))
+            .merge(crate::invitations::router(Arc::clone(&shared))),
         &settings,
     );
     on_ready(&format!("http://{}", shield.shown_host()));

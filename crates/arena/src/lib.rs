@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod api;
 pub mod archive;
 pub mod client;
+pub mod invitations;
 pub mod ladder;
 pub mod live;
 pub mod pages;
@@ -99,6 +100,8 @@ pub struct Shared {
     pub playing: live::Playing,
     /// The pages of people's games.
     pub seats: people::Seats,
+    /// Tells the invitations panels of a change.
+    pub invitations: invitations::Changes,
 }
 
 impl Shared {
@@ -191,6 +194,7 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         status: Mutex::new(None),
         playing: live::Playing::default(),
         seats: people::Seats::default(),
+        invitations: invitations::Changes::default(),
     });
     runtime.block_on(async {
         versions::recover(&shared.pool).await?;

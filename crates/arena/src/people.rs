@@ -42,21 +42,23 @@ const KEPT_AFTER: Duration = Duration::from_secs(600);
 /// The people's pages of the games being played (and of those just finished), by game id.
 #[derive(Default)]
 pub struct Seats {
-    pages: Mutex<HashMap<i64, (i64, PlayPage)>>,
+    /// By game: each person's id and page.
+    pages: Mutex<HashMap<i64, Vec<(i64, PlayPage)>>>,
 }
 
 impl Seats {
-    fn pages(&self) -> MutexGuard<'_, HashMap<i64, (i64, PlayPage)>> {
+    fn pages(&self) -> MutexGuard<'_, HashMap<i64, Vec<(i64, PlayPage)>>> {
         self.pages
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Game `id`'s page, if `user` plays it.
+    /// `user`'s page in game `id`, if they play it.
     fn page(&self, id: i64, user: &User) -> Option<PlayPage> {
         self.pages()
-            .get(&id)
-            .filter(|(owner, _)| *owner == user.id)
+            .get(&id)?
+            .iter()
+            .find(|(person, _)| *person == user.id)
             .map(|(_, page)| page.clone())
     }
 }
@@ -101,7 +103,11 @@ struct StartBody {
 }
 
 /// The person's version on `ladder`, made at their first game there.
-async fn person_version(tx: &mut Tx<'_>, ladder: &str, user: &User) -> Result<i64, sqlx::Error> {
+pub(crate) async fn person_version(
+    tx: &mut Tx<'_>,
+    ladder: &str,
+    user: &User,
+) -> Result<i64, sqlx::Error> {
     let name = format!("@{}", user.name);
     let found: Option<(Option<i64>,)> =
         sqlx::query_as("SELECT active_version FROM bots WHERE ladder = ? AND name = ?")
@@ -166,55 +172,107 @@ async fn start(
         return Err(not_found("bot ready to play on this ladder"));
     };
     let person = person_version(&mut tx, &ladder_name, &user).await?;
-    let (first, second) = match side {
-        Side::First => (person, bot_version),
-        Side::Second => (bot_version, person),
+    let you = Sitter::Person {
+        user: user.id,
+        label: format!("@{}", user.name),
+        version: person,
     };
-    let id = scheduler::schedule_playing(&mut tx, &ladder_name, first, second).await?;
+    let them = Sitter::Bot {
+        name: bot_name,
+        command,
+        protocol,
+        version: bot_version,
+    };
+    let sitters = match side {
+        Side::First => [you, them],
+        Side::Second => [them, you],
+    };
+    let id = begin(&shared, tx, &ladder_name, sitters).await?;
+    Ok(Json(json!({ "id": id, "ladder": ladder_name })))
+}
+
+/// Who sits on a side of a person's game.
+pub(crate) enum Sitter {
+    /// A person, as their version of the ladder (`@NAME`).
+    Person {
+        user: i64,
+        label: String,
+        version: i64,
+    },
+    /// A bot's version.
+    Bot {
+        name: String,
+        command: String,
+        protocol: String,
+        version: i64,
+    },
+}
+
+impl Sitter {
+    fn version(&self) -> i64 {
+        match self {
+            Sitter::Person { version, .. } | Sitter::Bot { version, .. } => *version,
+        }
+    }
+
+    fn label(&self) -> &str {
+        match self {
+            Sitter::Person { label, .. } => label,
+            Sitter::Bot { name, .. } => name,
+        }
+    }
+}
+
+/// Begins a game of people (and maybe a bot) in `tx`'s transaction: in the queue as being
+/// played, each person's page kept for them, played on a thread of its own; its id.
+pub(crate) async fn begin(
+    shared: &Arc<Shared>,
+    mut tx: Tx<'_>,
+    ladder: &str,
+    sitters: [Sitter; 2],
+) -> Result<i64, ApiError> {
+    let [first, second] = [sitters[0].version(), sitters[1].version()];
+    let id = scheduler::schedule_playing(&mut tx, ladder, first, second).await?;
     tx.commit().await?;
-    let page = PlayPage::detached();
-    shared.seats.pages().insert(id, (user.id, page.clone()));
+    let pages = sitters.each_ref().map(|sitter| match sitter {
+        Sitter::Person { user, .. } => Some((*user, PlayPage::detached())),
+        Sitter::Bot { .. } => None,
+    });
+    shared
+        .seats
+        .pages()
+        .insert(id, pages.iter().flatten().cloned().collect());
     let game = PersonGame {
         claimed: Claimed {
             id,
-            ladder: ladder_name.clone(),
+            ladder: ladder.to_string(),
             first_version: first,
             second_version: second,
             placement: 0,
         },
-        person: (
-            format!("@{}", user.name),
-            usize::from(matches!(side, Side::Second)),
-        ),
-        bot: (bot_name, command, protocol),
-        page,
+        sitters,
+        pages: pages.map(|page| page.map(|(_, page)| page)),
     };
-    let played = Arc::clone(&shared);
+    let played = Arc::clone(shared);
     std::thread::Builder::new()
         .name(format!("person-game-{id}"))
         .spawn(move || play(&played, game))
         .map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "cannot start the game"))?;
-    Ok(Json(json!({ "id": id, "ladder": ladder_name })))
+    Ok(id)
 }
 
-/// A person's game to play: the queue's row, the person's label and seat, the bot.
+/// A game with people to play: the queue's row, who sits on each side and each person's page.
 struct PersonGame {
     claimed: Claimed,
-    /// Label and seat index (0 first, 1 second).
-    person: (String, usize),
-    /// Name, command and protocol of the bot's version.
-    bot: (String, String, String),
-    page: PlayPage,
+    sitters: [Sitter; 2],
+    pages: [Option<PlayPage>; 2],
 }
 
 /// Plays a person's game to its end and stores it as the ladder's games are stored.
 fn play(shared: &Shared, game: PersonGame) {
     let id = game.claimed.id;
     if let Err(error) = play_and_store(shared, &game) {
-        shared.say(&format!(
-            "{}'s game {id} not stored: {error}",
-            game.person.0
-        ));
+        shared.say(&format!("game {id} (of people) not stored: {error}"));
         let _ = shared.block_on(scheduler::drop_scheduled(&shared.pool, id));
     }
     shared.playing.end(id);
@@ -227,19 +285,31 @@ fn play_and_store(shared: &Shared, game: &PersonGame) -> Result<(), scheduler::P
     let Some(ladder) = shared.arena.ladder(&claimed.ladder) else {
         return Ok(());
     };
-    let (label, seat) = &game.person;
-    let (bot_name, command, protocol) = &game.bot;
-    let bot = crate::versions::player(ladder, bot_name, command, protocol);
-    let person = crate::versions::player(ladder, label, "human", "native");
-    let (Some(bot), Some(mut person)) = (bot, person) else {
-        return Ok(());
-    };
-    person.time = shared.arena.people_time;
-    let players = if *seat == 0 {
-        [person, bot]
-    } else {
-        [bot, person]
-    };
+    let mut players = Vec::new();
+    let mut given: [Option<Box<dyn referee_cage::Seat + Send>>; 2] = [None, None];
+    for (at, sitter) in game.sitters.iter().enumerate() {
+        let player = match sitter {
+            Sitter::Bot {
+                name,
+                command,
+                protocol,
+                ..
+            } => crate::versions::player(ladder, name, command, protocol),
+            Sitter::Person { label, .. } => {
+                let opponent = game.sitters[1 - at].label().to_string();
+                let page = game.pages[at].clone().unwrap_or_else(PlayPage::detached);
+                given[at] = Some(Box::new(BrowserSeat::new(page, opponent)));
+                crate::versions::player(ladder, label, "human", "native").map(|mut person| {
+                    person.time = shared.arena.people_time;
+                    person
+                })
+            }
+        };
+        let Some(player) = player else {
+            return Ok(());
+        };
+        players.push(player);
+    }
     let records = shared.dir.join("records").join(&claimed.ladder);
     let venue = Venue {
         settings: ladder.table.clone(),
@@ -252,11 +322,6 @@ fn play_and_store(shared: &Shared, game: &PersonGame) -> Result<(), scheduler::P
         ladder: claimed.ladder.clone(),
         file: table.live_file(&records).to_path_buf(),
     });
-    let mut given: [Option<Box<dyn referee_cage::Seat + Send>>; 2] = [None, None];
-    given[*seat] = Some(Box::new(BrowserSeat::new(
-        game.page.clone(),
-        bot_name.clone(),
-    )));
     let scheduled = ScheduledGame {
         number: claimed.id as u32,
         seats: [0, 1],

@@ -131,7 +131,7 @@ async fn schedule_pair(
 
 /// The id of the queue's next game: never that of a game already stored (whose queue row is
 /// gone), since it names the game's record files too.
-async fn next_scheduled_id(tx: &mut Tx<'_>) -> Result<i64, sqlx::Error> {
+pub(crate) async fn next_scheduled_id(tx: &mut Tx<'_>) -> Result<i64, sqlx::Error> {
     let (max,): (Option<i64>,) = sqlx::query_as(
         "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM scheduled \
          UNION ALL SELECT MAX(scheduled_id) AS m FROM games) AS ids",

@@ -27,6 +27,8 @@ secure_cookies = false
 allowed_hosts = []
 # A person's clock in every game they play (30 s a move), as --time.
 people_time = "move=30000"
+# How long an invitation to a game waits to be accepted, in seconds.
+invitation_expiry_s = 600
 
 [limits]
 upload_bytes = 2097152          # one upload (a .tar.gz of the sources), at most 2 MiB
@@ -87,6 +89,9 @@ pub struct Settings {
     /// A person's clock, as `--time`.
     #[serde(default = "default_people_time")]
     pub people_time: String,
+    /// Seconds an invitation waits.
+    #[serde(default = "default_invitation_expiry")]
+    pub invitation_expiry_s: u64,
     /// Sizes, rates and the free disk asked for.
     #[serde(default)]
     pub limits: ArenaLimits,
@@ -230,6 +235,10 @@ fn ladder(name: &str, protocols: &[&str]) -> LadderSettings {
     }
 }
 
+fn default_invitation_expiry() -> u64 {
+    600
+}
+
 fn default_people_time() -> String {
     "move=30000".into()
 }
@@ -249,6 +258,7 @@ impl Default for Settings {
             secure_cookies: false,
             allowed_hosts: Vec::new(),
             people_time: default_people_time(),
+            invitation_expiry_s: default_invitation_expiry(),
             limits: ArenaLimits::default(),
             matchmaking: Matchmaking::default(),
             languages: BTreeMap::new(),

@@ -13,8 +13,14 @@ pub type Pool = sqlx::SqlitePool;
 pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Sqlite>;
 
 /// The migrations, embedded in the binary in their order.
-const MIGRATIONS: [(i64, &str, &str); 1] =
-    [(1, "arena", include_str!("../migrations/0001_arena.sql"))];
+const MIGRATIONS: [(i64, &str, &str); 2] = [
+    (1, "arena", include_str!("../migrations/0001_arena.sql")),
+    (
+        2,
+        "invitations",
+        include_str!("../migrations/0002_invitations.sql"),
+    ),
+];
 
 /// The database's own failures.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,250 @@
+//! Invitations to a game between people, as Meridius had them: a person invites another by
+//! name (or anyone: an open challenge) to a ladder's game; the invitation waits in the
+//! invitee's panel, which hears of it at once (server-sent events), until it is accepted,
+//! declined, cancelled by its sender, or expires (the settings' `invitation_expiry_s`).
+//! Accepting begins the game ([`crate::people::begin`]): the sender moves first.
+
+use crate::accounts::User;
+use crate::api::{not_found, refuse, required, ApiError};
+use crate::people::{self, Sitter};
+use crate::store;
+use crate::Shared;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tokio::sync::watch;
+
+type App = State<Arc<Shared>>;
+
+/// Tells the invitations panels that something changed.
+pub struct Changes(watch::Sender<u64>);
+
+impl Default for Changes {
+    fn default() -> Changes {
+        Changes(watch::Sender::new(0))
+    }
+}
+
+impl Changes {
+    fn changed(&self) {
+        self.0.send_modify(|generation| *generation += 1);
+    }
+}
+
+/// The invitations' routes.
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/api/invitations", get(list).post(invite))
+        .route("/api/invitations/events", get(events))
+        .route("/api/invitations/{id}/{action}", post(act))
+        .with_state(shared)
+}
+
+#[derive(Deserialize)]
+struct Invite {
+    ladder: String,
+    /// The invitee's name; none for an open challenge.
+    to: Option<String>,
+}
+
+async fn invite(
+    State(shared): App,
+    headers: HeaderMap,
+    Json(body): Json<Invite>,
+) -> Result<Json<Value>, ApiError> {
+    let user = required(&shared, &headers).await?;
+    if shared.arena.ladder(&body.ladder).is_none() {
+        return Err(not_found("ladder"));
+    }
+    let mut tx = store::write(&shared.pool).await?;
+    let to = match body
+        .to
+        .as_deref()
+        .map(str::trim)
+        .filter(|to| !to.is_empty())
+    {
+        None => None,
+        Some(name) => {
+            let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE name = ?")
+                .bind(name)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let (id,) = found.ok_or_else(|| not_found("user of that name"))?;
+            if id == user.id {
+                return Err(refuse(StatusCode::BAD_REQUEST, "invite someone else"));
+            }
+            Some(id)
+        }
+    };
+    let id = store::next_id(&mut tx, "invitations", "id").await?;
+    let now = store::now();
+    let expiry = i64::try_from(shared.arena.settings.invitation_expiry_s).unwrap_or(i64::MAX);
+    sqlx::query(
+        "INSERT INTO invitations (id, ladder, from_user, to_user, state, created_at, expires_at) \
+         VALUES (?, ?, ?, ?, 'waiting', ?, ?)",
+    )
+    .bind(id)
+    .bind(&body.ladder)
+    .bind(user.id)
+    .bind(to)
+    .bind(now)
+    .bind(now.saturating_add(expiry))
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    shared.invitations.changed();
+    Ok(Json(json!({ "id": id })))
+}
+
+/// An invitation as read: id, ladder, sender, invitee, state, game, expiry.
+type Row = (
+    i64,
+    String,
+    String,
+    Option<String>,
+    String,
+    Option<i64>,
+    i64,
+);
+
+/// The caller's invitations (sent, received, and the open challenges of others), newest
+/// first: a waiting one past its time says `expired`.
+async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    let user = required(&shared, &headers).await?;
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT invitations.id, ladder, sender.name, invitee.name, state, game_id, expires_at \
+         FROM invitations JOIN users AS sender ON sender.id = from_user \
+         LEFT JOIN users AS invitee ON invitee.id = to_user \
+         WHERE from_user = ? OR to_user = ? OR (to_user IS NULL AND state = 'waiting') \
+         ORDER BY invitations.id DESC LIMIT 100",
+    )
+    .bind(user.id)
+    .bind(user.id)
+    .fetch_all(&shared.pool)
+    .await?;
+    let now = store::now();
+    let list: Vec<Value> = rows
+        .into_iter()
+        .map(|(id, ladder, from, to, state, game, expires)| {
+            let state = if state == "waiting" && expires <= now {
+                "expired".to_string()
+            } else {
+                state
+            };
+            json!({
+                "id": id, "ladder": ladder, "from": from, "to": to, "state": state,
+                "game": game, "expires_in_s": (expires - now).max(0),
+                "mine": from == user.name,
+            })
+        })
+        .collect();
+    Ok(Json(Value::Array(list)))
+}
+
+async fn events(State(shared): App, headers: HeaderMap) -> Response {
+    match required(&shared, &headers).await {
+        Ok(_) => {
+            referee_web::server::change_events(shared.invitations.0.subscribe()).into_response()
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
+/// Accept, decline or cancel an invitation.
+async fn act(
+    State(shared): App,
+    headers: HeaderMap,
+    Path((id, action)): Path<(i64, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let user = required(&shared, &headers).await?;
+    let mut tx = store::write(&shared.pool).await?;
+    let found: Option<(String, i64, Option<i64>, String, i64)> = sqlx::query_as(
+        "SELECT ladder, from_user, to_user, state, expires_at FROM invitations WHERE id = ?",
+    )
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (ladder, from, to, state, expires) = found.ok_or_else(|| not_found("invitation"))?;
+    // Anyone but its sender takes an open challenge; only a named invitee declines.
+    let allowed = match action.as_str() {
+        "accept" => to.map_or(from != user.id, |to| to == user.id),
+        "decline" => to == Some(user.id),
+        "cancel" => from == user.id,
+        _ => return Err(not_found("action")),
+    };
+    if !allowed {
+        return Err(not_found("invitation"));
+    }
+    if state != "waiting" || expires <= store::now() {
+        let state = if state == "waiting" {
+            "expired"
+        } else {
+            &state
+        };
+        return Err(refuse(
+            StatusCode::CONFLICT,
+            format!("this invitation is {state}"),
+        ));
+    }
+    let new_state = match action.as_str() {
+        "accept" => "accepted",
+        "decline" => "declined",
+        _ => "cancelled",
+    };
+    sqlx::query("UPDATE invitations SET state = ?, to_user = ? WHERE id = ?")
+        .bind(new_state)
+        .bind(to.or((action == "accept").then_some(user.id)))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    if action != "accept" {
+        tx.commit().await?;
+        shared.invitations.changed();
+        return Ok(Json(json!({ "state": new_state })));
+    }
+    let game = accept(&shared, tx, id, &ladder, from, &user).await?;
+    shared.invitations.changed();
+    Ok(Json(json!({ "state": new_state, "game": game })))
+}
+
+/// Begins the game of an invitation accepted by `user`: its sender first.
+async fn accept(
+    shared: &Arc<Shared>,
+    mut tx: store::Tx<'static>,
+    id: i64,
+    ladder: &str,
+    from: i64,
+    user: &User,
+) -> Result<i64, ApiError> {
+    let (name,): (String,) = sqlx::query_as("SELECT name FROM users WHERE id = ?")
+        .bind(from)
+        .fetch_one(&mut *tx)
+        .await?;
+    let sender = User {
+        id: from,
+        name,
+        is_admin: false,
+    };
+    let mut sitters = Vec::new();
+    for person in [&sender, user] {
+        sitters.push(Sitter::Person {
+            user: person.id,
+            label: format!("@{}", person.name),
+            version: people::person_version(&mut tx, ladder, person).await?,
+        });
+    }
+    let [first, second]: [Sitter; 2] = sitters.try_into().ok().expect("two people");
+    // The game takes the queue's next id: the invitation names it in the same transaction.
+    let game = crate::scheduler::next_scheduled_id(&mut tx).await?;
+    sqlx::query("UPDATE invitations SET game_id = ? WHERE id = ?")
+        .bind(game)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    people::begin(shared, tx, ladder, [first, second]).await
+}
