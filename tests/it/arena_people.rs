@@ -2,7 +2,7 @@
 //! bot") by typing a move in the player console (a refused one is told in the rules' words) and
 //! clicking the rest; the game is listed live while played, then stored and rated with the
 //! ladder's games, the person on the leaderboard as `@NAME`; a closed tab opened again goes on
-//! with the game; nobody else reaches their game's page. Two people: an invitation seen live,
+//! with the game; nobody else (nor another site's page) reaches their game's page. Two people: an invitation seen live,
 //! accepted and played, declined, or left to expire.
 
 use crate::arena::{get, init, serve, token};
@@ -47,6 +47,39 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
         .call()
         .unwrap_err();
     assert_eq!(other.into_response().map(|r| r.status()), Some(404));
+
+    // Another site's page, with ann's cookie sent along, cannot move for her: refused without
+    // her page's token, and with another origin even with it.
+    let session = ann
+        .runtime
+        .block_on(ann.client.get_named_cookie("arena_session"))
+        .unwrap();
+    let cookie = format!("arena_session={}", session.value());
+    let token = get(&url, "/api/session")["page_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let forged = format!("{url}/api/people/{id}/move");
+    for headers in [
+        vec![("cookie", cookie.as_str())],
+        vec![
+            ("cookie", cookie.as_str()),
+            ("origin", "http://evil.example"),
+            ("x-referee-page", token.as_str()),
+        ],
+    ] {
+        let mut request = ureq::post(&forged);
+        for (name, value) in &headers {
+            request = request.set(name, value);
+        }
+        let refused = request.send_string("0 0").unwrap_err();
+        assert_eq!(refused.into_response().map(|r| r.status()), Some(403));
+    }
+    assert_eq!(
+        ann.eval("return document.querySelectorAll('ol.moves li').length;"),
+        0,
+        "no move was made"
+    );
 
     // A move typed as a bot writes it; the same square again is refused in the rules' words.
     type_move(&ann, "1 1");
@@ -122,7 +155,7 @@ fn wait_for(url: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
 
 /// Two people: an invitation appears in the invitee's panel without a reload (and in the
 /// page's title), is accepted, and the game is played to its end by clicking, each on their
-/// own page; a declined invitation says so to its sender; one left waiting expires and can no
+/// own page, watched live by a third who is not signed in; a declined invitation says so to its sender; one left waiting expires and can no
 /// longer be accepted.
 #[test]
 #[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
@@ -160,6 +193,12 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     ann.goto(&format!("{url}#/invitations"));
     ann.until("return document.querySelector('tr.invitation.accepted a');");
     ann.click("tr.invitation.accepted a");
+    // Anyone, signed in or not, watches it live.
+    let watcher = Browser::start();
+    watcher.goto(&format!("{url}#/live"));
+    watcher.until("const row = document.querySelector('tr.live-row'); return row && row.innerText.includes('@bob');");
+    watcher.click("tr.live-row a[href^='#/game/live']");
+    watcher.until("return document.getElementById('status').textContent.startsWith('live');");
     // Ann moves first; each clicks a free square on their turn, to the end.
     let over = "document.querySelector('.message').textContent.startsWith('Game over')";
     loop {
@@ -192,6 +231,10 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
         serde_json::json!(["@ann", "@bob"]),
         "{games}"
     );
+    // The watcher saw it to its end, every move.
+    watcher.until("return document.getElementById('status').textContent === 'the game is over';");
+    let seen = watcher.eval("return Number(document.querySelector('.board-box').dataset.ply);");
+    assert_eq!(seen, games[0]["moves"], "the last position shown");
 
     // Declined: the sender's panel says so.
     ann.goto(&format!("{url}#/invitations"));
