@@ -269,3 +269,57 @@ fn invite(browser: &Browser, url: &str, to: &str) {
     browser.click("form.invite button[type=submit]");
     browser.until("return document.querySelector('form.invite .message').textContent === 'sent';");
 }
+
+/// A whole game of ultimate tic-tac-toe against the strongest built-in bot, every move typed in
+/// the player console (each one of the moves the board offers: the forced board included).
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn a_person_plays_strong_at_uttt_entirely_through_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    // The bot's clock short, so that the game is quick.
+    let settings = arena.join("arena.toml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let uttt = text.find("name = \"uttt\"").unwrap();
+    let (head, tail) = text.split_at(uttt);
+    let tail = tail.replacen("time = \"move=1000\"", "time = \"move=200\"", 1);
+    std::fs::write(&settings, format!("{head}{tail}")).unwrap();
+    let (_server, url) = serve(&arena);
+    let ann = Browser::start();
+    sign_up(&ann, &url, "ann");
+    ann.goto(&format!("{url}#/bot/uttt/builtin-strong"));
+    ann.until("return document.querySelector('button[name=play]');");
+    ann.click("button[name=play]");
+    let mut typed = 0;
+    loop {
+        let now = ann.until(
+            "const e = document.querySelector('.message'); if (!e) return false; const m = e.textContent; \
+             const t = document.querySelector('.board-area .target[data-move]'); \
+             return m.startsWith('Game over') ? 'over' : (m.startsWith('Your move') && t && t.dataset.move);",
+        );
+        let mv = now.as_str().unwrap().to_string();
+        if mv == "over" {
+            break;
+        }
+        let before = ann.eval("return document.querySelectorAll('ol.moves li').length;");
+        type_move(&ann, &mv);
+        ann.until(&format!(
+            "return document.querySelector('.message').textContent.startsWith('Game over') \
+             || document.querySelectorAll('ol.moves li').length > {before};"
+        ));
+        typed += 1;
+    }
+    let games = wait_for(&url, "/api/ladders/uttt/games?limit=10", |games| {
+        !games.as_array().unwrap().is_empty()
+    });
+    assert_eq!(
+        games[0]["players"],
+        serde_json::json!(["@ann", "builtin-strong"]),
+        "{games}"
+    );
+    assert!(typed >= 5, "a whole game typed: {typed} moves");
+    let reason: referee_rules::verdict::Termination =
+        serde_json::from_value(games[0]["reason"].clone()).unwrap();
+    assert!(!reason.is_forfeit(), "played to its end: {games}");
+}
