@@ -204,6 +204,12 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
     })?;
     let watcher = Arc::clone(&shared);
     runtime.spawn(async move { watcher.playing.watch().await });
+    let folder = Arc::clone(&shared);
+    runtime.spawn(async move {
+        for ladder in &folder.arena.ladders {
+            let _ = pages::fold_new_games(&folder, &ladder.settings.name).await;
+        }
+    });
     let worker = Arc::clone(&shared);
     std::thread::spawn(move || versions::worker(&worker));
     for _ in 0..options.slots.max(1) {

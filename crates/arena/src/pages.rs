@@ -235,17 +235,38 @@ async fn history(
     if versions.is_empty() {
         return Ok(StatusCode::NOT_FOUND.into_response());
     }
-    let last = folded().get(&ladder_name).map_or(0, |f| f.last);
+    fold_new_games(&shared, &ladder_name).await?;
+    let all = folded();
+    let Some(fold) = all.get(&ladder_name) else {
+        return Ok(Json(Value::Array(Vec::new())).into_response());
+    };
+    let mut points: Vec<Value> = Vec::new();
+    for (id, version) in &versions {
+        for (game, mu, sigma) in fold.points.get(id).into_iter().flatten() {
+            points.push(
+                serde_json::json!({ "game": game, "version": version, "mu": mu, "sigma": sigma }),
+            );
+        }
+    }
+    points.sort_by_key(|point| point["game"].as_i64());
+    Ok(Json(Value::Array(points)).into_response())
+}
+
+/// Folds the games of `ladder` stored since the last fold into its ratings' history: at each
+/// request for a history, and once for every ladder when the server starts, so that the first
+/// request after a restart does not fold them all (391 ms for 100,000 games).
+pub async fn fold_new_games(shared: &Shared, ladder_name: &str) -> Result<(), sqlx::Error> {
+    let last = folded().get(ladder_name).map_or(0, |f| f.last);
     let games: Vec<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
         "SELECT number, first_version, second_version, winner FROM games \
          WHERE ladder = ? AND number > ? ORDER BY number",
     )
-    .bind(&ladder_name)
+    .bind(ladder_name)
     .bind(last)
     .fetch_all(&shared.pool)
     .await?;
     let mut all = folded();
-    let fold = all.entry(ladder_name).or_default();
+    let fold = all.entry(ladder_name.to_string()).or_default();
     for (number, first, second, winner) in games {
         if number <= fold.last {
             continue; // folded meanwhile by another request
@@ -266,16 +287,7 @@ async fn history(
         }
         fold.last = number;
     }
-    let mut points: Vec<Value> = Vec::new();
-    for (id, version) in &versions {
-        for (game, mu, sigma) in fold.points.get(id).into_iter().flatten() {
-            points.push(
-                serde_json::json!({ "game": game, "version": version, "mu": mu, "sigma": sigma }),
-            );
-        }
-    }
-    points.sort_by_key(|point| point["game"].as_i64());
-    Ok(Json(Value::Array(points)).into_response())
+    Ok(())
 }
 
 /// The languages a bot may be written in, each with its toolchain's exact version as the
