@@ -70,7 +70,11 @@ def play_one(url, spectators):
 
     def watcher(who, fetch):
         def on_event():
-            moves = fetch()
+            try:
+                moves = fetch()
+            except OSError as error:  # said, and the next event fetches again
+                print("%s: %s" % (who, error), file=sys.stderr)
+                return
             seen.setdefault(who, {}).setdefault(moves, time.perf_counter())
         return on_event
 

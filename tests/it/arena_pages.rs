@@ -253,8 +253,8 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let ann = token(&arena, "ann", false);
     succeeded(&submit(&url, &ann, "slow", &slow));
 
-    // A game listed may be over by the time it is opened (stored, it shows as finished): then
-    // the list again, and another.
+    // A game listed may be over by the time it is opened (stored, it shows as finished), or
+    // nearly: then the list again, and another.
     let watcher = Browser::start();
     let mut first = None;
     for _ in 0..20 {
@@ -268,11 +268,13 @@ fn a_game_being_played_is_listed_and_watched_live() {
             "const b = document.querySelector('.board-box'); \
              return b && b.dataset.ply && [document.getElementById('status').textContent, b.dataset.ply];",
         );
-        if shown[0]
+        let ply: usize = shown[1].as_str().unwrap().parse().unwrap();
+        // Live, and with moves to come (at 7 moves or more a game may be over already).
+        let live = shown[0]
             .as_str()
-            .is_some_and(|status| status.starts_with("live"))
-        {
-            first = Some(shown[1].as_str().unwrap().parse::<usize>().unwrap());
+            .is_some_and(|status| status.starts_with("live"));
+        if live && ply < 7 {
+            first = Some(ply);
             break;
         }
     }

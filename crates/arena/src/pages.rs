@@ -132,6 +132,10 @@ async fn wanted<'a>(
     Ok(stored.map(|(number,)| Wanted::Stored { ladder, number }))
 }
 
+/// How many times (25 ms apart) a game between its live file and its stored record is asked
+/// for again before the viewer is told to try later.
+const STORING_TRIES: u32 = 40;
+
 /// A live file's view, if it still holds game `id` (its slot may have begun the next).
 async fn live_view(game: crate::live::LiveGame) -> Option<Value> {
     let view = tokio::task::spawn_blocking(move || referee_web::live_view(&game.file))
@@ -146,16 +150,22 @@ async fn game(
     headers: HeaderMap,
     Path((source, number)): Path<(String, i64)>,
 ) -> Result<Response, ApiError> {
-    let (ladder, number) = match wanted(&shared, &source, number).await? {
-        Some(Wanted::Stored { ladder, number }) => (ladder, number),
-        Some(Wanted::Live(game)) => {
-            return Ok(match live_view(game).await {
-                Some(view) => Json(view).into_response(),
-                // Stored meanwhile: asked again, it is found stored.
-                None => StatusCode::SERVICE_UNAVAILABLE.into_response(),
-            });
+    // A game just over has left its live file and is being stored (a few milliseconds): asked
+    // again meanwhile, it is found stored.
+    let mut tries = 0;
+    let (ladder, number) = loop {
+        match wanted(&shared, &source, number).await? {
+            Some(Wanted::Stored { ladder, number }) => break (ladder, number),
+            Some(Wanted::Live(game)) => match live_view(game).await {
+                Some(view) => return Ok(Json(view).into_response()),
+                None if tries < STORING_TRIES => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+                }
+                None => return Ok(StatusCode::SERVICE_UNAVAILABLE.into_response()),
+            },
+            None => return Ok(StatusCode::NOT_FOUND.into_response()),
         }
-        None => return Ok(StatusCode::NOT_FOUND.into_response()),
     };
     let Some((mut view, sees)) = viewed(&shared, &headers, ladder, number).await? else {
         return Ok(StatusCode::NOT_FOUND.into_response());
