@@ -245,7 +245,25 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     ann.goto(&format!("{url}#/invitations"));
     ann.until("return document.querySelector('tr.invitation.declined');");
 
-    // Left waiting, it expires: shown so, and accepting it is refused.
+    // Nobody fills another's panel: 20 invitations waiting at once, the 21st refused.
+    let carl = token(&arena, "carl", false);
+    for n in 0..21 {
+        let sent = ureq::post(&format!("{url}/api/invitations"))
+            .set("Authorization", &format!("Bearer {carl}"))
+            .send_json(serde_json::json!({"ladder": "tictactoe", "to": "bob"}));
+        match sent {
+            Ok(_) => assert!(n < 20, "invitation {n} taken"),
+            Err(refused) => {
+                assert_eq!(n, 20);
+                let response = refused.into_response().unwrap();
+                assert_eq!(response.status(), 429);
+                let said = response.into_string().unwrap();
+                assert!(said.contains("20 invitations waiting"), "{said}");
+            }
+        }
+    }
+
+    // Left waiting, it expires: shown so, with nothing left to accept.
     invite(&ann, &url, "bob");
     bob.goto(&format!("{url}#/invitations"));
     bob.until("return document.querySelector('tr.invitation.waiting');");

@@ -21,6 +21,9 @@ use tokio::sync::watch;
 
 type App = State<Arc<Shared>>;
 
+/// Invitations a person may have waiting at once: nobody fills another's panel or the table.
+const MAX_WAITING: i64 = 20;
+
 /// Tells the invitations panels that something changed.
 pub struct Changes(watch::Sender<u64>);
 
@@ -62,6 +65,20 @@ async fn invite(
         return Err(not_found("ladder"));
     }
     let mut tx = store::write(&shared.pool).await?;
+    let (waiting,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM invitations WHERE from_user = ? AND state = 'waiting' \
+         AND expires_at > ?",
+    )
+    .bind(user.id)
+    .bind(store::now())
+    .fetch_one(&mut *tx)
+    .await?;
+    if waiting >= MAX_WAITING {
+        return Err(refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("you have {MAX_WAITING} invitations waiting: cancel one, or wait for answers"),
+        ));
+    }
     let to = match body
         .to
         .as_deref()

@@ -18,7 +18,7 @@
 use crate::accounts::User;
 use crate::api::{not_found, refuse, required, ApiError};
 use crate::live::LiveGame;
-use crate::scheduler::{self, Claimed};
+use crate::scheduler::{self, Claimed, FixedBot};
 use crate::store::{self, Pool, Tx};
 use crate::Shared;
 use axum::extract::{Path, State};
@@ -109,41 +109,15 @@ pub(crate) async fn person_version(
     user: &User,
 ) -> Result<i64, sqlx::Error> {
     let name = format!("@{}", user.name);
-    let found: Option<(Option<i64>,)> =
-        sqlx::query_as("SELECT active_version FROM bots WHERE ladder = ? AND name = ?")
-            .bind(ladder)
-            .bind(&name)
-            .fetch_optional(&mut **tx)
-            .await?;
-    if let Some((Some(version),)) = found {
-        return Ok(version);
-    }
-    let now = store::now();
-    let bot = store::next_id(tx, "bots", "id").await?;
-    let version = store::next_id(tx, "versions", "id").await?;
-    sqlx::query(
-        "INSERT INTO bots (id, ladder, name, owner_id, active_version, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?)",
-    )
-    .bind(bot)
-    .bind(ladder)
-    .bind(&name)
-    .bind(user.id)
-    .bind(version)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, command, \
-         created_at, updated_at) VALUES (?, ?, 1, 'native', '', 'person', 'human', ?, ?)",
-    )
-    .bind(version)
-    .bind(bot)
-    .bind(now)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(version)
+    let seat = FixedBot {
+        ladder,
+        name: &name,
+        owner: Some(user.id),
+        builtin: None,
+        state: "person",
+        command: "human",
+    };
+    scheduler::ensure_fixed_bot(tx, &seat).await
 }
 
 /// "Play this bot": a game against the bot's active version begins at once.
@@ -341,18 +315,31 @@ async fn own_page(shared: &Shared, headers: &HeaderMap, id: i64) -> Result<PlayP
         .ok_or_else(|| not_found("game of yours"))
 }
 
-async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    match own_page(&shared, &headers, id).await {
-        Ok(page) => Json(page.view()).into_response(),
+/// Does `act` on the caller's page of game `id`; 404 (or 401) when it is not theirs.
+async fn on_own_page(
+    shared: &Shared,
+    headers: &HeaderMap,
+    id: i64,
+    act: impl FnOnce(PlayPage) -> Response,
+) -> Response {
+    match own_page(shared, headers, id).await {
+        Ok(page) => act(page),
         Err(error) => error.into_response(),
     }
 }
 
+async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    on_own_page(&shared, &headers, id, |page| {
+        Json(page.view()).into_response()
+    })
+    .await
+}
+
 async fn events(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    match own_page(&shared, &headers, id).await {
-        Ok(page) => referee_web::server::change_events(page.changes()).into_response(),
-        Err(error) => error.into_response(),
-    }
+    on_own_page(&shared, &headers, id, |page| {
+        referee_web::server::change_events(page.changes()).into_response()
+    })
+    .await
 }
 
 async fn play_move(
@@ -361,22 +348,71 @@ async fn play_move(
     Path(id): Path<i64>,
     body: String,
 ) -> Response {
-    match own_page(&shared, &headers, id).await {
-        Ok(page) => answer(page.play_move(&body)),
-        Err(error) => error.into_response(),
-    }
+    on_own_page(&shared, &headers, id, |page| answer(page.play_move(&body))).await
 }
 
 async fn resign(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    match own_page(&shared, &headers, id).await {
-        Ok(page) => answer(page.resign()),
-        Err(error) => error.into_response(),
-    }
+    on_own_page(&shared, &headers, id, |page| answer(page.resign())).await
 }
 
 async fn draw(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    match own_page(&shared, &headers, id).await {
-        Ok(page) => answer(page.accept_draw()),
-        Err(error) => error.into_response(),
+    on_own_page(&shared, &headers, id, |page| answer(page.accept_draw())).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crash with a person's game and a bots' game in flight: at restart the person's is
+    /// dropped (the person is gone) and the bots' goes back to the queue to be played again.
+    #[tokio::test]
+    async fn a_persons_game_cut_off_by_a_crash_is_dropped_and_a_bots_requeued() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let mut tx = store::write(&pool).await.unwrap();
+        sqlx::query("INSERT INTO ladders (name, paused) VALUES ('t', 0)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        let ann = User {
+            id: 1,
+            name: "ann".into(),
+            is_admin: false,
+        };
+        let person = person_version(&mut tx, "t", &ann).await.unwrap();
+        assert_eq!(person_version(&mut tx, "t", &ann).await.unwrap(), person);
+        let mut bosses = Vec::new();
+        for level in ["random", "greedy"] {
+            let boss = FixedBot {
+                ladder: "t",
+                name: level,
+                owner: None,
+                builtin: Some(level),
+                state: "passed",
+                command: level,
+            };
+            bosses.push(scheduler::ensure_fixed_bot(&mut tx, &boss).await.unwrap());
+        }
+        let theirs = scheduler::schedule_playing(&mut tx, "t", person, bosses[0])
+            .await
+            .unwrap();
+        let bots = scheduler::schedule_playing(&mut tx, "t", bosses[0], bosses[1])
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+
+        recover(&pool).await.unwrap();
+        scheduler::recover(&pool).await.unwrap();
+        let left: Vec<(i64, String)> =
+            sqlx::query_as("SELECT id, state FROM scheduled ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert_ne!(theirs, bots);
+        assert_eq!(left, [(bots, "scheduled".to_string())]);
     }
 }

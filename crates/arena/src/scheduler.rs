@@ -46,41 +46,74 @@ pub async fn ensure_ladders(shared: &Shared) -> Result<(), sqlx::Error> {
 
 async fn ensure_boss(tx: &mut Tx<'_>, ladder: &str, level: &str) -> Result<(), sqlx::Error> {
     let name = format!("builtin-{level}");
-    let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM bots WHERE ladder = ? AND name = ?")
-        .bind(ladder)
-        .bind(&name)
-        .fetch_optional(&mut **tx)
-        .await?;
-    if found.is_some() {
-        return Ok(());
+    let command = format!("builtin:{level}");
+    let boss = FixedBot {
+        ladder,
+        name: &name,
+        owner: None,
+        builtin: Some(level),
+        state: "passed",
+        command: &command,
+    };
+    ensure_fixed_bot(tx, &boss).await.map(drop)
+}
+
+/// A bot the arena makes itself, with one version that is never built: a boss, or a person's
+/// seat on a ladder.
+pub(crate) struct FixedBot<'a> {
+    pub ladder: &'a str,
+    pub name: &'a str,
+    pub owner: Option<i64>,
+    /// The built-in level of a boss.
+    pub builtin: Option<&'a str>,
+    /// Its version's state: `passed` for a boss, `person` for a person.
+    pub state: &'a str,
+    pub command: &'a str,
+}
+
+/// The active version of the bot `fixed` names on its ladder, made if it is not there yet.
+pub(crate) async fn ensure_fixed_bot(
+    tx: &mut Tx<'_>,
+    fixed: &FixedBot<'_>,
+) -> Result<i64, sqlx::Error> {
+    let found: Option<(Option<i64>,)> =
+        sqlx::query_as("SELECT active_version FROM bots WHERE ladder = ? AND name = ?")
+            .bind(fixed.ladder)
+            .bind(fixed.name)
+            .fetch_optional(&mut **tx)
+            .await?;
+    if let Some((Some(version),)) = found {
+        return Ok(version);
     }
     let now = store::now();
     let bot = store::next_id(tx, "bots", "id").await?;
     let version = store::next_id(tx, "versions", "id").await?;
     sqlx::query(
-        "INSERT INTO bots (id, ladder, name, builtin, active_version, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO bots (id, ladder, name, owner_id, builtin, active_version, created_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(bot)
-    .bind(ladder)
-    .bind(&name)
-    .bind(level)
+    .bind(fixed.ladder)
+    .bind(fixed.name)
+    .bind(fixed.owner)
+    .bind(fixed.builtin)
     .bind(version)
     .bind(now)
     .execute(&mut **tx)
     .await?;
     sqlx::query(
         "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, command, \
-         build_log, created_at, updated_at) VALUES (?, ?, 1, 'native', '', 'passed', ?, \
-         'built in', ?, ?)",
+         build_log, created_at, updated_at) VALUES (?, ?, 1, 'native', '', ?, ?, 'built in', ?, ?)",
     )
     .bind(version)
     .bind(bot)
-    .bind(format!("builtin:{level}"))
+    .bind(fixed.state)
+    .bind(fixed.command)
     .bind(now)
     .bind(now)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    Ok(version)
 }
 
 /// Schedules a new version's placement games: each boss of its ladder, with both colours.
