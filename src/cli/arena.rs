@@ -22,7 +22,8 @@ enum ArenaCommand {
         dir: PathBuf,
     },
     /// Serve the arena in DIR: the HTTP API, the build queue and the game slots, in one
-    /// process; data in DIR/arena.db, records under DIR/records.
+    /// process; data in DIR/arena.db (or the PostgreSQL database of --database), records under
+    /// DIR/records.
     Serve {
         /// The arena's folder (with arena.toml).
         dir: PathBuf,
@@ -32,14 +33,50 @@ enum ArenaCommand {
         /// The address to listen on.
         #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
         bind: IpAddr,
+        /// Games played at once by the server itself (0: it only schedules and serves, and
+        /// workers play every game).
+        #[arg(long, default_value_t = 1)]
+        slots: usize,
+        /// The arena's data in this PostgreSQL database, shared with its workers (e.g.
+        /// postgres://arena@db.example/arena), instead of SQLite in DIR/arena.db.
+        #[arg(long, value_name = "URL")]
+        database: Option<String>,
+    },
+    /// Play an arena's games on this machine: take them from its PostgreSQL database, build
+    /// the bots here, store each result there.
+    ///
+    /// The arena's server must have been started once on the same database (`referee arena
+    /// serve DIR --database URL`, with `--slots 0` if it should play nothing itself); the worker
+    /// needs no route to it, only to the database. Each game is leased and the lease renewed
+    /// while it is played (`[workers] lease_s` in arena.toml, 30 s by default): a worker that is
+    /// stopped or cut off loses its games to the others and its late results are refused. A
+    /// bot's sources are built here in the sandbox (bubblewrap), cached in --cache; a language
+    /// whose toolchain here differs from the server's is not taken (the worker says so). Stop it
+    /// with Ctrl-C or a signal: its games in flight are played again by others.
+    ///
+    /// Example: referee arena worker --database postgres://arena@db.example/arena --slots 2
+    Worker {
+        /// The arena's PostgreSQL database, as given to `referee arena serve --database`.
+        #[arg(long, value_name = "URL")]
+        database: String,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         slots: usize,
+        /// The worker's name, unique among the arena's workers: it holds the leases and is
+        /// stored with each game it plays (default: HOST-PID).
+        #[arg(long)]
+        name: Option<String>,
+        /// Where the sources, builds and records of its games are kept.
+        #[arg(long, default_value = "arena-worker")]
+        cache: PathBuf,
     },
     /// Make USER if needed and print a new API token for it.
     Token {
         /// The arena's folder.
         dir: PathBuf,
+        /// The arena's PostgreSQL database, if it is served with --database.
+        #[arg(long, value_name = "URL")]
+        database: Option<String>,
         /// The user.
         user: String,
         /// Make the user an administrator.
@@ -101,19 +138,47 @@ pub(super) fn run(args: ArenaArgs) -> Result<()> {
             port,
             bind,
             slots,
+            database,
         } => {
             let options = referee_arena::ServeOptions {
                 dir: dir.clone(),
                 address: SocketAddr::new(bind, port),
                 slots,
+                database,
             };
             referee_arena::serve(&options, |url| {
                 println!("arena {} at {url} ({slots} game slot(s))", dir.display());
             })
             .with_context(|| format!("arena {}", dir.display()))?;
         }
-        ArenaCommand::Token { dir, user, admin } => {
-            println!("{}", referee_arena::token(&dir, &user, admin)?);
+        ArenaCommand::Token {
+            dir,
+            database,
+            user,
+            admin,
+        } => {
+            println!(
+                "{}",
+                referee_arena::token(&dir, database.as_deref(), &user, admin)?
+            );
+        }
+        ArenaCommand::Worker {
+            database,
+            slots,
+            name,
+            cache,
+        } => {
+            let name = name.unwrap_or_else(default_worker_name);
+            let options = referee_arena::worker::WorkerOptions {
+                database,
+                slots,
+                name: name.clone(),
+                cache,
+            };
+            referee_arena::worker::run(&options, || {
+                eprintln!("arena worker {name}: taking games ({slots} slot(s))");
+            })
+            .with_context(|| format!("arena worker {name}"))?;
         }
         ArenaCommand::Submit {
             server,
@@ -179,4 +244,12 @@ fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
         bail!("version {id} failed: {}", text("reason"));
     }
     Ok(())
+}
+
+/// HOST-PID: a worker's name unless it is given one.
+fn default_worker_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "worker".into());
+    format!("{host}-{}", std::process::id())
 }

@@ -15,7 +15,7 @@ pub const SESSION_SECONDS: i64 = 30 * 24 * 3600;
 pub const MIN_PASSWORD: usize = 8;
 
 /// A user as a request knows it.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
     /// Its id.
     pub id: i64,
@@ -23,6 +23,19 @@ pub struct User {
     pub name: String,
     /// An administrator.
     pub is_admin: bool,
+}
+
+// Read by hand: the flag is an INTEGER 0/1 in both databases, which the `any` driver does not
+// decode as a bool.
+impl sqlx::FromRow<'_, sqlx::any::AnyRow> for User {
+    fn from_row(row: &sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row;
+        Ok(Self {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            is_admin: row.try_get::<i64, _>("is_admin")? != 0,
+        })
+    }
 }
 
 /// Why an account request is refused: said to the user.
@@ -114,7 +127,7 @@ pub async fn create_user(
         ));
     }
     let mut tx = store::write(pool).await?;
-    let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE name = ?")
+    let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE name = $1")
         .bind(name)
         .fetch_optional(&mut *tx)
         .await?;
@@ -123,7 +136,7 @@ pub async fn create_user(
     }
     let id = store::next_id(&mut tx, "users", "id").await?;
     sqlx::query(
-        "INSERT INTO users (id, name, password_hash, is_admin, created_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO users (id, name, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(id)
     .bind(name)
@@ -145,7 +158,7 @@ pub async fn token_for(pool: &Pool, name: &str, admin: bool) -> Result<String, A
     let user = match find_user(pool, name).await? {
         Some(user) => {
             if admin && !user.is_admin {
-                sqlx::query("UPDATE users SET is_admin = 1 WHERE id = ?")
+                sqlx::query("UPDATE users SET is_admin = 1 WHERE id = $1")
                     .bind(user.id)
                     .execute(pool)
                     .await?;
@@ -160,7 +173,7 @@ pub async fn token_for(pool: &Pool, name: &str, admin: bool) -> Result<String, A
 /// A new API token of user `user_id`.
 pub async fn new_api_token(pool: &Pool, user_id: i64) -> Result<String, AccountError> {
     let token = new_token();
-    sqlx::query("INSERT INTO api_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)")
+    sqlx::query("INSERT INTO api_tokens (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
         .bind(token_hash(&token))
         .bind(user_id)
         .bind(store::now())
@@ -171,7 +184,7 @@ pub async fn new_api_token(pool: &Pool, user_id: i64) -> Result<String, AccountE
 
 /// The user named `name`.
 pub async fn find_user(pool: &Pool, name: &str) -> Result<Option<User>, sqlx::Error> {
-    sqlx::query_as("SELECT id, name, is_admin != 0 AS is_admin FROM users WHERE name = ?")
+    sqlx::query_as("SELECT id, name, is_admin FROM users WHERE name = $1")
         .bind(name)
         .fetch_optional(pool)
         .await
@@ -184,7 +197,7 @@ pub async fn log_in(
     password: &str,
 ) -> Result<Option<String>, sqlx::Error> {
     let row: Option<(i64, Option<String>)> =
-        sqlx::query_as("SELECT id, password_hash FROM users WHERE name = ?")
+        sqlx::query_as("SELECT id, password_hash FROM users WHERE name = $1")
             .bind(name)
             .fetch_optional(pool)
             .await?;
@@ -201,11 +214,11 @@ pub async fn log_in(
     }
     let token = new_token();
     // Sessions that ended go at each log-in, so that the table holds only live ones.
-    sqlx::query("DELETE FROM sessions WHERE expires_at <= ?")
+    sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
         .bind(store::now())
         .execute(pool)
         .await?;
-    sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)")
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)")
         .bind(token_hash(&token))
         .bind(id)
         .bind(store::now() + SESSION_SECONDS)
@@ -216,7 +229,7 @@ pub async fn log_in(
 
 /// Ends the session `token`.
 pub async fn log_out(pool: &Pool, token: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM sessions WHERE token_hash = ?")
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
         .bind(token_hash(token))
         .execute(pool)
         .await?;
@@ -226,8 +239,8 @@ pub async fn log_out(pool: &Pool, token: &str) -> Result<(), sqlx::Error> {
 /// The user of a session token, if it is current.
 pub async fn session_user(pool: &Pool, token: &str) -> Result<Option<User>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT users.id, users.name, users.is_admin != 0 AS is_admin FROM sessions \
-         JOIN users ON users.id = sessions.user_id WHERE token_hash = ? AND expires_at > ?",
+        "SELECT users.id, users.name, users.is_admin FROM sessions \
+         JOIN users ON users.id = sessions.user_id WHERE token_hash = $1 AND expires_at > $2",
     )
     .bind(token_hash(token))
     .bind(store::now())
@@ -238,8 +251,8 @@ pub async fn session_user(pool: &Pool, token: &str) -> Result<Option<User>, sqlx
 /// The user of an API token.
 pub async fn token_user(pool: &Pool, token: &str) -> Result<Option<User>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT users.id, users.name, users.is_admin != 0 AS is_admin FROM api_tokens \
-         JOIN users ON users.id = api_tokens.user_id WHERE token_hash = ?",
+        "SELECT users.id, users.name, users.is_admin FROM api_tokens \
+         JOIN users ON users.id = api_tokens.user_id WHERE token_hash = $1",
     )
     .bind(token_hash(token))
     .fetch_optional(pool)
@@ -290,7 +303,7 @@ mod tests {
         log_out(&pool, &session).await.unwrap();
         assert_eq!(session_user(&pool, &session).await.unwrap(), None);
         // An expired session is gone at the next log-in.
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('old', ?, 1)")
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('old', $1, 1)")
             .bind(alice.id)
             .execute(&pool)
             .await

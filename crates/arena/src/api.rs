@@ -258,7 +258,7 @@ async fn log_out(State(shared): App, headers: HeaderMap) -> Result<Response, Api
 async fn me(State(shared): App, headers: HeaderMap) -> Answer {
     let user = required(&shared, &headers).await?;
     let bots: Vec<(String, String, Option<i64>, i64)> = sqlx::query_as(
-        "SELECT ladder, name, active_version, retired FROM bots WHERE owner_id = ? ORDER BY id",
+        "SELECT ladder, name, active_version, retired FROM bots WHERE owner_id = $1 ORDER BY id",
     )
     .bind(user.id)
     .fetch_all(&shared.pool)
@@ -304,11 +304,11 @@ async fn ladders(State(shared): App) -> Answer {
     let mut list = Vec::new();
     for ladder in &shared.arena.ladders {
         let name = &ladder.settings.name;
-        let (paused,): (i64,) = sqlx::query_as("SELECT paused FROM ladders WHERE name = ?")
+        let (paused,): (i64,) = sqlx::query_as("SELECT paused FROM ladders WHERE name = $1")
             .bind(name)
             .fetch_one(&shared.pool)
             .await?;
-        let (games,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM games WHERE ladder = ?")
+        let (games,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM games WHERE ladder = $1")
             .bind(name)
             .fetch_one(&shared.pool)
             .await?;
@@ -355,7 +355,7 @@ async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
          JOIN versions ON versions.id = bots.active_version \
          LEFT JOIN users ON users.id = bots.owner_id \
          LEFT JOIN ratings ON ratings.version_id = versions.id \
-         WHERE bots.ladder = ? AND bots.retired = 0 AND (versions.state = 'passed' \
+         WHERE bots.ladder = $1 AND bots.retired = 0 AND (versions.state = 'passed' \
          OR (versions.state = 'person' AND ratings.games > 0))",
     )
     .bind(&ladder)
@@ -389,7 +389,7 @@ async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
     for (at, row) in rows.iter_mut().enumerate() {
         row["rank"] = json!(at + 1);
     }
-    let (paused,): (i64,) = sqlx::query_as("SELECT paused FROM ladders WHERE name = ?")
+    let (paused,): (i64,) = sqlx::query_as("SELECT paused FROM ladders WHERE name = $1")
         .bind(&ladder)
         .fetch_one(&shared.pool)
         .await?;
@@ -434,8 +434,8 @@ async fn games(State(shared): App, Path(ladder): Path<String>, Query(page): Quer
     known_ladder(&shared, &ladder)?;
     let limit = page.limit.unwrap_or(100).clamp(1, 1000);
     let rows: Vec<GameRow> = sqlx::query_as(&format!(
-        "SELECT {GAME_COLUMNS} WHERE games.ladder = ? AND games.number < ? \
-         ORDER BY games.number DESC LIMIT ?"
+        "SELECT {GAME_COLUMNS} WHERE games.ladder = $1 AND games.number < $2 \
+         ORDER BY games.number DESC LIMIT $3"
     ))
     .bind(&ladder)
     .bind(page.before.unwrap_or(i64::MAX))
@@ -449,7 +449,7 @@ async fn games(State(shared): App, Path(ladder): Path<String>, Query(page): Quer
 
 async fn game(State(shared): App, Path(number): Path<i64>) -> Answer {
     let row: Option<GameRow> =
-        sqlx::query_as(&format!("SELECT {GAME_COLUMNS} WHERE games.number = ?"))
+        sqlx::query_as(&format!("SELECT {GAME_COLUMNS} WHERE games.number = $1"))
             .bind(number)
             .fetch_optional(&shared.pool)
             .await?;
@@ -458,12 +458,12 @@ async fn game(State(shared): App, Path(number): Path<i64>) -> Answer {
 }
 
 async fn record(State(shared): App, Path(number): Path<i64>) -> Result<Response, ApiError> {
-    let row: Option<(String,)> = sqlx::query_as("SELECT record FROM games WHERE number = ?")
+    let row: Option<(String,)> = sqlx::query_as("SELECT record FROM games WHERE number = $1")
         .bind(number)
         .fetch_optional(&shared.pool)
         .await?;
     let (path,) = row.ok_or_else(|| not_found("game"))?;
-    let path = shared.dir.join(path);
+    let path = crate::pages::record_file(&shared, number, &path).await?;
     let text = referee_records::input_files::read_text(&path, 64 << 20)
         .map_err(|_| not_found("record"))?;
     Ok((
@@ -543,7 +543,7 @@ async fn bot(
     let user = caller(&shared, &headers).await?;
     let row: Option<BotRow> = sqlx::query_as(
         "SELECT bots.id, owner_id, builtin, active_version, retired, users.name FROM bots \
-         LEFT JOIN users ON users.id = bots.owner_id WHERE ladder = ? AND bots.name = ?",
+         LEFT JOIN users ON users.id = bots.owner_id WHERE ladder = $1 AND bots.name = $2",
     )
     .bind(&ladder)
     .bind(&name)
@@ -554,7 +554,7 @@ async fn bot(
         .as_ref()
         .is_some_and(|u| u.is_admin || Some(u.id) == owner_id);
     let versions: Vec<Version> = sqlx::query_as(&format!(
-        "SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = ? ORDER BY number"
+        "SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = $1 ORDER BY number"
     ))
     .bind(id)
     .fetch_all(&shared.pool)
@@ -569,13 +569,13 @@ async fn bot(
 async fn version(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Answer {
     let user = required(&shared, &headers).await?;
     let version: Option<Version> = sqlx::query_as(&format!(
-        "SELECT {VERSION_COLUMNS} FROM versions WHERE id = ?"
+        "SELECT {VERSION_COLUMNS} FROM versions WHERE id = $1"
     ))
     .bind(id)
     .fetch_optional(&shared.pool)
     .await?;
     let version = version.ok_or_else(|| not_found("version"))?;
-    let (owner,): (Option<i64>,) = sqlx::query_as("SELECT owner_id FROM bots WHERE id = ?")
+    let (owner,): (Option<i64>,) = sqlx::query_as("SELECT owner_id FROM bots WHERE id = $1")
         .bind(version.bot_id)
         .fetch_one(&shared.pool)
         .await?;
@@ -602,7 +602,7 @@ async fn choose_active(
     let mut tx = store::write(&shared.pool).await?;
     let found: Option<(i64, String)> = sqlx::query_as(
         "SELECT versions.id, versions.state FROM versions JOIN bots ON bots.id = versions.bot_id \
-         WHERE bots.ladder = ? AND bots.name = ? AND bots.owner_id = ? AND versions.number = ?",
+         WHERE bots.ladder = $1 AND bots.name = $2 AND bots.owner_id = $3 AND versions.number = $4",
     )
     .bind(&ladder)
     .bind(&name)
@@ -620,7 +620,7 @@ async fn choose_active(
             ),
         ));
     }
-    sqlx::query("UPDATE bots SET active_version = ? WHERE ladder = ? AND name = ?")
+    sqlx::query("UPDATE bots SET active_version = $1 WHERE ladder = $2 AND name = $3")
         .bind(id)
         .bind(&ladder)
         .bind(&name)
@@ -682,7 +682,7 @@ async fn pause(
 ) -> Answer {
     admin(&shared, &headers).await?;
     known_ladder(&shared, &ladder)?;
-    sqlx::query("UPDATE ladders SET paused = ? WHERE name = ?")
+    sqlx::query("UPDATE ladders SET paused = $1 WHERE name = $2")
         .bind(i64::from(body.paused))
         .bind(&ladder)
         .execute(&shared.pool)
@@ -697,20 +697,21 @@ async fn retire(
 ) -> Answer {
     admin(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;
-    let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM bots WHERE ladder = ? AND name = ?")
-        .bind(&ladder)
-        .bind(&name)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let found: Option<(i64,)> =
+        sqlx::query_as("SELECT id FROM bots WHERE ladder = $1 AND name = $2")
+            .bind(&ladder)
+            .bind(&name)
+            .fetch_optional(&mut *tx)
+            .await?;
     let (id,) = found.ok_or_else(|| not_found("bot"))?;
-    sqlx::query("UPDATE bots SET retired = 1 WHERE id = ?")
+    sqlx::query("UPDATE bots SET retired = 1 WHERE id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
     sqlx::query(
         "DELETE FROM scheduled WHERE state = 'scheduled' AND (first_version IN \
-         (SELECT id FROM versions WHERE bot_id = ?) OR second_version IN \
-         (SELECT id FROM versions WHERE bot_id = ?))",
+         (SELECT id FROM versions WHERE bot_id = $1) OR second_version IN \
+         (SELECT id FROM versions WHERE bot_id = $2))",
     )
     .bind(id)
     .bind(id)

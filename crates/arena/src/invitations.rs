@@ -66,8 +66,8 @@ async fn invite(
     }
     let mut tx = store::write(&shared.pool).await?;
     let (waiting,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM invitations WHERE from_user = ? AND state = 'waiting' \
-         AND expires_at > ?",
+        "SELECT COUNT(*) FROM invitations WHERE from_user = $1 AND state = 'waiting' \
+         AND expires_at > $2",
     )
     .bind(user.id)
     .bind(store::now())
@@ -87,7 +87,7 @@ async fn invite(
     {
         None => None,
         Some(name) => {
-            let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE name = ?")
+            let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE name = $1")
                 .bind(name)
                 .fetch_optional(&mut *tx)
                 .await?;
@@ -103,7 +103,7 @@ async fn invite(
     let expiry = i64::try_from(shared.arena.settings.invitation_expiry_s).unwrap_or(i64::MAX);
     sqlx::query(
         "INSERT INTO invitations (id, ladder, from_user, to_user, state, created_at, expires_at) \
-         VALUES (?, ?, ?, ?, 'waiting', ?, ?)",
+         VALUES ($1, $2, $3, $4, 'waiting', $5, $6)",
     )
     .bind(id)
     .bind(&body.ladder)
@@ -137,7 +137,7 @@ async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, Api
         "SELECT invitations.id, ladder, sender.name, invitee.name, state, game_id, expires_at \
          FROM invitations JOIN users AS sender ON sender.id = from_user \
          LEFT JOIN users AS invitee ON invitee.id = to_user \
-         WHERE from_user = ? OR to_user = ? OR (to_user IS NULL AND state = 'waiting') \
+         WHERE from_user = $1 OR to_user = $2 OR (to_user IS NULL AND state = 'waiting') \
          ORDER BY invitations.id DESC LIMIT 100",
     )
     .bind(user.id)
@@ -181,7 +181,7 @@ async fn act(
     let user = required(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;
     let found: Option<(String, i64, Option<i64>, String, i64)> = sqlx::query_as(
-        "SELECT ladder, from_user, to_user, state, expires_at FROM invitations WHERE id = ?",
+        "SELECT ladder, from_user, to_user, state, expires_at FROM invitations WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&mut *tx)
@@ -213,7 +213,7 @@ async fn act(
         "decline" => "declined",
         _ => "cancelled",
     };
-    sqlx::query("UPDATE invitations SET state = ?, to_user = ? WHERE id = ?")
+    sqlx::query("UPDATE invitations SET state = $1, to_user = $2 WHERE id = $3")
         .bind(new_state)
         .bind(to.or((action == "accept").then_some(user.id)))
         .bind(id)
@@ -238,7 +238,7 @@ async fn accept(
     from: i64,
     user: &User,
 ) -> Result<i64, ApiError> {
-    let (name,): (String,) = sqlx::query_as("SELECT name FROM users WHERE id = ?")
+    let (name,): (String,) = sqlx::query_as("SELECT name FROM users WHERE id = $1")
         .bind(from)
         .fetch_one(&mut *tx)
         .await?;
@@ -258,7 +258,7 @@ async fn accept(
     let [first, second]: [Sitter; 2] = sitters.try_into().ok().expect("two people");
     // The game takes the queue's next id: the invitation names it in the same transaction.
     let game = crate::scheduler::next_scheduled_id(&mut tx).await?;
-    sqlx::query("UPDATE invitations SET game_id = ? WHERE id = ?")
+    sqlx::query("UPDATE invitations SET game_id = $1 WHERE id = $2")
         .bind(game)
         .bind(id)
         .execute(&mut *tx)

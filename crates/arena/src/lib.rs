@@ -18,6 +18,7 @@ pub mod scheduler;
 pub mod settings;
 pub mod store;
 pub mod versions;
+pub mod worker;
 
 use referee_cage::host::{self, Host, HostError};
 use referee_cage::process_options::ProcessOptions;
@@ -49,6 +50,9 @@ pub enum ArenaError {
     /// Accounts.
     #[error(transparent)]
     Account(#[from] accounts::AccountError),
+    /// A worker's start.
+    #[error(transparent)]
+    Worker(#[from] worker::WorkerError),
     /// Files or the network.
     #[error("{what}: {source}")]
     Io {
@@ -60,7 +64,7 @@ pub enum ArenaError {
     },
 }
 
-fn io_error(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> ArenaError {
+pub(crate) fn io_error(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> ArenaError {
     let what = what.into();
     move |source| ArenaError::Io { what, source }
 }
@@ -102,9 +106,39 @@ pub struct Shared {
     pub seats: people::Seats,
     /// Tells the invitations panels of a change.
     pub invitations: invitations::Changes,
+    /// Who plays the games this process claims: `server`, or a worker's name.
+    pub player: String,
+    /// A worker's own state (none on the server).
+    pub worker: Option<worker::Local>,
 }
 
 impl Shared {
+    /// What a server or a worker shares between its threads.
+    pub fn new(
+        pool: Pool,
+        arena: Arena,
+        dir: PathBuf,
+        host: Host,
+        runtime: &tokio::runtime::Runtime,
+        player: String,
+        worker: Option<worker::Local>,
+    ) -> Shared {
+        Shared {
+            pool,
+            arena,
+            dir,
+            host,
+            runtime: runtime.handle().clone(),
+            builder: (Mutex::new(true), Condvar::new()),
+            status: Mutex::new(None),
+            playing: live::Playing::default(),
+            seats: people::Seats::default(),
+            invitations: invitations::Changes::default(),
+            player,
+            worker,
+        }
+    }
+
     /// Runs a database future from a worker thread.
     pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
         self.runtime.block_on(future)
@@ -162,9 +196,14 @@ pub struct ServeOptions {
     pub dir: PathBuf,
     /// Where to listen.
     pub address: SocketAddr,
-    /// Games played at once.
+    /// Games played at once by the server itself (0: none, workers play them all).
     pub slots: usize,
+    /// A `postgres://` address: the arena's data there rather than in `DIR/arena.db`.
+    pub database: Option<String>,
 }
+
+/// The name under which the server's own slots hold games.
+pub const SERVER: &str = "server";
 
 /// Serves the arena until the process is stopped; `on_ready` hears the address once it
 /// listens.
@@ -183,23 +222,24 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         .map_err(io_error("cannot start the runtime"))?;
     let dir = std::path::absolute(&options.dir)
         .map_err(io_error(format!("cannot find {}", options.dir.display())))?;
-    let pool = runtime.block_on(store::open(&dir))?;
-    let shared = Arc::new(Shared {
+    let database = store::Database::new(&dir, options.database.as_deref())?;
+    let pool = runtime.block_on(store::connect(&database))?;
+    let text = std::fs::read_to_string(dir.join("arena.toml"))
+        .map_err(io_error("cannot read arena.toml"))?;
+    let shared = Arc::new(Shared::new(
         pool,
         arena,
         dir,
         host,
-        runtime: runtime.handle().clone(),
-        builder: (Mutex::new(true), Condvar::new()),
-        status: Mutex::new(None),
-        playing: live::Playing::default(),
-        seats: people::Seats::default(),
-        invitations: invitations::Changes::default(),
-    });
+        &runtime,
+        SERVER.into(),
+        None,
+    ));
     runtime.block_on(async {
         versions::recover(&shared.pool).await?;
         people::recover(&shared.pool).await?;
         scheduler::recover(&shared.pool).await?;
+        worker::publish_settings(&shared.pool, &text).await?;
         scheduler::ensure_ladders(&shared).await
     })?;
     let watcher = Arc::clone(&shared);
@@ -212,7 +252,9 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
     });
     let worker = Arc::clone(&shared);
     std::thread::spawn(move || versions::worker(&worker));
-    for _ in 0..options.slots.max(1) {
+    let scheduler = Arc::clone(&shared);
+    std::thread::spawn(move || scheduler::schedule(&scheduler));
+    for _ in 0..options.slots {
         let slot = Arc::clone(&shared);
         std::thread::spawn(move || scheduler::slot(&slot));
     }
@@ -220,13 +262,18 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
 }
 
 /// Makes `user` if needed (an administrator with `admin`) and returns a new API token for it.
-pub fn token(dir: &Path, user: &str, admin: bool) -> Result<String, ArenaError> {
+pub fn token(
+    dir: &Path,
+    database: Option<&str>,
+    user: &str,
+    admin: bool,
+) -> Result<String, ArenaError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(io_error("cannot start the runtime"))?;
     runtime.block_on(async {
-        let pool = store::open(dir).await?;
+        let pool = store::connect(&store::Database::new(dir, database)?).await?;
         Ok(accounts::token_for(&pool, user, admin).await?)
     })
 }

@@ -64,12 +64,47 @@ async fn owners(shared: &Shared, ladder: &str, number: i64) -> Result<Option<Own
          JOIN bots AS first ON first.id = v1.bot_id \
          JOIN versions AS v2 ON v2.id = games.second_version \
          JOIN bots AS second ON second.id = v2.bot_id \
-         WHERE games.ladder = ? AND games.number = ?",
+         WHERE games.ladder = $1 AND games.number = $2",
     )
     .bind(ladder)
     .bind(number)
     .fetch_optional(&shared.pool)
     .await?)
+}
+
+/// Where the record of game `number` is on the server (`path`, relative to the arena's
+/// folder): written there from the database first if a worker played it.
+pub(crate) async fn record_file(
+    shared: &Shared,
+    number: i64,
+    path: &str,
+) -> Result<std::path::PathBuf, ApiError> {
+    let file = shared.dir.join(path);
+    let inside = std::path::Path::new(path)
+        .components()
+        .all(|part| matches!(part, std::path::Component::Normal(_)));
+    if file.is_file() || !inside {
+        return Ok(file);
+    }
+    let row: Option<(String,)> =
+        sqlx::query_as("SELECT record FROM game_records WHERE number = $1")
+            .bind(number)
+            .fetch_optional(&shared.pool)
+            .await?;
+    if let Some((text,)) = row {
+        let written = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| {
+                let staging = file.with_extension("part");
+                std::fs::write(&staging, text)?;
+                std::fs::rename(&staging, &file)
+            });
+        if let Err(error) = written {
+            shared.say(&format!("cannot write {}: {error}", file.display()));
+        }
+    }
+    Ok(file)
 }
 
 /// A game's view for the viewer, and whether the caller may see each side's stderr (its
@@ -84,7 +119,7 @@ async fn viewed(
     let Some((record, first, second)) = owners(shared, ladder, number).await? else {
         return Ok(None);
     };
-    let path = shared.dir.join(record);
+    let path = record_file(shared, number, &record).await?;
     let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path))
         .await
         .ok()
@@ -124,7 +159,7 @@ async fn wanted<'a>(
         return Ok(Some(Wanted::Live(game)));
     }
     let stored: Option<(i64,)> =
-        sqlx::query_as("SELECT number FROM games WHERE ladder = ? AND scheduled_id = ?")
+        sqlx::query_as("SELECT number FROM games WHERE ladder = $1 AND scheduled_id = $2")
             .bind(ladder)
             .bind(number)
             .fetch_optional(&shared.pool)
@@ -236,7 +271,7 @@ async fn history(
 ) -> Result<Response, ApiError> {
     let versions: Vec<(i64, i64)> = sqlx::query_as(
         "SELECT versions.id, versions.number FROM versions JOIN bots ON bots.id = versions.bot_id \
-         WHERE bots.ladder = ? AND bots.name = ?",
+         WHERE bots.ladder = $1 AND bots.name = $2",
     )
     .bind(&ladder_name)
     .bind(&name)
@@ -269,7 +304,7 @@ pub async fn fold_new_games(shared: &Shared, ladder_name: &str) -> Result<(), sq
     let last = folded().get(ladder_name).map_or(0, |f| f.last);
     let games: Vec<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
         "SELECT number, first_version, second_version, winner FROM games \
-         WHERE ladder = ? AND number > ? ORDER BY number",
+         WHERE ladder = $1 AND number > $2 ORDER BY number",
     )
     .bind(ladder_name)
     .bind(last)

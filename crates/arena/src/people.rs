@@ -136,7 +136,7 @@ async fn start(
     let bot: Option<(i64, String, String)> = sqlx::query_as(
         "SELECT versions.id, versions.command, versions.protocol FROM bots \
          JOIN versions ON versions.id = bots.active_version \
-         WHERE bots.ladder = ? AND bots.name = ? AND bots.retired = 0 AND versions.state = 'passed'",
+         WHERE bots.ladder = $1 AND bots.name = $2 AND bots.retired = 0 AND versions.state = 'passed'",
     )
     .bind(&ladder_name)
     .bind(&bot_name)

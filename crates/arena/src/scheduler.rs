@@ -3,11 +3,17 @@
 //! core's [`Table`], and each result stored in one transaction with its dense game number
 //! and the two ratings, after its record was written under `DIR/records`.
 //!
-//! Restart safety: a game is `playing` in the queue while it is played; on restart every
-//! `playing` game is `scheduled` again and played from the start. The transaction that
-//! stores a result deletes the game from the queue (and `games.scheduled_id` is unique), so
-//! no game is counted twice, and the number it takes is the next one in the same
-//! transaction, so the numbers have no hole.
+//! Restart safety: a game is `playing` in the queue while it is played, leased to whoever
+//! plays it (the server's slots or a worker, see [`crate::worker`]) until a time by the
+//! database's clock, a lease renewed every third of its length while the game goes on. A game
+//! whose lease ran out is taken again (by anyone), and so is one the server was playing when
+//! it restarts. The transaction that stores a result deletes the game from the queue only
+//! under its player's unexpired lease (and `games.scheduled_id` is unique), so no game is
+//! counted twice and a late result is refused; the number it takes is the next one in the
+//! same transaction, so the numbers have no hole.
+//!
+//! Claims: on PostgreSQL `SELECT ... FOR UPDATE SKIP LOCKED`, so that workers claiming at
+//! once take different games without waiting on each other; on SQLite, under the write lock.
 
 use crate::ladder::{self, Candidate, Rating, Standing};
 use crate::live::LiveGame;
@@ -16,14 +22,71 @@ use crate::Shared;
 use referee_core::table::{FinishedGame, GameError, Recorder, ScheduledGame, Table, Venue};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-/// Puts games cut off by a crash back in the queue.
+/// Puts the games the server's own slots were playing when it was cut off back in the queue.
 pub async fn recover(pool: &Pool) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE scheduled SET state = 'scheduled' WHERE state = 'playing'")
-        .execute(pool)
-        .await?;
+    recover_player(pool, crate::SERVER).await
+}
+
+/// Puts the games that `player` (the server, or a worker by its name) was playing when it
+/// was cut off back in the queue, with those of no player (from before leases).
+pub async fn recover_player(pool: &Pool, player: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE scheduled SET state = 'scheduled', worker = NULL, lease_until = NULL \
+         WHERE state = 'playing' AND (worker IS NULL OR worker = $1)",
+    )
+    .bind(player)
+    .execute(pool)
+    .await?;
     Ok(())
+}
+
+/// Puts the games whose lease ran out back in the queue; says which.
+async fn requeue_expired(shared: &Shared) -> Result<(), sqlx::Error> {
+    let now = store::now_ms_sql(&shared.pool);
+    let mut tx = store::write(&shared.pool).await?;
+    let expired: Vec<(i64, String)> = sqlx::query_as(&format!(
+        "SELECT id, worker FROM scheduled WHERE state = 'playing' AND worker IS NOT NULL \
+         AND lease_until < {now} ORDER BY id"
+    ))
+    .fetch_all(&mut *tx)
+    .await?;
+    for (id, worker) in &expired {
+        sqlx::query(
+            "UPDATE scheduled SET state = 'scheduled', worker = NULL, lease_until = NULL \
+             WHERE id = $1",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        shared.say(&format!(
+            "game {id}: the lease of {worker} ran out; it is queued again"
+        ));
+    }
+    tx.commit().await
+}
+
+/// Keeps every ladder's queue topped up and requeues the games whose lease ran out, until the
+/// arena stops: the server's part of the games, whoever plays them.
+pub fn schedule(shared: &Shared) {
+    loop {
+        if let Err(error) = shared.block_on(requeue_expired(shared)) {
+            shared.say(&format!("game queue: {error}"));
+        }
+        let mut scheduled = false;
+        for ladder in &shared.arena.ladders {
+            match shared.block_on(top_up(shared, &ladder.settings.name)) {
+                Ok(pair) => scheduled |= pair,
+                Err(error) => shared.say(&format!("matchmaking: {error}")),
+            }
+        }
+        // Full queues: look again in a while (a game played, a version passed, a ladder resumed).
+        if !scheduled {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
 }
 
 /// Makes sure every ladder of the settings and its bosses are in the database.
@@ -32,7 +95,7 @@ pub async fn ensure_ladders(shared: &Shared) -> Result<(), sqlx::Error> {
     for ladder in &shared.arena.ladders {
         let name = &ladder.settings.name;
         sqlx::query(
-            "INSERT INTO ladders (name, paused) VALUES (?, 0) ON CONFLICT (name) DO NOTHING",
+            "INSERT INTO ladders (name, paused) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING",
         )
         .bind(name)
         .execute(&mut *tx)
@@ -77,7 +140,7 @@ pub(crate) async fn ensure_fixed_bot(
     fixed: &FixedBot<'_>,
 ) -> Result<i64, sqlx::Error> {
     let found: Option<(Option<i64>,)> =
-        sqlx::query_as("SELECT active_version FROM bots WHERE ladder = ? AND name = ?")
+        sqlx::query_as("SELECT active_version FROM bots WHERE ladder = $1 AND name = $2")
             .bind(fixed.ladder)
             .bind(fixed.name)
             .fetch_optional(&mut **tx)
@@ -90,7 +153,7 @@ pub(crate) async fn ensure_fixed_bot(
     let version = store::next_id(tx, "versions", "id").await?;
     sqlx::query(
         "INSERT INTO bots (id, ladder, name, owner_id, builtin, active_version, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(bot)
     .bind(fixed.ladder)
@@ -103,7 +166,7 @@ pub(crate) async fn ensure_fixed_bot(
     .await?;
     sqlx::query(
         "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, command, \
-         build_log, created_at, updated_at) VALUES (?, ?, 1, 'native', '', ?, ?, 'built in', ?, ?)",
+         build_log, created_at, updated_at) VALUES ($1, $2, 1, 'native', '', $3, $4, 'built in', $5, $6)",
     )
     .bind(version)
     .bind(bot)
@@ -124,7 +187,7 @@ pub async fn schedule_placement(
 ) -> Result<(), sqlx::Error> {
     let bosses: Vec<(String, i64)> = sqlx::query_as(
         "SELECT ladder, active_version FROM bots WHERE builtin IS NOT NULL AND retired = 0 \
-         AND active_version IS NOT NULL AND ladder = (SELECT ladder FROM bots WHERE id = ?) \
+         AND active_version IS NOT NULL AND ladder = (SELECT ladder FROM bots WHERE id = $1) \
          ORDER BY id",
     )
     .bind(bot)
@@ -148,7 +211,7 @@ async fn schedule_pair(
         let id = next_scheduled_id(tx).await?;
         sqlx::query(
             "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
-             created_at) VALUES (?, ?, ?, ?, ?, 'scheduled', ?)",
+             created_at) VALUES ($1, $2, $3, $4, $5, 'scheduled', $6)",
         )
         .bind(id)
         .bind(ladder)
@@ -185,7 +248,7 @@ pub(crate) async fn schedule_playing(
     let id = next_scheduled_id(tx).await?;
     sqlx::query(
         "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
-         created_at) VALUES (?, ?, ?, ?, 0, 'playing', ?)",
+         created_at) VALUES ($1, $2, $3, $4, 0, 'playing', $5)",
     )
     .bind(id)
     .bind(ladder)
@@ -204,7 +267,7 @@ type CandidateRow = (i64, i64, i64, Option<f64>, Option<f64>, Option<i64>);
 /// by [`ladder::choose_pair`]; whether it scheduled a pair.
 async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
     let mut tx = store::write(&shared.pool).await?;
-    let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE ladder = ?")
+    let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE ladder = $1")
         .bind(ladder)
         .fetch_one(&mut *tx)
         .await?;
@@ -213,10 +276,10 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
         return Ok(false);
     }
     let rows: Vec<CandidateRow> = sqlx::query_as(
-        "SELECT bots.active_version, bots.id, bots.builtin IS NOT NULL, ratings.mu, ratings.sigma, \
+        "SELECT bots.active_version, bots.id, CASE WHEN bots.builtin IS NULL THEN 0 ELSE 1 END, ratings.mu, ratings.sigma, \
          ratings.games FROM bots JOIN versions ON versions.id = bots.active_version \
          LEFT JOIN ratings ON ratings.version_id = bots.active_version \
-         WHERE bots.ladder = ? AND bots.retired = 0 AND versions.state = 'passed' ORDER BY bots.id",
+         WHERE bots.ladder = $1 AND bots.retired = 0 AND versions.state = 'passed' ORDER BY bots.id",
     )
     .bind(ladder)
     .fetch_all(&mut *tx)
@@ -238,7 +301,7 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
         })
         .collect();
     let last: Option<(i64, i64)> = sqlx::query_as(
-        "SELECT first_version, second_version FROM scheduled WHERE ladder = ? AND placement = 0 \
+        "SELECT first_version, second_version FROM scheduled WHERE ladder = $1 AND placement = 0 \
          ORDER BY id DESC LIMIT 1",
     )
     .bind(ladder)
@@ -247,7 +310,7 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
     let last = match last {
         Some(pair) => Some(pair),
         None => sqlx::query_as(
-            "SELECT first_version, second_version FROM games WHERE ladder = ? AND placement = 0 \
+            "SELECT first_version, second_version FROM games WHERE ladder = $1 AND placement = 0 \
                  ORDER BY number DESC LIMIT 1",
         )
         .bind(ladder)
@@ -272,24 +335,85 @@ pub(crate) struct Claimed {
     pub placement: i64,
 }
 
-/// The next game to play (placements first), marked as playing.
-async fn claim(pool: &Pool) -> Result<Option<Claimed>, sqlx::Error> {
-    let mut tx = store::write(pool).await?;
-    let game: Option<Claimed> = sqlx::query_as(
+/// The next game to play (placements first; a game whose lease ran out too), leased to
+/// `shared`'s player; none of a bot built with a language in `excluded`.
+pub(crate) async fn claim(
+    shared: &Shared,
+    excluded: &[String],
+) -> Result<Option<Claimed>, sqlx::Error> {
+    let pool = &shared.pool;
+    let postgres = store::is_postgres(pool);
+    let now = store::now_ms_sql(pool);
+    let mut sql = format!(
         "SELECT scheduled.id, scheduled.ladder, first_version, second_version, placement \
          FROM scheduled JOIN ladders ON ladders.name = scheduled.ladder \
-         WHERE state = 'scheduled' AND ladders.paused = 0 ORDER BY placement DESC, scheduled.id LIMIT 1",
-    )
-    .fetch_optional(&mut *tx)
-    .await?;
+         WHERE ladders.paused = 0 AND (state = 'scheduled' \
+         OR (state = 'playing' AND worker IS NOT NULL AND lease_until < {now}))"
+    );
+    if !excluded.is_empty() {
+        let list: Vec<String> = (1..=excluded.len()).map(|i| format!("${i}")).collect();
+        sql.push_str(&format!(
+            " AND NOT EXISTS (SELECT 1 FROM versions WHERE versions.id IN \
+             (first_version, second_version) AND versions.language IN ({}))",
+            list.join(", ")
+        ));
+    }
+    sql.push_str(" ORDER BY placement DESC, scheduled.id LIMIT 1");
+    let mut tx = if postgres {
+        sql.push_str(" FOR UPDATE OF scheduled SKIP LOCKED");
+        pool.begin().await?
+    } else {
+        store::write(pool).await?
+    };
+    let mut query = sqlx::query_as(&sql);
+    for language in excluded {
+        query = query.bind(language);
+    }
+    let game: Option<Claimed> = query.fetch_optional(&mut *tx).await?;
     if let Some(game) = &game {
-        sqlx::query("UPDATE scheduled SET state = 'playing' WHERE id = ?")
-            .bind(game.id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(&format!(
+            "UPDATE scheduled SET state = 'playing', worker = $1, lease_until = {now} + $2 \
+             WHERE id = $3"
+        ))
+        .bind(&shared.player)
+        .bind(shared.arena.settings.workers.lease().as_millis() as i64)
+        .bind(game.id)
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(game)
+}
+
+/// Renews the lease of game `id` every third of its length until aborted; says so once when
+/// the lease is lost (ran out, or the game was taken by another), and stops.
+pub(crate) async fn renew(shared: Arc<Shared>, id: i64) {
+    let lease = shared.arena.settings.workers.lease();
+    let now = store::now_ms_sql(&shared.pool);
+    loop {
+        tokio::time::sleep(lease / 3).await;
+        let renewed = sqlx::query(&format!(
+            "UPDATE scheduled SET lease_until = {now} + $1 WHERE id = $2 AND worker = $3 \
+             AND state = 'playing' AND lease_until >= {now}"
+        ))
+        .bind(lease.as_millis() as i64)
+        .bind(id)
+        .bind(&shared.player)
+        .execute(&shared.pool)
+        .await;
+        match renewed {
+            Ok(done) if done.rows_affected() == 1 => {}
+            Ok(_) => {
+                shared.say(&format!(
+                    "game {id}: the lease of {} was lost; its result will not count",
+                    shared.player
+                ));
+                return;
+            }
+            // The database unreachable for a while: try again, the lease may still hold.
+            Err(error) => shared.say(&format!("game {id}: lease not renewed: {error}")),
+        }
+    }
 }
 
 /// Bytes free for the arena's files in `dir`.
@@ -299,8 +423,9 @@ fn free_bytes(dir: &Path) -> Option<u64> {
 }
 
 /// One slot: plays games from the queue, one at a time, until the arena stops; a table for
-/// each ladder, whose live file shows the game being played.
-pub fn slot(shared: &Shared) {
+/// each ladder, whose live file shows the game being played. The game's lease is renewed
+/// while it is played.
+pub fn slot(shared: &Arc<Shared>) {
     let mut tables: BTreeMap<String, Table> = BTreeMap::new();
     loop {
         let min_free = shared
@@ -318,20 +443,12 @@ pub fn slot(shared: &Shared) {
             std::thread::sleep(Duration::from_secs(5));
             continue;
         }
-        let claimed = match shared.block_on(claim(&shared.pool)) {
+        let excluded = crate::worker::excluded(shared);
+        let claimed = match shared.block_on(claim(shared, &excluded)) {
             Ok(Some(game)) => game,
             Ok(None) => {
-                let mut scheduled = false;
-                for ladder in &shared.arena.ladders {
-                    match shared.block_on(top_up(shared, &ladder.settings.name)) {
-                        Ok(pair) => scheduled |= pair,
-                        Err(error) => shared.say(&format!("matchmaking: {error}")),
-                    }
-                }
-                // Nothing to play: look again in a while (a new version, a ladder resumed).
-                if !scheduled {
-                    std::thread::sleep(Duration::from_millis(200));
-                }
+                // Nothing to play: look again in a while (a game scheduled, a ladder resumed).
+                std::thread::sleep(Duration::from_millis(100));
                 continue;
             }
             Err(error) => {
@@ -340,6 +457,7 @@ pub fn slot(shared: &Shared) {
                 continue;
             }
         };
+        let renewal = shared.runtime.spawn(renew(Arc::clone(shared), claimed.id));
         let table = tables
             .entry(claimed.ladder.clone())
             .or_insert_with(|| Table::new(&shared.host.supervisor));
@@ -350,11 +468,12 @@ pub fn slot(shared: &Shared) {
             file: table.live_file(&records).to_path_buf(),
         });
         let played = play(shared, &claimed, table, records);
+        renewal.abort();
         shared.playing.end(claimed.id);
         if let Err(error) = played {
             shared.say(&format!("game {} not stored: {error}", claimed.id));
             // Played again later (a game that failed on the arena's side counts nowhere).
-            let _ = shared.block_on(requeue(&shared.pool, claimed.id));
+            let _ = shared.block_on(requeue(shared, claimed.id));
             std::thread::sleep(Duration::from_secs(1));
         }
     }
@@ -367,6 +486,8 @@ pub(crate) enum PlayError {
     Store(#[from] sqlx::Error),
     #[error(transparent)]
     Game(#[from] GameError),
+    #[error(transparent)]
+    Build(#[from] crate::worker::BuildError),
 }
 
 fn play(
@@ -380,14 +501,7 @@ fn play(
     };
     let mut players = Vec::new();
     for version in [claimed.first_version, claimed.second_version] {
-        let (name, command, protocol): (String, Option<String>, String) = shared.block_on(
-            sqlx::query_as(
-                "SELECT bots.name, versions.command, versions.protocol FROM versions \
-                 JOIN bots ON bots.id = versions.bot_id WHERE versions.id = ?",
-            )
-            .bind(version)
-            .fetch_one(&shared.pool),
-        )?;
+        let (name, command, protocol) = crate::worker::command(shared, version)?;
         let player =
             command.and_then(|command| crate::versions::player(ladder, &name, &command, &protocol));
         let Some(player) = player else {
@@ -417,7 +531,7 @@ fn play(
                 "cannot write game records under {}: {error}; games wait until it can",
                 shared.dir.display()
             )));
-            shared.block_on(requeue(&shared.pool, claimed.id))?;
+            shared.block_on(requeue(shared, claimed.id))?;
             std::thread::sleep(Duration::from_secs(5));
             Ok(())
         }
@@ -428,24 +542,30 @@ fn play(
     }
 }
 
-async fn requeue(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE scheduled SET state = 'scheduled' WHERE id = ?")
-        .bind(id)
-        .execute(pool)
-        .await?;
+/// Gives game `id` back to the queue, if `shared`'s player still holds it.
+async fn requeue(shared: &Shared, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE scheduled SET state = 'scheduled', worker = NULL, lease_until = NULL \
+         WHERE id = $1 AND state = 'playing' AND worker = $2",
+    )
+    .bind(id)
+    .bind(&shared.player)
+    .execute(&shared.pool)
+    .await?;
     Ok(())
 }
 
 pub(crate) async fn drop_scheduled(pool: &Pool, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM scheduled WHERE id = ?")
+    sqlx::query("DELETE FROM scheduled WHERE id = $1")
         .bind(id)
         .execute(pool)
         .await?;
     Ok(())
 }
 
-/// Stores a finished game: its number, the game, the queue row gone and both ratings, in one
-/// transaction (none of it if the game is no longer in the queue).
+/// Stores a finished game: its number, the game with its player, its record, the queue row
+/// gone and both ratings, in one transaction; none of it if the game is no longer in the
+/// queue or its lease is no longer `shared`'s player's (a late result: refused, and said).
 pub(crate) async fn store_result(
     shared: &Shared,
     claimed: &Claimed,
@@ -462,20 +582,33 @@ pub(crate) async fn store_result(
                 .to_path_buf()
         })
         .unwrap_or_default();
+    let text = finished
+        .files()
+        .and_then(|files| std::fs::read_to_string(&files.record).ok())
+        .unwrap_or_default();
+    let now = store::now_ms_sql(&shared.pool);
     let mut tx = store::write(&shared.pool).await?;
-    let deleted = sqlx::query("DELETE FROM scheduled WHERE id = ? AND state = 'playing'")
-        .bind(claimed.id)
-        .execute(&mut *tx)
-        .await?;
+    let deleted = sqlx::query(&format!(
+        "DELETE FROM scheduled WHERE id = $1 AND state = 'playing' \
+         AND (worker IS NULL OR (worker = $2 AND lease_until >= {now}))"
+    ))
+    .bind(claimed.id)
+    .bind(&shared.player)
+    .execute(&mut *tx)
+    .await?;
     if deleted.rows_affected() != 1 {
+        shared.say(&format!(
+            "game {}: a late result of {} refused (its lease ran out; the game is played again)",
+            claimed.id, shared.player
+        ));
         return Ok(());
     }
     let number = store::next_id(&mut tx, "games", "number").await?;
     let winner = record.result.winner.map(|side| side.index() as i64);
     sqlx::query(
         "INSERT INTO games (number, scheduled_id, ladder, first_version, second_version, winner, \
-         reason, detail, moves, placement, record, finished_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         reason, detail, moves, placement, record, finished_at, worker) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(number)
     .bind(claimed.id)
@@ -489,8 +622,14 @@ pub(crate) async fn store_result(
     .bind(claimed.placement)
     .bind(path.to_string_lossy().into_owned())
     .bind(store::now())
+    .bind(&shared.player)
     .execute(&mut *tx)
     .await?;
+    sqlx::query("INSERT INTO game_records (number, record) VALUES ($1, $2)")
+        .bind(number)
+        .bind(text)
+        .execute(&mut *tx)
+        .await?;
     let mut standings = BTreeMap::new();
     for version in [claimed.first_version, claimed.second_version] {
         if let Some(standing) = standing_of(&mut tx, version).await? {
@@ -513,7 +652,7 @@ pub(crate) async fn store_result(
 
 async fn standing_of(tx: &mut Tx<'_>, version: i64) -> Result<Option<Standing>, sqlx::Error> {
     let row: Option<(f64, f64, i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT mu, sigma, games, wins, draws, losses FROM ratings WHERE version_id = ?",
+        "SELECT mu, sigma, games, wins, draws, losses FROM ratings WHERE version_id = $1",
     )
     .bind(version)
     .fetch_optional(&mut **tx)
@@ -530,7 +669,7 @@ async fn standing_of(tx: &mut Tx<'_>, version: i64) -> Result<Option<Standing>, 
 async fn save_standing(tx: &mut Tx<'_>, version: i64, s: &Standing) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO ratings (version_id, mu, sigma, games, wins, draws, losses) \
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (version_id) DO UPDATE SET mu = excluded.mu, \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (version_id) DO UPDATE SET mu = excluded.mu, \
          sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, \
          draws = excluded.draws, losses = excluded.losses",
     )

@@ -45,6 +45,10 @@ window = 5.0                    # opponents within this many rating points (mu) 
 widen = 2.0                     # ... plus this many times the larger uncertainty (sigma)
 placement = true                # a new version first plays each boss, with both colours
 
+[workers]
+lease_s = 30                    # a game being played is leased for this long, renewed every
+                                # third of it; a game whose lease ran out is played again
+
 # Language profiles, changed or added as in a contest file:
 # [languages.python]
 # run = "pypy3 {dir}/main.py"
@@ -98,6 +102,9 @@ pub struct Settings {
     /// How pairs are chosen.
     #[serde(default)]
     pub matchmaking: Matchmaking,
+    /// The games' leases, for the server's slots and the workers alike.
+    #[serde(default)]
+    pub workers: Workers,
     /// Language profiles over the built-in ones.
     #[serde(default)]
     pub languages: BTreeMap<String, ProfileOverride>,
@@ -175,6 +182,27 @@ impl Default for Matchmaking {
             widen: 2.0,
             placement: true,
         }
+    }
+}
+
+/// How games being played are leased (see [`crate::scheduler`]).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Workers {
+    /// Seconds a claim or a renewal holds a game.
+    pub lease_s: u64,
+}
+
+impl Default for Workers {
+    fn default() -> Self {
+        Workers { lease_s: 30 }
+    }
+}
+
+impl Workers {
+    /// The lease, at least a second.
+    pub fn lease(&self) -> Duration {
+        Duration::from_secs(self.lease_s.max(1))
     }
 }
 
@@ -261,6 +289,7 @@ impl Default for Settings {
             invitation_expiry_s: default_invitation_expiry(),
             limits: ArenaLimits::default(),
             matchmaking: Matchmaking::default(),
+            workers: Workers::default(),
             languages: BTreeMap::new(),
             ladders: default_ladders(),
         }

@@ -1,54 +1,115 @@
 //! The arena's database: the pool (SQLite in `DIR/arena.db`, through sqlx), its migrations
 //! (embedded, in SQL PostgreSQL takes too), and the small helpers every query shares.
 
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, Executor};
 use std::borrow::Cow;
 use std::path::Path;
+use std::str::FromStr;
 use std::time::Duration;
 
-/// The database pool the arena uses.
-pub type Pool = sqlx::SqlitePool;
+/// The database pool the arena uses: sqlx's `any` driver, so that one set of queries (with
+/// `$1` placeholders, which both take) runs on SQLite and PostgreSQL alike.
+pub type Pool = sqlx::AnyPool;
 /// A transaction on it.
-pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Sqlite>;
+pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
 
 /// The migrations, embedded in the binary in their order.
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "arena", include_str!("../migrations/0001_arena.sql")),
     (
         2,
         "invitations",
         include_str!("../migrations/0002_invitations.sql"),
     ),
+    (3, "workers", include_str!("../migrations/0003_workers.sql")),
 ];
 
 /// The database's own failures.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// A query failed.
-    #[error("database: {0}")]
+    #[error("database")]
     Sql(#[from] sqlx::Error),
     /// The migrations failed.
-    #[error("database migrations: {0}")]
+    #[error("database migrations")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// `--database` names no database the arena runs on.
+    #[error("--database takes a postgres:// address, not '{0}'")]
+    Address(String),
 }
 
-/// Opens (creating it if needed) the arena's database in `dir` and brings it up to date.
-/// Every commit is synced (WAL, synchronous = FULL): an acknowledged change survives `kill -9`
-/// and a power cut.
+/// Where the arena's data is: SQLite in its folder (the default), or a PostgreSQL database
+/// shared by the server and its workers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// `DIR/arena.db`.
+    Sqlite(std::path::PathBuf),
+    /// A `postgres://` address.
+    Postgres(String),
+}
+
+impl Database {
+    /// The arena's database: `database` when given (a `postgres://` or `postgresql://`
+    /// address), else SQLite in `dir`.
+    pub fn new(dir: &Path, database: Option<&str>) -> Result<Self, StoreError> {
+        match database {
+            None => Ok(Self::Sqlite(dir.join("arena.db"))),
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Ok(Self::Postgres(url.to_string()))
+            }
+            Some(other) => Err(StoreError::Address(other.to_string())),
+        }
+    }
+}
+
+/// Opens (creating it if needed) the arena's SQLite database in `dir` and brings it up to
+/// date.
 pub async fn open(dir: &Path) -> Result<Pool, StoreError> {
-    let options = SqliteConnectOptions::new()
-        .filename(dir.join("arena.db"))
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Full)
-        .busy_timeout(Duration::from_secs(30))
-        .foreign_keys(true);
-    let pool = SqlitePoolOptions::new()
-        .max_connections(4)
-        .connect_with(options)
-        .await?;
-    let migrator = Migrator {
+    connect(&Database::Sqlite(dir.join("arena.db"))).await
+}
+
+/// Opens the arena's database and brings it up to date. SQLite: every commit is synced (WAL,
+/// synchronous = FULL), so an acknowledged change survives `kill -9` and a power cut.
+/// PostgreSQL commits are durable as the server is set up (by default, synced).
+pub async fn connect(database: &Database) -> Result<Pool, StoreError> {
+    sqlx::any::install_default_drivers();
+    let pool = match database {
+        Database::Sqlite(path) => {
+            let sqlite = sqlx::sqlite::SqliteConnectOptions::new()
+                .filename(path)
+                .create_if_missing(true);
+            let options = AnyConnectOptions::from_str(sqlite.to_url_lossy().as_str())?;
+            AnyPoolOptions::new()
+                .max_connections(4)
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                             PRAGMA busy_timeout = 30000; PRAGMA foreign_keys = ON",
+                        )
+                        .await
+                        .map(drop)
+                    })
+                })
+                .connect_with(options)
+                .await?
+        }
+        Database::Postgres(url) => {
+            AnyPoolOptions::new()
+                .max_connections(8)
+                .acquire_timeout(Duration::from_secs(30))
+                .connect(url)
+                .await?
+        }
+    };
+    migrator().run(&pool).await?;
+    Ok(pool)
+}
+
+fn migrator() -> Migrator {
+    Migrator {
         migrations: Cow::Owned(
             MIGRATIONS
                 .iter()
@@ -66,9 +127,15 @@ pub async fn open(dir: &Path) -> Result<Pool, StoreError> {
         ignore_missing: false,
         locking: true,
         no_tx: false,
-    };
-    migrator.run(&pool).await?;
-    Ok(pool)
+    }
+}
+
+/// Whether the pool is on PostgreSQL.
+pub fn is_postgres(pool: &Pool) -> bool {
+    pool.connect_options()
+        .database_url
+        .scheme()
+        .starts_with("postgres")
 }
 
 /// Seconds since 1970.
@@ -76,6 +143,16 @@ pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// The database's clock in milliseconds since 1970, as SQL: leases are given and checked by
+/// the one clock every machine shares, whatever the workers' own clocks say.
+pub fn now_ms_sql(pool: &Pool) -> &'static str {
+    if is_postgres(pool) {
+        "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+    } else {
+        "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+    }
 }
 
 /// The next id of `table` (whose key is `column`), read in the transaction that inserts it:
@@ -97,13 +174,18 @@ pub fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// Begins a transaction that will write, taking the write lock at once (a no-op update does),
-/// so that two writers wait for each other (busy timeout) instead of one failing when it
-/// upgrades from reading.
+/// Begins a transaction that will write, taking the write lock at once, so that writers take
+/// turns as SQLite makes them (and the ids each reads as the next are its own): on SQLite a
+/// no-op update takes the database's lock (two writers wait for each other, busy timeout,
+/// instead of one failing when it upgrades from reading); on PostgreSQL a transaction-scoped
+/// advisory lock does the same. Claiming a game does not take it (see the scheduler).
 pub async fn write(pool: &Pool) -> Result<Tx<'static>, sqlx::Error> {
     let mut tx = pool.begin().await?;
-    sqlx::query("UPDATE ladders SET paused = paused WHERE 1 = 0")
-        .execute(&mut *tx)
-        .await?;
+    let lock = if is_postgres(pool) {
+        "SELECT pg_advisory_xact_lock(39) IS NULL"
+    } else {
+        "UPDATE ladders SET paused = paused WHERE 1 = 0"
+    };
+    sqlx::query(lock).execute(&mut *tx).await?;
     Ok(tx)
 }

@@ -131,7 +131,7 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
     }
     let hour_ago = store::now() - 3600;
     let (recent,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM uploads WHERE user_id = ? AND at > ?")
+        sqlx::query_as("SELECT COUNT(*) FROM uploads WHERE user_id = $1 AND at > $2")
             .bind(user_id)
             .bind(hour_ago)
             .fetch_one(pool)
@@ -139,7 +139,7 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
     if recent >= i64::from(settings.limits.uploads_per_hour) {
         return Err(SubmitError::RateLimited(settings.limits.uploads_per_hour));
     }
-    sqlx::query("INSERT INTO uploads (user_id, at) VALUES (?, ?)")
+    sqlx::query("INSERT INTO uploads (user_id, at) VALUES ($1, $2)")
         .bind(user_id)
         .bind(store::now())
         .execute(pool)
@@ -174,7 +174,7 @@ async fn store_version(
 ) -> Result<i64, SubmitError> {
     let mut tx = store::write(&shared.pool).await?;
     let bot: Option<(i64, Option<i64>, i64)> =
-        sqlx::query_as("SELECT id, owner_id, retired FROM bots WHERE ladder = ? AND name = ?")
+        sqlx::query_as("SELECT id, owner_id, retired FROM bots WHERE ladder = $1 AND name = $2")
             .bind(&upload.ladder)
             .bind(&upload.name)
             .fetch_optional(&mut *tx)
@@ -197,7 +197,7 @@ async fn store_version(
         None => {
             let id = store::next_id(&mut tx, "bots", "id").await?;
             sqlx::query(
-                "INSERT INTO bots (id, ladder, name, owner_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO bots (id, ladder, name, owner_id, created_at) VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(id)
             .bind(&upload.ladder)
@@ -211,13 +211,13 @@ async fn store_version(
     };
     let id = store::next_id(&mut tx, "versions", "id").await?;
     let (number,): (Option<i64>,) =
-        sqlx::query_as("SELECT MAX(number) FROM versions WHERE bot_id = ?")
+        sqlx::query_as("SELECT MAX(number) FROM versions WHERE bot_id = $1")
             .bind(bot_id)
             .fetch_one(&mut *tx)
             .await?;
     sqlx::query(
         "INSERT INTO versions (id, bot_id, number, protocol, language, archive_hash, state, \
-         created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)",
+         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)",
     )
     .bind(id)
     .bind(bot_id)
@@ -227,6 +227,14 @@ async fn store_version(
     .bind(hash)
     .bind(now)
     .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    // The sources as uploaded, for the workers that build them on their own machines.
+    sqlx::query(
+        "INSERT INTO sources (hash, archive) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING",
+    )
+    .bind(hash)
+    .bind(&upload.bytes)
     .execute(&mut *tx)
     .await?;
     let target = sources_of(&shared.dir, id);
@@ -285,7 +293,7 @@ async fn claim(pool: &Pool) -> Result<Option<(Version, String)>, sqlx::Error> {
     let Some(version) = version else {
         return Ok(None);
     };
-    let (ladder,): (String,) = sqlx::query_as("SELECT ladder FROM bots WHERE id = ?")
+    let (ladder,): (String,) = sqlx::query_as("SELECT ladder FROM bots WHERE id = $1")
         .bind(version.bot_id)
         .fetch_one(&mut *tx)
         .await?;
@@ -295,7 +303,7 @@ async fn claim(pool: &Pool) -> Result<Option<(Version, String)>, sqlx::Error> {
 }
 
 async fn set_state(tx: &mut store::Tx<'_>, id: i64, state: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE versions SET state = ?, updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE versions SET state = $1, updated_at = $2 WHERE id = $3")
         .bind(state)
         .bind(store::now())
         .bind(id)
@@ -323,6 +331,8 @@ struct Outcome {
     state: &'static str,
     language: Option<String>,
     command: Option<String>,
+    /// The toolchain it was built with.
+    toolchain: Option<String>,
     build_log: String,
     validation: String,
     reason: Option<String>,
@@ -334,6 +344,7 @@ fn process(shared: &Shared, version: &Version, ladder: &str) -> Result<(), Pipel
         state: "failed",
         language: version.language.clone(),
         command: None,
+        toolchain: None,
         build_log: String::new(),
         validation: String::new(),
         reason: None,
@@ -405,6 +416,7 @@ fn build(shared: &Shared, version: &Version, outcome: &mut Outcome) -> Result<()
                 built.toolchain
             );
             outcome.command = Some(built.command);
+            outcome.toolchain = Some(built.toolchain);
         }
         Err(failed) => {
             outcome.build_log = failed.to_string();
@@ -514,8 +526,8 @@ fn validate(
 async fn finish(shared: &Shared, version: &Version, outcome: Outcome) -> Result<(), sqlx::Error> {
     let mut tx = store::write(&shared.pool).await?;
     sqlx::query(
-        "UPDATE versions SET state = ?, language = ?, command = ?, build_log = ?, validation = ?, \
-         reason = ?, updated_at = ? WHERE id = ?",
+        "UPDATE versions SET state = $1, language = $2, command = $3, build_log = $4, validation = $5, \
+         reason = $6, updated_at = $7 WHERE id = $8",
     )
     .bind(outcome.state)
     .bind(&outcome.language)
@@ -527,8 +539,19 @@ async fn finish(shared: &Shared, version: &Version, outcome: Outcome) -> Result<
     .bind(version.id)
     .execute(&mut *tx)
     .await?;
+    // The toolchain the arena builds the language with, published for the workers.
+    if let (Some(language), Some(toolchain)) = (&outcome.language, &outcome.toolchain) {
+        sqlx::query(
+            "INSERT INTO toolchains (language, version) VALUES ($1, $2) \
+             ON CONFLICT (language) DO UPDATE SET version = excluded.version",
+        )
+        .bind(language)
+        .bind(toolchain)
+        .execute(&mut *tx)
+        .await?;
+    }
     if outcome.state == "passed" {
-        sqlx::query("UPDATE bots SET active_version = ? WHERE id = ?")
+        sqlx::query("UPDATE bots SET active_version = $1 WHERE id = $2")
             .bind(version.id)
             .bind(version.bot_id)
             .execute(&mut *tx)
