@@ -5,6 +5,7 @@ mod adapters;
 mod arena;
 mod arena_pages;
 mod arena_people;
+mod arena_workers;
 mod browser;
 #[path = "../support/browser.rs"]
 mod browser_support;
