@@ -249,7 +249,6 @@ fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
 /// HOST-PID: a worker's name unless it is given one.
 fn default_worker_name() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|name| name.trim().to_string())
-        .unwrap_or_else(|_| "worker".into());
+        .map_or_else(|_| "worker".into(), |name| name.trim().to_string());
     format!("{host}-{}", std::process::id())
 }

@@ -491,3 +491,39 @@ fn the_same_games_give_the_same_results_on_one_worker_or_two() {
         assert_eq!(runs[0][pair], runs[1][pair], "pair {pair:?}");
     }
 }
+
+#[test]
+#[ignore = "needs PostgreSQL and bubblewrap; .ci/run runs it"]
+fn a_worker_whose_toolchain_differs_does_not_take_that_languages_games() {
+    let _cluster = cluster();
+    let mut arena = Arena::new(10, 0.0);
+    let published = arena
+        .db
+        .rows("SELECT version FROM toolchains WHERE language = 'python'");
+    assert_eq!(
+        published.len(),
+        1,
+        "the server published python's toolchain"
+    );
+    arena
+        .db
+        .rows("UPDATE toolchains SET version = 'Python 0.1' WHERE language = 'python'");
+    arena.worker("a");
+    let said = format!(
+        "not taking the games of python bots: the arena builds them with 'Python 0.1', \
+         this machine has '{}'",
+        published[0]
+    );
+    arena.wait("a says why", Duration::from_secs(60), |a| {
+        a.log("a").contains(&said)
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(arena.games(), 0, "no game of python bots played by a");
+    // The same toolchain published again: a takes the games.
+    arena.db.rows(&format!(
+        "UPDATE toolchains SET version = '{}' WHERE language = 'python'",
+        published[0].replace('\'', "''")
+    ));
+    arena.wait("a plays", Duration::from_secs(60), |a| a.games() >= 2);
+    arena.check_stored();
+}

@@ -725,10 +725,6 @@ async fn retire(
 
 async fn rerate(State(shared): App, headers: HeaderMap) -> Answer {
     admin(&shared, &headers).await?;
-    let before = crate::scheduler::stored(&shared.pool).await?;
-    let recomputed = crate::scheduler::recomputed(&shared.pool).await?;
-    let versions = crate::scheduler::rerate(&shared.pool).await?;
-    Ok(Json(
-        json!({ "versions": versions, "changed": before != recomputed }),
-    ))
+    let (versions, changed) = crate::scheduler::rerate(&shared.pool).await?;
+    Ok(Json(json!({ "versions": versions, "changed": changed })))
 }

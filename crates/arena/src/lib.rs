@@ -110,6 +110,8 @@ pub struct Shared {
     pub player: String,
     /// A worker's own state (none on the server).
     pub worker: Option<worker::Local>,
+    /// What coordinating through the queue costs this process.
+    pub costs: scheduler::Costs,
 }
 
 impl Shared {
@@ -136,6 +138,7 @@ impl Shared {
             invitations: invitations::Changes::default(),
             player,
             worker,
+            costs: scheduler::Costs::default(),
         }
     }
 
@@ -240,7 +243,9 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         people::recover(&shared.pool).await?;
         scheduler::recover(&shared.pool).await?;
         worker::publish_settings(&shared.pool, &text).await?;
-        scheduler::ensure_ladders(&shared).await
+        worker::store_missing_sources(&shared).await?;
+        scheduler::ensure_ladders(&shared).await?;
+        Ok::<(), ArenaError>(())
     })?;
     let watcher = Arc::clone(&shared);
     runtime.spawn(async move { watcher.playing.watch().await });

@@ -325,6 +325,47 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
     Ok(pair.is_some())
 }
 
+/// The time the queue's coordination takes a player (claims, lease renewals, commits),
+/// which it reports every [`Costs::EVERY`] games it stores.
+#[derive(Default)]
+pub struct Costs {
+    totals: std::sync::Mutex<Totals>,
+}
+
+#[derive(Default)]
+struct Totals {
+    games: u32,
+    claiming: Duration,
+    renewing: Duration,
+    committing: Duration,
+}
+
+impl Costs {
+    /// Games between two reports.
+    pub const EVERY: u32 = 100;
+
+    fn add(&self, change: impl FnOnce(&mut Totals)) -> Option<String> {
+        let mut totals = self
+            .totals
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        change(&mut totals);
+        if totals.games == 0 || totals.games % Self::EVERY != 0 {
+            return None;
+        }
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0 / f64::from(totals.games);
+        let all = totals.claiming + totals.renewing + totals.committing;
+        Some(format!(
+            "{} games stored; coordination {:.2} ms a game (claim {:.2}, renew {:.2}, commit {:.2})",
+            totals.games,
+            ms(all),
+            ms(totals.claiming),
+            ms(totals.renewing),
+            ms(totals.committing)
+        ))
+    }
+}
+
 /// A game taken from the queue.
 #[derive(sqlx::FromRow)]
 pub(crate) struct Claimed {
@@ -392,6 +433,7 @@ pub(crate) async fn renew(shared: Arc<Shared>, id: i64) {
     let now = store::now_ms_sql(&shared.pool);
     loop {
         tokio::time::sleep(lease / 3).await;
+        let started = std::time::Instant::now();
         let renewed = sqlx::query(&format!(
             "UPDATE scheduled SET lease_until = {now} + $1 WHERE id = $2 AND worker = $3 \
              AND state = 'playing' AND lease_until >= {now}"
@@ -401,6 +443,8 @@ pub(crate) async fn renew(shared: Arc<Shared>, id: i64) {
         .bind(&shared.player)
         .execute(&shared.pool)
         .await;
+        let took = started.elapsed();
+        shared.costs.add(|totals| totals.renewing += took);
         match renewed {
             Ok(done) if done.rows_affected() == 1 => {}
             Ok(_) => {
@@ -444,8 +488,13 @@ pub fn slot(shared: &Arc<Shared>) {
             continue;
         }
         let excluded = crate::worker::excluded(shared);
+        let started = std::time::Instant::now();
         let claimed = match shared.block_on(claim(shared, &excluded)) {
-            Ok(Some(game)) => game,
+            Ok(Some(game)) => {
+                let took = started.elapsed();
+                shared.costs.add(|totals| totals.claiming += took);
+                game
+            }
             Ok(None) => {
                 // Nothing to play: look again in a while (a game scheduled, a ladder resumed).
                 std::thread::sleep(Duration::from_millis(100));
@@ -587,6 +636,7 @@ pub(crate) async fn store_result(
         .and_then(|files| std::fs::read_to_string(&files.record).ok())
         .unwrap_or_default();
     let now = store::now_ms_sql(&shared.pool);
+    let started = std::time::Instant::now();
     let mut tx = store::write(&shared.pool).await?;
     let deleted = sqlx::query(&format!(
         "DELETE FROM scheduled WHERE id = $1 AND state = 'playing' \
@@ -647,7 +697,16 @@ pub(crate) async fn store_result(
     for (version, standing) in standings {
         save_standing(&mut tx, version, &standing).await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    let took = started.elapsed();
+    let report = shared.costs.add(|totals| {
+        totals.committing += took;
+        totals.games += 1;
+    });
+    if let Some(report) = report {
+        shared.say(&format!("{}: {report}", shared.player));
+    }
+    Ok(())
 }
 
 async fn standing_of(tx: &mut Tx<'_>, version: i64) -> Result<Option<Standing>, sqlx::Error> {
@@ -702,21 +761,26 @@ pub async fn recomputed(pool: &Pool) -> Result<BTreeMap<i64, Standing>, sqlx::Er
 
 /// Every version's standing as stored.
 pub async fn stored(pool: &Pool) -> Result<BTreeMap<i64, Standing>, sqlx::Error> {
-    let mut tx = pool.begin().await?;
+    stored_in(&mut pool.begin().await?).await
+}
+
+async fn stored_in(tx: &mut Tx<'_>) -> Result<BTreeMap<i64, Standing>, sqlx::Error> {
     let versions: Vec<(i64,)> = sqlx::query_as("SELECT version_id FROM ratings")
-        .fetch_all(&mut *tx)
+        .fetch_all(&mut **tx)
         .await?;
     let mut all = BTreeMap::new();
     for (version,) in versions {
-        if let Some(standing) = standing_of(&mut tx, version).await? {
+        if let Some(standing) = standing_of(tx, version).await? {
             all.insert(version, standing);
         }
     }
     Ok(all)
 }
 
-/// Re-rates: replaces the stored ratings by those recomputed from the games.
-pub async fn rerate(pool: &Pool) -> Result<usize, sqlx::Error> {
+/// Re-rates: replaces the stored ratings by those recomputed from the games; how many versions
+/// are rated, and whether any stored rating differed (read in the same transaction, so that a
+/// game stored meanwhile cannot make them seem to).
+pub async fn rerate(pool: &Pool) -> Result<(usize, bool), sqlx::Error> {
     let mut tx = store::write(pool).await?;
     let games: Vec<(i64, i64, Option<i64>)> =
         sqlx::query_as("SELECT first_version, second_version, winner FROM games ORDER BY number")
@@ -731,12 +795,13 @@ pub async fn rerate(pool: &Pool) -> Result<usize, sqlx::Error> {
                 winner: winner.map(|w| w as u8),
             }),
     );
+    let changed = stored_in(&mut tx).await? != all;
     sqlx::query("DELETE FROM ratings").execute(&mut *tx).await?;
     for (version, standing) in &all {
         save_standing(&mut tx, *version, standing).await?;
     }
     tx.commit().await?;
-    Ok(all.len())
+    Ok((all.len(), changed))
 }
 
 #[cfg(test)]

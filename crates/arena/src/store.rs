@@ -189,3 +189,76 @@ pub async fn write(pool: &Pool) -> Result<Tx<'static>, sqlx::Error> {
     sqlx::query(lock).execute(&mut *tx).await?;
     Ok(tx)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_arena_made_before_workers_opens_and_keeps_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        // As the arena made it before: SQLite's own driver, the first two migrations.
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(dir.path().join("arena.db"))
+            .create_if_missing(true);
+        let old = sqlx::SqlitePool::connect_with(options).await.unwrap();
+        let mut before = migrator();
+        before.migrations = Cow::Owned(before.migrations[..2].to_vec());
+        before.run(&old).await.unwrap();
+        sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'alice', 0)")
+            .execute(&old)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO ladders (name) VALUES ('l')")
+            .execute(&old)
+            .await
+            .unwrap();
+        old.close().await;
+
+        for _ in 0..2 {
+            let pool = open(dir.path()).await.unwrap();
+            let (name,): (String,) = sqlx::query_as("SELECT name FROM users WHERE id = 1")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+            assert_eq!(name, "alice");
+            let applied: Vec<(i64,)> =
+                sqlx::query_as("SELECT version FROM _sqlx_migrations ORDER BY version")
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+            assert_eq!(applied, [(1,), (2,), (3,)]);
+            // The new columns and tables are there.
+            sqlx::query("UPDATE scheduled SET worker = 'w', lease_until = 0 WHERE 1 = 0")
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::query(
+                "INSERT INTO toolchains (language, version) VALUES ('c', 'cc 1') \
+                         ON CONFLICT (language) DO NOTHING",
+            )
+            .execute(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+        }
+    }
+
+    #[test]
+    fn only_postgres_addresses_are_taken_besides_the_folder() {
+        let dir = Path::new("/a");
+        assert_eq!(
+            Database::new(dir, None).unwrap(),
+            Database::Sqlite("/a/arena.db".into())
+        );
+        assert_eq!(
+            Database::new(dir, Some("postgres://h/db")).unwrap(),
+            Database::Postgres("postgres://h/db".into())
+        );
+        let refused = Database::new(dir, Some("mysql://h/db")).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "--database takes a postgres:// address, not 'mysql://h/db'"
+        );
+    }
+}

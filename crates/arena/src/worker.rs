@@ -184,7 +184,10 @@ pub(crate) fn excluded(shared: &Shared) -> Vec<String> {
         if here == version {
             continue;
         }
-        let mut said = local.said.lock().unwrap_or_else(|e| e.into_inner());
+        let mut said = local
+            .said
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if said.insert((language.clone(), version.clone())) {
             shared.say(&format!(
                 "not taking the games of {language} bots: the arena builds them with \
@@ -215,6 +218,33 @@ pub(crate) async fn publish_settings(pool: &store::Pool, text: &str) -> Result<(
     .execute(&mut *tx)
     .await?;
     tx.commit().await
+}
+
+/// Stores the sources of the versions uploaded before the database kept them (packed again
+/// from their folder under `DIR/sources`), so that workers can build those bots too.
+pub(crate) async fn store_missing_sources(shared: &Shared) -> Result<(), ArenaError> {
+    let missing: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT id, archive_hash FROM versions WHERE archive_hash <> '' \
+         AND archive_hash NOT IN (SELECT hash FROM sources) ORDER BY id",
+    )
+    .fetch_all(&shared.pool)
+    .await?;
+    for (version, hash) in missing {
+        let dir = crate::versions::sources_of(&shared.dir, version);
+        if !dir.is_dir() {
+            continue;
+        }
+        let bytes =
+            archive::pack(&dir).map_err(io_error(format!("cannot pack {}", dir.display())))?;
+        sqlx::query(
+            "INSERT INTO sources (hash, archive) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING",
+        )
+        .bind(&hash)
+        .bind(bytes)
+        .execute(&shared.pool)
+        .await?;
+    }
+    Ok(())
 }
 
 /// Why a worker does not start.
