@@ -13,13 +13,14 @@ pub type Pool = sqlx::SqlitePool;
 pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Sqlite>;
 
 /// The migrations, embedded in the binary in their order.
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "arena", include_str!("../migrations/0001_arena.sql")),
     (
         2,
         "invitations",
         include_str!("../migrations/0002_invitations.sql"),
     ),
+    (3, "casual", include_str!("../migrations/0003_casual.sql")),
 ];
 
 /// The database's own failures.
