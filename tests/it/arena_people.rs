@@ -293,36 +293,7 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     assert_eq!(clocks[1], "30.0 s", "{clocks}");
     watcher.click("tr.live-row a[href^='#/game/live']");
     watcher.until("return document.getElementById('status').textContent.startsWith('live');");
-    // Ann (black) moves first; each clicks their moves square by square.
-    for (ply, mv) in CHECKERS_GAME.iter().enumerate() {
-        let mover = if ply % 2 == 0 { &ann } else { &bob };
-        mover.until(
-            "return document.querySelector('.message').textContent.startsWith('Your move');",
-        );
-        if ply == 4 {
-            // Ann offers a draw with her move; Bob is told, and declines by playing on.
-            mover.click("button[name=draw]");
-        }
-        if ply == 5 {
-            let told = bob.eval("return document.querySelector('.message').textContent;");
-            assert!(
-                told.as_str().unwrap().contains("@ann offers a draw"),
-                "{told}"
-            );
-            assert_eq!(
-                bob.eval("return document.querySelector('button[name=draw]').textContent;"),
-                "Accept the draw"
-            );
-        }
-        click_move(mover, mv);
-        mover.until(&format!(
-            "return document.querySelectorAll('ol.moves li').length > {ply};"
-        ));
-        // The watcher sees each move as it is made.
-        watcher.until(&format!(
-            "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) > {ply};"
-        ));
-    }
+    play_checkers_by_clicking(&ann, &bob, &watcher);
     for person in [&ann, &bob] {
         person.until(
             "return document.querySelector('.message').textContent.startsWith('Game over');",
@@ -388,6 +359,41 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     assert!(bob
         .eval("return document.querySelector('tr.invitation.waiting');")
         .is_null());
+}
+
+/// Plays [`CHECKERS_GAME`]: Ann (black) moves first; each clicks their moves square by
+/// square; Ann offers a draw with her third move and Bob declines it by playing on; the
+/// watcher sees each move as it is made.
+fn play_checkers_by_clicking(ann: &Browser, bob: &Browser, watcher: &Browser) {
+    for (ply, mv) in CHECKERS_GAME.iter().enumerate() {
+        let mover = if ply % 2 == 0 { ann } else { bob };
+        mover.until(
+            "return document.querySelector('.message').textContent.startsWith('Your move');",
+        );
+        if ply == 4 {
+            // Ann offers a draw with her move; Bob is told, and declines by playing on.
+            mover.click("button[name=draw]");
+        }
+        if ply == 5 {
+            let told = bob.eval("return document.querySelector('.message').textContent;");
+            assert!(
+                told.as_str().unwrap().contains("@ann offers a draw"),
+                "{told}"
+            );
+            assert_eq!(
+                bob.eval("return document.querySelector('button[name=draw]').textContent;"),
+                "Accept the draw"
+            );
+        }
+        click_move(mover, mv);
+        mover.until(&format!(
+            "return document.querySelectorAll('ol.moves li').length > {ply};"
+        ));
+        // The watcher sees each move as it is made.
+        watcher.until(&format!(
+            "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) > {ply};"
+        ));
+    }
 }
 
 /// Clicks a checkers move (`11-15`, `9x18x27`) square by square, each square a target once
