@@ -230,8 +230,9 @@ const CHECKERS_GAME: [&str; 25] = [
 
 /// Two people: an invitation to checkers appears in the invitee's panel without a reload (and
 /// in the page's title) and is accepted; the game is played to its end by clicking square by
-/// square, each on their own page, multi-jumps included, and a draw offered with a move is
-/// declined by playing on; a third, not signed in, watches every move live. A declined
+/// square, each on their own page, multi-jumps included, a draw offered with a move declined
+/// by playing on, the invitee's tab closed and opened again mid-game; a third, not signed in,
+/// watches every move live, the live list showing both clocks. A declined
 /// invitation says so to its sender; one left waiting expires and can no longer be accepted.
 #[test]
 #[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
@@ -362,8 +363,8 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
 }
 
 /// Plays [`CHECKERS_GAME`]: Ann (black) moves first; each clicks their moves square by
-/// square; Ann offers a draw with her third move and Bob declines it by playing on; the
-/// watcher sees each move as it is made.
+/// square; Ann offers a draw with her third move and Bob declines it by playing on; Bob
+/// closes his tab mid-game and opens it again; the watcher sees each move as it is made.
 fn play_checkers_by_clicking(ann: &Browser, bob: &Browser, watcher: &Browser) {
     for (ply, mv) in CHECKERS_GAME.iter().enumerate() {
         let mover = if ply % 2 == 0 { ann } else { bob };
@@ -373,6 +374,16 @@ fn play_checkers_by_clicking(ann: &Browser, bob: &Browser, watcher: &Browser) {
         if ply == 4 {
             // Ann offers a draw with her move; Bob is told, and declines by playing on.
             mover.click("button[name=draw]");
+        }
+        if ply == 9 {
+            // Bob closes the tab on his turn and opens the game again: it goes on.
+            let page = bob.eval("return location.href;");
+            bob.goto("about:blank");
+            bob.goto(page.as_str().unwrap());
+            bob.until(&format!(
+                "return document.querySelector('.message').textContent.startsWith('Your move') \
+                 && document.querySelectorAll('ol.moves li').length === {ply};"
+            ));
         }
         if ply == 5 {
             let told = bob.eval("return document.querySelector('.message').textContent;");
