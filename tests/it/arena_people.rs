@@ -128,6 +128,73 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
         .find(|row| row["bot"] == "@ann")
         .unwrap_or_else(|| panic!("@ann rated: {board}"));
     assert_eq!(row["games"], 1, "{row}");
+
+    casual_and_friendly(&ann, &url);
+}
+
+/// A casual game (resigned at once) is stored but leaves the person's rating alone; a
+/// friendly match asked for from a bot's page is played, colours alternated, and unrated.
+fn casual_and_friendly(ann: &Browser, url: &str) {
+    ann.goto(&format!("{url}#/bot/tictactoe/builtin-random"));
+    ann.until("return document.querySelector('button[name=play]');");
+    ann.click("input[name=rated]");
+    ann.click("button[name=play]");
+    ann.until("return document.querySelector('.message').textContent.startsWith('Your move');");
+    ann.eval("window.confirm = () => true; return null;");
+    ann.click("button[name=resign]");
+    ann.until("return document.querySelector('.message').textContent.startsWith('Game over');");
+    let casual = |games: &Value| {
+        games.as_array().unwrap().iter().any(|game| {
+            game["players"][0] == "@ann" && game["rated"] == false && game["moves"] == 0
+        })
+    };
+    wait_for(url, "/api/ladders/tictactoe/games?limit=1000", casual);
+    let board = get(url, "/api/ladders/tictactoe/leaderboard");
+    let row = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["bot"] == "@ann");
+    assert_eq!(
+        row.unwrap()["games"],
+        1,
+        "the casual game rates nobody: {board}"
+    );
+
+    ann.goto(&format!("{url}#/bot/tictactoe/builtin-random"));
+    ann.until("return document.querySelector('form.friendly input[name=opponent]');");
+    ann.eval(
+        "document.querySelector('form.friendly input[name=opponent]').value = 'builtin-greedy';
+         document.querySelector('form.friendly input[name=games]').value = '2';",
+    );
+    ann.click("form.friendly button[type=submit]");
+    ann.until(
+        "return document.querySelector('form.friendly .message').textContent === '2 games queued';",
+    );
+    let friendlies = |games: &Value| -> Vec<Value> {
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|game| game["rated"] == false && game["players"][0] != "@ann")
+            .cloned()
+            .collect()
+    };
+    let games = wait_for(url, "/api/ladders/tictactoe/games?limit=1000", |games| {
+        friendlies(games).len() == 2
+    });
+    let mut pairs: Vec<String> = friendlies(&games)
+        .iter()
+        .map(|game| game["players"].to_string())
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            r#"["builtin-greedy","builtin-random"]"#,
+            r#"["builtin-random","builtin-greedy"]"#
+        ]
+    );
 }
 
 fn type_move(browser: &Browser, text: &str) {
@@ -153,10 +220,20 @@ fn wait_for(url: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
     }
 }
 
-/// Two people: an invitation appears in the invitee's panel without a reload (and in the
-/// page's title), is accepted, and the game is played to its end by clicking, each on their
-/// own page, watched live by a third who is not signed in; a declined invitation says so to its sender; one left waiting expires and can no
-/// longer be accepted.
+/// A short game of checkers from the standard start (found by a search with the rules):
+/// black (the first player) wins on move 25, with three multi-jumps, the last by a king.
+const CHECKERS_GAME: [&str; 25] = [
+    "10-15", "22-18", "15x22", "26x17", "9-14", "17x10", "7x14", "21-17", "14x21", "30-26",
+    "21x30", "23-18", "30x23x14", "31-26", "14-18", "27-23", "18x27x20", "28-24", "20x27", "32x23",
+    "12-16", "23-19", "16x23x30", "29-25", "30x21",
+];
+
+/// Two people: an invitation to checkers appears in the invitee's panel without a reload (and
+/// in the page's title) and is accepted; the game is played to its end by clicking square by
+/// square, each on their own page, multi-jumps included, a draw offered with a move declined
+/// by playing on, the invitee's tab closed and opened again mid-game; a third, not signed in,
+/// watches every move live, the live list showing both clocks. A declined
+/// invitation says so to its sender; one left waiting expires and can no longer be accepted.
 #[test]
 #[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
 fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
@@ -165,9 +242,12 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     init(&arena);
     let settings = arena.join("arena.toml");
     let text = std::fs::read_to_string(&settings).unwrap();
+    // One boss only: the checkers ladder plays no games of its own.
+    let checkers =
+        "\n[[ladders]]\nname = \"checkers\"\ngame = \"checkers\"\nbosses = [\"random\"]\n";
     std::fs::write(
         &settings,
-        text.replace("invitation_expiry_s = 600", "invitation_expiry_s = 15"),
+        text.replace("invitation_expiry_s = 600", "invitation_expiry_s = 15") + checkers,
     )
     .unwrap();
     let (_server, url) = serve(&arena);
@@ -178,7 +258,7 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     bob.goto(&format!("{url}#/invitations"));
     bob.until("return document.querySelector('div.invitations');");
 
-    invite(&ann, &url, "bob");
+    invite(&ann, &url, "checkers", "bob");
     let row = "tr.invitation.waiting button[name=accept]";
     bob.until(&format!("return document.querySelector('{row}');"));
     assert!(bob
@@ -197,33 +277,30 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     let watcher = Browser::start();
     watcher.goto(&format!("{url}#/live"));
     watcher.until("const row = document.querySelector('tr.live-row'); return row && row.innerText.includes('@bob');");
+    // Both clocks, Ann's running (30 s a move, the people's clock).
+    let clocks = watcher.until(
+        "const c = document.querySelectorAll('tr.live-row .clock'); \
+         return c.length === 2 && c[0].classList.contains('running') \
+         && !c[1].classList.contains('running') && [c[0].textContent, c[1].textContent];",
+    );
+    let seconds = |text: &Value| {
+        text.as_str()
+            .unwrap()
+            .trim_end_matches(" s")
+            .parse::<f64>()
+            .unwrap()
+    };
+    assert!((0.0..30.0).contains(&seconds(&clocks[0])), "{clocks}");
+    assert_eq!(clocks[1], "30.0 s", "{clocks}");
     watcher.click("tr.live-row a[href^='#/game/live']");
     watcher.until("return document.getElementById('status').textContent.startsWith('live');");
-    // Ann moves first; each clicks a free square on their turn, to the end.
-    let over = "document.querySelector('.message').textContent.startsWith('Game over')";
-    loop {
-        let mover = [&ann, &bob].into_iter().find(|person| {
-            person
-                .eval(&format!(
-                    "return {over} || !!document.querySelector('.board-area .target[data-move]');"
-                ))
-                .as_bool()
-                .unwrap_or(false)
-        });
-        let Some(mover) = mover else {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            continue;
-        };
-        if mover.eval(&format!("return {over};")).as_bool().unwrap() {
-            break;
-        }
-        let before = mover.eval("return document.querySelectorAll('ol.moves li').length;");
-        mover.click(".board-area .target[data-move]");
-        mover.until(&format!(
-            "return {over} || document.querySelectorAll('ol.moves li').length > {before};"
-        ));
+    play_checkers_by_clicking(&ann, &bob, &watcher);
+    for person in [&ann, &bob] {
+        person.until(
+            "return document.querySelector('.message').textContent.startsWith('Game over');",
+        );
     }
-    let games = wait_for(&url, "/api/ladders/tictactoe/games?limit=10", |games| {
+    let games = wait_for(&url, "/api/ladders/checkers/games?limit=10", |games| {
         !games.as_array().unwrap().is_empty()
     });
     assert_eq!(
@@ -231,14 +308,23 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
         serde_json::json!(["@ann", "@bob"]),
         "{games}"
     );
-    // The watcher saw it to its end, every move.
+    assert_eq!(games[0]["winner"], 0, "{games}");
+    assert_eq!(games[0]["moves"], CHECKERS_GAME.len(), "{games}");
+    let number = games[0]["number"].as_i64().unwrap();
+    let record = get(&url, &format!("/api/game/checkers/{number}"))["record"].clone();
+    let played: Vec<&str> = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| mv["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(played, CHECKERS_GAME, "{record}");
+    assert_eq!(record["moves"][4]["offers_draw"], true, "{record}");
     watcher.until("return document.getElementById('status').textContent === 'the game is over';");
-    let seen = watcher.eval("return Number(document.querySelector('.board-box').dataset.ply);");
-    assert_eq!(seen, games[0]["moves"], "the last position shown");
 
     // Declined: the sender's panel says so.
     ann.goto(&format!("{url}#/invitations"));
-    invite(&ann, &url, "bob");
+    invite(&ann, &url, "tictactoe", "bob");
     bob.goto(&format!("{url}#/invitations"));
     bob.until("return document.querySelector('tr.invitation.waiting button[name=decline]');");
     bob.click("tr.invitation.waiting button[name=decline]");
@@ -264,7 +350,7 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
     }
 
     // Left waiting, it expires: shown so, with nothing left to accept.
-    invite(&ann, &url, "bob");
+    invite(&ann, &url, "tictactoe", "bob");
     bob.goto(&format!("{url}#/invitations"));
     bob.until("return document.querySelector('tr.invitation.waiting');");
     std::thread::sleep(std::time::Duration::from_secs(16));
@@ -276,12 +362,67 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
         .is_null());
 }
 
-/// Sends an invitation to `to` from the invitations page.
-fn invite(browser: &Browser, url: &str, to: &str) {
+/// Plays [`CHECKERS_GAME`]: Ann (black) moves first; each clicks their moves square by
+/// square; Ann offers a draw with her third move and Bob declines it by playing on; Bob
+/// closes his tab mid-game and opens it again; the watcher sees each move as it is made.
+fn play_checkers_by_clicking(ann: &Browser, bob: &Browser, watcher: &Browser) {
+    for (ply, mv) in CHECKERS_GAME.iter().enumerate() {
+        let mover = if ply % 2 == 0 { ann } else { bob };
+        mover.until(
+            "return document.querySelector('.message').textContent.startsWith('Your move');",
+        );
+        if ply == 4 {
+            // Ann offers a draw with her move; Bob is told, and declines by playing on.
+            mover.click("button[name=draw]");
+        }
+        if ply == 9 {
+            // Bob closes the tab on his turn and opens the game again: it goes on.
+            let page = bob.eval("return location.href;");
+            bob.goto("about:blank");
+            bob.goto(page.as_str().unwrap());
+            bob.until(&format!(
+                "return document.querySelector('.message').textContent.startsWith('Your move') \
+                 && document.querySelectorAll('ol.moves li').length === {ply};"
+            ));
+        }
+        if ply == 5 {
+            let told = bob.eval("return document.querySelector('.message').textContent;");
+            assert!(
+                told.as_str().unwrap().contains("@ann offers a draw"),
+                "{told}"
+            );
+            assert_eq!(
+                bob.eval("return document.querySelector('button[name=draw]').textContent;"),
+                "Accept the draw"
+            );
+        }
+        click_move(mover, mv);
+        mover.until(&format!(
+            "return document.querySelectorAll('ol.moves li').length > {ply};"
+        ));
+        // The watcher sees each move as it is made.
+        watcher.until(&format!(
+            "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) > {ply};"
+        ));
+    }
+}
+
+/// Clicks a checkers move (`11-15`, `9x18x27`) square by square, each square a target once
+/// the one before is chosen.
+fn click_move(browser: &Browser, mv: &str) {
+    for square in mv.split(['-', 'x']) {
+        let target = format!(".board-area .target[data-square=\"{square}\"]");
+        browser.until(&format!("return document.querySelector('{target}');"));
+        browser.click(&target);
+    }
+}
+
+/// Sends an invitation to `to` to a game of `ladder` from the invitations page.
+fn invite(browser: &Browser, url: &str, ladder: &str, to: &str) {
     browser.goto(&format!("{url}#/invitations"));
     browser.until("return document.querySelector('form.invite input[name=to]');");
     browser.eval(&format!(
-        "document.querySelector('form.invite select[name=ladder]').value = 'tictactoe';
+        "document.querySelector('form.invite select[name=ladder]').value = '{ladder}';
          document.querySelector('form.invite input[name=to]').value = '{to}';"
     ));
     browser.click("form.invite button[type=submit]");

@@ -49,7 +49,8 @@ function gamesTable(ladder, games) {
     games.map((game) => el("tr", { class: "game-row" }, el("td", { class: "num" }, gameLink(ladder, game)),
       el("td", {}, botLink(ladder, game.players[0])), el("td", {}, botLink(ladder, game.players[1])),
       el("td", {}, game.winner === null ? "draw" : (game.winner === 0 ? "1-0" : "0-1")),
-      el("td", {}, game.reason), el("td", { class: "num" }, game.moves)))));
+      el("td", {}, game.reason, game.rated === false ? el("span", { class: "unrated" }, " (unrated)") : ""),
+      el("td", { class: "num" }, game.moves)))));
 }
 
 async function showLadders() {
@@ -133,11 +134,8 @@ async function showBot([ladder, name]) {
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
     el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
-  user && bot.active_version && !bot.retired && !name.startsWith("@")
-    ? el("p", {}, el("button", { type: "button", name: "play", onclick: async () => {
-      const game = await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/play`, { side: "first" });
-      location.hash = `#/play/${game.id}`;
-    } }, "play this bot"), " (you move first, 30 s a move by default; your game is rated, as you, @", user.name, ")") : "",
+  user && bot.active_version && !bot.retired && !name.startsWith("@") ? playThisBot(ladder, name, user) : "",
+  user && bot.active_version && !bot.retired && !name.startsWith("@") ? friendlyMatch(ladder, name) : "",
   el("h2", {}, "Rating"), historyPlot(history),
   el("h2", {}, "Results by opponent"), el("table", { class: "opponents" },
     el("tr", {}, ["opponent", "won", "drawn", "lost"].map((title) => el("th", {}, title))),
@@ -146,6 +144,37 @@ async function showBot([ladder, name]) {
   el("h2", {}, "Recent games"), gamesTable(ladder, own.slice(0, 50)),
   mine ? el("p", {}, "Each game's page shows what your bot wrote to stderr in it (only to you).") : "");
   markOnce("bot-shown");
+}
+
+// "Play this bot", rated (as @NAME, in the ladder's one pool) or casual.
+function playThisBot(ladder, name, user) {
+  const rated = el("input", { type: "checkbox", name: "rated", checked: "" });
+  const message = el("span", { class: "message", role: "status" });
+  return el("p", { class: "play-this-bot" }, el("button", { type: "button", name: "play", onclick: async () => {
+    try {
+      const game = await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/play`, { side: "first", rated: rated.checked });
+      location.hash = `#/play/${game.id}`;
+    } catch (error) { message.textContent = error.message; }
+  } }, "play this bot"), " ", el("label", {}, rated, " rated"),
+  ` (you move first, 30 s a move by default, as @${user.name}; a casual game is not rated) `, message);
+}
+
+// A friendly match: this bot against another of the ladder, N games, colours alternated,
+// unrated; the games are listed with the ladder's as they are played.
+function friendlyMatch(ladder, name) {
+  const opponent = el("input", { type: "text", name: "opponent", placeholder: "a bot's name" });
+  const games = el("input", { type: "number", name: "games", min: "1", value: "2" });
+  const message = el("span", { class: "message", role: "status" });
+  const node = el("form", { class: "friendly" }, "Friendly match against ", opponent, " ", games,
+    " games (unrated) ", el("button", { type: "submit" }, "ask"), " ", message);
+  node.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await send(`api/ladders/${enc(ladder)}/friendlies`, { first: name, second: opponent.value.trim(), games: Number(games.value) });
+      message.textContent = `${answer.games.length} games queued`;
+    } catch (error) { message.textContent = error.message; }
+  });
+  return node;
 }
 
 async function showMine() {
@@ -228,13 +257,32 @@ async function showUpload() {
   });
 }
 
+// A player's clock in the list of live games: the time it has for its move, counting down
+// while it is to move.
+function liveClock(game, side, fetched) {
+  const clocks = game.clocks || {};
+  const left = (clocks.left_ms || [])[side];
+  if (left === undefined) return "";
+  const running = clocks.to_move === side;
+  return el("span", { class: running ? "clock running" : "clock", "data-left": left,
+    "data-since": running ? fetched - game.thinking_ms : "" }, seconds(running ? left - game.thinking_ms : left));
+}
+function seconds(ms) { return `${(Math.max(0, ms) / 1000).toFixed(1)} s`; }
+
 // The games being played, each a link to the viewer, which follows it move by move; the list
-// is drawn again whenever a game moves, begins or ends (at most once a second).
+// is drawn again whenever a game moves, begins or ends (at most once a second); the clock of
+// the player to move runs between.
 async function showLive() {
   let left = false;
+  const tick = setInterval(() => {
+    for (const clock of document.querySelectorAll(".live-games .clock.running")) {
+      clock.textContent = seconds(Number(clock.dataset.left) - (Date.now() - Number(clock.dataset.since)));
+    }
+  }, 100);
   const draw = async () => {
     let games;
     try { games = await getJson("api/live"); } catch (error) { return; }
+    const fetched = Date.now();
     if (left) return; // a redraw that was under way when another page was opened
     main().replaceChildren(el("h1", {}, "Games being played"), games.length === 0
       ? el("p", { class: "no-live" }, "None right now: the ladders may be paused, or waiting for bots.")
@@ -242,14 +290,15 @@ async function showLive() {
         el("tr", {}, ["ladder", "first", "second", "moves", "began", ""].map((title) => el("th", {}, title))),
         games.map((game) => el("tr", { class: "live-row" },
           el("td", {}, el("a", { href: `#/ladder/${enc(game.ladder)}` }, game.ladder)),
-          el("td", {}, botLink(game.ladder, game.players[0])), el("td", {}, botLink(game.ladder, game.players[1])),
+          el("td", {}, botLink(game.ladder, game.players[0]), " ", liveClock(game, 0, fetched)),
+          el("td", {}, botLink(game.ladder, game.players[1]), " ", liveClock(game, 1, fetched)),
           el("td", { class: "num" }, game.moves), el("td", {}, new Date(game.started).toLocaleTimeString()),
           el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")))))));
     markOnce("live-shown");
   };
   await draw();
   const stop = watch(throttle(() => { if (!left) draw(); }, 1000));
-  return () => { left = true; stop(); };
+  return () => { left = true; stop(); clearInterval(tick); };
 }
 
 // Invitations: the panel of those sent, received and open to anyone, and a form to invite. It
@@ -277,11 +326,13 @@ async function showInvitations() {
   const panel = el("div", { class: "invitations" });
   const ladder = el("select", { name: "ladder" }, ladders.map((l) => el("option", { value: l.name }, l.name)));
   const to = el("input", { type: "text", name: "to", placeholder: "a user's name (empty: anyone)" });
+  const rated = el("input", { type: "checkbox", name: "rated", checked: "" });
   const invite = el("form", { class: "arena-form invite" }, el("p", {}, el("label", {}, "game ", ladder)),
-    el("p", {}, el("label", {}, "invite ", to)), el("button", { type: "submit" }, "invite"), message);
+    el("p", {}, el("label", {}, "invite ", to)), el("p", {}, el("label", {}, rated, " rated")),
+    el("button", { type: "submit" }, "invite"), message);
   invite.addEventListener("submit", async (event) => {
     event.preventDefault();
-    try { await send("api/invitations", { ladder: ladder.value, to: to.value.trim() || null }); message.textContent = "sent"; to.value = ""; }
+    try { await send("api/invitations", { ladder: ladder.value, to: to.value.trim() || null, rated: rated.checked }); message.textContent = "sent"; to.value = ""; }
     catch (error) { message.textContent = error.message; }
   });
   const act = (invitation, action) => async () => {
@@ -294,7 +345,7 @@ async function showInvitations() {
     panel.replaceChildren(list.length === 0 ? el("p", {}, "No invitations.") : el("div", { class: "scroll" }, el("table", { class: "invitations" },
       el("tr", {}, ["game", "from", "to", "state", ""].map((title) => el("th", {}, title))),
       list.map((invitation) => el("tr", { class: `invitation ${invitation.state}`, "data-id": invitation.id },
-        el("td", {}, invitation.ladder), el("td", {}, invitation.from), el("td", {}, invitation.to || "anyone"),
+        el("td", {}, invitation.ladder, invitation.rated ? "" : " (casual)"), el("td", {}, invitation.from), el("td", {}, invitation.to || "anyone"),
         el("td", { class: "state" }, invitation.state === "waiting" ? `waiting (${Math.ceil(invitation.expires_in_s / 60)} min)` : invitation.state),
         el("td", {}, invitation.state === "waiting"
           ? (invitation.mine ? el("button", { type: "button", name: "cancel", onclick: act(invitation, "cancel") }, "cancel")

@@ -78,7 +78,8 @@ pub async fn serve(
     let app = shield.guard(
         api.merge(crate::pages::router(Arc::clone(&shared), &shield))
             .merge(crate::people::router(Arc::clone(&shared)))
-            .merge(crate::invitations::router(Arc::clone(&shared))),
+            .merge(crate::invitations::router(Arc::clone(&shared)))
+            .merge(crate::friendly::router(Arc::clone(&shared))),
         &settings,
     );
     on_ready(&format!("http://{}", shield.shown_host()));
@@ -414,19 +415,21 @@ type GameRow = (
     i64,
     i64,
     i64,
+    i64,
 );
 
 const GAME_COLUMNS: &str =
     "games.number, a.name, b.name, games.winner, games.reason, games.detail, \
-     games.moves, games.placement, games.finished_at FROM games \
+     games.moves, games.placement, games.rated, games.finished_at FROM games \
      JOIN versions va ON va.id = games.first_version JOIN bots a ON a.id = va.bot_id \
      JOIN versions vb ON vb.id = games.second_version JOIN bots b ON b.id = vb.bot_id";
 
 fn game_json(row: GameRow) -> Value {
-    let (number, first, second, winner, reason, detail, moves, placement, finished_at) = row;
+    let (number, first, second, winner, reason, detail, moves, placement, rated, finished_at) = row;
     json!({
         "number": number, "players": [first, second], "winner": winner, "reason": reason,
-        "detail": detail, "moves": moves, "placement": placement != 0, "finished_at": finished_at,
+        "detail": detail, "moves": moves, "placement": placement != 0, "rated": rated != 0,
+        "finished_at": finished_at,
     })
 }
 

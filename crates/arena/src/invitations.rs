@@ -53,6 +53,9 @@ struct Invite {
     ladder: String,
     /// The invitee's name; none for an open challenge.
     to: Option<String>,
+    /// Whether the game counts for the ratings (by default it does).
+    #[serde(default = "crate::people::rated_by_default")]
+    rated: bool,
 }
 
 async fn invite(
@@ -102,13 +105,14 @@ async fn invite(
     let now = store::now();
     let expiry = i64::try_from(shared.arena.settings.invitation_expiry_s).unwrap_or(i64::MAX);
     sqlx::query(
-        "INSERT INTO invitations (id, ladder, from_user, to_user, state, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, 'waiting', $5, $6)",
+        "INSERT INTO invitations (id, ladder, from_user, to_user, state, rated, created_at, \
+         expires_at) VALUES ($1, $2, $3, $4, 'waiting', $5, $6, $7)",
     )
     .bind(id)
     .bind(&body.ladder)
     .bind(user.id)
     .bind(to)
+    .bind(i64::from(body.rated))
     .bind(now)
     .bind(now.saturating_add(expiry))
     .execute(&mut *tx)
@@ -118,7 +122,7 @@ async fn invite(
     Ok(Json(json!({ "id": id })))
 }
 
-/// An invitation as read: id, ladder, sender, invitee, state, game, expiry.
+/// An invitation as read: id, ladder, sender, invitee, state, game, expiry, rated.
 type Row = (
     i64,
     String,
@@ -127,6 +131,7 @@ type Row = (
     String,
     Option<i64>,
     i64,
+    i64,
 );
 
 /// The caller's invitations (sent, received, and the open challenges of others), newest
@@ -134,8 +139,8 @@ type Row = (
 async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     let rows: Vec<Row> = sqlx::query_as(
-        "SELECT invitations.id, ladder, sender.name, invitee.name, state, game_id, expires_at \
-         FROM invitations JOIN users AS sender ON sender.id = from_user \
+        "SELECT invitations.id, ladder, sender.name, invitee.name, state, game_id, expires_at, \
+         rated FROM invitations JOIN users AS sender ON sender.id = from_user \
          LEFT JOIN users AS invitee ON invitee.id = to_user \
          WHERE from_user = $1 OR to_user = $2 OR (to_user IS NULL AND state = 'waiting') \
          ORDER BY invitations.id DESC LIMIT 100",
@@ -147,7 +152,7 @@ async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, Api
     let now = store::now();
     let list: Vec<Value> = rows
         .into_iter()
-        .map(|(id, ladder, from, to, state, game, expires)| {
+        .map(|(id, ladder, from, to, state, game, expires, rated)| {
             let state = if state == "waiting" && expires <= now {
                 "expired".to_string()
             } else {
@@ -156,7 +161,7 @@ async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, Api
             json!({
                 "id": id, "ladder": ladder, "from": from, "to": to, "state": state,
                 "game": game, "expires_in_s": (expires - now).max(0),
-                "mine": from == user.name,
+                "mine": from == user.name, "rated": rated != 0,
             })
         })
         .collect();
@@ -180,13 +185,13 @@ async fn act(
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;
-    let found: Option<(String, i64, Option<i64>, String, i64)> = sqlx::query_as(
-        "SELECT ladder, from_user, to_user, state, expires_at FROM invitations WHERE id = $1",
+    let found: Option<(String, i64, Option<i64>, String, i64, i64)> = sqlx::query_as(
+        "SELECT ladder, from_user, to_user, state, expires_at, rated FROM invitations WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&mut *tx)
     .await?;
-    let (ladder, from, to, state, expires) = found.ok_or_else(|| not_found("invitation"))?;
+    let (ladder, from, to, state, expires, rated) = found.ok_or_else(|| not_found("invitation"))?;
     // Anyone but its sender takes an open challenge; only a named invitee declines.
     let allowed = match action.as_str() {
         "accept" => to.map_or(from != user.id, |to| to == user.id),
@@ -224,20 +229,39 @@ async fn act(
         shared.invitations.changed();
         return Ok(Json(json!({ "state": new_state })));
     }
-    let game = accept(&shared, tx, id, &ladder, from, &user).await?;
+    let accepted = Accepted {
+        id,
+        ladder: &ladder,
+        from,
+        rated: rated != 0,
+    };
+    let game = accept(&shared, tx, &accepted, &user).await?;
     shared.invitations.changed();
     Ok(Json(json!({ "state": new_state, "game": game })))
+}
+
+/// An invitation being accepted.
+struct Accepted<'a> {
+    id: i64,
+    ladder: &'a str,
+    /// Its sender.
+    from: i64,
+    rated: bool,
 }
 
 /// Begins the game of an invitation accepted by `user`: its sender first.
 async fn accept(
     shared: &Arc<Shared>,
     mut tx: store::Tx<'static>,
-    id: i64,
-    ladder: &str,
-    from: i64,
+    invitation: &Accepted<'_>,
     user: &User,
 ) -> Result<i64, ApiError> {
+    let Accepted {
+        id,
+        ladder,
+        from,
+        rated,
+    } = *invitation;
     let (name,): (String,) = sqlx::query_as("SELECT name FROM users WHERE id = $1")
         .bind(from)
         .fetch_one(&mut *tx)
@@ -263,5 +287,5 @@ async fn accept(
         .bind(id)
         .execute(&mut *tx)
         .await?;
-    people::begin(shared, tx, ladder, [first, second]).await
+    people::begin(shared, tx, ladder, [first, second], rated).await
 }

@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod api;
 pub mod archive;
 pub mod client;
+pub mod friendly;
 pub mod invitations;
 pub mod ladder;
 pub mod live;

@@ -304,7 +304,7 @@ pub async fn fold_new_games(shared: &Shared, ladder_name: &str) -> Result<(), sq
     let last = folded().get(ladder_name).map_or(0, |f| f.last);
     let games: Vec<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
         "SELECT number, first_version, second_version, winner FROM games \
-         WHERE ladder = $1 AND number > $2 ORDER BY number",
+         WHERE ladder = $1 AND number > $2 AND rated = 1 ORDER BY number",
     )
     .bind(ladder_name)
     .bind(last)
@@ -381,7 +381,14 @@ async fn live_games(State(shared): App) -> Response {
             .into_iter()
             .filter_map(|game| {
                 let live = referee_records::live::LiveGame::read(&game.file).ok()?;
-                let header = live.header;
+                // The table writes its live file at each move: the mover has been thinking
+                // since the file was last written.
+                let thinking = std::fs::metadata(&game.file)
+                    .and_then(|meta| meta.modified())
+                    .ok()
+                    .and_then(|written| written.elapsed().ok())
+                    .map_or(0, |elapsed| elapsed.as_millis() as u64);
+                let header = &live.header;
                 (i64::from(header.number) == game.id).then(|| {
                     serde_json::json!({
                         "ladder": game.ladder,
@@ -390,6 +397,8 @@ async fn live_games(State(shared): App) -> Response {
                         "players": header.players,
                         "moves": live.moves.len(),
                         "started": header.started,
+                        "clocks": referee_web::live_clocks(&live),
+                        "thinking_ms": thinking,
                     })
                 })
             })

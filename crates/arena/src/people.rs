@@ -18,7 +18,7 @@
 use crate::accounts::User;
 use crate::api::{not_found, refuse, required, ApiError};
 use crate::live::LiveGame;
-use crate::scheduler::{self, Claimed, FixedBot};
+use crate::scheduler::{self, Claimed, FixedBot, Queued};
 use crate::store::{self, Pool, Tx};
 use crate::Shared;
 use axum::extract::{Path, State};
@@ -96,10 +96,18 @@ enum Side {
     Second,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 struct StartBody {
     #[serde(default)]
     side: Side,
+    /// Whether the game counts for the ratings: "play this bot" is rated unless asked casual.
+    #[serde(default = "rated_by_default")]
+    rated: bool,
+}
+
+/// A person's game counts for the ratings unless they ask for a casual one.
+pub(crate) fn rated_by_default() -> bool {
+    true
 }
 
 /// The person's version on `ladder`, made at their first game there.
@@ -131,7 +139,7 @@ async fn start(
     if shared.arena.ladder(&ladder_name).is_none() {
         return Err(not_found("ladder"));
     }
-    let side = body.map(|Json(body)| body.side).unwrap_or_default();
+    let (side, rated) = body.map_or((Side::First, true), |Json(body)| (body.side, body.rated));
     let mut tx = store::write(&shared.pool).await?;
     let bot: Option<(i64, String, String)> = sqlx::query_as(
         "SELECT versions.id, versions.command, versions.protocol FROM bots \
@@ -161,8 +169,10 @@ async fn start(
         Side::First => [you, them],
         Side::Second => [them, you],
     };
-    let id = begin(&shared, tx, &ladder_name, sitters).await?;
-    Ok(Json(json!({ "id": id, "ladder": ladder_name })))
+    let id = begin(&shared, tx, &ladder_name, sitters, rated).await?;
+    Ok(Json(
+        json!({ "id": id, "ladder": ladder_name, "rated": rated }),
+    ))
 }
 
 /// Who sits on a side of a person's game.
@@ -204,9 +214,14 @@ pub(crate) async fn begin(
     mut tx: Tx<'_>,
     ladder: &str,
     sitters: [Sitter; 2],
+    rated: bool,
 ) -> Result<i64, ApiError> {
     let [first, second] = [sitters[0].version(), sitters[1].version()];
-    let id = scheduler::schedule_playing(&mut tx, ladder, first, second).await?;
+    let queued = Queued {
+        rated,
+        ..Queued::rated(ladder, first, second)
+    };
+    let id = scheduler::enqueue(&mut tx, &queued, "playing").await?;
     tx.commit().await?;
     let pages = sitters.each_ref().map(|sitter| match sitter {
         Sitter::Person { user, .. } => Some((*user, PlayPage::detached())),
@@ -223,6 +238,7 @@ pub(crate) async fn begin(
             first_version: first,
             second_version: second,
             placement: 0,
+            rated,
         },
         sitters,
         pages: pages.map(|page| page.map(|(_, page)| page)),
@@ -397,12 +413,16 @@ mod tests {
             };
             bosses.push(scheduler::ensure_fixed_bot(&mut tx, &boss).await.unwrap());
         }
-        let theirs = scheduler::schedule_playing(&mut tx, "t", person, bosses[0])
+        let theirs = scheduler::enqueue(&mut tx, &Queued::rated("t", person, bosses[0]), "playing")
             .await
             .unwrap();
-        let bots = scheduler::schedule_playing(&mut tx, "t", bosses[0], bosses[1])
-            .await
-            .unwrap();
+        let bots = scheduler::enqueue(
+            &mut tx,
+            &Queued::rated("t", bosses[0], bosses[1]),
+            "playing",
+        )
+        .await
+        .unwrap();
         tx.commit().await.unwrap();
 
         recover(&pool).await.unwrap();

@@ -208,21 +208,40 @@ async fn schedule_pair(
     placement: bool,
 ) -> Result<(), sqlx::Error> {
     for (first, second) in [(a, b), (b, a)] {
-        let id = next_scheduled_id(tx).await?;
-        sqlx::query(
-            "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
-             created_at) VALUES ($1, $2, $3, $4, $5, 'scheduled', $6)",
-        )
-        .bind(id)
-        .bind(ladder)
-        .bind(first)
-        .bind(second)
-        .bind(i64::from(placement))
-        .bind(store::now())
-        .execute(&mut **tx)
-        .await?;
+        let game = Queued {
+            placement,
+            ..Queued::rated(ladder, first, second)
+        };
+        enqueue(tx, &game, "scheduled").await?;
     }
     Ok(())
+}
+
+/// A game to put in the queue.
+pub(crate) struct Queued<'a> {
+    pub(crate) ladder: &'a str,
+    pub(crate) first: i64,
+    pub(crate) second: i64,
+    /// One of a new version's games against the bosses (played first).
+    pub(crate) placement: bool,
+    /// Whether it counts for the ratings.
+    pub(crate) rated: bool,
+    /// The user who asked for it (a friendly match), if anyone did.
+    pub(crate) requested_by: Option<i64>,
+}
+
+impl<'a> Queued<'a> {
+    /// A rated game of the ladder's own.
+    pub(crate) fn rated(ladder: &'a str, first: i64, second: i64) -> Queued<'a> {
+        Queued {
+            ladder,
+            first,
+            second,
+            placement: false,
+            rated: true,
+            requested_by: None,
+        }
+    }
 }
 
 /// The id of the queue's next game: never that of a game already stored (whose queue row is
@@ -237,23 +256,26 @@ pub(crate) async fn next_scheduled_id(tx: &mut Tx<'_>) -> Result<i64, sqlx::Erro
     Ok(max.unwrap_or(0) + 1)
 }
 
-/// Puts a game in the queue as being played already (a person's, played as it is asked for);
-/// its id.
-pub(crate) async fn schedule_playing(
+/// Puts `game` in the queue in `state` ('scheduled' to wait for a slot; 'playing' for a
+/// person's game, played as it is asked for); its id.
+pub(crate) async fn enqueue(
     tx: &mut Tx<'_>,
-    ladder: &str,
-    first: i64,
-    second: i64,
+    game: &Queued<'_>,
+    state: &str,
 ) -> Result<i64, sqlx::Error> {
     let id = next_scheduled_id(tx).await?;
     sqlx::query(
-        "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, state, \
-         created_at) VALUES ($1, $2, $3, $4, 0, 'playing', $5)",
+        "INSERT INTO scheduled (id, ladder, first_version, second_version, placement, rated, \
+         requested_by, state, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(id)
-    .bind(ladder)
-    .bind(first)
-    .bind(second)
+    .bind(game.ladder)
+    .bind(game.first)
+    .bind(game.second)
+    .bind(i64::from(game.placement))
+    .bind(i64::from(game.rated))
+    .bind(game.requested_by)
+    .bind(state)
     .bind(store::now())
     .execute(&mut **tx)
     .await?;
@@ -267,10 +289,11 @@ type CandidateRow = (i64, i64, i64, Option<f64>, Option<f64>, Option<i64>);
 /// by [`ladder::choose_pair`]; whether it scheduled a pair.
 async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
     let mut tx = store::write(&shared.pool).await?;
-    let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE ladder = $1")
-        .bind(ladder)
-        .fetch_one(&mut *tx)
-        .await?;
+    let (waiting,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM scheduled WHERE ladder = $1 AND rated = 1")
+            .bind(ladder)
+            .fetch_one(&mut *tx)
+            .await?;
     let matchmaking = &shared.arena.settings.matchmaking;
     if waiting >= i64::from(matchmaking.scheduled) {
         return Ok(false);
@@ -302,7 +325,7 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
         .collect();
     let last: Option<(i64, i64)> = sqlx::query_as(
         "SELECT first_version, second_version FROM scheduled WHERE ladder = $1 AND placement = 0 \
-         ORDER BY id DESC LIMIT 1",
+         AND rated = 1 ORDER BY id DESC LIMIT 1",
     )
     .bind(ladder)
     .fetch_optional(&mut *tx)
@@ -311,7 +334,7 @@ async fn top_up(shared: &Shared, ladder: &str) -> Result<bool, sqlx::Error> {
         Some(pair) => Some(pair),
         None => sqlx::query_as(
             "SELECT first_version, second_version FROM games WHERE ladder = $1 AND placement = 0 \
-                 ORDER BY number DESC LIMIT 1",
+                 AND rated = 1 ORDER BY number DESC LIMIT 1",
         )
         .bind(ladder)
         .fetch_optional(&mut *tx)
@@ -367,13 +390,29 @@ impl Costs {
 }
 
 /// A game taken from the queue.
-#[derive(sqlx::FromRow)]
 pub(crate) struct Claimed {
     pub id: i64,
     pub ladder: String,
     pub first_version: i64,
     pub second_version: i64,
     pub placement: i64,
+    pub rated: bool,
+}
+
+// Read by hand: `rated` is an INTEGER 0/1 in both databases, which the `any` driver does not
+// decode as a bool.
+impl sqlx::FromRow<'_, sqlx::any::AnyRow> for Claimed {
+    fn from_row(row: &sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row;
+        Ok(Self {
+            id: row.try_get("id")?,
+            ladder: row.try_get("ladder")?,
+            first_version: row.try_get("first_version")?,
+            second_version: row.try_get("second_version")?,
+            placement: row.try_get("placement")?,
+            rated: row.try_get::<i64, _>("rated")? != 0,
+        })
+    }
 }
 
 /// The next game to play (placements first; a game whose lease ran out too), leased to
@@ -386,8 +425,8 @@ pub(crate) async fn claim(
     let postgres = store::is_postgres(pool);
     let now = store::now_ms_sql(pool);
     let mut sql = format!(
-        "SELECT scheduled.id, scheduled.ladder, first_version, second_version, placement \
-         FROM scheduled JOIN ladders ON ladders.name = scheduled.ladder \
+        "SELECT scheduled.id, scheduled.ladder, first_version, second_version, placement, \
+         scheduled.rated FROM scheduled JOIN ladders ON ladders.name = scheduled.ladder \
          WHERE ladders.paused = 0 AND (state = 'scheduled' \
          OR (state = 'playing' AND worker IS NOT NULL AND lease_until < {now}))"
     );
@@ -657,8 +696,8 @@ pub(crate) async fn store_result(
     let winner = record.result.winner.map(|side| side.index() as i64);
     sqlx::query(
         "INSERT INTO games (number, scheduled_id, ladder, first_version, second_version, winner, \
-         reason, detail, moves, placement, record, finished_at, worker) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+         reason, detail, moves, placement, rated, record, finished_at, worker) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(number)
     .bind(claimed.id)
@@ -670,6 +709,7 @@ pub(crate) async fn store_result(
     .bind(&record.result.detail)
     .bind(record.moves.len() as i64)
     .bind(claimed.placement)
+    .bind(i64::from(claimed.rated))
     .bind(path.to_string_lossy().into_owned())
     .bind(store::now())
     .bind(&shared.player)
@@ -680,9 +720,30 @@ pub(crate) async fn store_result(
         .bind(text)
         .execute(&mut *tx)
         .await?;
+    if claimed.rated {
+        rate_game(&mut tx, claimed, winner).await?;
+    }
+    tx.commit().await?;
+    let took = started.elapsed();
+    let report = shared.costs.add(|totals| {
+        totals.committing += took;
+        totals.games += 1;
+    });
+    if let Some(report) = report {
+        shared.say(&format!("{}: {report}", shared.player));
+    }
+    Ok(())
+}
+
+/// Brings the two versions' stored ratings up to date with one more game.
+async fn rate_game(
+    tx: &mut Tx<'_>,
+    claimed: &Claimed,
+    winner: Option<i64>,
+) -> Result<(), sqlx::Error> {
     let mut standings = BTreeMap::new();
     for version in [claimed.first_version, claimed.second_version] {
-        if let Some(standing) = standing_of(&mut tx, version).await? {
+        if let Some(standing) = standing_of(tx, version).await? {
             standings.insert(version, standing);
         }
     }
@@ -695,16 +756,7 @@ pub(crate) async fn store_result(
         },
     );
     for (version, standing) in standings {
-        save_standing(&mut tx, version, &standing).await?;
-    }
-    tx.commit().await?;
-    let took = started.elapsed();
-    let report = shared.costs.add(|totals| {
-        totals.committing += took;
-        totals.games += 1;
-    });
-    if let Some(report) = report {
-        shared.say(&format!("{}: {report}", shared.player));
+        save_standing(tx, version, &standing).await?;
     }
     Ok(())
 }
@@ -744,19 +796,29 @@ async fn save_standing(tx: &mut Tx<'_>, version: i64, s: &Standing) -> Result<()
     Ok(())
 }
 
-/// Every version's standing recomputed from the stored games, in their numbers' order.
-pub async fn recomputed(pool: &Pool) -> Result<BTreeMap<i64, Standing>, sqlx::Error> {
-    let games: Vec<(i64, i64, Option<i64>)> =
-        sqlx::query_as("SELECT first_version, second_version, winner FROM games ORDER BY number")
-            .fetch_all(pool)
-            .await?;
-    Ok(ladder::recompute(games.into_iter().map(
-        |(first, second, winner)| ladder::Result {
+/// The rated games' results, in their numbers' order: what the ratings are a function of.
+async fn rated_results<'e, E>(executor: E) -> Result<Vec<ladder::Result>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let games: Vec<(i64, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT first_version, second_version, winner FROM games WHERE rated = 1 ORDER BY number",
+    )
+    .fetch_all(executor)
+    .await?;
+    Ok(games
+        .into_iter()
+        .map(|(first, second, winner)| ladder::Result {
             first,
             second,
             winner: winner.map(|w| w as u8),
-        },
-    )))
+        })
+        .collect())
+}
+
+/// Every version's standing recomputed from the stored games, in their numbers' order.
+pub async fn recomputed(pool: &Pool) -> Result<BTreeMap<i64, Standing>, sqlx::Error> {
+    Ok(ladder::recompute(rated_results(pool).await?))
 }
 
 /// Every version's standing as stored.
@@ -782,19 +844,7 @@ async fn stored_in(tx: &mut Tx<'_>) -> Result<BTreeMap<i64, Standing>, sqlx::Err
 /// game stored meanwhile cannot make them seem to).
 pub async fn rerate(pool: &Pool) -> Result<(usize, bool), sqlx::Error> {
     let mut tx = store::write(pool).await?;
-    let games: Vec<(i64, i64, Option<i64>)> =
-        sqlx::query_as("SELECT first_version, second_version, winner FROM games ORDER BY number")
-            .fetch_all(&mut *tx)
-            .await?;
-    let all = ladder::recompute(
-        games
-            .into_iter()
-            .map(|(first, second, winner)| ladder::Result {
-                first,
-                second,
-                winner: winner.map(|w| w as u8),
-            }),
-    );
+    let all = ladder::recompute(rated_results(&mut *tx).await?);
     let changed = stored_in(&mut tx).await? != all;
     sqlx::query("DELETE FROM ratings").execute(&mut *tx).await?;
     for (version, standing) in &all {
@@ -850,5 +900,46 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(bosses, 2, "a boss is made once");
+    }
+
+    /// Casual games and friendlies are stored with the others but rate nobody: recomputing
+    /// the ratings from the stored games gives what the rated games alone give.
+    #[tokio::test]
+    async fn unrated_games_are_stored_but_never_rated() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let mut tx = store::write(&pool).await.unwrap();
+        sqlx::query("INSERT INTO ladders (name) VALUES ('l')")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        ensure_boss(&mut tx, "l", "random").await.unwrap();
+        ensure_boss(&mut tx, "l", "greedy").await.unwrap();
+        // Version 1 beats version 2 once rated, and loses to it three times unrated.
+        for (number, winner, rated) in [(1, 0, 1), (2, 1, 0), (3, 1, 0), (4, 1, 0)] {
+            sqlx::query(
+                "INSERT INTO games (number, scheduled_id, ladder, first_version, second_version, \
+                 winner, reason, detail, moves, rated, record, finished_at) \
+                 VALUES ($1, $2, 'l', 1, 2, $3, 'win', '', 5, $4, '', 0)",
+            )
+            .bind(number)
+            .bind(number)
+            .bind(winner)
+            .bind(rated)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+        let rated_only = ladder::recompute([ladder::Result {
+            first: 1,
+            second: 2,
+            winner: Some(0),
+        }]);
+        assert_eq!(recomputed(&pool).await.unwrap(), rated_only);
+        rerate(&pool).await.unwrap();
+        let stored = stored(&pool).await.unwrap();
+        assert_eq!(stored, rated_only);
+        assert_eq!((stored[&1].wins, stored[&1].losses), (1, 0));
     }
 }

@@ -29,6 +29,9 @@ allowed_hosts = []
 people_time = "move=30000"
 # How long an invitation to a game waits to be accepted, in seconds.
 invitation_expiry_s = 600
+# A friendly match between two bots (unrated) is at most this many games, and a user may have
+# this many friendly games waiting to be played at once.
+friendly_games = 20
 
 [limits]
 upload_bytes = 2097152          # one upload (a .tar.gz of the sources), at most 2 MiB
@@ -96,6 +99,9 @@ pub struct Settings {
     /// Seconds an invitation waits.
     #[serde(default = "default_invitation_expiry")]
     pub invitation_expiry_s: u64,
+    /// Games a friendly match may have, and a user may have waiting.
+    #[serde(default = "default_friendly_games")]
+    pub friendly_games: u32,
     /// Sizes, rates and the free disk asked for.
     #[serde(default)]
     pub limits: ArenaLimits,
@@ -267,6 +273,10 @@ fn default_invitation_expiry() -> u64 {
     600
 }
 
+fn default_friendly_games() -> u32 {
+    20
+}
+
 fn default_people_time() -> String {
     "move=30000".into()
 }
@@ -287,6 +297,7 @@ impl Default for Settings {
             allowed_hosts: Vec::new(),
             people_time: default_people_time(),
             invitation_expiry_s: default_invitation_expiry(),
+            friendly_games: default_friendly_games(),
             limits: ArenaLimits::default(),
             matchmaking: Matchmaking::default(),
             workers: Workers::default(),

@@ -16,14 +16,15 @@ pub type Pool = sqlx::AnyPool;
 pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
 
 /// The migrations, embedded in the binary in their order.
-const MIGRATIONS: [(i64, &str, &str); 3] = [
+const MIGRATIONS: [(i64, &str, &str); 4] = [
     (1, "arena", include_str!("../migrations/0001_arena.sql")),
     (
         2,
         "invitations",
         include_str!("../migrations/0002_invitations.sql"),
     ),
-    (3, "workers", include_str!("../migrations/0003_workers.sql")),
+    (3, "casual", include_str!("../migrations/0003_casual.sql")),
+    (4, "workers", include_str!("../migrations/0004_workers.sql")),
 ];
 
 /// The database's own failures.
@@ -197,13 +198,13 @@ mod tests {
     #[tokio::test]
     async fn an_arena_made_before_workers_opens_and_keeps_its_data() {
         let dir = tempfile::tempdir().unwrap();
-        // As the arena made it before: SQLite's own driver, the first two migrations.
+        // As the arena made it before workers: SQLite's own driver, the first three migrations.
         let options = sqlx::sqlite::SqliteConnectOptions::new()
             .filename(dir.path().join("arena.db"))
             .create_if_missing(true);
         let old = sqlx::SqlitePool::connect_with(options).await.unwrap();
         let mut before = migrator();
-        before.migrations = Cow::Owned(before.migrations[..2].to_vec());
+        before.migrations = Cow::Owned(before.migrations[..3].to_vec());
         before.run(&old).await.unwrap();
         sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'alice', 0)")
             .execute(&old)
@@ -227,7 +228,7 @@ mod tests {
                     .fetch_all(&pool)
                     .await
                     .unwrap();
-            assert_eq!(applied, [(1,), (2,), (3,)]);
+            assert_eq!(applied, [(1,), (2,), (3,), (4,)]);
             // The new columns and tables are there.
             sqlx::query("UPDATE scheduled SET worker = 'w', lease_until = 0 WHERE 1 = 0")
                 .execute(&pool)

@@ -24,6 +24,13 @@ pub fn recorded_view(record: &Path) -> Option<serde_json::Value> {
     serde_json::to_value(replay::finished(&stored)).ok()
 }
 
+/// Each player's clock in a game being played (its live file read), as a list of live games
+/// shows them: `{"left_ms": [FIRST, SECOND], "to_move": 0 | 1 | null}`, the time each has for
+/// its next move and who is to move.
+pub fn live_clocks(game: &referee_records::live::LiveGame) -> serde_json::Value {
+    replay::live_clocks(game)
+}
+
 /// The view of a game being played, from its table's live file
 /// ([`referee_records::live`]): `live` is true, the moves are those played so far. None when
 /// the file holds no game now (between games) or cannot be read.

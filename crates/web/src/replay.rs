@@ -4,11 +4,13 @@
 use referee_records::export::format_of;
 use referee_records::live::{find_live, LiveGame};
 use referee_records::record::StoredGame;
+use referee_rules::clock::Clock;
 use referee_rules::games::{AnyGame, GameSpec};
 use referee_rules::quote;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::path::Path;
+use std::time::Duration;
 
 /// The most bytes of a stderr file shown: the referee writes at most 64 KiB a game, and a
 /// little more after the game ends.
@@ -211,6 +213,33 @@ pub(crate) fn finished(game: &StoredGame) -> GameView {
 /// The view of a live game: what was played so far.
 pub(crate) fn live(dir: &Path, number: u32) -> Option<GameView> {
     find_live(dir, number).map(live_game)
+}
+
+/// Each player's clock in a game being played, after the moves made so far: the time it has
+/// for its next move (what is left of its bank, or its move's limit, as the referee counts
+/// them) and which player is to move (none once the game is over): a list of live games shows
+/// both, the mover's running.
+pub(crate) fn live_clocks(game: &LiveGame) -> Value {
+    let header = &game.header;
+    let mut clocks = header.time.map(Clock::new);
+    for mv in &game.moves {
+        let used = Duration::from_micros(mv.us);
+        // A late move (a strike) was charged by the referee as made; so it is here.
+        let _ = clocks[mv.side.index()].settle(used, Duration::MAX / 4);
+    }
+    let to_move = spec_of_text(&header.game).and_then(|spec| {
+        let mut moves = header.opening.clone();
+        moves.extend(game.moves.iter().map(|mv| mv.notation.clone()));
+        let position = position(&spec, &moves, moves.len())?;
+        position
+            .outcome()
+            .is_none()
+            .then(|| position.side_to_move().index())
+    });
+    json!({
+        "left_ms": clocks.map(|clock| clock.available().as_millis() as u64),
+        "to_move": to_move,
+    })
 }
 
 /// The view of a game being played, from what its live file holds.

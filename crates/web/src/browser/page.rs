@@ -158,25 +158,24 @@ impl PlayPage {
 
     /// A move clicked or typed (`4 4`, `11-15`, `swap`; ` draw` after it offers a draw):
     /// checked against the position first, so that a slip is told at once, in the words a bot
-    /// would get, and never reaches the referee.
+    /// would get, and never reaches the referee. The first move taken ends the turn at once:
+    /// a second one (another tab, a double click) is refused, never kept for the next turn.
     pub fn play_move(&self, text: &str) -> Result<(), PlayRefused> {
         let text = text.trim();
         let (text, offers_draw) = match text.strip_suffix(" draw") {
             Some(mv) => (mv.trim(), true),
             None => (text, false),
         };
-        let canonical = {
-            let shown = self.state.shown.lock().expect("never poisoned");
-            match shown.as_ref() {
-                Some((shown, _)) if shown.your_turn => {
-                    let mut trial = shown.game.boxed_clone();
-                    trial
-                        .play_text(text)
-                        .map_err(|error| PlayRefused::Illegal(error.to_string()))?
-                }
-                _ => return Err(PlayRefused::NotYourTurn),
-            }
+        let mut shown = self.state.shown.lock().expect("never poisoned");
+        let Some((shown, _)) = shown.as_mut().filter(|(shown, _)| shown.your_turn) else {
+            return Err(PlayRefused::NotYourTurn);
         };
+        let canonical = shown
+            .game
+            .boxed_clone()
+            .play_text(text)
+            .map_err(|error| PlayRefused::Illegal(error.to_string()))?;
+        shown.your_turn = false;
         self.submit(Submission::Move {
             canonical,
             offers_draw,
@@ -297,4 +296,51 @@ async fn events(
     State(page): State<PlayPage>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     change_events(page.changes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee_rules::games::GameSpec;
+
+    /// Two tabs of one person (or a double click) move at once: one move is taken, the other
+    /// refused as out of turn, and nothing is left waiting to be played as the next move.
+    #[test]
+    fn of_two_moves_sent_at_once_one_is_taken() {
+        let page = PlayPage::detached();
+        let answers = page.answers();
+        let game = GameSpec::from_words::<&str>("tictactoe", &[])
+            .unwrap()
+            .new_game();
+        page.show(Shown {
+            title: String::new(),
+            svg: String::new(),
+            legal: game.legal_moves_text(),
+            moves: Vec::new(),
+            your_turn: true,
+            remaining_ms: None,
+            draw_offers: false,
+            draw_offered: false,
+            message: String::new(),
+            over: false,
+            game,
+        });
+        let tabs: Vec<_> = ["0 0", "2 2"]
+            .into_iter()
+            .map(|mv| {
+                let page = page.clone();
+                std::thread::spawn(move || page.play_move(mv))
+            })
+            .collect();
+        let results: Vec<_> = tabs.into_iter().map(|tab| tab.join().unwrap()).collect();
+        assert_eq!(results.iter().filter(|taken| taken.is_ok()).count(), 1);
+        assert!(results
+            .iter()
+            .any(|refused| matches!(refused, Err(PlayRefused::NotYourTurn))));
+        assert!(answers.try_recv().is_ok());
+        assert!(
+            answers.try_recv().is_err(),
+            "one move only reached the seat"
+        );
+    }
 }
