@@ -209,16 +209,22 @@ pub struct ServeOptions {
 /// The name under which the server's own slots hold games.
 pub const SERVER: &str = "server";
 
+/// The host the arena's bots run on (the server's or a worker's), in the sandbox when any
+/// ladder asks for it; builds need the sandbox in any case.
+fn bots_host(arena: &Arena) -> Result<Host, ArenaError> {
+    referee_cage::sandbox::check_available()?;
+    let sandbox = arena.ladders.iter().any(|l| l.settings.sandbox);
+    Ok(host::prepare(&ProcessOptions {
+        sandbox,
+        ..ProcessOptions::default()
+    })?)
+}
+
 /// Serves the arena until the process is stopped; `on_ready` hears the address once it
 /// listens.
 pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), ArenaError> {
     let arena = Arena::load(&options.dir)?;
-    referee_cage::sandbox::check_available()?;
-    let sandbox = arena.ladders.iter().any(|l| l.settings.sandbox);
-    let host = host::prepare(&ProcessOptions {
-        sandbox,
-        ..ProcessOptions::default()
-    })?;
+    let host = bots_host(&arena)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -858,18 +858,25 @@ pub async fn rerate(pool: &Pool) -> Result<(usize, bool), sqlx::Error> {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn work_cut_off_by_a_crash_is_taken_up_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let pool = store::open(dir.path()).await.unwrap();
+    /// A new database with a ladder `l` whose bosses are random (bot and version 1) and
+    /// greedy (2), in a transaction still open.
+    async fn ladder_with_bosses(dir: &std::path::Path) -> (Pool, Tx<'static>) {
+        let pool = store::open(dir).await.unwrap();
         let mut tx = store::write(&pool).await.unwrap();
         sqlx::query("INSERT INTO ladders (name) VALUES ('l')")
             .execute(&mut *tx)
             .await
             .unwrap();
         ensure_boss(&mut tx, "l", "random").await.unwrap();
-        ensure_boss(&mut tx, "l", "random").await.unwrap();
         ensure_boss(&mut tx, "l", "greedy").await.unwrap();
+        (pool, tx)
+    }
+
+    #[tokio::test]
+    async fn work_cut_off_by_a_crash_is_taken_up_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pool, mut tx) = ladder_with_bosses(dir.path()).await;
+        ensure_boss(&mut tx, "l", "random").await.unwrap();
         sqlx::query(
             "INSERT INTO versions (id, bot_id, number, protocol, archive_hash, state, created_at, \
              updated_at) VALUES (3, 1, 2, 'native', '', 'building', 0, 0)",
@@ -907,14 +914,7 @@ mod tests {
     #[tokio::test]
     async fn unrated_games_are_stored_but_never_rated() {
         let dir = tempfile::tempdir().unwrap();
-        let pool = store::open(dir.path()).await.unwrap();
-        let mut tx = store::write(&pool).await.unwrap();
-        sqlx::query("INSERT INTO ladders (name) VALUES ('l')")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        ensure_boss(&mut tx, "l", "random").await.unwrap();
-        ensure_boss(&mut tx, "l", "greedy").await.unwrap();
+        let (pool, mut tx) = ladder_with_bosses(dir.path()).await;
         // Version 1 beats version 2 once rated, and loses to it three times unrated.
         for (number, winner, rated) in [(1, 0, 1), (2, 1, 0), (3, 1, 0), (4, 1, 0)] {
             sqlx::query(

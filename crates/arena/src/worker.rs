@@ -15,8 +15,6 @@ use crate::store::{self, Database};
 use crate::{io_error, ArenaError, Shared};
 use referee_cage::build::compile;
 use referee_cage::build::toolchain::toolchain;
-use referee_cage::host;
-use referee_cage::process_options::ProcessOptions;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -279,12 +277,7 @@ pub fn run(options: &WorkerOptions, on_ready: impl FnOnce()) -> Result<(), Arena
         .ok_or(ArenaError::Worker(WorkerError::NoArena))?;
     let settings = Settings::parse(&text).map_err(WorkerError::Settings)?;
     let arena = Arena::new(settings, &cache).map_err(WorkerError::Settings)?;
-    referee_cage::sandbox::check_available()?;
-    let sandbox = arena.ladders.iter().any(|l| l.settings.sandbox);
-    let host = host::prepare(&ProcessOptions {
-        sandbox,
-        ..ProcessOptions::default()
-    })?;
+    let host = crate::bots_host(&arena)?;
     let shared = Arc::new(Shared::new(
         pool,
         arena,
