@@ -130,6 +130,54 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
     assert_eq!(row["games"], 1, "{row}");
 
     casual_and_friendly(&ann, &url);
+    friendlies_refused(&url, &crate::arena::token(&arena, "carl", false));
+}
+
+/// Friendly matches asked for wrongly are refused with the reason: no games, too many, one bot
+/// twice, a bot that is not there, a name that is no name, more waiting than a user may have.
+fn friendlies_refused(url: &str, carl: &str) {
+    let ask = |first: &str, second: &str, games: u32| {
+        let body = serde_json::json!({"first": first, "second": second, "games": games});
+        match ureq::post(&format!("{url}/api/ladders/tictactoe/friendlies"))
+            .set("Authorization", &format!("Bearer {carl}"))
+            .send_json(body)
+        {
+            Ok(_) => (200, String::new()),
+            Err(refused) => {
+                let response = refused.into_response().unwrap();
+                (response.status(), response.into_string().unwrap())
+            }
+        }
+    };
+    let cases = [
+        ("builtin-random", "builtin-greedy", 0, 400, "1 to 20 games"),
+        ("builtin-random", "builtin-greedy", 21, 400, "1 to 20 games"),
+        (
+            "builtin-random",
+            "builtin-random",
+            2,
+            400,
+            "two different bots",
+        ),
+        ("builtin-random", "nobody", 2, 404, "named 'nobody'"),
+        (
+            "builtin-random",
+            "<b>x</b>",
+            2,
+            400,
+            "the second is not a bot's name",
+        ),
+    ];
+    for (first, second, games, status, said) in cases {
+        let (got, text) = ask(first, second, games);
+        assert_eq!(got, status, "{first} {second} {games}: {text}");
+        assert!(text.contains(said), "{text}");
+        assert!(!text.contains("<b>"), "not echoed raw: {text}");
+    }
+    assert_eq!(ask("builtin-random", "builtin-greedy", 20).0, 200);
+    let (got, text) = ask("builtin-random", "builtin-greedy", 1);
+    assert_eq!(got, 429, "{text}");
+    assert!(text.contains("friendly games waiting"), "{text}");
 }
 
 /// A casual game (resigned at once) is stored but leaves the person's rating alone; a

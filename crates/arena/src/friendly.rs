@@ -66,6 +66,15 @@ async fn ask(
             format!("a friendly match is 1 to {most} games"),
         ));
     }
+    // A name is shown back only once known to be one (no markup, at most 40 characters).
+    for (which, name) in [("first", &body.first), ("second", &body.second)] {
+        if !store::valid_name(name) {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                format!("the {which} is not a bot's name (1 to 40 letters, digits, '-', '_', '.')"),
+            ));
+        }
+    }
     if body.first == body.second {
         return Err(refuse(StatusCode::BAD_REQUEST, "choose two different bots"));
     }
