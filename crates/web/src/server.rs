@@ -340,10 +340,13 @@ async fn events(
 }
 
 /// Server-sent events, one `changed` event (its data the new generation) each time `changes`
-/// changes: what pages wait on to fetch again (the arena's too).
+/// changes: what pages wait on to fetch again (the arena's too). The first event is sent at
+/// once: a page fetches its state while its connection is being made, and a change between the
+/// two (or while a dropped connection was made again) would otherwise never reach it.
 pub fn change_events(
-    changes: watch::Receiver<u64>,
+    mut changes: watch::Receiver<u64>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    changes.mark_changed();
     let stream = futures_util::stream::unfold(changes, |mut changes| async move {
         changes.changed().await.ok()?;
         let generation = *changes.borrow_and_update();
@@ -353,4 +356,38 @@ pub fn change_events(
         Some((Ok(event), changes))
     });
     Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::response::IntoResponse;
+    use futures_util::StreamExt;
+
+    /// A change made after a page fetched its state but before its events' connection was made
+    /// still reaches the page: the first event comes at once, with the generation as it stands.
+    #[test]
+    fn a_page_that_connects_late_still_hears_of_the_change_it_missed() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (changes, _) = watch::channel(1_u64);
+            changes.send_replace(2);
+            let response = change_events(changes.subscribe()).into_response();
+            let mut body = response.into_body().into_data_stream();
+            let mut next = async || {
+                let bytes = tokio::time::timeout(Duration::from_secs(5), body.next())
+                    .await
+                    .expect("an event at once")
+                    .unwrap()
+                    .unwrap();
+                String::from_utf8(bytes.to_vec()).unwrap()
+            };
+            assert_eq!(next().await, "event: changed\ndata: 2\n\n");
+            changes.send_replace(3);
+            assert_eq!(next().await, "event: changed\ndata: 3\n\n");
+        });
+    }
 }

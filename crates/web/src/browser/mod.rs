@@ -169,7 +169,12 @@ impl Seat for BrowserSeat {
             side,
             moves: played,
         });
-        self.show(format!("{} is to move.", self.opponent), None, false, false);
+        self.show(
+            format!("Waiting for {} to be ready.", self.opponent),
+            None,
+            false,
+            false,
+        );
         let ready = Ready {
             name: "human".into(),
             version: env!("CARGO_PKG_VERSION").into(),
