@@ -13,7 +13,6 @@
 
 use referee_bots::checkers::{GreedyBrain, SearchBrain};
 use referee_bots::{Brain, Budget};
-use referee_rules::clock::TimeControl;
 use referee_rules::games::checkers::Checkers;
 use referee_rules::games::Game;
 use std::time::{Duration, Instant};
@@ -85,15 +84,13 @@ fn main() {
         "late ms"
     );
     for limit in limits {
-        let control = TimeControl::parse_over(TimeControl::default(), &format!("move={limit}"))
-            .expect("a time control");
         let mut brain = SearchBrain::new(1);
         let (mut depths, mut nodes, mut seconds, mut cpu) = (Vec::new(), 0u64, 0f64, 0f64);
         let mut think_ms = 0;
         let mut late = Duration::ZERO;
         for game in &positions {
             brain.new_game(game, game.side_to_move());
-            let budget = Budget::for_turn(limit, &control, false, Instant::now());
+            let budget = Budget::for_limit(limit, Instant::now());
             think_ms = budget.total().as_millis();
             let cpu_before = cpu_seconds();
             brain.choose(game, &budget);

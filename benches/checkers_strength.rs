@@ -17,7 +17,6 @@
 
 use referee_bots::checkers::{EndgameDb, SearchBrain};
 use referee_bots::{Brain, Budget};
-use referee_rules::clock::TimeControl;
 use referee_rules::games::checkers::Checkers;
 use referee_rules::games::{Game, Side};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -58,8 +57,6 @@ impl Pairing {
 
 /// The points of the measured bot in game `number`.
 fn play(pairing: Pairing, ms: u64, number: u32) -> f64 {
-    let control = TimeControl::parse_over(TimeControl::default(), &format!("move={ms}"))
-        .expect("a time control");
     let seed = u64::from(number) * 7919 + ms;
     let mut brains = pairing.brains(seed);
     // brains[0] plays first in even games.
@@ -79,7 +76,7 @@ fn play(pairing: Pairing, ms: u64, number: u32) -> f64 {
             Side::First => first,
             Side::Second => 1 - first,
         };
-        let budget = Budget::for_turn(ms, &control, plies < 2, Instant::now());
+        let budget = Budget::for_limit(ms, Instant::now());
         let mv = brains[mover].choose(&game, &budget);
         game.play(mv).expect("a legal move");
         plies += 1;

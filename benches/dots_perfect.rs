@@ -13,7 +13,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use referee_bots::dots::{Coins, DotsStrong, Solver};
 use referee_bots::{Brain, Budget};
-use referee_rules::clock::TimeControl;
 use referee_rules::games::dots::{Dots, DotsParams};
 use referee_rules::games::{Game, Side};
 use std::time::Instant;
@@ -70,12 +69,10 @@ fn main() {
         let began = Instant::now();
         brain.new_game(&start, Side::First);
         let prepared = began.elapsed();
-        let control = TimeControl::parse_over(TimeControl::default(), &format!("move={ms}"))
-            .expect("a time control");
         let (mut mistakes, mut lost, mut slowest) = (0, 0, 0.0f64);
         for (game, &before) in positions.iter().zip(&values) {
             let received = Instant::now();
-            let budget = Budget::for_turn(ms, &control, false, received);
+            let budget = Budget::for_limit(ms, received);
             let line = brain.choose(game, &budget);
             slowest = slowest.max(received.elapsed().as_secs_f64() * 1000.0);
             let mut after = game.clone();

@@ -17,9 +17,9 @@
 //! part named, both parts run.
 
 use serde_json::Value;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-use std::os::unix::process::CommandExt;
 
 const LIMIT_MS: u64 = 100;
 

@@ -215,7 +215,7 @@ fn main() {
         protocol: Protocol::NATIVE,
         words: vec![build_instant_bot().display().to_string()],
     };
-    let random = PlayerSpec::Builtin(Level::Random);
+    let random = PlayerSpec::Builtin(Level::Random.into());
     referee_cycles(10, &instant);
     referee_cycles(10, &random);
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);

@@ -17,7 +17,6 @@ mod plain_uct;
 use plain_uct::PlainUct;
 use referee_bots::uttt::UtttMcts;
 use referee_bots::{Brain, Budget};
-use referee_rules::clock::TimeControl;
 use referee_rules::games::uttt::{Uttt, UtttParams};
 use referee_rules::games::{Game, Side};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -35,8 +34,6 @@ const OPPONENTS: [(&str, Opponent); 2] = [
 
 /// What one game gave the strong bot, and its slowest move in milliseconds.
 fn play(ms: u64, opponent: Opponent, number: u32) -> (f64, f64) {
-    let control = TimeControl::parse_over(TimeControl::default(), &format!("move={ms}"))
-        .expect("a time control");
     let seed = u64::from(number) * 7919 + ms;
     let mut strong = UtttMcts::new(seed);
     let mut other = opponent(seed + 1);
@@ -49,12 +46,10 @@ fn play(ms: u64, opponent: Opponent, number: u32) -> (f64, f64) {
     strong.new_game(&game, strong_side);
     other.new_game(&game, strong_side.opponent());
     let mut slowest = 0.0f64;
-    let mut moved = [false; 2];
     while game.outcome().is_none() {
         let side = game.side_to_move();
         let received = Instant::now();
-        let budget = Budget::for_turn(ms, &control, !moved[side.index()], received);
-        moved[side.index()] = true;
+        let budget = Budget::for_limit(ms, received);
         let square = if side == strong_side {
             let square = strong.choose(&game, &budget);
             slowest = slowest.max(received.elapsed().as_secs_f64() * 1000.0);

@@ -2,25 +2,22 @@
 
 use anyhow::Result;
 use clap::Args;
-use referee_bots::Level;
+use referee_bots::BotSpec;
 use std::io;
 
 #[derive(Args, Debug)]
 pub(super) struct BotArgs {
-    /// How strongly it plays: random (or 1), greedy (or 2), strong (or 3).
-    level: Level,
+    /// How strongly it plays: random (or 1), greedy (or 2), strong (or 3). After a comma,
+    /// nodes=N searches N positions a move (playouts in uttt) within the clock, so that the
+    /// same seed plays the same moves on any machine at any load: strong,nodes=20000.
+    bot: BotSpec,
     /// Seed for the bot's random choices: the same seed replays the same game, except
-    /// where a search is cut off by the clock.
+    /// where a search is cut off by the clock (never with nodes=N, as long as the search fits).
     #[arg(long, default_value_t = 0)]
     seed: u64,
 }
 
 pub(super) fn run(args: BotArgs) -> Result<()> {
-    referee_bots::run(
-        args.level,
-        args.seed,
-        io::stdin().lock(),
-        io::stdout().lock(),
-    )?;
+    referee_bots::run(args.bot, args.seed, io::stdin().lock(), io::stdout().lock())?;
     Ok(())
 }

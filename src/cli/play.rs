@@ -158,7 +158,7 @@ fn side_specs(first: Option<&str>, second: Option<&str>) -> Result<([SideSpec; 2
         |text: &str, which: &str| SideSpec::parse(text).with_context(|| format!("--{which}"));
     let first = first.map(|text| parse(text, "first")).transpose()?;
     let second = second.map(|text| parse(text, "second")).transpose()?;
-    let strongest = SideSpec::Bot(PlayerSpec::Builtin(Level::Strong));
+    let strongest = SideSpec::Bot(PlayerSpec::Builtin(Level::Strong.into()));
     Ok(match (first, second) {
         (None, None) => ([SideSpec::Human, strongest], Some(Side::Second)),
         (Some(first @ SideSpec::Bot(_)), None) => ([first, SideSpec::Human], None),
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_side_not_given_faces_the_other() {
-        let strongest = SideSpec::Bot(PlayerSpec::Builtin(Level::Strong));
+        let strongest = SideSpec::Bot(PlayerSpec::Builtin(Level::Strong.into()));
         let random = SideSpec::parse("builtin:random").unwrap();
         assert_eq!(
             side_specs(None, None).unwrap(),

@@ -9,6 +9,7 @@ mod arena_workers;
 mod browser;
 #[path = "../support/browser.rs"]
 mod browser_support;
+mod builtin_bots;
 mod bytes;
 mod cage;
 mod check;

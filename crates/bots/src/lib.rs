@@ -10,14 +10,14 @@
 mod budget;
 pub mod checkers;
 pub mod dots;
-mod machine_load;
 mod mnk;
 mod proposal;
 mod random;
+mod spec;
 pub mod uttt;
 
-pub use budget::{Budget, Lateness};
-pub use machine_load::MachineLoad;
+pub use budget::{Budget, GameClock, Lateness};
+pub use spec::{BotSpec, BotSpecError, Search};
 
 use referee_rules::clock::TimeControl;
 use referee_rules::games::checkers::Checkers;
@@ -347,9 +347,9 @@ fn start_checkers(spec: &GameSpec) -> Checkers {
     }
 }
 
-/// Plays as the built-in bot of `level` until told to quit or the input ends.
+/// Plays as the built-in bot `bot` until told to quit or the input ends.
 pub fn run(
-    level: Level,
+    bot: BotSpec,
     seed: u64,
     input: impl BufRead,
     mut output: impl Write,
@@ -359,11 +359,9 @@ pub fn run(
     let mut current: Option<usize> = None;
     let mut spec: Option<GameSpec> = None;
     let mut control = TimeControl::default();
+    let mut clock = GameClock::new(control);
     let mut games = 0u64;
-    // Whether the bot has moved yet in the current game.
-    let mut moved = false;
     let mut lateness = Lateness::default();
-    let mut load = MachineLoad::default();
     for line in input.lines() {
         let line = line?;
         let received = Instant::now();
@@ -376,7 +374,10 @@ pub fn run(
         match message {
             RefereeMessage::Referee { .. } => current = None,
             RefereeMessage::Game(game) => spec = Some(game),
-            RefereeMessage::Time(time) => control = time,
+            RefereeMessage::Time(time) => {
+                control = time;
+                clock = GameClock::new(control);
+            }
             RefereeMessage::Side(side) => {
                 let game = spec
                     .as_ref()
@@ -386,13 +387,16 @@ pub fn run(
                     Some(index) => index,
                     None => {
                         games += 1;
-                        sessions.push((kind, start_session(game, level, seed.wrapping_add(games))));
+                        sessions.push((
+                            kind,
+                            start_session(game, bot.level, seed.wrapping_add(games)),
+                        ));
                         sessions.len() - 1
                     }
                 };
                 sessions[index].1.new_game(game, side);
                 current = Some(index);
-                moved = false;
+                clock = GameClock::new(control);
             }
             RefereeMessage::Played(mv) | RefereeMessage::Opponent(mv) => {
                 let index = current.ok_or_else(no_game)?;
@@ -403,7 +407,7 @@ pub fn run(
             }
             RefereeMessage::Start => {
                 let ready = Ready {
-                    name: format!("referee-{level}"),
+                    name: format!("referee-{}", bot.level),
                     version: env!("CARGO_PKG_VERSION").to_string(),
                     multi_game: true,
                 };
@@ -411,10 +415,11 @@ pub fn run(
                 output.flush()?;
             }
             RefereeMessage::Turn { ms, .. } => {
-                let budget = Budget::for_turn(ms, &control, !moved, received)
-                    .shared_by(load.oversubscription())
-                    .leaving(lateness.feared());
-                moved = true;
+                let budget = clock.budget(ms, received).leaving(lateness.feared());
+                let budget = match bot.search {
+                    Search::Clock => budget,
+                    Search::Nodes(nodes) => budget.with_nodes(nodes),
+                };
                 let index = current.ok_or_else(no_game)?;
                 let session = sessions[index].1.as_mut();
                 if session.is_over() {
@@ -423,6 +428,7 @@ pub fn run(
                     ));
                 }
                 let choice = answer_in_time(session, &budget, &mut lateness, &mut output)?;
+                clock.answered(received, Instant::now());
                 session
                     .play(&choice)
                     .expect("a brain chooses and proposes legal moves only");
@@ -469,7 +475,7 @@ mod tests {
                     "referee 1\ngame {spec}\nside first\ntime move=200 bank=0 increment=0 first=0\nstart\nturn 200\nquit\n"
                 );
                 let mut output = Vec::new();
-                run(level, 1, input.as_bytes(), &mut output).unwrap();
+                run(level.into(), 1, input.as_bytes(), &mut output).unwrap();
                 let output = String::from_utf8(output).unwrap();
                 let lines: Vec<&str> = output.lines().collect();
                 assert_eq!(lines.len(), 2, "{level} at {game}: {output}");
@@ -486,7 +492,7 @@ mod tests {
     fn plays_a_scripted_exchange() {
         let input = "referee 1\ngame tictactoe\nside second\ntime move=1000\nstart\nopponent 1 1\nturn 1000\nresult loss resign\nquit\n";
         let mut output = Vec::new();
-        run(Level::Random, 7, input.as_bytes(), &mut output).unwrap();
+        run(Level::Random.into(), 7, input.as_bytes(), &mut output).unwrap();
         let output = String::from_utf8(output).unwrap();
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(
@@ -504,7 +510,7 @@ mod tests {
         let setup = "referee 1\ngame uttt\nside first\ntime move=1000\nstart\n";
         let input = format!("{setup}turn 1000\nresult loss resign\n{setup}turn 1000\nquit\n");
         let mut output = Vec::new();
-        run(Level::Random, 3, input.as_bytes(), &mut output).unwrap();
+        run(Level::Random.into(), 3, input.as_bytes(), &mut output).unwrap();
         let output = String::from_utf8(output).unwrap();
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), 4, "{output}");
@@ -519,10 +525,16 @@ mod tests {
     #[test]
     fn refuses_nonsense_from_the_referee() {
         let mut output = Vec::new();
-        let err = run(Level::Random, 1, "opponent 1 1\n".as_bytes(), &mut output).unwrap_err();
+        let err = run(
+            Level::Random.into(),
+            1,
+            "opponent 1 1\n".as_bytes(),
+            &mut output,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("no game was set up"), "{err}");
         let err = run(
-            Level::Random,
+            Level::Random.into(),
             1,
             "referee 1\ngame tictactoe\nside first\nopponent 9 9\n".as_bytes(),
             &mut output,
@@ -538,7 +550,7 @@ mod tests {
                         played 0 1\nplayed 1 0\nplayed 1 1\nplayed 2 0\nstart\nturn 1000\nquit\n";
         for level in [Level::Random, Level::Greedy, Level::Strong] {
             let mut output = Vec::new();
-            let err = run(level, 1, finished.as_bytes(), &mut output).unwrap_err();
+            let err = run(level.into(), 1, finished.as_bytes(), &mut output).unwrap_err();
             assert_eq!(
                 err.to_string(),
                 "the referee sent 'turn 1000' but the game is already over: there is no move \

@@ -2,7 +2,7 @@
 //! built-in bots (re-invoked as `referee bot LEVEL`). Lives above the cage, since naming a
 //! built-in level needs the bots, which the cage must not link.
 
-use referee_bots::{Level, UnknownLevel};
+use referee_bots::{BotSpec, BotSpecError};
 use referee_cage::adapters;
 use referee_cage::process::SpawnError;
 use referee_cage::process_options::ProcessOptions;
@@ -13,7 +13,8 @@ use std::fmt;
 use std::path::Path;
 
 /// Who takes a seat, as written on the command line: a command line, optionally prefixed by
-/// the protocol its program speaks (`gomocup:./pbrain-foo`), or `builtin:LEVEL`.
+/// the protocol its program speaks (`gomocup:./pbrain-foo`), or `builtin:LEVEL` (with a
+/// fixed search, `builtin:strong,nodes=N`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     /// A program and its arguments, speaking `protocol`.
@@ -24,7 +25,7 @@ pub enum PlayerSpec {
         words: Vec<String>,
     },
     /// One of the referee's own bots, run as `referee bot LEVEL`.
-    Builtin(Level),
+    Builtin(BotSpec),
 }
 
 /// A player that cannot be understood.
@@ -36,9 +37,9 @@ pub enum PlayerSpecError {
     /// A command line with quotes that do not close (the text as given).
     #[error("cannot split the command line '{0}' (unbalanced quotes?)")]
     Unsplittable(String),
-    /// `builtin:` with a level that does not exist.
+    /// `builtin:` with a level that does not exist, or a parameter it does not take.
     #[error(transparent)]
-    UnknownBuiltin(#[from] UnknownLevel),
+    UnknownBuiltin(#[from] BotSpecError),
     /// A built-in bot given another protocol than the native one.
     #[error("built-in bots speak the native protocol only, not {0}")]
     BuiltinProtocol(Protocol),
@@ -50,10 +51,10 @@ impl PlayerSpec {
     pub fn command_line(&self, referee_exe: &Path, seed: u64) -> Vec<String> {
         match self {
             PlayerSpec::Command { words, .. } => words.clone(),
-            PlayerSpec::Builtin(level) => vec![
+            PlayerSpec::Builtin(bot) => vec![
                 referee_exe.display().to_string(),
                 "bot".into(),
-                level.name().into(),
+                bot.to_string(),
                 "--seed".into(),
                 seed.to_string(),
             ],
@@ -79,7 +80,7 @@ impl PlayerSpec {
         }
     }
 
-    /// Reads `builtin:LEVEL`, `PROTOCOL:COMMAND` (a protocol of [`Protocol::all`]) or a plain
+    /// Reads `builtin:LEVEL[,nodes=N]`, `PROTOCOL:COMMAND` (a protocol of [`Protocol::all`]) or a plain
     /// command line (the native protocol).
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
         if let Some(name) = text.strip_prefix("builtin:") {
@@ -132,7 +133,7 @@ impl PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Builtin(level) => write!(f, "builtin:{level}"),
+            PlayerSpec::Builtin(bot) => write!(f, "builtin:{bot}"),
             PlayerSpec::Command { protocol, words } => {
                 if *protocol != Protocol::NATIVE {
                     write!(f, "{protocol}:")?;
@@ -149,12 +150,13 @@ impl fmt::Display for PlayerSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use referee_bots::Level;
 
     #[test]
     fn player_specs() {
         assert_eq!(
             PlayerSpec::parse("builtin:random").unwrap(),
-            PlayerSpec::Builtin(Level::Random)
+            PlayerSpec::Builtin(Level::Random.into())
         );
         assert_eq!(
             PlayerSpec::parse("python3 'my bot.py' -v").unwrap(),
@@ -177,6 +179,12 @@ mod tests {
         );
         let err = PlayerSpec::parse("builtin:deep-blue").unwrap_err();
         assert!(err.to_string().contains("built-in bots: random"), "{err}");
+        let fixed = PlayerSpec::parse("builtin:3,nodes=500").unwrap();
+        assert_eq!(fixed.to_string(), "builtin:strong,nodes=500");
+        assert_eq!(
+            fixed.command_line(Path::new("referee"), 7),
+            ["referee", "bot", "strong,nodes=500", "--seed", "7"]
+        );
     }
 
     #[test]

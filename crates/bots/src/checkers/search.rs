@@ -542,12 +542,12 @@ impl Brain<Checkers> for SearchBrain {
 
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
         let started = Instant::now();
-        let wait = if pieces(&game.position()) <= MAX_PIECES {
-            budget.remaining().mul_f64(ENDGAME_WAIT_SHARE)
+        let wait_until = if pieces(&game.position()) <= MAX_PIECES {
+            budget.share_deadline(ENDGAME_WAIT_SHARE)
         } else {
-            Duration::ZERO
+            started
         };
-        self.collect_endgame(&game.position(), started + wait);
+        self.collect_endgame(&game.position(), wait_until);
         let ballot = self
             .ballots
             .as_ref()

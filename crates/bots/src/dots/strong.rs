@@ -265,10 +265,7 @@ impl Brain<Dots> for DotsStrong {
 
     fn choose(&mut self, game: &Dots, budget: &Budget) -> Line {
         if self.perfect.is_none() && self.building.is_some() {
-            // Under a node budget (a test's) the move must not depend on the machine's speed.
-            let wait = (budget.node_limit() == u64::MAX)
-                .then(|| Instant::now() + budget.remaining().mul_f64(TABLE_WAIT_SHARE));
-            self.perfect = self.table_within(wait);
+            self.perfect = self.table_within(Some(budget.share_deadline(TABLE_WAIT_SHARE)));
         }
         if let Some(table) = self.perfect.as_ref().filter(|table| table.covers(game)) {
             let mut best = table.best_moves(game);
@@ -296,7 +293,7 @@ impl Brain<Dots> for DotsStrong {
         if exhaustive_share > 0.0 && self.prepare_solver(game) {
             let solver = self.solver.as_mut().expect("a solver");
             solver.limit_nodes(budget.node_limit());
-            let deadline = now + time.mul_f64(exhaustive_share);
+            let deadline = budget.share_deadline(exhaustive_share);
             if let Some(solution) = solver.solve(game, Some(deadline)) {
                 let mut best = solution.best;
                 best.shuffle(&mut self.rng);
@@ -313,8 +310,8 @@ impl Brain<Dots> for DotsStrong {
                 return choice.1;
             }
         }
-        // The chain knowledge's searches count no positions: under a node budget (a test's)
-        // they get no time, so that the move does not depend on the machine's speed.
+        // The chain knowledge's searches count no positions: under a node limit they get no
+        // time, so that the move does not depend on the machine's speed.
         let thinking = if budget.node_limit() == u64::MAX {
             time.mul_f64(THINKING_SHARE)
         } else {

@@ -260,7 +260,7 @@ impl StrongBrain {
     /// fours, then on large boards by fours and threes, each within its share of the time.
     fn forced_win(&mut self, board: &mut Board, budget: &Budget) -> Option<Square> {
         let nodes = self.node_limit.min(VCF_NODES);
-        let deadline = Instant::now() + budget.remaining().mul_f64(VCF_SHARE);
+        let deadline = budget.share_deadline(VCF_SHARE);
         let by_fours = self
             .threats
             .find(board, Attack::Fours, VCF_DEPTH, nodes, deadline);
@@ -268,7 +268,7 @@ impl StrongBrain {
             return by_fours;
         }
         let nodes = self.node_limit.min(VCT_NODES);
-        let deadline = Instant::now() + budget.remaining().mul_f64(VCT_SHARE);
+        let deadline = budget.share_deadline(VCT_SHARE);
         self.threats
             .find(board, Attack::Threes, VCT_DEPTH, nodes, deadline)
     }
@@ -333,7 +333,7 @@ impl StrongBrain {
             return self.search(board, &propose).0;
         }
         let deadline = self.deadline;
-        self.deadline = Instant::now() + budget.remaining().mul_f64(1.0 - CHECK_SHARE);
+        self.deadline = budget.share_deadline(1.0 - CHECK_SHARE);
         let (best, proven) = self.search(board, &propose);
         self.deadline = deadline;
         if proven {

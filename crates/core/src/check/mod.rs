@@ -322,7 +322,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         rules: &GameRules,
     ) -> Result<PlayedGame, CheckError> {
         let (config, supervisor) = (self.config, self.supervisor);
-        let opponent_spec = PlayerSpec::Builtin(Level::Random);
+        let opponent_spec = PlayerSpec::Builtin(Level::Random.into());
         let seat = match &mut self.bot {
             Some(process) => process,
             None => self.bot.insert(BotProcess::spawn(

@@ -31,7 +31,7 @@ pub(super) fn run_trial(
         },
         Player {
             label: "random".into(),
-            spec: PlayerSpec::Builtin(Level::Random),
+            spec: PlayerSpec::Builtin(Level::Random.into()),
             time: config.time,
             limits: Limits::default(),
         },
