@@ -4,6 +4,7 @@ use anyhow::Result;
 use clap::Args;
 use referee_bots::BotSpec;
 use std::io;
+use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub(super) struct BotArgs {
@@ -15,9 +16,20 @@ pub(super) struct BotArgs {
     /// where a search is cut off by the clock (never with nodes=N, as long as the search fits).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The start-up allowance of each game's setup, in milliseconds (`referee match
+    /// --startup-ms`): a bot with a table to build (dots and boxes up to 3x3) waits for it up
+    /// to four fifths of this before answering `ready`.
+    #[arg(long, default_value_t = referee_bots::DEFAULT_STARTUP.as_millis() as u64)]
+    startup_ms: u64,
 }
 
 pub(super) fn run(args: BotArgs) -> Result<()> {
-    referee_bots::run(args.bot, args.seed, io::stdin().lock(), io::stdout().lock())?;
+    referee_bots::run(
+        args.bot,
+        args.seed,
+        Duration::from_millis(args.startup_ms),
+        io::stdin().lock(),
+        io::stdout().lock(),
+    )?;
     Ok(())
 }

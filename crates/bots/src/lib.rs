@@ -98,6 +98,11 @@ pub trait Brain<G: Game>: Send {
     /// bot's side, inside the start-up allowance: a brain may prepare for that board here.
     fn new_game(&mut self, _start: &G, _side: Side) {}
 
+    /// Called once the game's setup is read, before the bot answers `ready`: a brain whose
+    /// preparation takes a while (a table being built) may wait for it until `until`, near the
+    /// end of the start-up allowance, so that its first move is as good as any.
+    fn prepare(&mut self, _until: Instant) {}
+
     /// A legal move for the side to move in `game`, which is not over. Must return before
     /// [`Budget::deadline`].
     fn choose(&mut self, game: &G, budget: &Budget) -> G::Move;
@@ -113,6 +118,8 @@ pub trait Brain<G: Game>: Send {
 /// loop does not need to know which game it plays.
 trait Session: Send {
     fn new_game(&mut self, game: &GameSpec, side: Side);
+    /// See [`Brain::prepare`].
+    fn prepare(&mut self, until: Instant);
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
     /// A legal move in notation, found at once: the answer until the brain proposes better.
     fn first_legal(&self) -> String;
@@ -134,6 +141,10 @@ impl<G: Game> Session for BrainSession<G> {
     fn new_game(&mut self, spec: &GameSpec, side: Side) {
         self.game = (self.start)(spec);
         self.brain.new_game(&self.game, side);
+    }
+
+    fn prepare(&mut self, until: Instant) {
+        self.brain.prepare(until);
     }
 
     fn play(&mut self, text: &str) -> Result<(), MoveError> {
@@ -347,10 +358,24 @@ fn start_checkers(spec: &GameSpec) -> Checkers {
     }
 }
 
-/// Plays as the built-in bot `bot` until told to quit or the input ends.
+/// The start-up allowance the protocol gives by default (`referee match --startup-ms`).
+pub const DEFAULT_STARTUP: Duration = Duration::from_millis(5000);
+/// The share of the start-up allowance kept back from a brain's preparation, for answering
+/// `ready` on a loaded machine.
+const STARTUP_RESERVE_SHARE: f64 = 0.2;
+
+/// When a bot whose setup began at `setup_started` must stop preparing and answer `ready`,
+/// given a start-up allowance of `startup`.
+fn ready_by(setup_started: Instant, startup: Duration) -> Instant {
+    setup_started + startup.mul_f64(1.0 - STARTUP_RESERVE_SHARE)
+}
+
+/// Plays as the built-in bot `bot` until told to quit or the input ends; `startup` is the
+/// start-up allowance of each game's setup (see [`DEFAULT_STARTUP`]).
 pub fn run(
     bot: BotSpec,
     seed: u64,
+    startup: Duration,
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<(), BotError> {
@@ -362,6 +387,7 @@ pub fn run(
     let mut clock = GameClock::new(control);
     let mut games = 0u64;
     let mut lateness = Lateness::default();
+    let mut setup_started = Instant::now();
     for line in input.lines() {
         let line = line?;
         let received = Instant::now();
@@ -372,7 +398,10 @@ pub fn run(
         let message = RefereeMessage::parse(&line).map_err(|e| problem(e.to_string()))?;
         let no_game = || problem("no game was set up".into());
         match message {
-            RefereeMessage::Referee { .. } => current = None,
+            RefereeMessage::Referee { .. } => {
+                current = None;
+                setup_started = received;
+            }
             RefereeMessage::Game(game) => spec = Some(game),
             RefereeMessage::Time(time) => {
                 control = time;
@@ -406,6 +435,9 @@ pub fn run(
                     .map_err(|e| problem(e.to_string()))?;
             }
             RefereeMessage::Start => {
+                if let Some(index) = current {
+                    sessions[index].1.prepare(ready_by(setup_started, startup));
+                }
                 let ready = Ready {
                     name: format!("referee-{}", bot.level),
                     version: env!("CARGO_PKG_VERSION").to_string(),
@@ -475,7 +507,14 @@ mod tests {
                     "referee 1\ngame {spec}\nside first\ntime move=200 bank=0 increment=0 first=0\nstart\nturn 200\nquit\n"
                 );
                 let mut output = Vec::new();
-                run(level.into(), 1, input.as_bytes(), &mut output).unwrap();
+                run(
+                    level.into(),
+                    1,
+                    DEFAULT_STARTUP,
+                    input.as_bytes(),
+                    &mut output,
+                )
+                .unwrap();
                 let output = String::from_utf8(output).unwrap();
                 let lines: Vec<&str> = output.lines().collect();
                 assert_eq!(lines.len(), 2, "{level} at {game}: {output}");
@@ -492,7 +531,14 @@ mod tests {
     fn plays_a_scripted_exchange() {
         let input = "referee 1\ngame tictactoe\nside second\ntime move=1000\nstart\nopponent 1 1\nturn 1000\nresult loss resign\nquit\n";
         let mut output = Vec::new();
-        run(Level::Random.into(), 7, input.as_bytes(), &mut output).unwrap();
+        run(
+            Level::Random.into(),
+            7,
+            DEFAULT_STARTUP,
+            input.as_bytes(),
+            &mut output,
+        )
+        .unwrap();
         let output = String::from_utf8(output).unwrap();
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(
@@ -510,7 +556,14 @@ mod tests {
         let setup = "referee 1\ngame uttt\nside first\ntime move=1000\nstart\n";
         let input = format!("{setup}turn 1000\nresult loss resign\n{setup}turn 1000\nquit\n");
         let mut output = Vec::new();
-        run(Level::Random.into(), 3, input.as_bytes(), &mut output).unwrap();
+        run(
+            Level::Random.into(),
+            3,
+            DEFAULT_STARTUP,
+            input.as_bytes(),
+            &mut output,
+        )
+        .unwrap();
         let output = String::from_utf8(output).unwrap();
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), 4, "{output}");
@@ -528,6 +581,7 @@ mod tests {
         let err = run(
             Level::Random.into(),
             1,
+            DEFAULT_STARTUP,
             "opponent 1 1\n".as_bytes(),
             &mut output,
         )
@@ -536,6 +590,7 @@ mod tests {
         let err = run(
             Level::Random.into(),
             1,
+            DEFAULT_STARTUP,
             "referee 1\ngame tictactoe\nside first\nopponent 9 9\n".as_bytes(),
             &mut output,
         )
@@ -550,7 +605,14 @@ mod tests {
                         played 0 1\nplayed 1 0\nplayed 1 1\nplayed 2 0\nstart\nturn 1000\nquit\n";
         for level in [Level::Random, Level::Greedy, Level::Strong] {
             let mut output = Vec::new();
-            let err = run(level.into(), 1, finished.as_bytes(), &mut output).unwrap_err();
+            let err = run(
+                level.into(),
+                1,
+                DEFAULT_STARTUP,
+                finished.as_bytes(),
+                &mut output,
+            )
+            .unwrap_err();
             assert_eq!(
                 err.to_string(),
                 "the referee sent 'turn 1000' but the game is already over: there is no move \

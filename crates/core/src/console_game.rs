@@ -315,6 +315,7 @@ impl<'a, 'p> Console<'a, 'p> {
                         self.supervisor,
                         &config.referee_exe,
                         seed,
+                        config.rules.startup,
                         config.process.clone(),
                     )?,
                     who: self.seating.who(spec, side),

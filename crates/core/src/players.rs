@@ -11,6 +11,7 @@ use referee_cage::{Protocol, Seat};
 use referee_rules::games::GameSpec;
 use std::fmt;
 use std::path::Path;
+use std::time::Duration;
 
 /// Who takes a seat, as written on the command line: a command line, optionally prefixed by
 /// the protocol its program speaks (`gomocup:./pbrain-foo`), or `builtin:LEVEL` (with a
@@ -47,8 +48,9 @@ pub enum PlayerSpecError {
 
 impl PlayerSpec {
     /// The program and arguments that start this player. Built-in bots are the referee
-    /// executable `referee_exe` re-invoked as `referee bot LEVEL --seed SEED`.
-    pub fn command_line(&self, referee_exe: &Path, seed: u64) -> Vec<String> {
+    /// executable `referee_exe` re-invoked as `referee bot LEVEL --seed SEED --startup-ms MS`,
+    /// told the start-up allowance `startup` so that they prepare within it.
+    pub fn command_line(&self, referee_exe: &Path, seed: u64, startup: Duration) -> Vec<String> {
         match self {
             PlayerSpec::Command { words, .. } => words.clone(),
             PlayerSpec::Builtin(bot) => vec![
@@ -57,6 +59,8 @@ impl PlayerSpec {
                 bot.to_string(),
                 "--seed".into(),
                 seed.to_string(),
+                "--startup-ms".into(),
+                startup.as_millis().to_string(),
             ],
         }
     }
@@ -112,18 +116,19 @@ impl PlayerSpec {
 
     /// Starts the player's program for one game or more, as a seat speaking its protocol and a
     /// bot of `supervisor`; its games must have passed [`PlayerSpec::check_game`].
-    /// `referee_exe` and `seed` serve built-in bots (see [`PlayerSpec::command_line`]); `seed`
-    /// also decides what an adapter leaves to chance.
+    /// `referee_exe`, `seed` and `startup` serve built-in bots (see
+    /// [`PlayerSpec::command_line`]); `seed` also decides what an adapter leaves to chance.
     pub fn start(
         &self,
         supervisor: &Supervisor,
         referee_exe: &Path,
         seed: u64,
+        startup: Duration,
         options: ProcessOptions,
     ) -> Result<Box<dyn Seat + Send>, SpawnError> {
         self.protocol().start(
             supervisor,
-            &self.command_line(referee_exe, seed),
+            &self.command_line(referee_exe, seed, startup),
             options,
             seed,
         )
@@ -182,8 +187,16 @@ mod tests {
         let fixed = PlayerSpec::parse("builtin:3,nodes=500").unwrap();
         assert_eq!(fixed.to_string(), "builtin:strong,nodes=500");
         assert_eq!(
-            fixed.command_line(Path::new("referee"), 7),
-            ["referee", "bot", "strong,nodes=500", "--seed", "7"]
+            fixed.command_line(Path::new("referee"), 7, Duration::from_secs(5)),
+            [
+                "referee",
+                "bot",
+                "strong,nodes=500",
+                "--seed",
+                "7",
+                "--startup-ms",
+                "5000"
+            ]
         );
     }
 
@@ -194,7 +207,7 @@ mod tests {
             let spec = PlayerSpec::parse(&text).unwrap();
             assert_eq!(spec.protocol(), protocol);
             assert_eq!(
-                spec.command_line(Path::new("referee"), 0),
+                spec.command_line(Path::new("referee"), 0, Duration::from_secs(5)),
                 ["python3", "my bot.py"]
             );
             let shown = spec.to_string();
@@ -208,7 +221,7 @@ mod tests {
         let spec = PlayerSpec::parse("./bot --addr=host:80").unwrap();
         assert_eq!(spec.protocol(), Protocol::NATIVE);
         assert_eq!(
-            spec.command_line(Path::new("referee"), 0),
+            spec.command_line(Path::new("referee"), 0, Duration::from_secs(5)),
             ["./bot", "--addr=host:80"]
         );
         assert_eq!(PlayerSpec::parse("riddles:"), Err(PlayerSpecError::Empty));

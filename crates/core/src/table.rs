@@ -450,6 +450,7 @@ impl Table {
                     &self.supervisor,
                     &venue.referee_exe,
                     seed(venue, players, player, game.number),
+                    venue.settings.rules.startup,
                     ProcessOptions {
                         limits: players[player].limits,
                         ..venue.settings.process.clone()

@@ -3,7 +3,7 @@
 //!
 //! Boards of up to 24 lines (3x3 and smaller) are valued whole during the start-up allowance
 //! ([`PerfectTable`]), so every move on them is perfect and instant (on a machine too slow to
-//! finish within [`STARTUP_WAIT`], the bot plays by search until the table is done). Boards of up to 64 lines
+//! finish within the allowance, the bot plays by search until the table is done). Boards of up to 64 lines
 //! (5x5 and smaller) are searched whole, with one transposition table for the life of the
 //! process; larger boards are searched once at most 64 lines are left. When the search runs out of time the bot falls back
 //! on the classic knowledge: take what is offered unless declining the last two boxes of a chain
@@ -36,9 +36,6 @@ const EXACT_SAFE_LINES: usize = 26;
 /// While safe lines are left, positions with more free lines than this are not searched
 /// exhaustively: the search would not finish (5x5 boards finish from about 34).
 const HOPELESS_SEARCH_LINES: usize = 44;
-/// How long the start of a game waits for the table of a small board: well inside the default
-/// start-up allowance of 5000 ms (a release build takes about half a second).
-const STARTUP_WAIT: Duration = Duration::from_millis(2500);
 /// The share of a move's budget spent waiting for a table still being built.
 const TABLE_WAIT_SHARE: f64 = 0.5;
 /// The share of a move's budget all the thinking may take; the rest is a margin.
@@ -87,9 +84,17 @@ impl DotsStrong {
         table
     }
 
+    /// A solver with a table of `bits`, made now unless there is one already.
+    fn ensure_solver(&mut self, bits: u32) {
+        if self.solver.is_none() || self.table_bits != bits {
+            self.solver = Some(Solver::new(bits));
+            self.table_bits = bits;
+        }
+    }
+
     /// Whether the solver can search `game`, after setting its view for the position: the
     /// whole board if it fits a search, else the lines still free if they do. The table is
-    /// allocated once, in `new_game`, where the time is not charged.
+    /// allocated once, in `new_game` or `prepare`, where the time is not charged.
     fn prepare_solver(&mut self, game: &Dots) -> bool {
         let Some(solver) = self.solver.as_mut() else {
             return false;
@@ -235,31 +240,39 @@ fn capture_or_decline(coins: &Coins, drawn: WideBits, captures: &[(u8, u8)]) -> 
 }
 
 impl Brain<Dots> for DotsStrong {
-    /// Values every position of a small board, or sets the solver up for the board (a table
-    /// for the whole board when it fits a search, else for endgames), within the start-up
-    /// allowance.
+    /// Starts valuing every position of a small board (see [`Brain::prepare`]), and sets the
+    /// solver up for the board (a table for the whole board when it fits a search, else for
+    /// endgames), within the start-up allowance.
     fn new_game(&mut self, start: &Dots, _side: Side) {
         if !self
             .perfect
             .as_ref()
             .is_some_and(|table| table.covers(start))
         {
+            self.perfect = None;
             if self.building.is_none() {
                 self.building = PerfectTable::start_for_board(start);
             }
-            self.perfect = self.table_within(Some(Instant::now() + STARTUP_WAIT));
         }
-        if self.perfect.is_some() {
-            return;
+        if self.perfect.is_none() && self.building.is_none() {
+            let bits = if start.line_count() as usize <= MAX_LINES {
+                BOARD_TABLE_BITS
+            } else {
+                ENDGAME_TABLE_BITS
+            };
+            self.ensure_solver(bits);
         }
-        let bits = if start.line_count() as usize <= MAX_LINES {
-            BOARD_TABLE_BITS
-        } else {
-            ENDGAME_TABLE_BITS
-        };
-        if self.solver.is_none() || self.table_bits != bits {
-            self.solver = Some(Solver::new(bits));
-            self.table_bits = bits;
+    }
+
+    /// Waits for the small board's table until `until`, so that the first game is perfect
+    /// too on a slow or loaded machine; if it is not done by then, sets the solver up to play
+    /// by search until it is.
+    fn prepare(&mut self, until: Instant) {
+        if self.perfect.is_none() && self.building.is_some() {
+            self.perfect = self.table_within(Some(until));
+            if self.perfect.is_none() {
+                self.ensure_solver(BOARD_TABLE_BITS);
+            }
         }
     }
 

@@ -327,7 +327,9 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             Some(process) => process,
             None => self.bot.insert(BotProcess::spawn(
                 supervisor,
-                &config.player.command_line(&config.referee_exe, 0),
+                &config
+                    .player
+                    .command_line(&config.referee_exe, 0, rules.startup),
                 ProcessOptions {
                     env_removed: BUFFERING_VARIABLES,
                     ..config.process.clone()
@@ -338,7 +340,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             Some(process) => process,
             None => self.opponent.insert(BotProcess::spawn(
                 supervisor,
-                &opponent_spec.command_line(&config.referee_exe, number as u64),
+                &opponent_spec.command_line(&config.referee_exe, number as u64, rules.startup),
                 ProcessOptions::default(),
             )?),
         };
