@@ -29,7 +29,7 @@ pub(super) fn run(args: BotArgs) -> Result<()> {
         args.seed,
         Duration::from_millis(args.startup_ms),
         io::stdin().lock(),
-        io::stdout().lock(),
+        io::stdout(),
     )?;
     Ok(())
 }

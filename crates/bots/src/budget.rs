@@ -280,6 +280,13 @@ impl Lateness {
         self.feared
     }
 
+    /// Notes that a thread sleeping while the bot waited for its turn woke up to `oversleep`
+    /// late: the `turn` request itself was likely read that late, on the referee's clock but
+    /// out of the bot's sight, so the next budget leaves at least that much room.
+    pub fn woke_late(&mut self, oversleep: Duration) {
+        self.feared = self.feared.max(oversleep);
+    }
+
     /// Notes that the answer to `budget` went out at `answered`, and that a thread sleeping
     /// meanwhile woke up to `oversleep` late.
     pub fn record(&mut self, budget: &Budget, answered: Instant, oversleep: Duration) {
@@ -391,6 +398,18 @@ mod tests {
             lateness.feared(),
             Duration::from_millis(40),
             "a late wake-up"
+        );
+        lateness.woke_late(Duration::from_millis(10));
+        assert_eq!(
+            lateness.feared(),
+            Duration::from_millis(40),
+            "less is no news"
+        );
+        lateness.woke_late(Duration::from_millis(70));
+        assert_eq!(
+            lateness.feared(),
+            Duration::from_millis(70),
+            "a late wake-up while idle"
         );
         let squeezed = budget.leaving(Duration::from_secs(1));
         assert_eq!(squeezed.total(), Duration::from_millis(1));

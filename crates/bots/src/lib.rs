@@ -29,7 +29,8 @@ use referee_rules::protocol::{Ready, RefereeMessage};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -175,57 +176,141 @@ impl<G: Game> Session for BrainSession<G> {
 
 /// Writes the session's answer to `output` by the budget's hard deadline: the brain's choice
 /// if its search returns in time, else the best move it proposed so far (at worst a legal move
-/// found at once). The search runs on its own thread (unless the brain is instant) while this
-/// one waits, waking every
-/// [`WATCH_TICK`] to see how promptly a sleeping thread gets the CPU back: what the answer at
-/// the hard deadline may be late by, which `lateness` notes with how late the answer went out.
-/// Returns the move answered.
-fn answer_in_time(
+/// found at once). Returns the move answered and when it went out.
+///
+/// The search runs on its own thread (unless the brain is instant) and writes its answer
+/// itself, the moment it returns: it is the thread that is running then, whereas a thread
+/// woken to relay the answer must first get a core back, and on a loaded machine a process
+/// whose other thread has just used a whole core may wait for one a long time (the bot's own
+/// record of its answers, traced under timing_fairness `builtin --game uttt` with some 20
+/// tasks ready on 2 cores, had them going out up to 210 ms past the hard deadline, the limit
+/// passed on 1 move in 20). This thread writes only if the search has not answered by the
+/// hard deadline, waking every [`WATCH_TICK`] meanwhile to see how promptly a sleeping thread
+/// gets the CPU back; `lateness` notes that with how late the answer went out.
+fn answer_in_time<W: Write + Send>(
     session: &mut dyn Session,
     budget: &Budget,
     lateness: &mut Lateness,
-    output: &mut impl Write,
-) -> io::Result<String> {
+    output: &mut W,
+) -> io::Result<(String, Instant)> {
     if session.instant() {
         let choice = session.choose(budget);
         writeln!(output, "{choice}")?;
         output.flush()?;
-        return Ok(choice);
+        return Ok((choice, Instant::now()));
     }
     budget.propose(session.first_legal());
+    let answer = Mutex::new(Answer {
+        output,
+        given: None,
+    });
     let (sender, receiver) = mpsc::channel();
-    thread::scope(|scope| {
+    let oversleep = thread::scope(|scope| {
         thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn_scoped(scope, || {
+                let choice = session.choose(budget);
+                lock(&answer).give(choice);
                 // The receiver is gone when the answer was already given: nothing to do.
-                let _ = sender.send(session.choose(budget));
+                let _ = sender.send(());
             })?;
         let mut oversleep = Duration::ZERO;
-        let chosen = loop {
+        loop {
             let now = Instant::now();
             if now >= budget.hard_deadline() {
-                break None;
+                break;
             }
             let wake = budget.hard_deadline().min(now + WATCH_TICK);
             match receiver.recv_timeout(wake - now) {
-                Ok(choice) => break Some(choice),
+                Ok(()) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     oversleep = oversleep.max(Instant::now().saturating_duration_since(wake));
                 }
                 // The search panicked: answer what it proposed; the panic shows at the join.
-                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-        };
-        let choice = chosen
-            .or_else(|| budget.proposal())
-            .expect("a legal move is proposed before the search starts");
-        writeln!(output, "{choice}")?;
-        output.flush()?;
-        lateness.record(budget, Instant::now(), oversleep);
-        Ok(choice)
-    })
+        }
+        lock(&answer).give(
+            budget
+                .proposal()
+                .expect("a legal move is proposed before the search starts"),
+        );
+        io::Result::Ok(oversleep)
+    })?;
+    // The search has returned (the scope joined it): the answer given is final.
+    let given = answer
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .given
+        .expect("an answer was given");
+    if let Ok((_, at)) = &given {
+        lateness.record(budget, *at, oversleep);
+    }
+    given
+}
+
+/// The answer to one `turn`, given once, by whichever thread comes first (see
+/// [`answer_in_time`]).
+struct Answer<'w, W: Write> {
+    output: &'w mut W,
+    /// The move answered and when it went out, or why it could not be written.
+    given: Option<io::Result<(String, Instant)>>,
+}
+
+impl<W: Write> Answer<'_, W> {
+    /// Writes `choice` unless an answer was given already.
+    fn give(&mut self, choice: String) {
+        if self.given.is_none() {
+            let written = writeln!(self.output, "{choice}").and_then(|()| self.output.flush());
+            self.given = Some(written.map(|()| (choice, Instant::now())));
+        }
+    }
+}
+
+/// The answer behind `mutex`, even if a search thread panicked while holding it (the answer
+/// itself is whole: it is set in one assignment).
+fn lock<'a, 'w, W: Write>(mutex: &'a Mutex<Answer<'w, W>>) -> MutexGuard<'a, Answer<'w, W>> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A thread that sleeps [`WATCH_TICK`] at a time for as long as the bot runs, noting how late
+/// it wakes: what the bot's own reading of a `turn` request may be late by. The referee's
+/// clock starts when it writes the request, and a bot waiting in `read` on a loaded machine
+/// may get the CPU to read it tens of milliseconds later, which it cannot see (timing_fairness
+/// `builtin --game uttt --busy`, 12 to 17 tasks ready on 2 cores: most moves lost on time were
+/// under the limit by the bot's own clock). A sleeping thread of the same process meets the
+/// same wait; the budget leaves room for the worst it met since the last move.
+struct IdleWatch {
+    /// The worst lateness, in microseconds, since [`IdleWatch::worst_since_last_look`].
+    worst_us: Arc<AtomicU64>,
+}
+
+impl IdleWatch {
+    /// Starts the watching thread, which ends within a tick of this watch being dropped. If no
+    /// thread can be started, nothing is watched.
+    fn start() -> IdleWatch {
+        let worst_us = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&worst_us);
+        // Without the thread the bot still runs, leaving room for lateness seen otherwise.
+        let _ = thread::Builder::new()
+            .name("idle-watch".into())
+            .spawn(move || {
+                // The watch holds the other reference until it is dropped.
+                while Arc::strong_count(&counter) > 1 {
+                    let wake = Instant::now() + WATCH_TICK;
+                    thread::sleep(WATCH_TICK);
+                    let late = Instant::now().saturating_duration_since(wake);
+                    counter.fetch_max(late.as_micros() as u64, Ordering::Relaxed);
+                }
+            });
+        IdleWatch { worst_us }
+    }
+
+    /// The worst lateness seen since the last call, and a fresh count from now on.
+    fn worst_since_last_look(&self) -> Duration {
+        Duration::from_micros(self.worst_us.swap(0, Ordering::Relaxed))
+    }
 }
 
 /// Why a built-in bot stopped playing.
@@ -377,7 +462,7 @@ pub fn run(
     seed: u64,
     startup: Duration,
     input: impl BufRead,
-    mut output: impl Write,
+    mut output: impl Write + Send,
 ) -> Result<(), BotError> {
     // One session per game kind, kept across the games of a match so brains keep what they learnt.
     let mut sessions: Vec<(&'static str, Box<dyn Session>)> = Vec::new();
@@ -387,6 +472,7 @@ pub fn run(
     let mut clock = GameClock::new(control);
     let mut games = 0u64;
     let mut lateness = Lateness::default();
+    let idle = IdleWatch::start();
     let mut setup_started = Instant::now();
     for line in input.lines() {
         let line = line?;
@@ -447,6 +533,7 @@ pub fn run(
                 output.flush()?;
             }
             RefereeMessage::Turn { ms, .. } => {
+                lateness.woke_late(idle.worst_since_last_look());
                 let budget = clock.budget(ms, received).leaving(lateness.feared());
                 let budget = match bot.search {
                     Search::Clock => budget,
@@ -459,8 +546,9 @@ pub fn run(
                         "the game is already over: there is no move to make".into(),
                     ));
                 }
-                let choice = answer_in_time(session, &budget, &mut lateness, &mut output)?;
-                clock.answered(received, Instant::now());
+                let (choice, answered) =
+                    answer_in_time(session, &budget, &mut lateness, &mut output)?;
+                clock.answered(received, answered);
                 session
                     .play(&choice)
                     .expect("a brain chooses and proposes legal moves only");
@@ -596,6 +684,51 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().contains("off the 3x3 board"), "{err}");
+    }
+
+    /// A session whose search takes `search` to answer `slow`, proposing `quick` at once.
+    struct Slow {
+        search: Duration,
+    }
+
+    impl Session for Slow {
+        fn new_game(&mut self, _game: &GameSpec, _side: Side) {}
+        fn prepare(&mut self, _until: Instant) {}
+        fn play(&mut self, _text: &str) -> Result<(), MoveError> {
+            Ok(())
+        }
+        fn first_legal(&self) -> String {
+            "quick".into()
+        }
+        fn choose(&mut self, _budget: &Budget) -> String {
+            thread::sleep(self.search);
+            "slow".into()
+        }
+        fn instant(&self) -> bool {
+            false
+        }
+        fn is_over(&self) -> bool {
+            false
+        }
+    }
+
+    /// The move is answered once: by the search when it returns in time, else by the waiting
+    /// thread at the hard deadline, and then never again when the search returns after it.
+    #[test]
+    fn a_move_is_answered_once_by_whichever_thread_comes_first() {
+        let answer = |search_ms: u64, think_ms: u64| {
+            let mut output = Vec::new();
+            let mut lateness = Lateness::default();
+            let budget = Budget::fixed(Instant::now(), Duration::from_millis(think_ms));
+            let mut session = Slow {
+                search: Duration::from_millis(search_ms),
+            };
+            let (choice, _) =
+                answer_in_time(&mut session, &budget, &mut lateness, &mut output).unwrap();
+            (choice, String::from_utf8(output).unwrap())
+        };
+        assert_eq!(answer(0, 5000), ("slow".into(), "slow\n".into()));
+        assert_eq!(answer(2000, 1), ("quick".into(), "quick\n".into()));
     }
 
     /// Asked for a move in a game already won, every level says so instead of panicking.
