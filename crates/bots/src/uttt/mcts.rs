@@ -335,8 +335,8 @@ fn result_for_first(winner: Option<Side>) -> f32 {
 impl Brain<Uttt> for UtttMcts {
     /// Also writes both arenas through once, in the first game's start-up allowance: memory
     /// reserved but never written costs a page fault per 4 KiB the first time the search grows
-    /// into it, 80 MiB of them over the first moves, and under load those faults made first
-    /// moves late (timing_fairness `builtin --game uttt`). Written once, the pages stay.
+    /// into it, some 20,000 of them over the first moves and on their clocks, where losses on
+    /// time clustered (timing_fairness `builtin --game uttt`). Written once, the pages stay.
     fn new_game(&mut self, _start: &Uttt, _side: Side) {
         self.root = None;
         if !self.written {
