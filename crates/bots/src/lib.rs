@@ -183,7 +183,7 @@ impl<G: Game> Session for BrainSession<G> {
 /// woken to relay the answer must first get a core back, and on a loaded machine a process
 /// whose other thread has just used a whole core may wait for one a long time (the bot's own
 /// record of its answers, traced under timing_fairness `builtin --game uttt` with some 20
-/// tasks ready on 2 cores, had them going out up to 210 ms past the hard deadline, the limit
+/// tasks ready on 2 cores, had them going out up to 276 ms past the hard deadline, the limit
 /// passed on 1 move in 20). This thread writes only if the search has not answered by the
 /// hard deadline, waking every [`WATCH_TICK`] meanwhile to see how promptly a sleeping thread
 /// gets the CPU back; `lateness` notes that with how late the answer went out.
