@@ -16,8 +16,11 @@
 //! cores); `cargo bench --bench gomoku_strength -- --openings 10 --time 300` plays fewer.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+
+#[path = "../tests/support/workload.rs"]
+mod workload;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -56,16 +59,6 @@ impl Tally {
     fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
-}
-
-/// The openings of `openings/gomoku.txt`, each as `--opening` takes it.
-fn openings() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/gomoku.txt");
-    let text = std::fs::read_to_string(path).expect("openings/gomoku.txt");
-    text.lines()
-        .map(|line| line.split('#').next().unwrap_or("").trim().to_string())
-        .filter(|line| !line.is_empty())
-        .collect()
 }
 
 /// Plays one opening with both colours against `opponent` and adds the games to `tally`.
@@ -119,7 +112,10 @@ fn main() {
             other => panic!("unknown argument {other}"),
         }
     }
-    let openings: Vec<String> = openings().into_iter().take(count).collect();
+    let openings: Vec<String> = workload::gomoku_openings()
+        .into_iter()
+        .take(count)
+        .collect();
     let mut opponents = Vec::new();
     match given(previous, "GOMOKU_PREVIOUS_REFEREE") {
         Some(path) => opponents.push(("previous strong", format!("{} bot strong", path.display()))),

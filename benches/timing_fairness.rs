@@ -17,9 +17,11 @@
 //! part named, both parts run.
 
 use serde_json::Value;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
+
+#[path = "../tests/support/workload.rs"]
+mod workload;
 
 const LIMIT_MS: u64 = 100;
 
@@ -225,43 +227,17 @@ fn referee() -> PathBuf {
     )
 }
 
-/// The openings of `openings/gomoku.txt`, each as `--opening` takes it.
-fn openings() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/gomoku.txt");
-    let text = std::fs::read_to_string(path).expect("openings/gomoku.txt");
-    text.lines()
-        .map(|line| line.split('#').next().unwrap_or("").trim().to_string())
-        .filter(|line| !line.is_empty())
-        .collect()
-}
-
-/// A process spinning on every core, each in a session of its own, as other work on the
-/// machine would be: with autogroups, a spinner in the referee's own session would take the
-/// referee's share of the CPU, not the bots'.
-fn keep_cores_busy() -> Vec<Child> {
-    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    (0..cores)
-        .map(|_| {
-            let mut command = Command::new("sh");
-            command.args(["-c", "while :; do :; done"]);
-            // SAFETY: setsid is async-signal-safe and touches nothing of the parent's.
-            unsafe {
-                command.pre_exec(|| {
-                    libc::setsid();
-                    Ok(())
-                });
-            }
-            command.spawn().expect("sh starts")
-        })
-        .collect()
-}
-
 fn builtin(game: &str, moves: usize, busy: bool) {
-    let spinners = if busy { keep_cores_busy() } else { Vec::new() };
+    let spinners = if busy {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        workload::spinners(cores)
+    } else {
+        Vec::new()
+    };
     // Balanced openings for gomoku, whose games from the empty board would repeat; the other
     // games vary with the seed.
     let openings = if game == "gomoku" {
-        openings()
+        workload::gomoku_openings()
     } else {
         vec![String::new()]
     };

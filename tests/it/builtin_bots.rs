@@ -4,22 +4,12 @@
 
 use crate::common::{record_moves, Match};
 use referee_rules::games::Side;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command};
+use std::process::Child;
 
-/// A process spinning, in a session of its own (as another user's work would be), until
-/// stopped: one, so that the tests running beside these still get a core.
+/// A process spinning until stopped: one, so that the tests running beside these still get a
+/// core.
 fn spinner() -> Child {
-    let mut command = Command::new("sh");
-    command.args(["-c", "while :; do :; done"]);
-    // SAFETY: setsid is async-signal-safe and touches nothing of the parent's.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
-    command.spawn().unwrap()
+    crate::workload::spinners(1).pop().unwrap()
 }
 
 /// Stops the spinner.

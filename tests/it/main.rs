@@ -39,3 +39,5 @@ mod swap;
 mod swiss;
 mod systems;
 mod tournament;
+#[path = "../support/workload.rs"]
+mod workload;

@@ -566,6 +566,20 @@ pub fn run(
 mod tests {
     use super::*;
 
+    /// What a bot of `level` seeded with `seed` writes when the referee writes `input`.
+    fn exchange(level: Level, seed: u64, input: &str) -> String {
+        let mut output = Vec::new();
+        run(
+            level.into(),
+            seed,
+            DEFAULT_STARTUP,
+            input.as_bytes(),
+            &mut output,
+        )
+        .unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
     #[test]
     fn levels_by_name_and_number() {
         for level in Level::ALL {
@@ -594,16 +608,7 @@ mod tests {
                 let input = format!(
                     "referee 1\ngame {spec}\nside first\ntime move=200 bank=0 increment=0 first=0\nstart\nturn 200\nquit\n"
                 );
-                let mut output = Vec::new();
-                run(
-                    level.into(),
-                    1,
-                    DEFAULT_STARTUP,
-                    input.as_bytes(),
-                    &mut output,
-                )
-                .unwrap();
-                let output = String::from_utf8(output).unwrap();
+                let output = exchange(level, 1, &input);
                 let lines: Vec<&str> = output.lines().collect();
                 assert_eq!(lines.len(), 2, "{level} at {game}: {output}");
                 assert!(
@@ -618,16 +623,7 @@ mod tests {
     #[test]
     fn plays_a_scripted_exchange() {
         let input = "referee 1\ngame tictactoe\nside second\ntime move=1000\nstart\nopponent 1 1\nturn 1000\nresult loss resign\nquit\n";
-        let mut output = Vec::new();
-        run(
-            Level::Random.into(),
-            7,
-            DEFAULT_STARTUP,
-            input.as_bytes(),
-            &mut output,
-        )
-        .unwrap();
-        let output = String::from_utf8(output).unwrap();
+        let output = exchange(Level::Random, 7, input);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(
             lines[0],
@@ -643,16 +639,7 @@ mod tests {
     fn a_second_game_in_the_same_process_starts_afresh() {
         let setup = "referee 1\ngame uttt\nside first\ntime move=1000\nstart\n";
         let input = format!("{setup}turn 1000\nresult loss resign\n{setup}turn 1000\nquit\n");
-        let mut output = Vec::new();
-        run(
-            Level::Random.into(),
-            3,
-            DEFAULT_STARTUP,
-            input.as_bytes(),
-            &mut output,
-        )
-        .unwrap();
-        let output = String::from_utf8(output).unwrap();
+        let output = exchange(Level::Random, 3, &input);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), 4, "{output}");
         for first_move in [lines[1], lines[3]] {
