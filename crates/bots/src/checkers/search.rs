@@ -52,12 +52,9 @@ const REDUCE_FROM_DEPTH: i32 = 3;
 const REDUCE_AFTER: usize = 3;
 /// History scores are halved when one reaches this, keeping them below the killers.
 const HISTORY_LIMIT: i32 = 1 << 26;
-/// How long the start of a game from an endgame position waits for the endgame database: well
-/// inside the default start-up allowance of 5000 ms (loading takes some 35 ms, a release build
-/// several seconds). Other starts do not wait.
-const STARTUP_WAIT: Duration = Duration::from_millis(2500);
-/// Starts with at most this many pieces more than the database covers wait for it: their
-/// searches reach it within a few plies.
+/// Starts with at most this many pieces more than the database covers wait for it within the
+/// start-up allowance (loading takes some 35 ms, building it several seconds): their searches
+/// reach it within a few plies. Other starts do not wait.
 const NEAR_ENDGAME: usize = 2;
 /// The database is loaded or built once a game is down to this many pieces (or starts with
 /// them), well before its searches reach four: a game that never gets there, like most short
@@ -92,6 +89,8 @@ pub struct SearchBrain {
     endgame: Option<Arc<EndgameDb>>,
     /// The database while it is being loaded or built.
     endgame_build: Option<EndgameBuild>,
+    /// Whether this game started near an endgame, so that its setup waits for the database.
+    endgame_at_start: bool,
     table: TranspositionTable,
     root: Vec<Move>,
     /// Move lists and their ordering keys by ply, reused from search to search.
@@ -123,6 +122,7 @@ impl SearchBrain {
             wants_endgame: true,
             endgame: None,
             endgame_build: None,
+            endgame_at_start: false,
             table: TranspositionTable::new(TABLE_BITS),
             root: Vec::new(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -167,6 +167,11 @@ impl SearchBrain {
         if self.endgame_build.is_none() && pieces(position) <= LOAD_ENDGAME_FROM {
             self.endgame_build = Some(EndgameDb::start());
         }
+        self.take_endgame(deadline);
+    }
+
+    /// Takes the endgame database being loaded or built if it is ready by `deadline`.
+    fn take_endgame(&mut self, deadline: Instant) {
         let Some(build) = &self.endgame_build else {
             return;
         };
@@ -528,16 +533,19 @@ impl SearchBrain {
 }
 
 impl Brain<Checkers> for SearchBrain {
-    /// Starts loading or building the endgame database if the game starts with few pieces,
-    /// and waits for it a while if it starts near an endgame.
+    /// Starts loading or building the endgame database if the game starts with few pieces.
     fn new_game(&mut self, start: &Checkers, _side: Side) {
         let position = start.position();
-        let wait = if pieces(&position) <= MAX_PIECES + NEAR_ENDGAME {
-            STARTUP_WAIT
-        } else {
-            Duration::ZERO
-        };
-        self.collect_endgame(&position, Instant::now() + wait);
+        self.endgame_at_start = pieces(&position) <= MAX_PIECES + NEAR_ENDGAME;
+        self.collect_endgame(&position, Instant::now());
+    }
+
+    /// A game that starts near an endgame waits for the database until `until`, near the end
+    /// of the start-up allowance, so that its first moves know it on a slow machine too.
+    fn prepare(&mut self, until: Instant) {
+        if self.endgame_at_start && self.endgame.is_none() {
+            self.take_endgame(until);
+        }
     }
 
     fn choose(&mut self, game: &Checkers, budget: &Budget) -> Move {
@@ -742,6 +750,32 @@ mod tests {
             game.play(mv).unwrap();
         }
         assert_eq!(Game::outcome(&game).unwrap().winner, Some(Side::First));
+    }
+
+    /// A game starting near an endgame does not wait for the database when it is set up, but
+    /// within the start-up allowance, up to the time it is given: taking the database if it
+    /// comes in time, else returning then (its moves wait for it again). The database here is
+    /// the small one, coming after `delay`.
+    #[test]
+    fn a_game_near_an_endgame_waits_for_the_database_within_its_start_up() {
+        let coming = |delay| {
+            let mut brain = SearchBrain::new(1);
+            brain.endgame_build = Some(EndgameBuild::spawn(move || {
+                std::thread::sleep(delay);
+                Some(three_pieces())
+            }));
+            let started = Instant::now();
+            brain.new_game(&game(TWO_KINGS), Side::First);
+            assert!(started.elapsed() < Duration::from_millis(500));
+            brain
+        };
+        let mut brain = coming(Duration::from_secs(1));
+        brain.prepare(Instant::now() + Duration::from_secs(60));
+        assert!(brain.endgame.is_some());
+        let mut brain = coming(Duration::from_secs(60));
+        let until = Instant::now() + Duration::from_millis(200);
+        brain.prepare(until);
+        assert!(brain.endgame.is_none() && Instant::now() >= until);
     }
 
     #[test]

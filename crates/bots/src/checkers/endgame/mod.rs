@@ -96,7 +96,9 @@ pub struct EndgameBuild {
 
 impl EndgameBuild {
     /// Runs `make` on a thread of its own.
-    fn spawn(make: impl FnOnce() -> Option<Arc<EndgameDb>> + Send + 'static) -> EndgameBuild {
+    pub(crate) fn spawn(
+        make: impl FnOnce() -> Option<Arc<EndgameDb>> + Send + 'static,
+    ) -> EndgameBuild {
         let (sender, done) = std::sync::mpsc::channel();
         // Without a thread the sender is dropped at once, which tells the bot that no
         // database comes: it plays by search alone.
