@@ -797,10 +797,15 @@ fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
         // Timed from its read: about 50 ms, not the 120 ms since the request was written. The
         // referee sees the read at its next check of the pipe (every millisecond), later when
         // the machine is busy (the tests run in parallel: 5 and 15 ms late were seen), which
-        // only shortens the time charged: so a wide gap below 50 ms, and none near 120.
-        for &us in &times[1..] {
-            assert!((25_000..=100_000).contains(&us), "{times:?}");
-        }
+        // only shortens the time charged: so a wide gap below 50 ms. A bot descheduled after
+        // its read answers late on any clock (116 ms was seen once under CI's load), so above
+        // 50 ms the median decides, and most moves.
+        let mut later: Vec<u64> = times[1..].to_vec();
+        later.sort_unstable();
+        assert!(later[0] >= 25_000, "{times:?}");
+        assert!((25_000..=80_000).contains(&later[later.len() / 2]), "{times:?}");
+        let slow = later.iter().filter(|&&us| us > 100_000).count();
+        assert!(slow * 10 <= later.len(), "{times:?}");
     }
     // Its start-up before its first read is not on its clock, as on CodinGame (where it mostly
     // happens before the input is sent): a bot that starts 300 ms late and then answers at
