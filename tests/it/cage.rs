@@ -111,12 +111,13 @@ fn spinning_past_the_cpu_limit_is_a_cpu_limit_verdict() {
 
 #[test]
 fn a_spinning_bot_times_out_on_the_move_limit_and_its_cpu_time_is_recorded() {
-    let game = one_game("spin", &["--time", "move=300"]);
+    let game = one_game("spin", &["--time", "move=1000"]);
     let record = game.record();
     assert_eq!(reason(record), "timeout");
-    assert!(game.took < Duration::from_secs(5), "{:?}", game.took);
-    // The spinner burnt the 300 ms of its move (and more, until killed); its opponent, which
-    // answers at once, far less. Wide gaps: the machine may be loaded.
+    assert!(game.took < Duration::from_secs(6), "{:?}", game.took);
+    // The spinner burnt the 1000 ms of its move (and more, until killed) as far as it got a
+    // processor; its opponent, which answers at once, far less. Wide gaps: with the tests
+    // running in parallel a spinner may get a fifth of a processor or less.
     let cpu = |index: usize| record["players"][index]["cpu_us"].as_u64().expect("cpu_us");
     assert!(cpu(0) > 150_000, "{record:#}");
     assert!(cpu(1) < cpu(0) / 2, "{record:#}");
