@@ -803,7 +803,10 @@ fn a_codingame_bot_is_timed_from_when_it_reads_its_input() {
         let mut later: Vec<u64> = times[1..].to_vec();
         later.sort_unstable();
         assert!(later[0] >= 25_000, "{times:?}");
-        assert!((25_000..=80_000).contains(&later[later.len() / 2]), "{times:?}");
+        assert!(
+            (25_000..=80_000).contains(&later[later.len() / 2]),
+            "{times:?}"
+        );
         let slow = later.iter().filter(|&&us| us > 100_000).count();
         assert!(slow * 10 <= later.len(), "{times:?}");
     }
