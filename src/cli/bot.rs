@@ -17,8 +17,9 @@ pub(super) struct BotArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// The start-up allowance of each game's setup, in milliseconds (`referee match
-    /// --startup-ms`): a bot with a table to build (dots and boxes up to 3x3) waits for it up
-    /// to four fifths of this before answering `ready`.
+    /// --startup-ms`): a bot with a table to build or load (dots and boxes up to 3x3; checkers'
+    /// endgame database for a game set up with six pieces or fewer) waits for it up to four
+    /// fifths of this before answering `ready`.
     #[arg(long, default_value_t = referee_bots::DEFAULT_STARTUP.as_millis() as u64)]
     startup_ms: u64,
 }
