@@ -10,8 +10,8 @@ MODE: good, first (plays the first valid action, as some real bots do), message 
 after the move), crlf (CR LF line ends), wrong (answers
 'row,col' at its third move), illegal (answers a square that is not a valid action, in a
 row and column that differ, at its third move), slow:MS (sleeps before each move),
-late-read:MS (after each answer, stays busy MS before reading its next input, then thinks 50 ms
-timed from its own read, as CodinGame bots time themselves), slow-start:MS (sleeps MS before
+late-read:MS[:THINK] (after each answer, stays busy MS before reading its next input, then
+thinks THINK ms, 50 by default, timed from its own read, as CodinGame bots time themselves), slow-start:MS (sleeps MS before
 reading anything, as a slow interpreter starting up, then answers every turn at once),
 late:MS:N (sleeps MS before its answers to turns 2 to N+1, as a bot over CodinGame's limit on N
 turns).
@@ -52,7 +52,8 @@ while True:
     elif mode == "late" and 2 <= turn <= int(param.split(":")[1]) + 1:
         time.sleep(int(param.split(":")[0]) / 1000.0)
     elif mode == "late-read" and turn > 1:
-        time.sleep(max(0.0, read_at + 0.050 - time.monotonic()))
+        think = int(param.split(":")[1]) if ":" in param else 50
+        time.sleep(max(0.0, read_at + think / 1000.0 - time.monotonic()))
     row, col = actions[0] if mode == "first" else rng.choice(actions)
     if mode == "wrong" and turn == 3:
         line = "%d,%d" % (row, col)
@@ -69,4 +70,4 @@ while True:
     sys.stdout.write(line + end_of_line)
     sys.stdout.flush()
     if mode == "late-read":
-        time.sleep(int(param) / 1000.0)
+        time.sleep(int(param.split(":")[0]) / 1000.0)

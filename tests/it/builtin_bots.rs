@@ -60,7 +60,9 @@ fn a_fixed_search_plays_the_same_games_on_a_busy_machine() {
     }
 }
 
-/// A debug build beside a spinner takes seconds to value every position of a 3x3 board. The
+/// A debug build beside a spinner takes seconds to value every position of a 3x3 board (more
+/// than 48 s once, beside the parallel tests and a release build: hence an allowance of three
+/// minutes, of which the bot uses what it needs). The
 /// strong bot waits for its table within the start-up allowance (not a fixed 2.5 s), so its
 /// first move of the first game is a lookup of milliseconds; without the table it would first
 /// wait for it half of its time (about 390 ms at `move=1000`), then search.
@@ -73,7 +75,7 @@ fn the_first_dots_game_is_played_from_the_table_on_a_busy_machine() {
         .b("builtin:greedy")
         .games(1)
         .time("move=1000")
-        .args(&["--startup-ms", "60000"])
+        .args(&["--startup-ms", "180000"])
         .run();
     stop(spinning);
     let moves = record_moves(outcome.record());

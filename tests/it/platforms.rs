@@ -60,7 +60,7 @@ fn gomocup_brains_at_gomocups_time_control_lose_nothing_on_a_technicality() {
 fn codingame_and_riddles_bots_at_their_platforms_time_controls_lose_nothing_on_a_technicality() {
     let (stdout, games) = play_shard("tournaments/platforms-uttt.toml", "1/3");
     assert!(
-        stdout.contains("player codingame-self-timed: codingame:python3 tests/bots/codingame_uttt.py late-read:70, its clock starts once it has read its input"),
+        stdout.contains("player codingame-self-timed: codingame:python3 tests/bots/codingame_uttt.py late-read:100:30, its clock starts once it has read its input"),
         "{stdout}"
     );
     assert_no_forfeit(&games, &stdout);
