@@ -125,10 +125,20 @@ impl Browser {
         }
     }
 
-    /// Clicks the element `css` selects, as a person does (a WebDriver click).
+    /// Clicks the element `css` selects, as a person does (a WebDriver click). A page that
+    /// redraws itself (live data, or the first event of its server-sent events) may replace the
+    /// element between finding and clicking it: then it is found again, for a few seconds.
     pub(crate) fn click(&self, css: &str) {
-        self.try_click(css)
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            match self.try_click(css) {
+                Ok(()) => return,
+                Err(e) if e.is_stale_element_reference() && Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
     }
 
     /// Clicks the element `css` selects, if the page still has it: a page that redraws itself
