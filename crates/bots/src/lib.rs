@@ -444,7 +444,8 @@ fn start_checkers(spec: &GameSpec) -> Checkers {
 }
 
 /// The start-up allowance the protocol gives by default (`referee match --startup-ms`).
-pub const DEFAULT_STARTUP: Duration = Duration::from_millis(5000);
+pub const DEFAULT_STARTUP: Duration =
+    Duration::from_millis(referee_rules::protocol::DEFAULT_STARTUP_MS);
 /// The share of the start-up allowance kept back from a brain's preparation, for answering
 /// `ready` on a loaded machine.
 const STARTUP_RESERVE_SHARE: f64 = 0.2;
@@ -652,24 +653,20 @@ mod tests {
 
     #[test]
     fn refuses_nonsense_from_the_referee() {
-        let mut output = Vec::new();
-        let err = run(
-            Level::Random.into(),
-            1,
-            DEFAULT_STARTUP,
-            "opponent 1 1\n".as_bytes(),
-            &mut output,
-        )
-        .unwrap_err();
+        let refused = |input: &str| {
+            let mut output = Vec::new();
+            run(
+                Level::Random.into(),
+                1,
+                DEFAULT_STARTUP,
+                input.as_bytes(),
+                &mut output,
+            )
+            .unwrap_err()
+        };
+        let err = refused("opponent 1 1\n");
         assert!(err.to_string().contains("no game was set up"), "{err}");
-        let err = run(
-            Level::Random.into(),
-            1,
-            DEFAULT_STARTUP,
-            "referee 1\ngame tictactoe\nside first\nopponent 9 9\n".as_bytes(),
-            &mut output,
-        )
-        .unwrap_err();
+        let err = refused("referee 1\ngame tictactoe\nside first\nopponent 9 9\n");
         assert!(err.to_string().contains("off the 3x3 board"), "{err}");
     }
 

@@ -80,7 +80,7 @@ impl Default for Settings {
             // The clock's own default, written the way `--time` takes it.
             time: format!("move={}", TimeControl::default().move_ms),
             margin_ms: 10,
-            startup_ms: 5000,
+            startup_ms: referee_rules::protocol::DEFAULT_STARTUP_MS,
             legal_moves: false,
             // Nothing over the defaults of [`Limits`].
             limits: String::new(),

@@ -14,6 +14,9 @@ pub const VERSION: u32 = 1;
 /// Longest line (without its newline) the referee accepts from a bot, by default.
 pub const DEFAULT_MAX_LINE: usize = 4096;
 
+/// The time a bot has to answer `start` with `ready`, by default (`--startup-ms`), in ms.
+pub const DEFAULT_STARTUP_MS: u64 = 5000;
+
 /// How a game ended, from the receiving bot's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
