@@ -408,7 +408,59 @@ impl Board {
     /// take part, plus the side to move's own fours, which force a reply first. Any other move
     /// loses to that double threat. Empty when there is no such threat.
     pub(super) fn defences(&mut self, attacker: Side, out: &mut Vec<Square>) {
+        let Some(stamp) = self.mark_double_threats(attacker) else {
+            return;
+        };
         let start = out.len();
+        for &(square, partner) in &self.pairs {
+            if self.seen[square as usize] == stamp {
+                out.extend([square, partner]);
+            }
+        }
+        self.threat_moves(attacker.opponent(), false, out);
+        out[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..out.len() {
+            if i == start || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Whether the side to move has a move that makes two winning squares at once (an open
+    /// four, a double four; not on a point forbidden to it): the opponent, unless it can win
+    /// at once, blocks one and loses to the other. Not for caro, where one block that closes
+    /// both ends of two lines could kill both.
+    pub(super) fn makes_double_threat(&mut self) -> bool {
+        let me = self.side_to_move();
+        if self.caro {
+            return false;
+        }
+        let Some(stamp) = self.mark_double_threats(me) else {
+            return false;
+        };
+        let pairs = std::mem::take(&mut self.pairs);
+        let found = pairs
+            .iter()
+            .any(|p| self.seen[p.0 as usize] == stamp && !self.forbidden(p.0));
+        self.pairs = pairs;
+        found
+    }
+
+    /// Whether `attacker` has a move that makes two winning squares at once.
+    pub(super) fn threatens_double(&mut self, attacker: Side) -> bool {
+        self.mark_double_threats(attacker).is_some()
+    }
+
+    /// Marks with a fresh stamp (returned) the squares where `attacker` would make two winning
+    /// squares at once, leaving in `pairs` every empty square of its three-mark windows with
+    /// the window's other empty square; `None` when there is no such square.
+    fn mark_double_threats(&mut self, attacker: Side) -> Option<u32> {
+        if self.threes[attacker.index()].items.is_empty() {
+            return None;
+        }
         // Each three-window pairs its two empty squares: filling one leaves the other winning.
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
@@ -419,32 +471,16 @@ impl Board {
         }
         pairs.sort_unstable();
         let stamp = self.next_stamp();
-        let mut threatened = false;
+        let mut any = false;
         for group in pairs.chunk_by(|p, q| p.0 == q.0) {
             // A square with two different partners makes two winning squares at once.
             if group.iter().any(|&(_, partner)| partner != group[0].1) {
                 self.seen[group[0].0 as usize] = stamp;
-                threatened = true;
+                any = true;
             }
-        }
-        if threatened {
-            for &(square, partner) in &pairs {
-                if self.seen[square as usize] == stamp {
-                    out.extend([square, partner]);
-                }
-            }
-            self.threat_moves(attacker.opponent(), false, out);
-            out[start..].sort_unstable();
-            let mut kept = start;
-            for i in start..out.len() {
-                if i == start || out[i] != out[kept - 1] {
-                    out[kept] = out[i];
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
         }
         self.pairs = pairs;
+        any.then_some(stamp)
     }
 
     /// A fresh mark for `seen`.
@@ -693,5 +729,29 @@ mod tests {
         );
         assert_eq!(defences(&[(4, 7), (5, 7), (7, 7)]), ["3 7", "6 7", "8 7"]);
         assert!(defences(&[(5, 7), (6, 7)]).is_empty());
+    }
+
+    /// The side to move with an open three makes an open four (two winning squares) with one
+    /// move; with one end of the three blocked it makes only a four, one winning square.
+    #[test]
+    fn an_open_three_to_move_makes_a_double_threat() {
+        let gomoku = GameSpec::Gomoku(Gomoku::STANDARD).mnk_params().unwrap();
+        let board = |replies: [(u8, u8); 3]| {
+            let mut game = Mnk::new(gomoku);
+            for (x, reply) in [5, 6, 7].into_iter().zip(replies) {
+                game.play(game.square(x, 7)).unwrap();
+                game.play(game.square(reply.0, reply.1)).unwrap();
+            }
+            let mut board = Board::new(gomoku);
+            board.load(&game);
+            board
+        };
+        let mut open = board([(0, 14), (4, 14), (8, 14)]);
+        assert!(open.makes_double_threat());
+        assert!(open.threatens_double(Side::First));
+        assert!(!open.threatens_double(Side::Second));
+        let mut closed = board([(0, 14), (4, 14), (4, 7)]);
+        assert!(!closed.makes_double_threat());
+        assert!(!closed.threatens_double(Side::First));
     }
 }

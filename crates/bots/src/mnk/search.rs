@@ -3,10 +3,14 @@
 //!
 //! Threats prune the tree before any evaluation: a side that can complete a line wins at once,
 //! a side facing one winning square must take it (searched without using up depth, so forced
-//! sequences are followed to their end), and a side facing two has lost. Moves are ordered by
-//! how much they advance one's own windows and kill the opponent's; on large boards only the
-//! best few near the marks are searched. On small boards (tic-tac-toe) every move is searched,
-//! and once the depth reaches the number of empty squares the result is exact: perfect play.
+//! sequences are followed to their end), and a side facing two has lost. On large boards a
+//! side that can make two winning squares with one move (an open four) has won, and past the
+//! search's depth the answers to such a threat (an open three) are still searched, a few plies:
+//! the evaluation alone cannot tell who wins that race. Moves are ordered by how much they
+//! advance one's own windows and kill the opponent's; on large boards only the best few near
+//! the marks are searched, the later ones first a ply or two shallower (late move reductions).
+//! On small boards (tic-tac-toe) every move is searched, and once the depth reaches the number
+//! of empty squares the result is exact: perfect play.
 //!
 //! Before the search, a threat-space search looks much deeper for a forced win: by fours
 //! (VCF), then on large boards by fours and threes (VCT). After it, on large boards, the
@@ -41,6 +45,12 @@ const PROVEN: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 /// Moves searched at each node below the root on large boards.
 const BEAM: usize = 18;
+/// Past the search's depth, the replies to a threat of a double threat (an open three) are
+/// still searched, up to this many plies: a leaf's evaluation cannot tell who wins the race.
+const QUIESCENCE: i32 = 4;
+/// Moves of a quiet node after this many (in the ordering's order) are searched shallower
+/// first (late move reductions): one ply less, two after twice as many.
+const LATE: usize = 3;
 /// Transposition table size: 2^20 entries, 16 MiB, allocated with the bot (before its first
 /// move's clock starts).
 const TABLE_BITS: u32 = 20;
@@ -95,14 +105,14 @@ impl StrongBrain {
     /// Appends the side to move's moves to `list`, best first by ordering score, leaving out
     /// `skip` (already searched): only the defences when the opponent threatens a double
     /// threat, otherwise the candidates, on a large board only as many as `beam` (counting
-    /// those already in the list).
+    /// those already in the list). Returns whether they are defences.
     fn order_moves(
         &mut self,
         board: &mut Board,
         list: &mut Vec<(i32, Square)>,
         skip: Option<Square>,
         beam: usize,
-    ) {
+    ) -> bool {
         let me = board.side_to_move();
         self.candidates.clear();
         board.defences(me.opponent(), &mut self.candidates);
@@ -127,6 +137,7 @@ impl StrongBrain {
         if !board.full_width() && !defending {
             list.truncate(beam);
         }
+        defending
     }
 
     fn negamax(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
@@ -139,23 +150,10 @@ impl StrongBrain {
         if self.stopped {
             return 0;
         }
-        let me = board.side_to_move();
-        if board.can_win(me) {
-            return WIN - ply as i32 - 1;
-        }
-        if board.empty_squares() == 0 {
-            return 0;
-        }
-        let forced = match board.threats(me.opponent()) {
-            Threats::Several(_) => return -(WIN - ply as i32 - 2),
-            // Renju: Black cannot block on a forbidden point, so the five comes.
-            Threats::One(square) if board.forbidden(square) => return -(WIN - ply as i32 - 2),
-            Threats::One(square) => Some(square),
-            Threats::None => None,
+        let forced = match self.judge(board, depth, ply) {
+            Ok(forced) => forced,
+            Err(score) => return score,
         };
-        if forced.is_none() && depth <= 0 {
-            return board.evaluate();
-        }
         let hash = board.hash();
         let mut remembered = None;
         if let Some(entry) = self.table.probe(hash) {
@@ -191,6 +189,9 @@ impl StrongBrain {
             }
         };
         let mut generated = forced.is_some();
+        // Late moves of a quiet node are searched a ply or two shallower first, and again at
+        // full depth only if they turn out better than the best so far.
+        let mut reducible = false;
         let (mut alpha, original_alpha) = (alpha, alpha);
         let mut best = (-INFINITY, None);
         let mut i = 0;
@@ -200,7 +201,8 @@ impl StrongBrain {
                     break;
                 }
                 generated = true;
-                self.order_moves(board, &mut moves, remembered, BEAM);
+                let defending = self.order_moves(board, &mut moves, remembered, BEAM);
+                reducible = !defending && !board.full_width() && depth >= 3;
                 if i == moves.len() {
                     break;
                 }
@@ -211,7 +213,16 @@ impl StrongBrain {
             if i == 0 {
                 score = -self.negamax(board, child_depth, ply + 1, -beta, -alpha);
             } else {
-                score = -self.negamax(board, child_depth, ply + 1, -alpha - 1, -alpha);
+                let reduction = match i {
+                    _ if !reducible => 0,
+                    0..=LATE => 0,
+                    _ if i < 2 * LATE => 1,
+                    _ => 2,
+                };
+                score = -self.negamax(board, child_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && score > alpha {
+                    score = -self.negamax(board, child_depth, ply + 1, -alpha - 1, -alpha);
+                }
                 if score > alpha && score < beta {
                     score = -self.negamax(board, child_depth, ply + 1, -beta, -alpha);
                 }
@@ -244,6 +255,35 @@ impl StrongBrain {
         let stored = score_to_table(best.0, ply);
         self.table.store(hash, depth as i16, stored, bound, best.1);
         best.0
+    }
+
+    /// What the threats alone tell of a node: `Err` with its score when they settle it (a win,
+    /// a loss, a full board, or a quiet leaf's evaluation), otherwise the square the side to
+    /// move is forced to take, if any.
+    fn judge(&mut self, board: &mut Board, depth: i32, ply: usize) -> Result<Option<Square>, i32> {
+        let me = board.side_to_move();
+        if board.can_win(me) {
+            return Err(WIN - ply as i32 - 1);
+        }
+        if board.empty_squares() == 0 {
+            return Err(0);
+        }
+        let forced = match board.threats(me.opponent()) {
+            Threats::Several(_) => return Err(-(WIN - ply as i32 - 2)),
+            // Renju: Black cannot block on a forbidden point, so the five comes.
+            Threats::One(square) if board.forbidden(square) => return Err(-(WIN - ply as i32 - 2)),
+            Threats::One(square) => Some(square),
+            Threats::None => None,
+        };
+        if forced.is_none() {
+            if !board.full_width() && board.makes_double_threat() {
+                return Err(WIN - ply as i32 - 3);
+            }
+            if depth <= 0 && (depth <= -QUIESCENCE || !board.threatens_double(me.opponent())) {
+                return Err(board.evaluate());
+            }
+        }
+        Ok(forced)
     }
 
     /// This ply's (empty) move list, taken out so the search can recurse while using it.
@@ -502,6 +542,28 @@ mod tests {
         let mut brain = StrongBrain::new(1);
         let choice = brain.choose(&game, &searched());
         assert_eq!(game.format_move(choice), "6 7");
+    }
+
+    /// Past the search's depth, an open three of the side to move wins (it makes an open four)
+    /// and the replies to the opponent's are still searched: two open threes are lost at depth
+    /// zero, one is not.
+    #[test]
+    fn open_threes_are_judged_beyond_the_depth() {
+        let mut brain = StrongBrain::new(1);
+        brain.deadline = Instant::now() + Duration::from_secs(24 * 60 * 60);
+        let mut value = |moves: &[&str]| {
+            let (_, mut board) = gomoku_board(moves);
+            brain.negamax(&mut board, 0, 0, -INFINITY, INFINITY)
+        };
+        let one_three = ["5 7", "0 14", "6 7", "4 14", "7 7"];
+        assert!(value(&one_three).abs() < PROVEN);
+        let two_threes = ["5 7", "0 14", "6 7", "4 14", "7 7", "8 14", "11 3", "12 14"];
+        let mut both = two_threes.to_vec();
+        both.extend(["11 4", "14 12", "11 5"]);
+        assert!(value(&both) <= -PROVEN, "{}", value(&both));
+        let mut to_move = one_three.to_vec();
+        to_move.push("14 10");
+        assert_eq!(value(&to_move), WIN - 3);
     }
 
     /// The gomoku position after `moves`, and the search's board loaded with it.
