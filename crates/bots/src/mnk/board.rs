@@ -17,9 +17,10 @@ use referee_rules::games::{Game, Side};
 /// short.
 const NEED_WEIGHT: [i32; 6] = [100_000, 3000, 250, 30, 5, 1];
 
-/// The weight of the side to move's own windows against the opponent's.
-const TEMPO_NUM: i32 = 3;
-const TEMPO_DEN: i32 = 2;
+/// The weight of the side to move's own windows against the opponent's: it moves first, and in
+/// gomoku the first to turn its lines into threats leads the race (against Rapfi, 2 scored 25%
+/// where 3/2 scored 17.5%; 5/4 and 5/2 did worse still).
+const TEMPO: i32 = 2;
 
 /// Boards up to this many squares are searched over every empty square; larger ones only near
 /// the marks already placed.
@@ -542,7 +543,7 @@ impl Board {
     /// moves first.
     pub(super) fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
-        self.score[me] * TEMPO_NUM / TEMPO_DEN - self.score[1 - me]
+        self.score[me] * TEMPO - self.score[1 - me]
     }
 
     /// The side to move's moves by the rules (renju's forbidden points left out, unless every
