@@ -435,11 +435,10 @@ impl Board {
     /// at once, blocks one and loses to the other. Not for caro, where one block that closes
     /// both ends of two lines could kill both.
     pub(super) fn makes_double_threat(&mut self) -> bool {
-        let me = self.side_to_move();
         if self.caro {
             return false;
         }
-        let Some(stamp) = self.mark_double_threats(me) else {
+        let Some(stamp) = self.mark_double_threats(self.side_to_move()) else {
             return false;
         };
         let pairs = std::mem::take(&mut self.pairs);

@@ -150,7 +150,7 @@ impl StrongBrain {
         if self.stopped {
             return 0;
         }
-        let forced = match self.judge(board, depth, ply) {
+        let forced = match judge(board, depth, ply) {
             Ok(forced) => forced,
             Err(score) => return score,
         };
@@ -255,35 +255,6 @@ impl StrongBrain {
         let stored = score_to_table(best.0, ply);
         self.table.store(hash, depth as i16, stored, bound, best.1);
         best.0
-    }
-
-    /// What the threats alone tell of a node: `Err` with its score when they settle it (a win,
-    /// a loss, a full board, or a quiet leaf's evaluation), otherwise the square the side to
-    /// move is forced to take, if any.
-    fn judge(&mut self, board: &mut Board, depth: i32, ply: usize) -> Result<Option<Square>, i32> {
-        let me = board.side_to_move();
-        if board.can_win(me) {
-            return Err(WIN - ply as i32 - 1);
-        }
-        if board.empty_squares() == 0 {
-            return Err(0);
-        }
-        let forced = match board.threats(me.opponent()) {
-            Threats::Several(_) => return Err(-(WIN - ply as i32 - 2)),
-            // Renju: Black cannot block on a forbidden point, so the five comes.
-            Threats::One(square) if board.forbidden(square) => return Err(-(WIN - ply as i32 - 2)),
-            Threats::One(square) => Some(square),
-            Threats::None => None,
-        };
-        if forced.is_none() {
-            if !board.full_width() && board.makes_double_threat() {
-                return Err(WIN - ply as i32 - 3);
-            }
-            if depth <= 0 && (depth <= -QUIESCENCE || !board.threatens_double(me.opponent())) {
-                return Err(board.evaluate());
-            }
-        }
-        Ok(forced)
     }
 
     /// This ply's (empty) move list, taken out so the search can recurse while using it.
@@ -413,6 +384,35 @@ impl StrongBrain {
         self.plies[0] = root;
         safe
     }
+}
+
+/// What the threats alone tell of a node: `Err` with its score when they settle it (a win,
+/// a loss, a full board, or a quiet leaf's evaluation), otherwise the square the side to
+/// move is forced to take, if any.
+fn judge(board: &mut Board, depth: i32, ply: usize) -> Result<Option<Square>, i32> {
+    let me = board.side_to_move();
+    if board.can_win(me) {
+        return Err(WIN - ply as i32 - 1);
+    }
+    if board.empty_squares() == 0 {
+        return Err(0);
+    }
+    let forced = match board.threats(me.opponent()) {
+        Threats::Several(_) => return Err(-(WIN - ply as i32 - 2)),
+        // Renju: Black cannot block on a forbidden point, so the five comes.
+        Threats::One(square) if board.forbidden(square) => return Err(-(WIN - ply as i32 - 2)),
+        Threats::One(square) => Some(square),
+        Threats::None => None,
+    };
+    if forced.is_none() {
+        if !board.full_width() && board.makes_double_threat() {
+            return Err(WIN - ply as i32 - 3);
+        }
+        if depth <= 0 && (depth <= -QUIESCENCE || !board.threatens_double(me.opponent())) {
+            return Err(board.evaluate());
+        }
+    }
+    Ok(forced)
 }
 
 /// Win scores count plies from the root; the table stores them from the node, so that a
@@ -555,12 +555,14 @@ mod tests {
             let (_, mut board) = gomoku_board(moves);
             brain.negamax(&mut board, 0, 0, -INFINITY, INFINITY)
         };
+        // X's open three on the row, O's stones far away in the corners; O to move.
         let one_three = ["5 7", "0 14", "6 7", "4 14", "7 7"];
         assert!(value(&one_three).abs() < PROVEN);
-        let two_threes = ["5 7", "0 14", "6 7", "4 14", "7 7", "8 14", "11 3", "12 14"];
-        let mut both = two_threes.to_vec();
-        both.extend(["11 4", "14 12", "11 5"]);
-        assert!(value(&both) <= -PROVEN, "{}", value(&both));
+        // And a second open three of X's, on a column.
+        let mut two_threes = one_three.to_vec();
+        two_threes.extend(["8 14", "11 3", "12 14", "11 4", "14 12", "11 5"]);
+        assert!(value(&two_threes) <= -PROVEN);
+        // X to move with its open three.
         let mut to_move = one_three.to_vec();
         to_move.push("14 10");
         assert_eq!(value(&to_move), WIN - 3);
