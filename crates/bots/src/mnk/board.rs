@@ -431,11 +431,14 @@ impl Board {
     }
 
     /// Whether the side to move has a move that makes two winning squares at once (an open
-    /// four, a double four; not on a point forbidden to it): the opponent, unless it can win
-    /// at once, blocks one and loses to the other. Not for caro, where one block that closes
-    /// both ends of two lines could kill both.
+    /// four, a double four; not on a point forbidden to it) while the opponent cannot make a
+    /// four: the opponent, unless it can win at once, blocks one and loses to the other. (With
+    /// a four to make, it could answer with fours, each forcing a block, one of them perhaps
+    /// on a winning square or ending in its own five.) Not for caro, where one block that
+    /// closes both ends of two lines could kill both.
     pub(super) fn makes_double_threat(&mut self) -> bool {
-        if self.caro {
+        let opponent = self.side_to_move().opponent().index();
+        if self.caro || !self.threes[opponent].items.is_empty() {
             return false;
         }
         let Some(stamp) = self.mark_double_threats(self.side_to_move()) else {
@@ -753,5 +756,9 @@ mod tests {
         let mut closed = board([(0, 14), (4, 14), (4, 7)]);
         assert!(!closed.makes_double_threat());
         assert!(!closed.threatens_double(Side::First));
+        // The opponent has three in a row on the edge: it can answer the open four with fours.
+        let mut countered = board([(0, 14), (1, 14), (2, 14)]);
+        assert!(countered.threatens_double(Side::First));
+        assert!(!countered.makes_double_threat());
     }
 }

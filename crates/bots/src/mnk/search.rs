@@ -4,9 +4,10 @@
 //! Threats prune the tree before any evaluation: a side that can complete a line wins at once,
 //! a side facing one winning square must take it (searched without using up depth, so forced
 //! sequences are followed to their end), and a side facing two has lost. On large boards a
-//! side that can make two winning squares with one move (an open four) has won, and past the
-//! search's depth the answers to such a threat (an open three) are still searched, a few plies:
-//! the evaluation alone cannot tell who wins that race. Moves are ordered by how much they
+//! side that can make two winning squares with one move (an open four) has won if the
+//! opponent has no four to make in answer, and past the search's depth the answers to such a
+//! threat (an open three) are still searched, a few plies: the evaluation alone cannot tell
+//! who wins that race. Moves are ordered by how much they
 //! advance one's own windows and kill the opponent's; on large boards only the best few near
 //! the marks are searched, the later ones first a ply or two shallower (late move reductions).
 //! On small boards (tic-tac-toe) every move is searched, and once the depth reaches the number
