@@ -109,12 +109,21 @@ impl Browser {
             .unwrap_or_else(|e| panic!("{script}: {e}"))
     }
 
-    /// Waits until `script` returns something other than null, false or undefined.
+    /// Waits until `script` returns what JavaScript calls true: not null, undefined, false, 0
+    /// or "". A count of rows is then waited for, not read before the page has drawn them (it
+    /// read 0 rows once, on a loaded machine, while the page was still fetching its games).
     pub(crate) fn until(&self, script: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             let value = self.eval(script);
-            if !value.is_null() && value != Value::Bool(false) {
+            let falsy = match &value {
+                Value::Null => true,
+                Value::Bool(b) => !b,
+                Value::Number(n) => n.as_f64() == Some(0.0),
+                Value::String(s) => s.is_empty(),
+                _ => false,
+            };
+            if !falsy {
                 return value;
             }
             if Instant::now() > deadline {
