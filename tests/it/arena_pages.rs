@@ -240,6 +240,12 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let dir = tempfile::tempdir().unwrap();
     let arena = dir.path().join("arena");
     init(&arena);
+    // Three seconds a move: the slow bot's 600 ms stay far inside it on a loaded machine (at
+    // one second, its check failed once, the bot waiting for a processor among 13 tasks).
+    let settings = arena.join("arena.toml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let text = text.replacen("time = \"move=1000\"", "time = \"move=3000\"", 1);
+    std::fs::write(&settings, text).unwrap();
     let (_server, url) = serve(&arena);
     // The first free square, 600 ms a move: its games last seconds.
     let slow = dir.path().join("slow");
@@ -253,9 +259,25 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let ann = token(&arena, "ann", false);
     succeeded(&submit(&url, &ann, "slow", &slow));
 
+    // A game's row in the list stays the same element while the game moves (its count of
+    // moves changes in place): a click on its link is not lost to a redraw.
+    let watcher = Browser::start();
+    watcher.goto(&format!("{url}#/live"));
+    let kept_while_moving = (0..20).any(|_| {
+        watcher.until(
+            "window.kept = document.querySelector('tr.live-row');
+             return window.kept && (window.keptMoves = window.kept.children[3].textContent, true);",
+        );
+        let seen = watcher.until(
+            "return !window.kept.isConnected ? 'gone'
+               : window.kept.children[3].textContent !== window.keptMoves && 'moved';",
+        );
+        seen == "moved"
+    });
+    assert!(kept_while_moving, "no row was seen to move in place");
+
     // A game listed may be over by the time it is opened (stored, it shows as finished), or
     // nearly: then the list again, and another.
-    let watcher = Browser::start();
     let mut first = None;
     for _ in 0..20 {
         watcher.goto(&format!("{url}#/live"));
@@ -263,17 +285,24 @@ fn a_game_being_played_is_listed_and_watched_live() {
             "const row = document.querySelector('tr.live-row'); return row && row.innerText;",
         );
         assert!(players.as_str().unwrap().contains("slow"), "{players}");
-        watcher.click("tr.live-row a[href^='#/game/live']");
+        // The game may end (and the list show none) between seeing its row and clicking.
+        if watcher
+            .try_click("tr.live-row a[href^='#/game/live']")
+            .is_err()
+        {
+            continue;
+        }
         let shown = watcher.until(
             "const b = document.querySelector('.board-box'); \
              return b && b.dataset.ply && [document.getElementById('status').textContent, b.dataset.ply];",
         );
         let ply: usize = shown[1].as_str().unwrap().parse().unwrap();
-        // Live, and with moves to come (at 7 moves or more a game may be over already).
+        // Live, and with moves to come: a game of tic-tac-toe may end at its fifth move (it
+        // once ended at the sixth, the first shown).
         let live = shown[0]
             .as_str()
             .is_some_and(|status| status.starts_with("live"));
-        if live && ply < 7 {
+        if live && ply < 5 {
             first = Some(ply);
             break;
         }

@@ -270,8 +270,9 @@ function liveClock(game, side, fetched) {
 function seconds(ms) { return `${(Math.max(0, ms) / 1000).toFixed(1)} s`; }
 
 // The games being played, each a link to the viewer, which follows it move by move; the list
-// is drawn again whenever a game moves, begins or ends (at most once a second); the clock of
-// the player to move runs between.
+// is brought up to date whenever a game moves, begins or ends (at most once a second): a game's
+// row stays the same element while it is played (its moves and clocks change in place), so a
+// click on its link is never lost to a redraw; the clock of the player to move runs between.
 async function showLive() {
   let left = false;
   const tick = setInterval(() => {
@@ -279,21 +280,42 @@ async function showLive() {
       clock.textContent = seconds(Number(clock.dataset.left) - (Date.now() - Number(clock.dataset.since)));
     }
   }, 100);
+  let table = null;
+  const rows = new Map();
+  const newRow = (game) => el("tr", { class: "live-row" },
+    el("td", {}, el("a", { href: `#/ladder/${enc(game.ladder)}` }, game.ladder)),
+    el("td", {}, botLink(game.ladder, game.players[0]), " ", el("span")),
+    el("td", {}, botLink(game.ladder, game.players[1]), " ", el("span")),
+    el("td", { class: "num" }), el("td", {}, new Date(game.started).toLocaleTimeString()),
+    el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")));
   const draw = async () => {
     let games;
     try { games = await getJson("api/live"); } catch (error) { return; }
     const fetched = Date.now();
     if (left) return; // a redraw that was under way when another page was opened
-    main().replaceChildren(el("h1", {}, "Games being played"), games.length === 0
-      ? el("p", { class: "no-live" }, "None right now: the ladders may be paused, or waiting for bots.")
-      : el("div", { class: "scroll" }, el("table", { class: "games live-games" },
-        el("tr", {}, ["ladder", "first", "second", "moves", "began", ""].map((title) => el("th", {}, title))),
-        games.map((game) => el("tr", { class: "live-row" },
-          el("td", {}, el("a", { href: `#/ladder/${enc(game.ladder)}` }, game.ladder)),
-          el("td", {}, botLink(game.ladder, game.players[0]), " ", liveClock(game, 0, fetched)),
-          el("td", {}, botLink(game.ladder, game.players[1]), " ", liveClock(game, 1, fetched)),
-          el("td", { class: "num" }, game.moves), el("td", {}, new Date(game.started).toLocaleTimeString()),
-          el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")))))));
+    if (games.length === 0) {
+      table = null;
+      rows.clear();
+      main().replaceChildren(el("h1", {}, "Games being played"),
+        el("p", { class: "no-live" }, "None right now: the ladders may be paused, or waiting for bots."));
+      return;
+    }
+    if (!table) {
+      table = el("table", { class: "games live-games" },
+        el("tr", {}, ["ladder", "first", "second", "moves", "began", ""].map((title) => el("th", {}, title))));
+      main().replaceChildren(el("h1", {}, "Games being played"), el("div", { class: "scroll" }, table));
+    }
+    const playing = new Set();
+    for (const game of games) {
+      const key = `${game.ladder}/${game.id}`;
+      playing.add(key);
+      if (!rows.has(key)) rows.set(key, newRow(game));
+      const row = rows.get(key);
+      [1, 2].forEach((td) => row.children[td].lastChild.replaceWith(el("span", {}, liveClock(game, td - 1, fetched))));
+      row.children[3].textContent = game.moves;
+      table.append(row); // moved, not copied: the list keeps the server's order
+    }
+    for (const [key, row] of rows) if (!playing.has(key)) { row.remove(); rows.delete(key); }
     markOnce("live-shown");
   };
   await draw();
