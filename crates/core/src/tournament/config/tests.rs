@@ -281,6 +281,7 @@ fn the_shipped_opening_decks_are_legal_and_leave_the_game_going() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     for (game, file, at_least) in [
         ("gomoku", "openings/gomoku.txt", 20),
+        ("gomoku", "openings/gomoku-rapfi.txt", 20),
         ("uttt", "openings/uttt.txt", 20),
         ("checkers", "openings/checkers-3move.txt", 150),
     ] {
