@@ -154,16 +154,22 @@ def judged(args, candidates):
 def engine_eval(args, opening):
     """The judge's evaluation of `opening`, the side to move's (a win announced counts as
     far beyond any margin)."""
-    engine = subprocess.Popen([args.judge], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, bufsize=1)
+    try:
+        engine = subprocess.Popen([args.judge], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True, bufsize=1)
+    except OSError as error:
+        sys.exit("cannot start the judge %s: %s" % (args.judge, error))
     lines = ["START 15", "INFO max_memory 67108864", "INFO rule 0",
              "INFO timeout_turn %d" % args.judge_time, "INFO timeout_match 1000000000", "BOARD"]
     # In BOARD, 1 marks the stones of the side to move, 2 the other side's.
     to_move = len(opening) % 2
     lines += ["%s,%d" % (mv.replace(" ", ","), 1 if i % 2 == to_move else 2)
               for i, mv in enumerate(opening)]
-    engine.stdin.write("\n".join(lines + ["DONE"]) + "\n")
-    engine.stdin.flush()
+    try:
+        engine.stdin.write("\n".join(lines + ["DONE"]) + "\n")
+        engine.stdin.flush()
+    except BrokenPipeError:
+        pass  # it stopped at once: it answers nothing, which is said below
     # An engine that never answers is stopped: its evaluation is then missing.
     timer = threading.Timer(args.judge_time / 1000 + 10, engine.kill)
     timer.start()

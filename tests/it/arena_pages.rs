@@ -244,8 +244,12 @@ fn a_game_being_played_is_listed_and_watched_live() {
     // one second, its check failed once, the bot waiting for a processor among 13 tasks).
     let settings = arena.join("arena.toml");
     let text = std::fs::read_to_string(&settings).unwrap();
-    let text = text.replacen("time = \"move=1000\"", "time = \"move=3000\"", 1);
-    std::fs::write(&settings, text).unwrap();
+    let slower = text.replacen("time = \"move=1000\"", "time = \"move=3000\"", 1);
+    assert_ne!(
+        slower, text,
+        "the ladder's time control is where the test expects it"
+    );
+    std::fs::write(&settings, slower).unwrap();
     let (_server, url) = serve(&arena);
     // The first free square, 600 ms a move: its games last seconds.
     let slow = dir.path().join("slow");
