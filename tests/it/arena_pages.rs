@@ -4,7 +4,7 @@
 //! build log and the stderr of its games are its owner's only; its games are anyone's to watch,
 //! while they are played too.
 
-use crate::arena::{get, init, serve, submit, token};
+use crate::arena::{get, init, serve, set_ladder_time, submit, token};
 use crate::browser_support::Browser;
 use crate::common::{repo_file, succeeded};
 use fantoccini::Locator;
@@ -242,14 +242,7 @@ fn a_game_being_played_is_listed_and_watched_live() {
     init(&arena);
     // Three seconds a move: the slow bot's 600 ms stay far inside it on a loaded machine (at
     // one second, its check failed once, the bot waiting for a processor among 13 tasks).
-    let settings = arena.join("arena.toml");
-    let text = std::fs::read_to_string(&settings).unwrap();
-    let slower = text.replacen("time = \"move=1000\"", "time = \"move=3000\"", 1);
-    assert_ne!(
-        slower, text,
-        "the ladder's time control is where the test expects it"
-    );
-    std::fs::write(&settings, slower).unwrap();
+    set_ladder_time(&arena, "tictactoe", "move=3000");
     let (_server, url) = serve(&arena);
     // The first free square, 600 ms a move: its games last seconds.
     let slow = dir.path().join("slow");
