@@ -23,21 +23,28 @@ pub(crate) fn init(dir: &Path) {
     succeeded(&referee().args(["arena", "init"]).arg(dir).output().unwrap());
 }
 
-/// Sets the time control of the ladder `ladder` in the arena's `arena.toml` (made by [`init`],
-/// each ladder's `time` a few lines after its name) to `time`, checking that the edit took.
+/// Sets the time control of the ladder `ladder` in the arena's `arena.toml` (made by [`init`])
+/// to `time`, editing only that ladder's section and checking that the edit took.
 pub(crate) fn set_ladder_time(dir: &Path, ladder: &str, time: &str) {
     let settings = dir.join("arena.toml");
     let text = std::fs::read_to_string(&settings).unwrap();
-    let at = text
+    let start = text
         .find(&format!("name = \"{ladder}\""))
         .expect("the ladder is in arena.toml");
-    let (head, tail) = text.split_at(at);
-    let edited = tail.replacen("time = \"move=1000\"", &format!("time = \"{time}\""), 1);
+    let end = text[start..]
+        .find("[[ladders]]")
+        .map_or(text.len(), |at| start + at);
+    let section = &text[start..end];
+    let edited = section.replacen("time = \"move=1000\"", &format!("time = \"{time}\""), 1);
     assert_ne!(
-        edited, tail,
+        edited, section,
         "the ladder's time control is where the test expects it"
     );
-    std::fs::write(&settings, format!("{head}{edited}")).unwrap();
+    std::fs::write(
+        &settings,
+        format!("{}{edited}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
 }
 
 pub(crate) fn token(dir: &Path, user: &str, admin: bool) -> String {
