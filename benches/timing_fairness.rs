@@ -237,7 +237,7 @@ fn builtin(game: &str, moves: usize, busy: bool) {
     // Balanced openings for gomoku, whose games from the empty board would repeat; the other
     // games vary with the seed.
     let openings = if game == "gomoku" {
-        workload::gomoku_openings()
+        workload::gomoku_openings(Path::new(workload::GOMOKU_DECK))
     } else {
         vec![String::new()]
     };

@@ -27,10 +27,15 @@ pub(crate) fn spinners(count: usize) -> Vec<Child> {
         .collect()
 }
 
-/// The openings of `openings/gomoku.txt`, each as `--opening` takes it.
-pub(crate) fn gomoku_openings() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/gomoku.txt");
-    let text = std::fs::read_to_string(path).expect("openings/gomoku.txt");
+/// The shipped deck of balanced gomoku openings, relative to the repository.
+pub(crate) const GOMOKU_DECK: &str = "openings/gomoku.txt";
+
+/// The openings of a deck (a path relative to the repository, or absolute), each as
+/// `--opening` takes it: a line each, anything after a `#` a comment.
+pub(crate) fn gomoku_openings(deck: &Path) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(deck);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the deck {}: {e}", path.display()));
     text.lines()
         .map(|line| line.split('#').next().unwrap_or("").trim().to_string())
         .filter(|line| !line.is_empty())
