@@ -144,9 +144,10 @@ impl Shield {
     }
 
     /// `router` behind the shield: hosts and origins checked first, bodies bounded, answers
-    /// timed.
+    /// timed; an address it has no route for gets [`unknown_address`].
     pub fn guard(&self, router: Router, settings: &WebSettings) -> Router {
         router
+            .fallback(unknown_address)
             .layer(RequestBodyLimitLayer::new(settings.max_body_bytes))
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::REQUEST_TIMEOUT,
@@ -274,6 +275,29 @@ impl<F: FnOnce()> Drop for OnDrop<F> {
     }
 }
 
+/// The page for an address that names no page: the browser's own error page for an empty 404
+/// is a dead end for someone who mistyped or followed an old link, so it says so and links to
+/// the start page. Nothing of the request is shown back.
+const UNKNOWN_ADDRESS_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>No such page</title>\
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:32rem;padding:0 1rem}</style>\
+</head><body><h1>No such page</h1><p>Nothing is served at this address: go to \
+<a href=\"/\">the start page</a>.</p></body></html>\n";
+
+/// What an address without a route gets: for a page, [`UNKNOWN_ADDRESS_HTML`]; for the API
+/// (`/api/...`), which scripts read, a line of text.
+async fn unknown_address(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return (StatusCode::NOT_FOUND, "no such address\n").into_response();
+    }
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        UNKNOWN_ADDRESS_HTML,
+    )
+        .into_response()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +311,50 @@ mod tests {
             );
         }
         map
+    }
+
+    /// The status, content type and body of a GET of `path` with `host`, from `app`.
+    async fn fetch(app: &Router, path: &str, host: &str) -> (StatusCode, String, String) {
+        let request = axum::http::Request::get(path)
+            .header(header::HOST, host)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let kind = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map_or(String::new(), |v| v.to_str().unwrap().to_string());
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        (status, kind, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn an_unknown_address_gets_a_page_with_a_way_back_and_shows_nothing_of_the_request() {
+        let shield = Shield::new("127.0.0.1:8300".parse().unwrap(), &[]);
+        let routes = Router::new().route("/", axum::routing::get(|| async { "start" }));
+        let app = shield.guard(routes, &WebSettings::default());
+        let host = "127.0.0.1:8300";
+        assert_eq!(fetch(&app, "/", host).await.2, "start");
+        let (status, kind, body) = fetch(&app, "/%3Cscript%3Ealert(1)%3C/script%3E", host).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(kind.starts_with("text/html"), "{kind}");
+        assert!(body.contains("<a href=\"/\">"), "{body}");
+        assert!(body.contains("name=\"viewport\""), "{body}");
+        assert!(
+            !body.contains("script") && !body.contains("alert"),
+            "{body}"
+        );
+        let (status, kind, body) = fetch(&app, "/api/nothing", host).await;
+        assert_eq!(
+            (status, kind.as_str()),
+            (StatusCode::NOT_FOUND, "text/plain; charset=utf-8")
+        );
+        assert_eq!(body, "no such address\n");
+        let (status, ..) = fetch(&app, "/nothing", "attacker.example").await;
+        assert_eq!(status, StatusCode::MISDIRECTED_REQUEST, "behind the shield");
     }
 
     #[test]
