@@ -84,18 +84,19 @@ impl Tally {
         self.wins + self.draws + self.losses
     }
 
-    /// The score, a win 1 and a draw a half, as a percentage of the games.
+    /// The score, a win 1 and a draw a half, as a percentage of the games (0 without games).
     fn percent(&self) -> f64 {
-        (f64::from(self.wins) + f64::from(self.draws) / 2.0) * 100.0 / f64::from(self.games())
+        let points = f64::from(self.wins) + f64::from(self.draws) / 2.0;
+        points * 100.0 / f64::from(self.games().max(1))
     }
 
     /// The median and the longest of the strong bot's move times, in milliseconds.
     fn think_ms(&mut self) -> (u128, u128) {
         self.think.sort();
-        let at = |i: usize| self.think.get(i).map_or(0, Duration::as_millis);
+        let millis = |time: Option<&Duration>| time.map_or(0, Duration::as_millis);
         (
-            at(self.think.len() / 2),
-            at(self.think.len().wrapping_sub(1)),
+            millis(self.think.get(self.think.len() / 2)),
+            millis(self.think.last()),
         )
     }
 }
