@@ -42,6 +42,23 @@ struct Log {
     last_wake: Instant,
 }
 
+impl Log {
+    /// Notes the monitor's wake at `woke`, late if it came more than a tick after the last
+    /// one: counted from the last wake, not from when the sleep began, so that a freeze
+    /// between a wake and the next sleep shows too.
+    fn wake(&mut self, woke: Instant) {
+        let due = self.last_wake + TICK;
+        let late = woke.saturating_duration_since(due);
+        self.last_wake = woke;
+        if late >= NOTABLE {
+            if self.stalls.len() == REMEMBERED {
+                self.stalls.pop_front();
+            }
+            self.stalls.push_back(Stall { due, late });
+        }
+    }
+}
+
 impl Noted {
     fn new(last_wake: Instant) -> Noted {
         Noted {
@@ -75,18 +92,9 @@ impl StallMonitor {
             .name("stall-monitor".into())
             .spawn(move || {
                 while !watched.stop.load(Ordering::Relaxed) {
-                    let due = Instant::now() + TICK;
                     thread::sleep(TICK);
                     let woke = Instant::now();
-                    let late = woke.saturating_duration_since(due);
-                    let mut log = watched.log();
-                    log.last_wake = woke;
-                    if late >= NOTABLE {
-                        if log.stalls.len() == REMEMBERED {
-                            log.stalls.pop_front();
-                        }
-                        log.stalls.push_back(Stall { due, late });
-                    }
+                    watched.log().wake(woke);
                 }
             })?;
         Ok(StallMonitor {
@@ -137,6 +145,20 @@ mod tests {
             .worst_stall_between(from, Instant::now())
             .unwrap_or_default();
         assert!(worst < Duration::from_millis(500), "{worst:?}");
+    }
+
+    #[test]
+    fn a_late_wake_is_late_from_the_last_wake() {
+        let start = Instant::now();
+        let noted = Noted::new(start);
+        // Frozen 500 ms, wherever in its cycle: the next wake is 500 ms after the last.
+        noted.log().wake(start + Duration::from_millis(500));
+        let worst = StallMonitor {
+            noted: Arc::new(noted),
+            thread: None,
+        }
+        .worst_stall_between(start, start + Duration::from_millis(10));
+        assert_eq!(worst, Some(Duration::from_millis(500).saturating_sub(TICK)));
     }
 
     #[test]
