@@ -84,10 +84,29 @@ fn run(args: &[&str]) {
 }
 
 // The benchmark's script, its steps in the order they are measured and printed.
-#[allow(clippy::too_many_lines)]
 fn main() {
     let work = tempfile::tempdir().unwrap();
     let dir = work.path();
+    record_games(dir);
+    let (server, url) = serve(&dir.join("served"));
+    let browser = Browser::start();
+    measure_pages(&browser, &url);
+    let (rss, peak) = memory(server.0.id());
+    println!(
+        "server memory after serving them: resident {} KiB, peak {} KiB",
+        rss, peak
+    );
+    // Chromium opens at most 6 HTTP/1.1 connections to one server and each visible tab's
+    // event stream holds one; a tab in the background lets its stream go and catches up when
+    // shown (without that, a run with 8 tabs stalled).
+    for k in [1usize, 4, 8] {
+        measure_live(&browser, dir, k);
+    }
+}
+
+/// Plays what the pages are measured on, into `dir/served`: a 10,000-game tournament and one
+/// 400-move game.
+fn record_games(dir: &Path) {
     // A 10,000-game tournament: five random bots, 1,000 games a pairing.
     let toml = dir.join("big.toml");
     let mut config = String::from("game = \"tictactoe\"\ngames = 1000\ntime = \"move=1000\"\n");
@@ -127,9 +146,10 @@ fn main() {
         "--record",
         long.to_str().unwrap(),
     ]);
+}
 
-    let (server, url) = serve(&dir.join("served"));
-    let browser = Browser::start();
+/// Three rounds of the index's and a long game's first paint.
+fn measure_pages(browser: &Browser, url: &str) {
     let (runtime, client) = (&browser.runtime, &browser.client);
     for round in 1..=3 {
         let (index, paint) = first_paint(runtime, client, &format!("{url}#/"), "games-shown");
@@ -147,88 +167,97 @@ fn main() {
         );
         println!("run {round}: viewer of a {moves}-move game: first contentful paint {paint:.0} ms, board shown {board:.0} ms");
     }
-    let (rss, peak) = memory(server.0.id());
-    println!(
-        "server memory after serving them: resident {} KiB, peak {} KiB",
-        rss, peak
-    );
+}
 
-    // Chromium opens at most 6 HTTP/1.1 connections to one server and each visible tab's
-    // event stream holds one; a tab in the background lets its stream go and catches up when
-    // shown (without that, a run with 8 tabs stalled).
-    // Live games: K matches of slow bots at once (the scripted bot plays the first free square:
-    // a line of 10 on 15x15 takes it well over the 12 s watched), one tab each, all in one browser; after a
-    // while, how many moves behind the file each tab shows.
+/// Live games: `k` matches of slow bots at once (the scripted bot plays the first free square:
+/// a line of 10 on 15x15 takes it well over the 12 s watched), one tab each, all in one
+/// browser; after a while, how many moves behind the file each tab shows.
+fn measure_live(browser: &Browser, dir: &Path, k: usize) {
+    let (runtime, client) = (&browser.runtime, &browser.client);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py");
     let bot = format!("python3 {} slow:300", script.display());
-    for k in [1usize, 4, 8] {
-        let live = dir.join(format!("live{k}"));
-        std::fs::create_dir_all(&live).unwrap();
-        let (_live_server, live_url) = serve(&live);
-        let matches: Vec<Running> = (0..k)
-            .map(|i| {
-                Running(
-                    Command::new(REFEREE)
-                        .args([
-                            "match",
-                            "mnk",
-                            "-p",
-                            "size=15",
-                            "-p",
-                            "line=10",
-                            &bot,
-                            &bot,
-                            "--games",
-                            "1",
-                            "--time",
-                            "move=5000",
-                            "--record",
-                        ])
-                        .arg(live.join(format!("m{i:02}")))
-                        .stdout(Stdio::null())
-                        .spawn()
-                        .unwrap(),
-                )
-            })
-            .collect();
-        std::thread::sleep(Duration::from_secs(2));
-        let mut tabs = Vec::new();
-        for i in 0..k {
-            let window = runtime.block_on(client.new_window(true)).unwrap();
-            runtime
-                .block_on(client.switch_to_window(window.handle.clone()))
-                .unwrap();
-            runtime
-                .block_on(client.goto(&format!("{live_url}#/game/live{k}%2Fm{i:02}/1")))
-                .unwrap();
-            tabs.push(window.handle);
-        }
-        std::thread::sleep(Duration::from_secs(10));
-        let mut behind = Vec::new();
-        for (i, tab) in tabs.iter().enumerate() {
-            runtime
-                .block_on(client.switch_to_window(tab.clone()))
-                .unwrap();
-            let shown = eval(runtime, client, "const b = document.querySelector('.board-box'); return b ? Number(b.dataset.ply) : -1;").as_i64().unwrap();
-            let file = std::fs::read_to_string(live.join(format!("m{i:02}/0001.live.jsonl")))
-                .unwrap_or_default();
-            let played = file.lines().count() as i64 - 1;
-            assert!(
-                played > 10,
-                "live game {i} is not being played ({played} moves)"
-            );
-            behind.push(played - shown);
-        }
-        behind.sort_unstable();
-        println!("{k} live games in {k} tabs of one browser: moves behind after 10 s: median {}, worst {} ({:?})", behind[behind.len() / 2], behind[behind.len() - 1], behind);
-        for tab in tabs {
-            runtime.block_on(client.switch_to_window(tab)).unwrap();
-            runtime.block_on(client.close_window()).unwrap();
-        }
-        let first = runtime.block_on(client.windows()).unwrap();
+    let live = dir.join(format!("live{k}"));
+    std::fs::create_dir_all(&live).unwrap();
+    let (_live_server, live_url) = serve(&live);
+    let matches: Vec<Running> = (0..k)
+        .map(|i| {
+            Running(
+                Command::new(REFEREE)
+                    .args([
+                        "match",
+                        "mnk",
+                        "-p",
+                        "size=15",
+                        "-p",
+                        "line=10",
+                        &bot,
+                        &bot,
+                        "--games",
+                        "1",
+                        "--time",
+                        "move=5000",
+                        "--record",
+                    ])
+                    .arg(live.join(format!("m{i:02}")))
+                    .stdout(Stdio::null())
+                    .spawn()
+                    .unwrap(),
+            )
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(2));
+    let mut tabs = Vec::new();
+    for i in 0..k {
+        let window = runtime.block_on(client.new_window(true)).unwrap();
         runtime
-            .block_on(client.switch_to_window(first[0].clone()))
+            .block_on(client.switch_to_window(window.handle.clone()))
             .unwrap();
-        drop(matches);
+        runtime
+            .block_on(client.goto(&format!("{live_url}#/game/live{k}%2Fm{i:02}/1")))
+            .unwrap();
+        tabs.push(window.handle);
     }
+    std::thread::sleep(Duration::from_secs(10));
+    let mut behind = Vec::new();
+    for (i, tab) in tabs.iter().enumerate() {
+        runtime
+            .block_on(client.switch_to_window(tab.clone()))
+            .unwrap();
+        let shown = eval(runtime, client, "const b = document.querySelector('.board-box'); return b ? Number(b.dataset.ply) : -1;").as_i64().unwrap();
+        let played = live_moves(&live.join(format!("m{i:02}")));
+        assert!(
+            played > 10,
+            "live game {i} is not being played ({played} moves)"
+        );
+        behind.push(played - shown);
+    }
+    behind.sort_unstable();
+    println!("{k} live games in {k} tabs of one browser: moves behind after 10 s: median {}, worst {} ({:?})", behind[behind.len() / 2], behind[behind.len() - 1], behind);
+    for tab in tabs {
+        runtime.block_on(client.switch_to_window(tab)).unwrap();
+        runtime.block_on(client.close_window()).unwrap();
+    }
+    let first = runtime.block_on(client.windows()).unwrap();
+    runtime
+        .block_on(client.switch_to_window(first[0].clone()))
+        .unwrap();
+    drop(matches);
+}
+
+/// The moves so far of the game being recorded into `dir`: its live file's lines after the
+/// header (`live-PID-N.jsonl`, docs/web.md), -1 when there is none.
+fn live_moves(dir: &Path) -> i64 {
+    let live = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .find(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("live-") && name.ends_with(".jsonl")
+        });
+    let text = live
+        .and_then(|entry| std::fs::read_to_string(entry.path()).ok())
+        .unwrap_or_default();
+    text.lines().count() as i64 - 1
 }
