@@ -246,6 +246,12 @@ fn a_stderr_flood_a_slow_answer_and_lingering_after_quit() {
     let (code, stdout) = check("linger", &[]);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("quit: still running"), "{stdout}");
+    // Said in full once, then as again (protocol.md: each cause is said once).
+    assert_eq!(lines(&stdout, "PROBLEM").len(), 1, "{stdout}");
+    assert!(
+        stdout.contains("again    quit: still running after 'quit' again"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -264,6 +270,19 @@ fn a_slow_move_is_a_timeout_not_a_missing_flush() {
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("timeout"), "{stdout}");
     assert!(!stdout.contains("missing flush:"), "{stdout}");
+    // Slower than the check waits with the bot's input open: the answer comes well after the
+    // input is closed, not as the bot exits.
+    let (code, stdout) = check("slow-once:2400", &["--time", "move=200"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(!stdout.contains("missing flush:"), "{stdout}");
+    assert!(
+        stdout.contains("timeout: ") && stdout.contains(". It did answer, '0 0', "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("after the game was over: it is too slow for this time limit"),
+        "{stdout}"
+    );
 }
 
 /// The first move is judged against the file's `first` allowance, not the usual limit.
@@ -280,6 +299,27 @@ fn row_and_column_mixed_up_is_pointed_out() {
     assert_eq!(code, 1);
     assert!(
         stdout.contains("would have been legal: moves are written 'x y', the column first"),
+        "{stdout}"
+    );
+}
+
+/// A square already taken is explained first by the move that took it, not only by a
+/// row/column mix-up (the swapped square is nearly always free); one off the board by the
+/// board's coordinates.
+#[test]
+fn an_illegal_move_is_explained_by_what_the_bot_missed() {
+    let (code, stdout) = check("occupied", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("is already taken; the "), "{stdout}");
+    assert!(
+        stdout.contains("played ") && stdout.contains(": its board lost that move")
+            || stdout.contains("the bot did not put that move on its own board"),
+        "{stdout}"
+    );
+    let (code, stdout) = check("offboard", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("3 0 is off the 3x3 board (x from 0 to 2, y from 0 to 2)"),
         "{stdout}"
     );
 }

@@ -412,7 +412,10 @@ impl BotProcess {
     fn blame_limits(&self, fault: Fault) -> Fault {
         let caused = matches!(
             fault,
-            Fault::NotReady { .. } | Fault::Timeout { .. } | Fault::Exited { .. }
+            Fault::NotReady { .. }
+                | Fault::NoReadyLine { .. }
+                | Fault::Timeout { .. }
+                | Fault::Exited { .. }
         );
         if !caused {
             return fault;
@@ -561,16 +564,16 @@ impl BotProcess {
     }
 
     /// Collects, its input still open, the first [`COLLECTED_LINES`] lines the bot writes
-    /// before its output closes, it exits, or `wait` passes: a bot past its time that flushes
-    /// writes its answer when it has one.
-    pub fn collect_for(&mut self, wait: Duration) -> Vec<String> {
+    /// before its output closes, it exits, or `wait` passes, each with when it was read: a bot
+    /// past its time that flushes writes its answer when it has one.
+    pub fn collect_for(&mut self, wait: Duration) -> Vec<(String, Instant)> {
         let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
         while !self.closed && lines.len() < COLLECTED_LINES {
             match self.output.next_until(deadline) {
                 Some(ReadEvent::Line { text, at, crlf }) => {
                     self.log_received(&text, at, crlf);
-                    lines.push(text);
+                    lines.push((text, at));
                 }
                 Some(ReadEvent::TooLong) => {}
                 Some(ReadEvent::Closed) => self.closed = true,
@@ -582,7 +585,7 @@ impl BotProcess {
 
     /// Closes the bot's input, then collects its lines as [`BotProcess::collect_for`] does. A
     /// bot that kept its answer in an unflushed buffer writes it now, as it exits.
-    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<String> {
+    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<(String, Instant)> {
         self.stdin = None;
         self.collect_for(wait)
     }
@@ -653,9 +656,7 @@ impl Seat for BotProcess {
                 Reading::Answer(line.to_string())
             })
             .map_err(|fault| match fault {
-                Fault::Timeout { .. } => Fault::NotReady {
-                    detail: format!("no 'ready' line within {} ms", allowance.as_millis()),
-                },
+                Fault::Timeout { .. } => Fault::NoReadyLine { allowance },
                 other => other,
             })?;
         Ready::parse(&answer.line).map_err(|e| Fault::NotReady {

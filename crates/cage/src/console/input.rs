@@ -258,6 +258,7 @@ mod tests {
         let off = MoveError::Illegal(IllegalMove::OffBoard {
             square: "25 2".into(),
             board: "3x3".into(),
+            coordinates: "x from 0 to 2, y from 0 to 2".into(),
         });
         assert_eq!(
             hint(&spec("tictactoe"), &off).unwrap(),

@@ -477,9 +477,7 @@ impl Seat for ConsoleSeat {
             let (line, _) =
                 self.raw_answer(Instant::now() + allowance)
                     .map_err(|fault| match fault {
-                        Fault::Timeout { .. } => Fault::NotReady {
-                            detail: format!("no 'ready' line within {} ms", allowance.as_millis()),
-                        },
+                        Fault::Timeout { .. } => Fault::NoReadyLine { allowance },
                         other => other,
                     })?;
             return Ready::parse(&line).map_err(|e| Fault::NotReady {

@@ -23,7 +23,7 @@ use referee_cage::{Answer, Protocol, Seat};
 use referee_records::record::RecordFiles;
 use referee_records::transcript::{Direction, SeatLog};
 use referee_rules::clock::TimeControl;
-use referee_rules::games::{GameSpec, Side};
+use referee_rules::games::{GameSpec, IllegalMove, MoveError, Side};
 use referee_rules::protocol::{Ready, RefereeMessage, Reply};
 use referee_rules::quote::escape;
 use referee_rules::verdict::{looks_like_prose, Fault, Termination};
@@ -31,7 +31,7 @@ use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 mod trial;
 
@@ -143,6 +143,15 @@ enum Cause {
     },
 }
 
+/// A line a bot wrote after it lost on time or never got ready.
+enum LateAnswer {
+    /// Written at once when its input was closed: kept in a buffer, never flushed.
+    Unflushed(String),
+    /// Written while its input was open, or well after it was closed, this long after the
+    /// game ended: the bot was working it out.
+    Slow(String, Duration),
+}
+
 /// A problem one game showed.
 struct Problem {
     cause: Cause,
@@ -202,6 +211,9 @@ const SLOW_SHARE: f64 = 0.8;
 const SLOW_START: Duration = Duration::from_millis(1000);
 /// How long a timed-out bot is watched after its input is closed, for answers it never flushed.
 const FLUSH_WATCH: Duration = Duration::from_millis(1500);
+/// A line written within this of the bot's input being closed was in its buffer: it came as
+/// the bot exited. One that came later was still being worked out: the bot is slow.
+const FLUSHED_AT_EXIT: Duration = Duration::from_millis(150);
 
 /// Runs the check with bots started by `supervisor`, reporting each finding as it is made;
 /// returns them all. A bot of a foreign protocol plays a game as each side through its
@@ -226,6 +238,7 @@ pub fn run_check(
         stderr_dropped: 0,
         multi_noted: false,
         quit_noted: false,
+        quit_failed: false,
     };
     let list = scenarios(&config.rules.spec, &config.opening);
     let count = list.len() as u32;
@@ -257,8 +270,10 @@ struct Check<'a, R: FnMut(&Finding)> {
     stderr_dropped: u64,
     /// Whether the bot's `multi`, or its absence, was noted: it is said once.
     multi_noted: bool,
-    /// Whether a quit was noted: a clean one is said once, a failed one every time.
+    /// Whether a quit was noted: a clean one is said once.
     quit_noted: bool,
+    /// Whether a quit failed: the next failures are said as again.
+    quit_failed: bool,
 }
 
 impl<R: FnMut(&Finding)> Check<'_, R> {
@@ -430,19 +445,33 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         title: &str,
         rules: &GameRules,
     ) -> Option<Problem> {
-        let problem = match diagnose(played, side, &self.config.time, rules) {
+        let late = self.late_answer(played, side);
+        let problem = match diagnose(played, side, &self.config.time, rules, late.as_ref()) {
             Ok((severity, text)) => {
                 self.note(severity, format!("{title}: {text}"), Vec::new());
                 None
             }
             Err(problem) => Some(problem),
         };
-        self.missing_flush(played, side).or(problem)
+        match late {
+            Some(LateAnswer::Unflushed(line)) => Some(Problem {
+                cause: Cause::MissingFlush,
+                name: "missing flush",
+                text: format!(
+                    "missing flush: the bot wrote '{}' only when its input was closed, so it \
+                     keeps its output in a buffer: flush stdout after every line (protocol.md, \
+                     'Flush after every line')",
+                    referee_rules::quote::shorten(&line, 60)
+                ),
+            }),
+            _ => problem,
+        }
     }
 
-    /// A missing flush, when the bot timed out (or never got ready) yet wrote a line once its
-    /// input was closed: the line was in its buffer all along.
-    fn missing_flush(&mut self, played: &PlayedGame, side: Side) -> Option<Problem> {
+    /// What a bot that timed out (or never got ready) wrote afterwards: a line it writes once
+    /// its input is closed was in its buffer all along, one it writes before, or well after,
+    /// was still being worked out.
+    fn late_answer(&mut self, played: &PlayedGame, side: Side) -> Option<LateAnswer> {
         let process = self.bot.as_mut().expect("started above");
         let waited = played.faulted[side.index()]
             && matches!(
@@ -452,22 +481,23 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         if !waited {
             return None;
         }
-        // A bot that answers late while its input is still open flushes: it was slow.
-        if !process.collect_for(FLUSH_WATCH).is_empty() {
-            return None;
+        let watched = Instant::now();
+        let slow = |(line, at): (String, Instant)| {
+            LateAnswer::Slow(line, at.saturating_duration_since(watched))
+        };
+        if let Some(answer) = process.collect_for(FLUSH_WATCH).into_iter().next() {
+            return Some(slow(answer));
         }
-        let late = process.close_input_and_collect(FLUSH_WATCH);
-        let line = late.first()?;
-        Some(Problem {
-            cause: Cause::MissingFlush,
-            name: "missing flush",
-            text: format!(
-                "missing flush: the bot wrote '{}' only when its input was closed, so it \
-                 keeps its output in a buffer: flush stdout after every line (protocol.md, \
-                 'Flush after every line')",
-                referee_rules::quote::shorten(line, 60)
-            ),
-        })
+        let closed = Instant::now();
+        let (line, at) = process
+            .close_input_and_collect(FLUSH_WATCH)
+            .into_iter()
+            .next()?;
+        if at.saturating_duration_since(closed) <= FLUSHED_AT_EXIT {
+            Some(LateAnswer::Unflushed(line))
+        } else {
+            Some(slow((line, at)))
+        }
     }
 
     /// Says a problem: in full, with the end of the bot's stderr, the first time its cause is
@@ -562,7 +592,8 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         }
     }
 
-    /// Tells the bot to quit and notes how it went: every failure, and the first success.
+    /// Tells the bot to quit and notes how it went: the first failure in full and each later
+    /// one as again (as for any other problem), and the first success.
     fn quit(&mut self, process: BotProcess) {
         match process.quit() {
             Some(_) if self.quit_noted => {}
@@ -571,15 +602,23 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
                 format!("quit: exited {} ms after 'quit'", took.as_millis()),
                 Vec::new(),
             ),
-            None => self.note(
-                Severity::Problem,
-                format!(
-                    "quit: still running {} ms after 'quit', so it was killed; exit when you read \
-                     'quit' (and when your input ends)",
-                    self.config.process.exit_grace.as_millis()
-                ),
+            None if self.quit_failed => self.note(
+                Severity::Again,
+                "quit: still running after 'quit' again".into(),
                 Vec::new(),
             ),
+            None => {
+                self.quit_failed = true;
+                self.note(
+                    Severity::Problem,
+                    format!(
+                        "quit: still running {} ms after 'quit', so it was killed; exit when \
+                         you read 'quit' (and when your input ends)",
+                        self.config.process.exit_grace.as_millis()
+                    ),
+                    Vec::new(),
+                );
+            }
         }
         self.quit_noted = true;
     }
@@ -678,9 +717,10 @@ fn diagnose(
     side: Side,
     time: &TimeControl,
     rules: &GameRules,
+    late: Option<&LateAnswer>,
 ) -> Result<(Severity, String), Problem> {
     if played.faulted[side.index()] {
-        Err(fault_problem(played, side, rules))
+        Err(fault_problem(played, side, rules, late))
     } else {
         Ok(how_it_went(played, side, time))
     }
@@ -726,7 +766,12 @@ fn how_it_went(played: &PlayedGame, side: Side, time: &TimeControl) -> (Severity
 
 /// The rule the bot broke, in words for its author, with a hint where a common mistake
 /// explains it.
-fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem {
+fn fault_problem(
+    played: &PlayedGame,
+    side: Side,
+    rules: &GameRules,
+    late: Option<&LateAnswer>,
+) -> Problem {
     let record = &played.record;
     let result = &record.result;
     let sent = played.logs[side.index()]
@@ -745,7 +790,7 @@ fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem 
         ),
         Termination::IllegalMove => {
             let mut text = format!("illegal move: {}", result.detail);
-            if let Some(hint) = sent.and_then(|s| swapped_hint(s, record, rules)) {
+            if let Some(hint) = sent.and_then(|s| illegal_move_hint(s, record, rules, side)) {
                 text.push_str(&format!("; {hint}"));
             }
             ("illegal move", text)
@@ -760,10 +805,19 @@ fn fault_problem(played: &PlayedGame, side: Side, rules: &GameRules) -> Problem 
         ),
         Termination::Timeout => (
             "timeout",
-            format!(
-                "timeout: {}. Answer every 'turn' within its time, and flush",
-                result.detail
-            ),
+            match late {
+                Some(LateAnswer::Slow(line, after)) => format!(
+                    "timeout: {}. It did answer, '{}', {:.1} s after the game was over: it is \
+                     too slow for this time limit",
+                    result.detail,
+                    referee_rules::quote::shorten(line, 60),
+                    after.as_secs_f64()
+                ),
+                _ => format!(
+                    "timeout: {}. Answer every 'turn' within its time, and flush",
+                    result.detail
+                ),
+            },
         ),
         Termination::NotReady => {
             let mut text = format!(
@@ -881,16 +935,15 @@ fn quoted_lines(lines: &[&str]) -> String {
 /// The most lines of a request a finding quotes.
 const LINES_QUOTED: usize = 3;
 
-/// For an illegal `x y` move, whether `y x` would have been legal: the classic row/column mix-up.
-fn swapped_hint(
+/// For an illegal move, the common mistakes that explain it: on a square already taken, which
+/// move took it (the bot's board lost that move); for an `x y` move, whether `y x` would have
+/// been legal (rows and columns mixed up).
+fn illegal_move_hint(
     sent: &str,
     record: &referee_records::record::GameRecord,
     rules: &GameRules,
+    side: Side,
 ) -> Option<String> {
-    let words: Vec<&str> = sent.split_whitespace().collect();
-    let [a, b] = words.as_slice() else {
-        return None;
-    };
     let mut game = rules.spec.new_game();
     for mv in record
         .opening
@@ -899,11 +952,48 @@ fn swapped_hint(
     {
         game.play_text(mv).ok()?;
     }
-    game.play_text(&format!("{b} {a}")).ok().map(|_| {
-        format!(
-            "'{b} {a}' would have been legal: moves are written 'x y', the column first, then the row"
-        )
-    })
+    let taken = match game.boxed_clone().play_text(sent) {
+        Err(MoveError::Illegal(IllegalMove::Occupied { square, .. })) => {
+            Some(taken_by(&square, record, side))
+        }
+        _ => None,
+    };
+    let swapped = match sent.split_whitespace().collect::<Vec<_>>().as_slice() {
+        [a, b] if game.play_text(&format!("{b} {a}")).is_ok() => Some(format!(
+            "'{b} {a}' would have been legal: moves are written 'x y', the column first, then \
+             the row"
+        )),
+        _ => None,
+    };
+    match (taken, swapped) {
+        (Some(taken), Some(swapped)) => Some(format!(
+            "{taken}; or its coordinates are the wrong way round: {swapped}"
+        )),
+        (taken, swapped) => taken.or(swapped),
+    }
+}
+
+/// Which move of `record` took `square`, said to the author of the bot playing `side`.
+fn taken_by(square: &str, record: &referee_records::record::GameRecord, side: Side) -> String {
+    let played = record.moves.iter().enumerate().rev();
+    match played.clone().find(|(_, mv)| mv.notation == square) {
+        Some((index, mv)) if mv.side == side => format!(
+            "the bot itself played {square} at move {}: its board lost that move",
+            index + 1
+        ),
+        Some((index, _)) if index + 1 == record.moves.len() => format!(
+            "the opponent played {square} at move {}, just before: the bot did not put that \
+             move on its own board",
+            index + 1
+        ),
+        Some((index, _)) => format!(
+            "the opponent played {square} at move {}: the bot's board lost that move",
+            index + 1
+        ),
+        None => format!(
+            "{square} was played in the opening (the 'played' lines before the first 'turn')"
+        ),
+    }
 }
 
 /// The games the check plays for `spec`: one as each side from `opening` (the start when it

@@ -115,12 +115,15 @@ pub enum MoveError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
     /// The move names a square (or line) the board does not have.
-    #[error("{square} is off the {board} board")]
+    #[error("{square} is off the {board} board ({coordinates})")]
     OffBoard {
         /// The square as the bot wrote it (or `square #N`, `line #N` for an internal index).
         square: String,
         /// What board it is off, e.g. `15x15` or `32-square checkers`.
         board: String,
+        /// What the board's coordinates run over, e.g. `x from 0 to 14, y from 0 to 14`: a bot
+        /// counting from 1 sees where it went wrong.
+        coordinates: String,
     },
     /// A mark on a square that already holds one.
     #[error("{square} is already taken")]

@@ -206,10 +206,17 @@ impl fmt::Display for Termination {
 /// an adapter for another protocol) reports to the match loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// No valid `ready` line within the start-up allowance.
+    /// No valid `ready` line within the start-up allowance: the line that came instead, or
+    /// (from an adapter) a reply that never came.
     NotReady {
-        /// What went wrong (no line in time, or the line that came instead), for the sentence.
+        /// What went wrong, for the sentence.
         detail: String,
+    },
+    /// No `ready` line at all within the start-up allowance: the mark of a bot that does not
+    /// flush its output, which the sentence points out.
+    NoReadyLine {
+        /// The start-up allowance.
+        allowance: Duration,
     },
     /// No answer before the watchdog gave up waiting.
     Timeout {
@@ -327,41 +334,54 @@ fn prose_hint(line: &str) -> &'static str {
     }
 }
 
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Fault {
+    /// The advice the fault's sentence ends with, if any: said after where in the game it
+    /// happened, so that `at move 3` stays with what the bot did.
+    fn hint(&self) -> String {
+        match self {
+            Fault::Unrequested {
+                memory_limit_mb: Some(mb),
+                ..
+            } => format!(
+                "; it reads like a failure to get memory: its memory limit of {mb} MiB \
+                 (address space, --limits memory=) most likely stopped it (a JVM reserves more \
+                 than its heap: raise the limit, or cap the heap with -Xmx)"
+            ),
+            Fault::Unrequested {
+                line,
+                memory_limit_mb: None,
+            }
+            | Fault::NotAMove { line, .. } => prose_hint(line).to_string(),
+            Fault::NoReadyLine { .. } => "; a line the bot wrote but did not flush never \
+                arrives: flush stdout after every line"
+                .to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// What the bot did, without the advice of [`Fault::hint`].
+    fn what(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::NotReady { detail } => write!(f, "not ready: {detail}"),
+            Fault::NoReadyLine { allowance } => write!(
+                f,
+                "not ready: no 'ready' line within {} ms",
+                allowance.as_millis()
+            ),
             Fault::Timeout { waited } => {
                 write!(f, "no answer after {} ms", waited.as_millis())
             }
             Fault::LineTooLong { limit } => {
                 write!(f, "wrote a line longer than {limit} bytes")
             }
-            Fault::Unrequested {
-                line,
-                memory_limit_mb: Some(mb),
-            } => write!(
-                f,
-                "wrote when not asked: '{}'; it reads like a failure to get memory: its memory \
-                 limit of {mb} MiB (address space, --limits memory=) most likely stopped it \
-                 (a JVM reserves more than its heap: raise the limit, or cap the heap with -Xmx)",
-                shorten(line, 80)
-            ),
-            Fault::Unrequested {
-                line,
-                memory_limit_mb: None,
-            } => write!(
-                f,
-                "wrote when not asked: '{}'{}",
-                shorten(line, 80),
-                prose_hint(line)
-            ),
+            Fault::Unrequested { line, .. } => {
+                write!(f, "wrote when not asked: '{}'", shorten(line, 80))
+            }
             Fault::Exited { detail } | Fault::Limit { detail, .. } => f.write_str(detail),
             Fault::NotAMove { line, expected } => write!(
                 f,
-                "sent '{}', which is not a move: {expected}{}",
-                shorten(line, 60),
-                prose_hint(line)
+                "sent '{}', which is not a move: {expected}",
+                shorten(line, 60)
             ),
             Fault::RefusedBoard { board, answer } => {
                 write!(f, "refused the {board} board: '{}'", shorten(answer, 80))
@@ -370,6 +390,13 @@ impl fmt::Display for Fault {
                 write!(f, "refused the rule {rule}: '{}'", shorten(answer, 80))
             }
         }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.what(f)?;
+        f.write_str(&self.hint())
     }
 }
 
@@ -532,7 +559,7 @@ impl Verdict {
                 | Forfeit::NotAMove { .. } => Termination::NotAMove,
                 Forfeit::IllegalMove { .. } => Termination::IllegalMove,
                 Forfeit::Seat(fault) => match fault {
-                    Fault::NotReady { .. } => Termination::NotReady,
+                    Fault::NotReady { .. } | Fault::NoReadyLine { .. } => Termination::NotReady,
                     Fault::Timeout { .. } => Termination::Timeout,
                     Fault::LineTooLong { .. } => Termination::LineTooLong,
                     Fault::Unrequested { .. } => Termination::UnrequestedOutput,
@@ -705,10 +732,14 @@ impl fmt::Display for Sentence<'_> {
                 shorten(sent, QUOTED),
                 written(original)
             ),
-            Forfeit::Seat(fault) => match at {
-                Moment::Setup => write!(f, "{loser} {fault} during the setup"),
-                Moment::Move(number) => write!(f, "{loser} {fault} at move {number}"),
-            },
+            Forfeit::Seat(fault) => {
+                write!(f, "{loser} ")?;
+                fault.what(f)?;
+                match at {
+                    Moment::Setup => write!(f, " during the setup{}", fault.hint()),
+                    Moment::Move(number) => write!(f, " at move {number}{}", fault.hint()),
+                }
+            }
         }
     }
 }

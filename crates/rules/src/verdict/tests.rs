@@ -184,6 +184,41 @@ fn a_seat_fault_names_when_it_happened() {
     );
     assert_eq!(exited(Moment::Move(4)).winner(), Some(Side::First));
     assert_eq!(exited(Moment::Move(4)).termination(), Termination::Exited);
+    // When it happened stays with what the bot did, before the advice.
+    let fault = |at, fault| {
+        Verdict::fault(
+            Side::First,
+            at,
+            fault,
+            Overtime {
+                limit: Duration::ZERO,
+                margin: Duration::ZERO,
+                strikes: None,
+            },
+        )
+    };
+    let unasked = Fault::Unrequested {
+        line: "thinking done".into(),
+        memory_limit_mb: None,
+    };
+    assert_eq!(
+        fault(Moment::Move(3), unasked).sentence(&names).to_string(),
+        format!(
+            "A (first player) wrote when not asked: 'thinking done' at move 3{DEBUG_OUTPUT_HINT}"
+        )
+    );
+    let silent = fault(
+        Moment::Setup,
+        Fault::NoReadyLine {
+            allowance: Duration::from_millis(5000),
+        },
+    );
+    assert_eq!(
+        silent.sentence(&names).to_string(),
+        "A (first player) not ready: no 'ready' line within 5000 ms during the setup; a line \
+         the bot wrote but did not flush never arrives: flush stdout after every line"
+    );
+    assert_eq!(silent.termination(), Termination::NotReady);
 }
 
 #[test]

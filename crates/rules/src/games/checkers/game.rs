@@ -164,6 +164,7 @@ impl Game for Checkers {
             return Err(IllegalMove::OffBoard {
                 square: off.to_string(),
                 board: "32-square checkers".into(),
+                coordinates: "squares 1 to 32".into(),
             }
             .into());
         }

@@ -234,13 +234,14 @@ mod tests {
                 illegal(&g, text),
                 IllegalMove::OffBoard {
                     square: square.into(),
-                    board: "32-square checkers".into()
+                    board: "32-square checkers".into(),
+                    coordinates: "squares 1 to 32".into()
                 }
             );
         }
         assert_eq!(
             illegal(&g, "33-29").to_string(),
-            "33 is off the 32-square checkers board"
+            "33 is off the 32-square checkers board (squares 1 to 32)"
         );
         assert_eq!(
             illegal(&g, "13-17"),

@@ -226,6 +226,17 @@ impl Dots {
     fn board_name(&self) -> String {
         format!("{}x{}-box", self.rows, self.cols)
     }
+
+    /// What a line's coordinates run over, for [`IllegalMove::OffBoard`].
+    fn coordinate_ranges(&self) -> String {
+        format!(
+            "h x y: x from 0 to {}, y from 0 to {}; v x y: x from 0 to {}, y from 0 to {}",
+            self.cols - 1,
+            self.rows,
+            self.cols,
+            self.rows - 1
+        )
+    }
 }
 
 fn contains(set: &LineSet, line: Line) -> bool {
@@ -290,6 +301,7 @@ impl Game for Dots {
                     written_square(x_written, y_written)
                 ),
                 board: self.board_name(),
+                coordinates: self.coordinate_ranges(),
             }
             .into());
         };
@@ -304,6 +316,7 @@ impl Game for Dots {
             Err(IllegalMove::OffBoard {
                 square: format!("line #{line}"),
                 board: self.board_name(),
+                coordinates: self.coordinate_ranges(),
             })
         } else if self.is_drawn(line) {
             Err(IllegalMove::LineTaken {
@@ -468,7 +481,10 @@ mod tests {
             game.parse_move("h 3 0"),
             Err(MoveError::Illegal(IllegalMove::OffBoard {
                 square: "h 3 0".into(),
-                board: "3x3-box".into()
+                board: "3x3-box".into(),
+                coordinates:
+                    "h x y: x from 0 to 2, y from 0 to 3; v x y: x from 0 to 3, y from 0 to 2"
+                        .into()
             }))
         );
         for text in [
@@ -490,7 +506,10 @@ mod tests {
             game.check_move(24),
             Err(IllegalMove::OffBoard {
                 square: "line #24".into(),
-                board: "3x3-box".into()
+                board: "3x3-box".into(),
+                coordinates:
+                    "h x y: x from 0 to 2, y from 0 to 3; v x y: x from 0 to 3, y from 0 to 2"
+                        .into()
             })
         );
         play_all(&mut game, &["v 1 2"]);

@@ -105,6 +105,15 @@ impl Mnk {
         format!("{}x{}", self.params.width, self.params.height)
     }
 
+    /// What the coordinates run over, for [`IllegalMove::OffBoard`].
+    fn coordinate_ranges(&self) -> String {
+        format!(
+            "x from 0 to {}, y from 0 to {}",
+            self.params.width - 1,
+            self.params.height - 1
+        )
+    }
+
     /// Length of the run of `mark` through (x, y) along (dx, dy), both ways.
     fn run_length(&self, x: i32, y: i32, (dx, dy): (i32, i32), mark: u8) -> u32 {
         let (w, h) = (self.params.width as i32, self.params.height as i32);
@@ -278,6 +287,7 @@ impl Game for Mnk {
                 // Only spelt out for the verdict: a legal move allocates nothing here.
                 square: written_square(x_written, y_written),
                 board: self.board_name(),
+                coordinates: self.coordinate_ranges(),
             }
             .into());
         }
@@ -294,6 +304,7 @@ impl Game for Mnk {
             None => Err(IllegalMove::OffBoard {
                 square: format!("square #{square}"),
                 board: self.board_name(),
+                coordinates: self.coordinate_ranges(),
             }),
             Some(0) => Ok(()),
             Some(_) => Err(IllegalMove::Occupied {
@@ -503,7 +514,7 @@ mod tests {
             g.play_text("99999999999999999999 1")
                 .unwrap_err()
                 .to_string(),
-            "illegal move: 99999999999999999999 1 is off the 3x3 board"
+            "illegal move: 99999999999999999999 1 is off the 3x3 board (x from 0 to 2, y from 0 to 2)"
         );
         g.play_text("1 1").unwrap();
         assert_eq!(

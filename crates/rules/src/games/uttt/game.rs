@@ -43,6 +43,9 @@ pub struct Uttt {
     outcome: Option<Outcome>,
 }
 
+/// What the coordinates run over, for [`IllegalMove::OffBoard`].
+const COORDINATES: &str = "x and y from 0 to 8";
+
 impl Uttt {
     /// The empty board, X (the first player) to move anywhere.
     pub fn new(params: UtttParams) -> Uttt {
@@ -277,6 +280,7 @@ impl Game for Uttt {
                 // Only spelt out for the verdict: a legal move allocates nothing here.
                 square: written_square(x_written, y_written),
                 board: "9x9".into(),
+                coordinates: COORDINATES.into(),
             }
             .into());
         }
@@ -295,6 +299,7 @@ impl Game for Uttt {
             return Err(IllegalMove::OffBoard {
                 square: format!("square #{square}"),
                 board: "9x9".into(),
+                coordinates: COORDINATES.into(),
             });
         };
         let board = bit / 9;
@@ -622,7 +627,8 @@ mod tests {
             illegal(&game, "9 0"),
             IllegalMove::OffBoard {
                 square: "9 0".into(),
-                board: "9x9".into()
+                board: "9x9".into(),
+                coordinates: COORDINATES.into()
             }
         );
         for text in ["0 9", "-1 4", "99999999999999999999 0"] {
@@ -632,7 +638,8 @@ mod tests {
             game.check_move(81),
             Err(IllegalMove::OffBoard {
                 square: "square #81".into(),
-                board: "9x9".into()
+                board: "9x9".into(),
+                coordinates: COORDINATES.into()
             })
         );
         game.play(Uttt::square(4, 4)).unwrap();
