@@ -13,6 +13,32 @@ use sha2::{Digest, Sha256};
 pub const SESSION_SECONDS: i64 = 30 * 24 * 3600;
 /// The shortest password taken.
 pub const MIN_PASSWORD: usize = 8;
+/// The longest password, in bytes: argon2 reads all of it, so a megabyte-long one would make
+/// each attempt a burden on the server.
+pub const MAX_PASSWORD: usize = 1024;
+/// Passwords hashed at once: each hash takes a processor for tens of milliseconds, so a flood
+/// of log-ins waits its turn here instead of taking every worker the pages need.
+const HASHES_AT_ONCE: usize = 2;
+
+/// Runs `hash` (an argon2 hash or check) on a blocking thread, at most [`HASHES_AT_ONCE`] at
+/// a time.
+async fn hashing<T: Send + 'static>(hash: impl FnOnce() -> T + Send + 'static) -> T {
+    static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HASHES_AT_ONCE);
+    let _turn = TURNS
+        .acquire()
+        .await
+        .expect("the semaphore is never closed");
+    tokio::task::spawn_blocking(hash)
+        .await
+        .expect("hashing does not panic")
+}
+
+/// The hash a log-in under a name that has no password is checked against: the same work as
+/// a real check, so that timing does not tell which names exist.
+fn stand_in_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| hash_password(&new_token()))
+}
 
 /// A user as a request knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,7 +136,13 @@ pub async fn sign_up(
             "a password has at least {MIN_PASSWORD} characters"
         )));
     }
-    let hash = hash_password(password);
+    if password.len() > MAX_PASSWORD {
+        return Err(AccountError::Invalid(format!(
+            "a password has at most {MAX_PASSWORD} bytes"
+        )));
+    }
+    let password = password.to_string();
+    let hash = hashing(move || hash_password(&password)).await;
     create_user(pool, name, Some(&hash), false).await
 }
 
@@ -201,17 +233,24 @@ pub async fn log_in(
             .bind(name)
             .fetch_optional(pool)
             .await?;
-    // A missing user costs a hash too, so that timing does not tell names.
-    let (id, hash) = match row {
-        Some((id, Some(hash))) => (id, hash),
-        _ => {
-            let _ = verify_password(password, &hash_password("not a user"));
-            return Ok(None);
-        }
-    };
-    if !verify_password(password, &hash) {
+    if password.len() > MAX_PASSWORD {
         return Ok(None);
     }
+    // A missing user costs one check too, as a real one does, so that timing does not tell
+    // names.
+    let (id, hash) = match row {
+        Some((id, Some(hash))) => (Some(id), Some(hash)),
+        _ => (None, None),
+    };
+    let password = password.to_string();
+    let matches = hashing(move || match &hash {
+        Some(hash) => verify_password(&password, hash),
+        None => verify_password(&password, stand_in_hash()),
+    })
+    .await;
+    let Some(id) = id.filter(|_| matches) else {
+        return Ok(None);
+    };
     let token = new_token();
     // Sessions that ended go at each log-in, so that the table holds only live ones.
     sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
@@ -290,6 +329,9 @@ mod tests {
         assert!(sign_up(&pool, &settings, "bob", "short", None)
             .await
             .is_err());
+        let long = "x".repeat(MAX_PASSWORD + 1);
+        assert!(sign_up(&pool, &settings, "bob", &long, None).await.is_err());
+        assert_eq!(log_in(&pool, "alice", &long).await.unwrap(), None);
         assert!(sign_up(&pool, &settings, "../x", "password1", None)
             .await
             .is_err());
