@@ -542,7 +542,8 @@ impl Play<'_> {
                     }),
                 };
                 if self.supervisor.is_stopping() {
-                    // Killed by an interrupt: not a result; `--resume` plays it again.
+                    // The interrupt came after the game was filed (a game it ended is not
+                    // filed): nothing more is journaled, and `--resume` plays it again.
                     self.supervisor.wait_for_exit();
                 }
                 lock(self.journal).append(&entry)?;
