@@ -364,11 +364,15 @@ pub fn run(
     let records = match tournament.records {
         None => None,
         Some(RecordLayout::Files) => Some(Recorder::Files(options.out.join("games"))),
-        // One records file per journal, continued when the journal is (a game the journal
-        // does not hold is played again and appended again: readers take its last line).
+        // One records file per journal, holding the games the journal holds: a game filed
+        // but not journaled (a kill came between) is played again, and filed once.
         Some(RecordLayout::Pack) => {
             let pack = pack_path(&path);
-            let opened = RecordPack::open(&pack, !finished.is_empty());
+            let journaled = finished
+                .iter()
+                .map(|entry| (entry.index + 1) as u32)
+                .collect();
+            let opened = RecordPack::open(&pack, &journaled);
             Some(Recorder::Pack(Arc::new(opened.map_err(|source| {
                 TournamentError::Records { path: pack, source }
             })?)))
