@@ -184,6 +184,10 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
     std::io::Read::read_to_string(referee.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("every bot was killed"), "{stderr}");
     assert!(dir.path().join("0001.json").exists());
+    assert!(
+        !dir.path().join("0002.json").exists(),
+        "the game cut short was filed"
+    );
     let left = survivors(played.marker());
     assert!(left.is_empty(), "processes left running: {left:?}");
     assert_eq!(

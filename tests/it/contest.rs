@@ -136,6 +136,52 @@ fn sources_are_built_checked_played_and_resumed() {
     );
 }
 
+/// The data a page of `referee report` (or a contest's) holds.
+fn page_data(page: &Path) -> Value {
+    let html = std::fs::read_to_string(page).unwrap();
+    let opening = "<script type=\"application/json\" id=\"referee-data\">";
+    let start = html.find(opening).unwrap() + opening.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+/// `referee report SITE --from OUTPUT` makes the contest's own page from its output folder,
+/// its entrants included (its contest section was left out). Built-in players and no sandbox:
+/// no build, so no bubblewrap.
+#[test]
+fn the_report_of_a_contests_output_is_the_contests_own_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("cup.toml");
+    std::fs::write(
+        &config,
+        "game = \"tictactoe\"\ngames = 2\nsandbox = false\n[[players]]\nname = \"ann\"\nbuiltin = \"random\"\n[[players]]\nname = \"boss\"\nbuiltin = \"greedy\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    succeeded(&contest(&config, &out, &[]));
+    let site = dir.path().join("site");
+    let shown = succeeded(
+        &referee()
+            .arg("report")
+            .arg(&site)
+            .arg("--from")
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    assert!(shown.contains("(2 games,"), "{shown}");
+    let own = results_page(&out, &["ann", "boss"], 2);
+    assert_eq!(own["contest"]["title"], "cup");
+    assert_eq!(
+        own["contest"]["entrants"].as_array().unwrap().len(),
+        2,
+        "{own}"
+    );
+    let report = page_data(&site.join("index.html"));
+    assert_eq!(report["contest"], own["contest"]);
+    assert_eq!(report, own);
+}
+
 /// A game's pictures as the page holds them: JSON, gzipped, in base64.
 fn unpack(packed: &str) -> Value {
     use base64::Engine as _;
@@ -149,11 +195,7 @@ fn unpack(packed: &str) -> Value {
 /// exactly `entrants`, and its `games` games are there, each viewable (its moves and the
 /// picture of each position inside), between entrants only.
 fn results_page(out: &Path, entrants: &[&str], games: usize) -> Value {
-    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
-    let opening = "<script type=\"application/json\" id=\"referee-data\">";
-    let start = html.find(opening).unwrap() + opening.len();
-    let end = start + html[start..].find("</script>").unwrap();
-    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
+    let data = page_data(&out.join("index.html"));
 
     let tournaments = data["tournaments"].as_object().unwrap();
     assert_eq!(tournaments.len(), 1, "{tournaments:?}");

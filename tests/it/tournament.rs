@@ -417,6 +417,34 @@ fn results(games: &BTreeMap<u64, Value>) -> BTreeMap<u64, (Value, Value, Value, 
         .collect()
 }
 
+/// The numbers of the games filed in `out`, sorted, once for each time filed: the record lines
+/// of its records file, or its `games/NNNN.json`.
+fn filed(out: &Path) -> Vec<u64> {
+    let mut numbers: Vec<u64> = match std::fs::read_to_string(out.join("games.jsonl")) {
+        Ok(pack) => pack
+            .lines()
+            .filter_map(|line| {
+                let line: Value = serde_json::from_str(line).unwrap();
+                line["record"]["number"].as_u64()
+            })
+            .collect(),
+        Err(_) => std::fs::read_dir(out.join("games"))
+            .unwrap()
+            .filter_map(|entry| {
+                let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+                name.strip_suffix(".json")?.parse().ok()
+            })
+            .collect(),
+    };
+    numbers.sort_unstable();
+    numbers
+}
+
+/// The numbers of the games in a journal, sorted.
+fn numbers(games: &BTreeMap<u64, Value>) -> Vec<u64> {
+    games.keys().map(|index| index + 1).collect()
+}
+
 /// Starts the tournament of `config` into `out` (two games at a time) and returns it once its
 /// journal holds `lines` lines, the header included, and it is still running.
 fn start_until_journaled(config: &Path, out: &Path, lines: usize) -> std::process::Child {
@@ -491,8 +519,8 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
         expected,
         "the same games as an uninterrupted run"
     );
-    // The records file may hold a game twice (its line written, the run killed before its
-    // journal line): read, it holds each game once, the one the journal has.
+    // The records file holds each game once, the one the journal has.
+    assert_eq!(filed(&out), numbers(&resumed));
     let records = unpack(&out);
     let names: Vec<String> = std::fs::read_dir(&records)
         .unwrap()
@@ -516,27 +544,31 @@ fn a_tournament_killed_with_sigkill_resumes_without_losing_or_repeating_a_game()
 }
 
 /// Ctrl-C or SIGTERM kills every bot at once: the games it cut short are no results (they
-/// used to be journaled as the bots' losses, "exited"), and `--resume` plays them again.
+/// used to be journaled, then filed, as the bots' losses, "exited"), and `--resume` plays them
+/// again, filing each game once.
 #[test]
-fn an_interrupted_tournament_journals_no_game_it_cut_short() {
+fn an_interrupted_tournament_journals_and_files_no_game_it_cut_short() {
     let dir = tempfile::tempdir().unwrap();
     let marker = marker();
-    let config = write_config(
-        dir.path(),
-        &format!(
-            "game = \"tictactoe\"\ngames = 4\nopenings = {{ plies = 2 }}\n{}{}{}",
-            scripted_entry("slow1", "slow:150", &marker),
-            scripted_entry("slow2", "slow:150", &marker),
-            scripted_entry("slow3", "slow:150", &marker),
-        ),
-    );
+    let config = |records: &str| {
+        write_config(
+            dir.path(),
+            &format!(
+                "game = \"tictactoe\"\ngames = 4\nopenings = {{ plies = 2 }}\n{records}\n{}{}{}",
+                scripted_entry("slow1", "slow:150", &marker),
+                scripted_entry("slow2", "slow:150", &marker),
+                scripted_entry("slow3", "slow:150", &marker),
+            ),
+        )
+    };
     let reference = dir.path().join("reference");
-    tournament(&config, &reference, &["-j", "2"]);
+    tournament(&config(""), &reference, &["-j", "2"]);
     let expected = results(&journal(&reference.join("journal.jsonl")));
-    for signal in [
-        nix::sys::signal::Signal::SIGINT,
-        nix::sys::signal::Signal::SIGTERM,
+    for (signal, records) in [
+        (nix::sys::signal::Signal::SIGINT, ""),
+        (nix::sys::signal::Signal::SIGTERM, "records = \"files\""),
     ] {
+        let config = config(records);
         let out = dir.path().join(signal.as_str());
         let journal_path = out.join("journal.jsonl");
         // Once a game is journaled, two more are being played, a move taking 150 ms.
@@ -556,12 +588,20 @@ fn an_interrupted_tournament_journals_no_game_it_cut_short() {
                 index + 1
             );
         }
+        assert_eq!(filed(&out), numbers(&partial), "{signal}: games filed");
+
+        // As if the run had been killed between filing its last game and journaling it.
+        let text = std::fs::read_to_string(&journal_path).unwrap();
+        let last = text.trim_end().rfind('\n').unwrap();
+        std::fs::write(&journal_path, &text[..=last]).unwrap();
         let stdout = tournament(&config, &out, &["-j", "2", "--resume"]);
         assert!(
-            stdout.contains(&format!("played {} games", 12 - partial.len())),
+            stdout.contains(&format!("played {} games", 13 - partial.len())),
             "{signal}: {stdout}"
         );
-        assert_eq!(results(&journal(&journal_path)), expected, "{signal}");
+        let resumed = journal(&journal_path);
+        assert_eq!(results(&resumed), expected, "{signal}");
+        assert_eq!(filed(&out), numbers(&resumed), "{signal}: games filed");
     }
     let left = survivors(&marker);
     assert!(left.is_empty(), "bots left running: {left:?}");

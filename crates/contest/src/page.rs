@@ -5,8 +5,9 @@
 //! languages played with. Written from what the output folder holds, so that a contest played
 //! in shards on a cluster gets the same page once its shards are done.
 
-use super::field::{Entry, Status};
+use super::field::{self, Entry, Status};
 use super::ContestError;
+use referee_core::tournament::config::Tournament;
 use referee_core::tournament::runner::journals_in;
 use referee_web::report::{write_report, Written};
 use referee_web::server::tournament_standings;
@@ -25,14 +26,35 @@ pub fn write(
     if !records {
         return Ok(None);
     }
-    let data = json!({
+    let data = section(title, entries, out);
+    Ok(Some(write_report(&[out.to_path_buf()], out, Some(&data))?))
+}
+
+/// The contest section of the page of the contest whose output folder is `out`, from what its
+/// preparation saved there (the list of players, and the tournament file naming the contest),
+/// so that `referee report --from OUTPUT` makes the contest's own page. None when `out` holds
+/// no list of players or no tournament file: it is no contest's output, or one that played
+/// no game.
+pub fn saved_section(out: &Path) -> Result<Option<Value>, ContestError> {
+    let entries = field::earlier(out);
+    let tournament_file = out.join("tournament.toml");
+    if entries.is_empty() || !tournament_file.is_file() {
+        return Ok(None);
+    }
+    let tournament = Tournament::load(&tournament_file)?;
+    Ok(Some(section(&tournament.name, &entries, out)))
+}
+
+/// What the page shows of the contest `title` whose field is `entries`: its standings (those
+/// of the journals in `out`), its entrants and their languages.
+fn section(title: &str, entries: &[Entry], out: &Path) -> Value {
+    json!({
         "title": title,
         // The whole run's journal, or every shard's.
         "standings": tournament_standings(&journals_in(out).unwrap_or_default()),
         "entrants": entries.iter().map(entrant).collect::<Vec<_>>(),
         "languages": languages(entries),
-    });
-    Ok(Some(write_report(&[out.to_path_buf()], out, Some(&data))?))
+    })
 }
 
 /// What the page shows of an entrant (every text already escaped by the build or the check).

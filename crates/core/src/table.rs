@@ -493,6 +493,11 @@ impl Table {
                 }
             },
         )?;
+        if self.supervisor.is_stopping() {
+            // Its bots were killed by an interrupt: no result, so nothing is filed; `--resume`
+            // plays it again.
+            self.supervisor.wait_for_exit();
+        }
         let mut kept = Vec::new();
         for (side, mut seat) in Side::BOTH.into_iter().zip([first, second]) {
             if played.faulted[side.index()] {

@@ -8,8 +8,9 @@
 //! its last line cut short. Nothing is synced: records are not the journal, and a game whose
 //! line was lost is in no journal either, so `--resume` plays it again. A game's line is
 //! written before its journal line, so a killed run may leave the line of a game the journal
-//! does not hold; the resumed run plays that game again and appends it once more. Readers take
-//! a game's last line.
+//! does not hold: the journal is the truth, and a resumed run first drops such lines (see
+//! [`RecordPack::open`]), so that the game it plays again has one line. Readers take a game's
+//! last line all the same (files of earlier versions may hold two).
 //!
 //! A `multi` bot kept for its next game is told to quit after its last game's line was
 //! written: what it logged then (its *epilogue*) is a later line naming that game, which
@@ -20,9 +21,9 @@ use crate::transcript::SeatLog;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -134,19 +135,20 @@ pub struct RecordPack {
 }
 
 impl RecordPack {
-    /// Opens the records file at `path` for a run: with `keep` (a resumed run) it is continued
-    /// after cutting off a last line cut short, otherwise it is made empty.
-    pub fn open(path: &Path, keep: bool) -> io::Result<RecordPack> {
+    /// Opens the records file at `path` for a run, holding the lines of the games in
+    /// `journaled` (the games its journal holds, none for a new run) and nothing else: see
+    /// [`keep_only`].
+    pub fn open(path: &Path, journaled: &HashSet<u32>) -> io::Result<RecordPack> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir)?;
         }
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)?;
-        let complete = if keep { complete_length(&file)? } else { 0 };
-        file.set_len(complete)?;
+        if !journaled.is_empty() {
+            keep_only(path, journaled)?;
+        }
+        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        if journaled.is_empty() {
+            file.set_len(0)?;
+        }
         Ok(RecordPack {
             path: path.to_path_buf(),
             file: Mutex::new(Some(file)),
@@ -222,22 +224,52 @@ impl RecordPack {
     }
 }
 
-/// The length of a file's complete lines: up to and including its last newline.
-fn complete_length(file: &File) -> io::Result<u64> {
-    let mut reader = file;
-    let mut end = reader.seek(SeekFrom::End(0))?;
-    let mut chunk = vec![0; 1 << 16];
-    while end > 0 {
-        let start = end.saturating_sub(chunk.len() as u64);
-        let part = &mut chunk[..(end - start) as usize];
-        reader.seek(SeekFrom::Start(start))?;
-        reader.read_exact(part)?;
-        if let Some(at) = part.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + at as u64 + 1);
+/// Leaves in the records file at `path` only each game of `journaled`'s last line and its
+/// epilogues, as a resumed run finds it: the journal is the truth, so the line of a game it
+/// does not hold (filed before a kill came, and played again by this run), a game's earlier
+/// line (files of earlier versions), a line that is no records line and a last line cut short
+/// go. The file is rewritten beside and renamed over, synced, only when a complete line goes.
+fn keep_only(path: &Path, journaled: &HashSet<u32>) -> io::Result<()> {
+    let mut index = PackIndex::new(path);
+    loop {
+        match index.update(|_| ()) {
+            Ok(_) => break,
+            // Passed over: the next call goes on after it.
+            Err(PackError::Corrupt { .. }) => continue,
+            Err(PackError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                return Ok(())
+            }
+            Err(PackError::Io { source, .. }) => return Err(source),
         }
-        end = start;
     }
-    Ok(0)
+    let mut kept: Vec<u64> = index
+        .games
+        .iter()
+        .filter(|(number, _)| journaled.contains(number))
+        .flat_map(|(_, game)| std::iter::once(game.at).chain(game.epilogues.iter().copied()))
+        .collect();
+    if kept.len() == index.lines {
+        return OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .set_len(index.read_to);
+    }
+    kept.sort_unstable();
+    let rewritten = path.with_extension("jsonl.next");
+    let mut reader = BufReader::new(File::open(path)?);
+    let mut writer = BufWriter::new(File::create(&rewritten)?);
+    let mut line = Vec::new();
+    for at in kept {
+        line.clear();
+        reader.seek(SeekFrom::Start(at))?;
+        (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line)?;
+        writer.write_all(&line)?;
+    }
+    writer
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?
+        .sync_all()?;
+    fs::rename(&rewritten, path)
 }
 
 /// A records file that cannot be read, or a line in it that is not a records line.
@@ -545,7 +577,7 @@ mod tests {
             log(started, "opponent 1 1", b""),
         ];
         let epilogue = log(started, "quit", b"bye\n");
-        let pack = RecordPack::open(&dir.path().join("games.jsonl"), false).unwrap();
+        let pack = RecordPack::open(&dir.path().join("games.jsonl"), &HashSet::new()).unwrap();
         pack.append_game(&record(1), &logs, started).unwrap();
         pack.append_game(&record(2), &logs, started).unwrap();
         pack.append_epilogue(1, "bob", &epilogue, started).unwrap();
@@ -572,7 +604,7 @@ mod tests {
         let path = dir.path().join("games.jsonl");
         let started = Instant::now();
         let logs = [log(started, "a", b""), log(started, "b", b"")];
-        let pack = RecordPack::open(&path, false).unwrap();
+        let pack = RecordPack::open(&path, &HashSet::new()).unwrap();
         pack.append_game(&record(1), &logs, started).unwrap();
         drop(pack);
         let whole = fs::read(&path).unwrap();
@@ -593,8 +625,9 @@ mod tests {
         assert_eq!(found, [1]);
         assert!(!index.update(|_| ()).unwrap(), "nothing new");
 
-        // Resumed: the torn line goes, game 1 is played again (its line written twice).
-        let pack = RecordPack::open(&path, true).unwrap();
+        // Resumed with game 1 journaled: the torn line goes. A second line of game 1 (as an
+        // earlier version wrote when it played a game again) is the one read.
+        let pack = RecordPack::open(&path, &HashSet::from([1])).unwrap();
         assert_eq!(fs::read(&path).unwrap(), whole);
         let mut again = record(1);
         again.final_position = "again\n".into();
@@ -615,7 +648,7 @@ mod tests {
         );
 
         // A new run empties the file: the index starts over.
-        let pack = RecordPack::open(&path, false).unwrap();
+        let pack = RecordPack::open(&path, &HashSet::new()).unwrap();
         pack.append_game(&record(3), &logs, started).unwrap();
         let mut restarted = false;
         index
@@ -631,14 +664,57 @@ mod tests {
         let path = dir.path().join("games.jsonl");
         let started = Instant::now();
         let logs = [log(started, "a", b""), log(started, "b", b"")];
+        let pack = RecordPack::open(&path, &HashSet::new()).unwrap();
         fs::write(&path, "{\"something\": 1}\n").unwrap();
-        let pack = RecordPack::open(&path, true).unwrap();
         pack.append_game(&record(4), &logs, started).unwrap();
         let mut index = PackIndex::new(&path);
         let error = index.update(|_| ()).unwrap_err().to_string();
         assert!(error.contains("line 1: neither a game's line"), "{error}");
         index.update(|_| ()).unwrap();
         assert_eq!(index.games().keys().copied().collect::<Vec<_>>(), [4]);
+    }
+
+    #[test]
+    fn a_resumed_run_keeps_only_the_last_line_of_each_journaled_game_and_its_epilogues() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let started = Instant::now();
+        let logs = [log(started, "a", b""), log(started, "b", b"")];
+        let bye = log(started, "quit", b"");
+        let mut again = record(1);
+        again.final_position = "again\n".into();
+        let pack = RecordPack::open(&path, &HashSet::new()).unwrap();
+        pack.append_game(&record(1), &logs, started).unwrap();
+        pack.append_game(&record(2), &logs, started).unwrap();
+        pack.append_epilogue(2, "bob", &bye, started).unwrap();
+        pack.append_game(&record(3), &logs, started).unwrap();
+        pack.append_game(&again, &logs, started).unwrap();
+        pack.append_epilogue(1, "ann", &bye, started).unwrap();
+        pack.append_epilogue(3, "bob", &bye, started).unwrap();
+        drop(pack);
+        let lines: Vec<String> = fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let mut torn = lines.concat();
+        torn.push_str("{\"something\": 1}\n");
+        torn.push_str(&lines[0][..10]);
+        fs::write(&path, torn).unwrap();
+
+        // Game 3 was filed but not journaled, game 1 filed twice.
+        let pack = RecordPack::open(&path, &HashSet::from([1, 2])).unwrap();
+        let kept = [1, 2, 4, 5].map(|at| lines[at].as_str()).concat();
+        assert_eq!(fs::read_to_string(&path).unwrap(), kept);
+        assert!(!path.with_extension("jsonl.next").exists());
+        pack.append_game(&record(3), &logs, started).unwrap();
+        let index = PackIndex::read_whole(&path).unwrap();
+        assert_eq!(index.lines, 5);
+        assert_eq!(index.games().keys().copied().collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(
+            index.read(1).unwrap().unwrap().record.final_position,
+            "again\n"
+        );
     }
 
     #[test]

@@ -393,6 +393,7 @@ mod tests {
     use referee_records::live::{LiveFile, LiveHeader};
     use referee_records::record_pack::RecordPack;
     use referee_records::transcript::{SeatLog, Transcript};
+    use std::collections::HashSet;
     use std::io::Write as _;
     use std::time::{Duration, Instant};
 
@@ -455,7 +456,7 @@ mod tests {
         fs::create_dir_all(&out).unwrap();
         fs::write(out.join("journal.jsonl"), "").unwrap();
         let path = out.join("games.jsonl");
-        let pack = RecordPack::open(&path, false).unwrap();
+        let pack = RecordPack::open(&path, &HashSet::new()).unwrap();
         let started = Instant::now();
         let logs = [log(started, "x", b""), log(started, "y", b"")];
         pack.append_game(&record(7), &logs, started).unwrap();
@@ -518,7 +519,7 @@ mod tests {
         fs::create_dir_all(&out).unwrap();
         fs::write(out.join("journal.jsonl"), "").unwrap();
         let path = out.join("games.jsonl");
-        let pack = RecordPack::open(&path, false).unwrap();
+        let pack = RecordPack::open(&path, &HashSet::new()).unwrap();
         let started = Instant::now();
         let logs = [
             log(started, "turn 1000", b"thinking\n"),

@@ -364,11 +364,15 @@ pub fn run(
     let records = match tournament.records {
         None => None,
         Some(RecordLayout::Files) => Some(Recorder::Files(options.out.join("games"))),
-        // One records file per journal, continued when the journal is (a game the journal
-        // does not hold is played again and appended again: readers take its last line).
+        // One records file per journal, holding the games the journal holds: a game filed
+        // but not journaled (a kill came between) is played again, and filed once.
         Some(RecordLayout::Pack) => {
             let pack = pack_path(&path);
-            let opened = RecordPack::open(&pack, !finished.is_empty());
+            let journaled = finished
+                .iter()
+                .map(|entry| (entry.index + 1) as u32)
+                .collect();
+            let opened = RecordPack::open(&pack, &journaled);
             Some(Recorder::Pack(Arc::new(opened.map_err(|source| {
                 TournamentError::Records { path: pack, source }
             })?)))
@@ -542,7 +546,8 @@ impl Play<'_> {
                     }),
                 };
                 if self.supervisor.is_stopping() {
-                    // Killed by an interrupt: not a result; `--resume` plays it again.
+                    // The interrupt came after the game was filed (a game it ended is not
+                    // filed): nothing more is journaled, and `--resume` plays it again.
                     self.supervisor.wait_for_exit();
                 }
                 lock(self.journal).append(&entry)?;
