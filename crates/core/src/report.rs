@@ -21,11 +21,11 @@ pub fn game_line(game: &FinishedGame) -> String {
     let second = &record.players[1].label;
     let score = |side: Side| format_points(record.points(side));
     let mut line = format!(
-        "game {}: {first} vs {second}  {}-{}  {} moves  {}",
+        "game {}: {first} vs {second}  {}-{}  {}  {}",
         record.number,
         score(Side::First),
         score(Side::Second),
-        record.moves.len(),
+        counted(record.moves.len() as u64, "move"),
         record.result.detail
     );
     if record.result.stalled {
@@ -154,6 +154,14 @@ pub fn elo_lines(score: &MatchScore) -> Vec<String> {
     let pairs = &score.pairing.pairs;
     let [a, b] = score.tally.points();
     let elo = match pairs.elo_estimate() {
+        // Every pair scored the same: the spread is zero, and an interval of +/- 0 would claim
+        // a certainty so few pairs cannot give.
+        Some(estimate) if estimate.error95 == 0.0 => format!(
+            "elo: A - B {:+.1}, no interval: every one of the {} scored the same (play more \
+             games for one)",
+            estimate.elo,
+            counted(pairs.pairs(), "game pair")
+        ),
         Some(estimate) => format!(
             "elo: A - B {:+.1} +/- {:.1} (95% interval), LOS {:.1}% (the likelihood that A is the stronger)",
             estimate.elo,
@@ -270,6 +278,13 @@ mod tests {
         assert_eq!(
             elo_lines(&perfect)[0],
             "elo: no finite estimate: B scored every point of the pairs"
+        );
+        // Each player won with the first move: every pair 1-1, no spread to measure.
+        let alike = score_of(&[Some(0), Some(1), Some(0), Some(1)]);
+        assert_eq!(
+            elo_lines(&alike)[0],
+            "elo: A - B +0.0, no interval: every one of the 2 game pairs scored the same (play \
+             more games for one)"
         );
     }
 }

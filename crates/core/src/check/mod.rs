@@ -821,7 +821,7 @@ fn fault_problem(
         ),
         Termination::NotReady => {
             let mut text = format!(
-                "slow or wrong start: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
+                "start-up failed: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
                 result.detail,
                 rules.startup.as_millis()
             );
@@ -832,7 +832,7 @@ fn fault_problem(
                      the protocol only",
                 );
             }
-            ("slow or wrong start", text)
+            ("start-up failed", text)
         }
         Termination::LineTooLong => ("line too long", format!("line too long: {}", result.detail)),
         Termination::Exited => {
