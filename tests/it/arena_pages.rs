@@ -26,8 +26,10 @@ pub(crate) fn sign_up(browser: &Browser, url: &str, name: &str) {
     ));
 }
 
-/// Uploads `file` as bot `name` on the tic-tac-toe ladder through the page.
-fn upload(browser: &Browser, url: &str, name: &str, file: &Path) {
+/// Uploads `file` as bot `name` on the tic-tac-toe ladder through the page, whose bot page
+/// then follows the build and validation by itself to `ends` ("passed" or "failed"), with the
+/// play button for a bot that passed.
+fn upload(browser: &Browser, url: &str, name: &str, file: &Path, ends: &str) {
     browser.goto(&format!("{url}#/upload"));
     browser.until("return document.querySelector('form input[type=file]');");
     browser.eval(&format!(
@@ -48,6 +50,18 @@ fn upload(browser: &Browser, url: &str, name: &str, file: &Path) {
     browser.until(&format!(
         "return location.hash === '#/bot/tictactoe/{name}' && document.querySelector('table.versions td.state');"
     ));
+    let play = if ends == "passed" {
+        "button[name=play]"
+    } else {
+        "body"
+    };
+    browser.until_within(
+        &format!(
+            "return document.querySelector('table.versions td.state').textContent === '{ends}' \
+             && document.querySelector('{play}');"
+        ),
+        Duration::from_secs(300),
+    );
 }
 
 /// The leaderboard's rows once `bots` all have games.
@@ -141,11 +155,17 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
 
     let ann = Browser::start();
     sign_up(&ann, &url, "ann");
-    upload(&ann, &url, "cbot", &files.join("good/main.c"));
-    upload(&ann, &url, "cbroken", &files.join("broken/main.c"));
+    upload(&ann, &url, "cbot", &files.join("good/main.c"), "passed");
+    upload(
+        &ann,
+        &url,
+        "cbroken",
+        &files.join("broken/main.c"),
+        "failed",
+    );
     let bob = Browser::start();
     sign_up(&bob, &url, "bob");
-    upload(&bob, &url, "pybot", &files.join("python/main.py"));
+    upload(&bob, &url, "pybot", &files.join("python/main.py"), "passed");
 
     // Both good bots ranked; then the ladder paused (by an admin) so that page and API agree.
     ranked(&url, &["cbot", "pybot"]);

@@ -107,9 +107,35 @@ function historyPlot(points) {
   return svg;
 }
 
+// A version's states that last: any other (queued, building, validating) is work under way.
+const SETTLED = new Set(["passed", "failed", "person"]);
+const versionStates = (bot) => JSON.stringify([bot.active_version, bot.versions.map((version) => version.state)]);
+const busy = (bot) => bot.versions.some((version) => !SETTLED.has(version.state));
+
+// A bot's page; while one of its versions is being built or validated (work that sends no
+// events), the bot is asked for every second and its page drawn again when a state changes,
+// so that the result and the play button come without a reload.
 async function showBot([ladder, name]) {
-  const [bot, games, history] = await Promise.all([getJson(`api/ladders/${enc(ladder)}/bots/${enc(name)}`),
-    getJson(`api/ladders/${enc(ladder)}/games?limit=1000`), getJson(`api/ladders/${enc(ladder)}/bots/${enc(name)}/history`)]);
+  const url = `api/ladders/${enc(ladder)}/bots/${enc(name)}`;
+  const fetchAll = () => Promise.all([getJson(url), getJson(`api/ladders/${enc(ladder)}/games?limit=1000`), getJson(`${url}/history`)]);
+  let shown = await drawBot(ladder, name, await fetchAll());
+  let left = false;
+  let timer = null;
+  const follow = async () => {
+    try {
+      if (versionStates(await getJson(url)) !== versionStates(shown)) {
+        const data = await fetchAll();
+        if (!left) shown = await drawBot(ladder, name, data);
+      }
+    } catch (error) { /* asked again a second later */ }
+    if (!left && busy(shown)) timer = setTimeout(follow, 1000);
+  };
+  if (busy(shown)) timer = setTimeout(follow, 1000);
+  return () => { left = true; clearTimeout(timer); };
+}
+
+// Draws a bot's page from its data; the bot drawn.
+async function drawBot(ladder, name, [bot, games, history]) {
   const own = games.filter((game) => game.players.includes(name));
   const byOpponent = new Map();
   for (const game of own) {
@@ -144,6 +170,7 @@ async function showBot([ladder, name]) {
   el("h2", {}, "Recent games"), gamesTable(ladder, own.slice(0, 50)),
   mine ? el("p", {}, "Each game's page shows what your bot wrote to stderr in it (only to you).") : "");
   markOnce("bot-shown");
+  return bot;
 }
 
 // "Play this bot", rated (as @NAME, in the ladder's one pool) or casual.
