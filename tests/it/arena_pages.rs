@@ -226,6 +226,14 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
     // The game itself is anyone's to watch, in the viewer.
     bob.goto(&format!("{url}#/game/tictactoe/{number}"));
     bob.until("return document.querySelector('.board-box svg');");
+    let title = bob.eval("return document.querySelector('h1').textContent;");
+    assert!(
+        title
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("Game {number}:")),
+        "the stored number, not the queue's id: {title}"
+    );
 
     fits_a_phone(&bob, &url);
 }
@@ -328,16 +336,14 @@ fn a_game_being_played_is_listed_and_watched_live() {
     watcher.until(&format!(
         "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) > {first};"
     ));
-    watcher.until("return document.getElementById('status').textContent === 'the game is over';");
-    // Over, the game is the one stored, under the same address: its number and result shown,
-    // as the API has them.
-    let title = watcher.eval("return document.querySelector('h1').textContent;");
-    let number: i64 = title.as_str().unwrap()["Game ".len()..]
-        .split(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    // Over, the page moves to the game stored, at its own address (the live one is the game's
+    // id in the queue), titled with its number there.
+    let number = watcher.until(
+        "const m = location.hash.match(/^#\\/game\\/tictactoe\\/(\\d+)/); \
+         const h = document.querySelector('h1'); \
+         return m && h && h.textContent.startsWith(`Game ${m[1]}:`) && m[1];",
+    );
+    let number: i64 = number.as_str().unwrap().parse().unwrap();
     let games = get(&url, "/api/ladders/tictactoe/games?limit=1000");
     let stored = games
         .as_array()

@@ -213,6 +213,10 @@ async fn game(
     }
     // The arena offers no PDN/SGF download (yet): the viewer shows no link.
     view["export"] = Value::Null;
+    // The record holds the game's id in the queue; the ladder numbers its games when they are
+    // stored, and the viewer shows that number, under that address (a live game once over).
+    view["record"]["number"] = number.into();
+    view["stored"] = serde_json::json!({ "source": ladder, "number": number });
     Ok(Json(view).into_response())
 }
 

@@ -210,6 +210,10 @@ function throttle(callback, ms) {
 
 async function showGame(source, number, at) {
   let view = await api.game(source, number);
+  // A game stored under another address (the arena's live game, once over) is shown there.
+  const moved = () => view.stored && (view.stored.source !== source || view.stored.number !== number);
+  const follow = () => location.replace(gameHref(view.stored.source, view.stored.number));
+  if (moved()) { follow(); return null; }
   const root = main();
   root.replaceChildren();
   const record = () => view.record;
@@ -396,6 +400,7 @@ async function showGame(source, number, at) {
     if (!view.live) return;
     const atEnd = ply >= view.positions - 1;
     try { view = await api.game(source, number); } catch (error) { return; }
+    if (moved()) { follow(); return; }
     positions.clear();
     fill();
     go(atEnd ? view.positions - 1 : ply);
