@@ -133,7 +133,7 @@ async fn viewed(
 
 /// The viewer's source for the games being played on `ladder`: `live/LADDER`, whose numbers
 /// are the games' ids in the queue (a stored game's number is given when it is stored).
-const LIVE: &str = "live/";
+pub(crate) const LIVE: &str = "live/";
 
 /// Where the viewer finds a game: stored (by number), or being played (by its id in the
 /// queue), when the source names the live games of a ladder.

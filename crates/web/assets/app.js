@@ -560,9 +560,12 @@ async function showPlay(base = "api/play") {
   const swap = el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black");
   const more = el("button", { type: "button", name: "more", hidden: "" }, "Place two more");
   const typed = el("input", { type: "text", name: "console", autocomplete: "off", "aria-label": "a move, as a bot writes it", placeholder: "type a move: 4 4, 11-15, swap" });
-  const playerConsole = el("form", { class: "player-console" }, typed, " ", el("button", { type: "submit" }, "send"));
+  const sendTyped = el("button", { type: "submit" }, "send");
+  const playerConsole = el("form", { class: "player-console" }, typed, " ", sendTyped);
+  // Once the game is over: where the viewer shows it, when the server says (the arena's).
+  const after = el("p", { class: "after-game" });
   root.append(title, el("div", { class: "viewer" }, board,
-    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw, " ", swap, " ", more), playerConsole, el("h2", {}, "Moves"), moves)));
+    el("div", { class: "play-panel" }, clock, message, after, el("div", {}, resign, " ", draw, " ", swap, " ", more), playerConsole, el("h2", {}, "Moves"), moves)));
   let state = null;
   let deadline = null;
   let chosen = [];
@@ -653,6 +656,10 @@ async function showPlay(base = "api/play") {
     moves.replaceChildren(...state.moves.map((move) => el("li", {}, move)));
     deadline = state.your_turn && state.remaining_ms !== null ? performance.now() + state.remaining_ms : null;
     resign.disabled = state.over;
+    typed.disabled = state.over;
+    sendTyped.disabled = state.over;
+    after.replaceChildren(state.over && state.viewer
+      ? el("a", { href: gameHref(state.viewer.source, state.viewer.number) }, "See the game stored") : "");
     draw.disabled = state.over || !state.draw_offers;
     draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
     swap.hidden = !(state.your_turn && state.legal.includes("swap"));
