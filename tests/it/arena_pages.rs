@@ -33,7 +33,8 @@ fn upload(browser: &Browser, url: &str, name: &str, file: &Path, ends: &str) {
     browser.goto(&format!("{url}#/upload"));
     browser.until("return document.querySelector('form input[type=file]');");
     browser.eval(&format!(
-        "document.querySelector('select[name=ladder]').value = 'tictactoe';
+        "const ladder = document.querySelector('select[name=ladder]');
+         ladder.value = 'tictactoe'; ladder.dispatchEvent(new Event('change'));
          document.querySelector('input[name=name]').value = '{name}';"
     ));
     browser
@@ -62,6 +63,37 @@ fn upload(browser: &Browser, url: &str, name: &str, file: &Path, ends: &str) {
         ),
         Duration::from_secs(300),
     );
+}
+
+/// The upload form's name is checked by the browser (its pattern is valid under the "v" flag
+/// browsers read patterns with), and the protocols offered are the chosen ladder's.
+fn upload_form_checks(browser: &Browser, url: &str) {
+    browser.goto(&format!("{url}#/upload"));
+    browser.until("return document.querySelector('form select[name=protocol] option');");
+    let checked = browser.eval(
+        "const name = document.querySelector('input[name=name]'); \
+         name.value = 'no spaces'; const bad = name.checkValidity(); \
+         name.value = 'a-b_c.9'; const good = name.checkValidity(); \
+         name.value = ''; return [bad, good];",
+    );
+    assert_eq!(checked, serde_json::json!([false, true]));
+    let offered = |ladder: &str| {
+        browser.eval(&format!(
+            "const ladder = document.querySelector('select[name=ladder]'); ladder.value = '{ladder}'; \
+             ladder.dispatchEvent(new Event('change')); \
+             return [...document.querySelectorAll('select[name=protocol] option')].map((o) => o.value);"
+        ))
+    };
+    for ladder in ["uttt", "tictactoe"] {
+        let allowed = get(url, "/api/ladders")
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == ladder)
+            .unwrap()["protocols"]
+            .clone();
+        assert_eq!(offered(ladder), allowed, "{ladder}");
+    }
 }
 
 /// The leaderboard's rows once `bots` all have games.
@@ -155,6 +187,7 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
 
     let ann = Browser::start();
     sign_up(&ann, &url, "ann");
+    upload_form_checks(&ann, &url);
     upload(&ann, &url, "cbot", &files.join("good/main.c"), "passed");
     upload(
         &ann,

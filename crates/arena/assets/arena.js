@@ -267,9 +267,10 @@ async function showUpload() {
   const ladders = await getJson("api/ladders");
   form("Upload a bot", [
     ["ladder", "ladder", { tag: "select", options: ladders.map((ladder) => ladder.name) }],
-    ["name", "bot name", { type: "text", required: true, pattern: "[A-Za-z0-9_.-]{1,40}" }],
+    // The "-" escaped: a pattern is read with the "v" flag, where an unescaped one is an error.
+    ["name", "bot name", { type: "text", required: true, pattern: "[A-Za-z0-9_.\\-]{1,40}" }],
     ["language", "language (empty: found from the files; see the languages page)", { type: "text" }],
-    ["protocol", "protocol", { tag: "select", options: ["native", "gomocup", "codingame", "theaigames", "riddles"] }],
+    ["protocol", "protocol", { tag: "select", options: [] }],
     ["files", "sources: the files (main.py, main.c, ...) or one .tar.gz", { type: "file", multiple: true, required: true }],
   ], "upload", async (node) => {
     const data = new FormData(node);
@@ -282,6 +283,13 @@ async function showUpload() {
     location.hash = `#/bot/${enc(data.get("ladder"))}/${enc(data.get("name"))}`;
     return `version ${answer.version_id} queued`;
   });
+  // The protocols offered are those the chosen ladder allows.
+  const ladder = main().querySelector("select[name=ladder]");
+  const protocol = main().querySelector("select[name=protocol]");
+  const offer = () => protocol.replaceChildren(...(ladders.find((l) => l.name === ladder.value)?.protocols || [])
+    .map((name) => el("option", { value: name }, name)));
+  ladder.addEventListener("change", offer);
+  offer();
 }
 
 // A player's clock in the list of live games: the time it has for its move, counting down
