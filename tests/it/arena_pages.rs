@@ -269,6 +269,28 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
     );
 
     fits_a_phone(&bob, &url);
+    said_plainly(&bob, &url);
+}
+
+/// Pages that have little or nothing to show say so: an address with no page, a bot without
+/// games, and, to someone signed out, how to play a bot.
+fn said_plainly(bob: &Browser, url: &str) {
+    for page in ["#/nothing-here", "#/bot/tictactoe/nobody"] {
+        bob.goto(&format!("{url}{page}"));
+        bob.until(
+            "const h = document.querySelector('main h1'); \
+             return h && h.textContent === 'No such page' && document.querySelector('main a[href=\"#/\"]');",
+        );
+    }
+    bob.goto(&format!("{url}#/bot/tictactoe/cbroken"));
+    let empty = bob.until(
+        "return document.querySelector('table.versions') && document.querySelectorAll('p.none-yet').length;",
+    );
+    assert_eq!(empty, 3, "rating, results and games: none yet");
+    bob.click("button[name=logout]");
+    bob.until("return document.querySelector('#who a[href=\"#/login\"]');");
+    bob.goto(&format!("{url}#/bot/tictactoe/cbot"));
+    bob.until("return document.querySelector('.play-this-bot a[href=\"#/login\"]');");
 }
 
 /// On a phone, no page of the arena is wider than the screen.

@@ -86,7 +86,7 @@ async function showLadder([ladder]) {
         el("td", { class: "num" }, row.losses),
         el("td", {}, last.has(row.bot) ? gameLink(ladder, last.get(row.bot)) : ""))))),
     el("p", {}, "The rank score is the rating less three deviations: a new bot climbs as its games make it certain."),
-    el("h2", {}, "Recent games"), gamesTable(ladder, games.slice(0, 50)));
+    el("h2", {}, "Recent games"), games.length === 0 ? noneYet() : gamesTable(ladder, games.slice(0, 50)));
   markOnce("leaderboard-shown");
 }
 
@@ -106,6 +106,9 @@ function historyPlot(points) {
   svg.append(svgEl("text", { class: "tick-label", x: 2, y: height - 2 }, low.toFixed(1)));
   return svg;
 }
+
+// What an empty section of a page says (a bare heading looked like a page still loading).
+const noneYet = (text) => el("p", { class: "none-yet" }, text || "None yet.");
 
 // A version's states that last: any other (queued, building, validating) is work under way.
 const SETTLED = new Set(["passed", "failed", "person"]);
@@ -160,14 +163,15 @@ async function drawBot(ladder, name, [bot, games, history]) {
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
     el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
-  user && bot.active_version && !bot.retired && !name.startsWith("@") ? playThisBot(ladder, name, user) : "",
-  user && bot.active_version && !bot.retired && !name.startsWith("@") ? friendlyMatch(ladder, name) : "",
-  el("h2", {}, "Rating"), historyPlot(history),
-  el("h2", {}, "Results by opponent"), el("table", { class: "opponents" },
+  ...(!bot.active_version || bot.retired || name.startsWith("@") ? []
+    : user ? [playThisBot(ladder, name, user), friendlyMatch(ladder, name)]
+      : [el("p", { class: "play-this-bot" }, el("a", { href: "#/login" }, "Log in"), " to play this bot.")]),
+  el("h2", {}, "Rating"), history.length < 2 ? noneYet(history.length ? `${rated(history[0])} after one game` : "") : historyPlot(history),
+  el("h2", {}, "Results by opponent"), own.length === 0 ? noneYet() : el("table", { class: "opponents" },
     el("tr", {}, ["opponent", "won", "drawn", "lost"].map((title) => el("th", {}, title))),
     [...byOpponent].map(([opponent, tally]) => el("tr", {}, el("td", {}, botLink(ladder, opponent)),
       el("td", { class: "num" }, tally.won), el("td", { class: "num" }, tally.draw), el("td", { class: "num" }, tally.lost)))),
-  el("h2", {}, "Recent games"), gamesTable(ladder, own.slice(0, 50)),
+  el("h2", {}, "Recent games"), own.length === 0 ? noneYet() : gamesTable(ladder, own.slice(0, 50)),
   mine ? el("p", {}, "Each game's page shows what your bot wrote to stderr in it (only to you).") : "");
   markOnce("bot-shown");
   return bot;

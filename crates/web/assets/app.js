@@ -10,8 +10,12 @@ const EMBEDDED = (() => {
   return node ? JSON.parse(node.textContent) : null;
 })();
 
+// An answer other than 200 throws; one of 404 as NotFound, which the page tells as a page
+// that does not exist.
+class NotFound extends Error {}
 async function getJson(url) {
   const response = await fetch(url, { credentials: "same-origin" });
+  if (response.status === 404) throw new NotFound(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response.json();
 }
@@ -500,7 +504,7 @@ function showContest() {
 
 function showEntrant(name) {
   const entrant = CONTEST.entrants.find((candidate) => candidate.name === name);
-  if (!entrant) throw new Error(`no entrant is named ${name}`);
+  if (!entrant) throw new NotFound(name);
   const root = main();
   root.replaceChildren(el("p", {}, el("a", { href: "#/" }, CONTEST.title)), el("h1", {}, entrant.name),
     el("p", { class: entrant.plays ? "" : "left-out" }, entrant.status),
@@ -700,9 +704,13 @@ async function route() {
     else if (parts[0] === "tournament") leave = await showTournament(decodeURIComponent(parts[1]));
     else if (CONTEST && parts[0] === "entrant") leave = showEntrant(decodeURIComponent(parts[1]));
     else if (CONTEST && parts.length === 0 && !query) leave = showContest();
-    else leave = await showIndex(query);
+    else if (parts.length === 0) leave = await showIndex(query);
+    else throw new NotFound(path);
   } catch (error) {
-    main().replaceChildren(el("p", {}, `Cannot show this page: ${error.message}`));
+    const gone = error instanceof NotFound;
+    main().replaceChildren(el("h1", {}, gone ? "No such page" : "Cannot show this page"),
+      el("p", { class: "no-page" }, gone ? "This page does not exist" : error.message, ": go to ",
+        el("a", { href: "#/" }, "the start page"), "."));
   }
 }
 window.addEventListener("hashchange", route);
