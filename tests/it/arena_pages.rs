@@ -220,7 +220,8 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
         "failed"
     );
     bob.goto(&format!("{url}#/bot/tictactoe/cbroken"));
-    bob.until("return document.querySelector('table.versions td.state');");
+    // Not the versions of the page before (pybot's, with its build log), still there a moment.
+    bob.until("return document.querySelector('main h1').textContent === 'cbroken' && document.querySelector('table.versions td.state');");
     assert_eq!(
         bob.eval("return document.querySelectorAll('details.build').length;"),
         0
