@@ -385,7 +385,11 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
         .collect();
     assert_eq!(played, CHECKERS_GAME, "{record}");
     assert_eq!(record["moves"][4]["offers_draw"], true, "{record}");
-    watcher.until("return document.getElementById('status').textContent === 'the game is over';");
+    // The watcher, once the game is over, is at the game stored, titled with its number.
+    watcher.until(&format!(
+        "return location.hash.startsWith('#/game/checkers/{number}') \
+         && document.querySelector('main h1').textContent.startsWith('Game {number}:');"
+    ));
 
     // Declined: the sender's panel says so.
     ann.goto(&format!("{url}#/invitations"));
