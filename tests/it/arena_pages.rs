@@ -313,6 +313,17 @@ fn fits_a_phone(bob: &Browser, url: &str) {
             wider.as_i64().unwrap() <= 0,
             "{page} is {wider} px wider than a phone"
         );
+        // Whatever is tapped is about 40 px tall (a checkbox's label is), and the inputs' type
+        // 16 px (iOS zooms into a smaller one on focus).
+        let small = bob.eval(
+            "const shown = (e) => e.getClientRects().length > 0; \
+             const tapped = [...document.querySelectorAll('header a, header button, main a, main button, main select, main input')] \
+               .filter(shown).map((e) => e.type === 'checkbox' ? e.closest('label') : e); \
+             return tapped.filter((e) => e.getBoundingClientRect().height < 38).map((e) => e.outerHTML) \
+               .concat([...document.querySelectorAll('main input, main select')].filter(shown) \
+                 .filter((e) => getComputedStyle(e).fontSize !== '16px').map((e) => e.outerHTML));",
+        );
+        assert_eq!(small, serde_json::json!([]), "{page}: too small to tap");
     }
 }
 
