@@ -324,6 +324,13 @@ fn fits_a_phone(bob: &Browser, url: &str) {
                  .filter((e) => getComputedStyle(e).fontSize !== '16px').map((e) => e.outerHTML));",
         );
         assert_eq!(small, serde_json::json!([]), "{page}: too small to tap");
+        // The ladders' and the leaderboard's columns shown all fit: none is scrolled to.
+        let cut = bob.eval(
+            "return [...document.querySelectorAll('table.ladders td, table.leaderboard td')] \
+             .filter((c) => c.offsetParent !== null && c.getBoundingClientRect().right > window.innerWidth) \
+             .map((c) => c.textContent);",
+        );
+        assert_eq!(cut, serde_json::json!([]), "{page}: cells off the screen");
     }
 }
 
@@ -358,11 +365,11 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let kept_while_moving = (0..20).any(|_| {
         watcher.until(
             "window.kept = document.querySelector('tr.live-row');
-             return window.kept && (window.keptMoves = window.kept.children[3].textContent, true);",
+             return window.kept && (window.keptMoves = window.kept.children[4].textContent, true);",
         );
         let seen = watcher.until(
             "return !window.kept.isConnected ? 'gone'
-               : window.kept.children[3].textContent !== window.keptMoves && 'moved';",
+               : window.kept.children[4].textContent !== window.keptMoves && 'moved';",
         );
         seen == "moved"
     });
@@ -373,8 +380,10 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let mut first = None;
     for _ in 0..20 {
         watcher.goto(&format!("{url}#/live"));
+        // The way in comes first in its row, on a phone too.
         let players = watcher.until(
-            "const row = document.querySelector('tr.live-row'); return row && row.innerText;",
+            "const row = document.querySelector('tr.live-row'); \
+             return row && row.cells[0].textContent === 'watch' && row.innerText;",
         );
         assert!(players.as_str().unwrap().contains("slow"), "{players}");
         // The game may end (and the list show none) between seeing its row and clicking.

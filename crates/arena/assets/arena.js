@@ -40,6 +40,9 @@ const outcome = (game, name) => {
   if (game.winner === null || game.winner === undefined) return "draw";
   return game.players[game.winner] === name ? "won" : "lost";
 };
+// A table's row of column titles; the columns `wide` names are left out on a narrow phone
+// (the style's .wide), for the key ones to show.
+const headRow = (titles, wide = []) => el("tr", {}, titles.map((title, at) => el("th", { class: wide.includes(at) ? "wide" : null }, title)));
 const gameLink = (ladder, game) => el("a", { href: gameHref(ladder, game.number) }, `#${game.number}`);
 const botLink = (ladder, name) => el("a", { href: `#/bot/${enc(ladder)}/${enc(name)}` }, name);
 
@@ -56,9 +59,9 @@ function gamesTable(ladder, games) {
 async function showLadders() {
   const ladders = await getJson("api/ladders");
   main().replaceChildren(el("h1", {}, "Ladders"), el("div", { class: "scroll" }, el("table", { class: "ladders" },
-    el("tr", {}, ["ladder", "game", "time", "protocols", "games", ""].map((title) => el("th", {}, title))),
+    headRow(["ladder", "game", "time", "protocols", "games", ""], [2, 3]),
     ladders.map((ladder) => el("tr", {}, el("td", {}, el("a", { href: `#/ladder/${enc(ladder.name)}` }, ladder.name)),
-      el("td", {}, ladder.game), el("td", {}, ladder.time), el("td", {}, (ladder.protocols || []).join(", ")),
+      el("td", {}, ladder.game), el("td", { class: "wide" }, ladder.time), el("td", { class: "wide" }, (ladder.protocols || []).join(", ")),
       el("td", { class: "num" }, ladder.games), el("td", {}, ladder.paused ? "paused" : ""))))));
   markOnce("ladders-shown");
 }
@@ -78,13 +81,13 @@ async function showLadder([ladder]) {
   for (const game of games) for (const name of game.players) if (!last.has(name)) last.set(name, game);
   main().replaceChildren(el("h1", {}, `Ladder ${ladder}`), board.paused ? el("p", { class: "left-out" }, "paused") : "",
     el("div", { class: "scroll" }, el("table", { class: "standings leaderboard" },
-      el("tr", {}, ["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"].map((title) => el("th", {}, title))),
+      headRow(["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"], [2, 3, 9]),
       board.rows.map((row) => el("tr", { "data-bot": row.bot }, el("td", { class: "num" }, row.rank),
-        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : "", row.person ? " (a person)" : ""), el("td", {}, row.owner || ""),
-        el("td", { class: "num" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
+        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : "", row.person ? " (a person)" : ""), el("td", { class: "wide" }, row.owner || ""),
+        el("td", { class: "num wide" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
         el("td", { class: "num" }, row.games), el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws),
         el("td", { class: "num" }, row.losses),
-        el("td", {}, last.has(row.bot) ? gameLink(ladder, last.get(row.bot)) : ""))))),
+        el("td", { class: "wide" }, last.has(row.bot) ? gameLink(ladder, last.get(row.bot)) : ""))))),
     el("p", {}, "The rank score is the rating less three deviations: a new bot climbs as its games make it certain."),
     el("h2", {}, "Recent games"), games.length === 0 ? noneYet() : gamesTable(ladder, games.slice(0, 50)));
   markOnce("leaderboard-shown");
@@ -321,12 +324,13 @@ async function showLive() {
   }, 100);
   let table = null;
   const rows = new Map();
+  // The watch link first: on a phone the table's end is off the screen.
   const newRow = (game) => el("tr", { class: "live-row" },
+    el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")),
     el("td", {}, el("a", { href: `#/ladder/${enc(game.ladder)}` }, game.ladder)),
     el("td", {}, botLink(game.ladder, game.players[0]), " ", el("span")),
     el("td", {}, botLink(game.ladder, game.players[1]), " ", el("span")),
-    el("td", { class: "num" }), el("td", {}, new Date(game.started).toLocaleTimeString()),
-    el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")));
+    el("td", { class: "num" }), el("td", { class: "wide" }, new Date(game.started).toLocaleTimeString()));
   const draw = async () => {
     let games;
     try { games = await getJson("api/live"); } catch (error) { return; }
@@ -341,7 +345,7 @@ async function showLive() {
     }
     if (!table) {
       table = el("table", { class: "games live-games" },
-        el("tr", {}, ["ladder", "first", "second", "moves", "began", ""].map((title) => el("th", {}, title))));
+        headRow(["", "ladder", "first", "second", "moves", "began"], [5]));
       main().replaceChildren(el("h1", {}, "Games being played"), el("div", { class: "scroll" }, table));
     }
     const playing = new Set();
@@ -350,8 +354,8 @@ async function showLive() {
       playing.add(key);
       if (!rows.has(key)) rows.set(key, newRow(game));
       const row = rows.get(key);
-      [1, 2].forEach((td) => row.children[td].lastChild.replaceWith(el("span", {}, liveClock(game, td - 1, fetched))));
-      row.children[3].textContent = game.moves;
+      [0, 1].forEach((side) => row.children[side + 2].lastChild.replaceWith(el("span", {}, liveClock(game, side, fetched))));
+      row.children[4].textContent = game.moves;
       table.append(row); // moved, not copied: the list keeps the server's order
     }
     for (const [key, row] of rows) if (!playing.has(key)) { row.remove(); rows.delete(key); }
