@@ -40,15 +40,17 @@ type App = State<Arc<Shared>>;
 /// How long a finished game's page stays for its person to see how it ended.
 const KEPT_AFTER: Duration = Duration::from_secs(600);
 
+/// A game's ladder, and each person's id and page in it.
+type Seated = (String, Vec<(i64, PlayPage)>);
+
 /// The people's pages of the games being played (and of those just finished), by game id.
 #[derive(Default)]
 pub struct Seats {
-    /// By game: its ladder, and each person's id and page.
-    pages: Mutex<HashMap<i64, (String, Vec<(i64, PlayPage)>)>>,
+    pages: Mutex<HashMap<i64, Seated>>,
 }
 
 impl Seats {
-    fn pages(&self) -> MutexGuard<'_, HashMap<i64, (String, Vec<(i64, PlayPage)>)>> {
+    fn pages(&self) -> MutexGuard<'_, HashMap<i64, Seated>> {
         self.pages
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
