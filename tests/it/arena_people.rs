@@ -127,6 +127,7 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
          const h = document.querySelector('h1'); \
          return m && h && h.textContent.startsWith(`Game ${m[1]}:`) && m[1];",
     );
+    let number: i64 = number.as_str().unwrap().parse().unwrap();
 
     // Stored and rated with the ladder's games.
     let stored = get(&url, "/api/ladders/tictactoe/games?limit=1000");
@@ -134,7 +135,7 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|game| game["number"].to_string() == number.as_str().unwrap())
+        .find(|game| game["number"] == number)
         .unwrap_or_else(|| panic!("game {number} stored: {stored}"));
     assert!(game["players"].to_string().contains("@ann"), "{game}");
     let board = get(&url, "/api/ladders/tictactoe/leaderboard");
