@@ -26,12 +26,15 @@ pub(crate) fn sign_up(browser: &Browser, url: &str, name: &str) {
     ));
 }
 
-/// Uploads `file` as bot `name` on the tic-tac-toe ladder through the page.
-fn upload(browser: &Browser, url: &str, name: &str, file: &Path) {
+/// Uploads `file` as bot `name` on the tic-tac-toe ladder through the page, whose bot page
+/// then follows the build and validation by itself to `ends` ("passed" or "failed"), with the
+/// play button for a bot that passed.
+fn upload(browser: &Browser, url: &str, name: &str, file: &Path, ends: &str) {
     browser.goto(&format!("{url}#/upload"));
     browser.until("return document.querySelector('form input[type=file]');");
     browser.eval(&format!(
-        "document.querySelector('select[name=ladder]').value = 'tictactoe';
+        "const ladder = document.querySelector('select[name=ladder]');
+         ladder.value = 'tictactoe'; ladder.dispatchEvent(new Event('change'));
          document.querySelector('input[name=name]').value = '{name}';"
     ));
     browser
@@ -48,6 +51,49 @@ fn upload(browser: &Browser, url: &str, name: &str, file: &Path) {
     browser.until(&format!(
         "return location.hash === '#/bot/tictactoe/{name}' && document.querySelector('table.versions td.state');"
     ));
+    let play = if ends == "passed" {
+        "button[name=play]"
+    } else {
+        "body"
+    };
+    browser.until_within(
+        &format!(
+            "return document.querySelector('table.versions td.state').textContent === '{ends}' \
+             && document.querySelector('{play}');"
+        ),
+        Duration::from_secs(300),
+    );
+}
+
+/// The upload form's name is checked by the browser (its pattern is valid under the "v" flag
+/// browsers read patterns with), and the protocols offered are the chosen ladder's.
+fn upload_form_checks(browser: &Browser, url: &str) {
+    browser.goto(&format!("{url}#/upload"));
+    browser.until("return document.querySelector('form select[name=protocol] option');");
+    let checked = browser.eval(
+        "const name = document.querySelector('input[name=name]'); \
+         name.value = 'no spaces'; const bad = name.checkValidity(); \
+         name.value = 'a-b_c.9'; const good = name.checkValidity(); \
+         name.value = ''; return [bad, good];",
+    );
+    assert_eq!(checked, serde_json::json!([false, true]));
+    let offered = |ladder: &str| {
+        browser.eval(&format!(
+            "const ladder = document.querySelector('select[name=ladder]'); ladder.value = '{ladder}'; \
+             ladder.dispatchEvent(new Event('change')); \
+             return [...document.querySelectorAll('select[name=protocol] option')].map((o) => o.value);"
+        ))
+    };
+    for ladder in ["uttt", "tictactoe"] {
+        let allowed = get(url, "/api/ladders")
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == ladder)
+            .unwrap()["protocols"]
+            .clone();
+        assert_eq!(offered(ladder), allowed, "{ladder}");
+    }
 }
 
 /// The leaderboard's rows once `bots` all have games.
@@ -141,11 +187,18 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
 
     let ann = Browser::start();
     sign_up(&ann, &url, "ann");
-    upload(&ann, &url, "cbot", &files.join("good/main.c"));
-    upload(&ann, &url, "cbroken", &files.join("broken/main.c"));
+    upload_form_checks(&ann, &url);
+    upload(&ann, &url, "cbot", &files.join("good/main.c"), "passed");
+    upload(
+        &ann,
+        &url,
+        "cbroken",
+        &files.join("broken/main.c"),
+        "failed",
+    );
     let bob = Browser::start();
     sign_up(&bob, &url, "bob");
-    upload(&bob, &url, "pybot", &files.join("python/main.py"));
+    upload(&bob, &url, "pybot", &files.join("python/main.py"), "passed");
 
     // Both good bots ranked; then the ladder paused (by an admin) so that page and API agree.
     ranked(&url, &["cbot", "pybot"]);
@@ -167,7 +220,8 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
         "failed"
     );
     bob.goto(&format!("{url}#/bot/tictactoe/cbroken"));
-    bob.until("return document.querySelector('table.versions td.state');");
+    // Not the versions of the page before (pybot's, with its build log), still there a moment.
+    bob.until("return document.querySelector('main h1').textContent === 'cbroken' && document.querySelector('table.versions td.state');");
     assert_eq!(
         bob.eval("return document.querySelectorAll('details.build').length;"),
         0
@@ -206,8 +260,38 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
     // The game itself is anyone's to watch, in the viewer.
     bob.goto(&format!("{url}#/game/tictactoe/{number}"));
     bob.until("return document.querySelector('.board-box svg');");
+    let title = bob.eval("return document.querySelector('h1').textContent;");
+    assert!(
+        title
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("Game {number}:")),
+        "the stored number, not the queue's id: {title}"
+    );
 
     fits_a_phone(&bob, &url);
+    said_plainly(&bob, &url);
+}
+
+/// Pages that have little or nothing to show say so: an address with no page, a bot without
+/// games, and, to someone signed out, how to play a bot.
+fn said_plainly(bob: &Browser, url: &str) {
+    for page in ["#/nothing-here", "#/bot/tictactoe/nobody"] {
+        bob.goto(&format!("{url}{page}"));
+        bob.until(
+            "const h = document.querySelector('main h1'); \
+             return h && h.textContent === 'No such page' && document.querySelector('main a[href=\"#/\"]');",
+        );
+    }
+    bob.goto(&format!("{url}#/bot/tictactoe/cbroken"));
+    let empty = bob.until(
+        "return document.querySelector('table.versions') && document.querySelectorAll('p.none-yet').length;",
+    );
+    assert_eq!(empty, 3, "rating, results and games: none yet");
+    bob.click("button[name=logout]");
+    bob.until("return document.querySelector('#who a[href=\"#/login\"]');");
+    bob.goto(&format!("{url}#/bot/tictactoe/cbot"));
+    bob.until("return document.querySelector('.play-this-bot a[href=\"#/login\"]');");
 }
 
 /// On a phone, no page of the arena is wider than the screen.
@@ -229,6 +313,24 @@ fn fits_a_phone(bob: &Browser, url: &str) {
             wider.as_i64().unwrap() <= 0,
             "{page} is {wider} px wider than a phone"
         );
+        // Whatever is tapped is about 40 px tall (a checkbox's label is), and the inputs' type
+        // 16 px (iOS zooms into a smaller one on focus).
+        let small = bob.eval(
+            "const shown = (e) => e.getClientRects().length > 0; \
+             const tapped = [...document.querySelectorAll('header a, header button, main a, main button, main select, main input')] \
+               .filter(shown).map((e) => e.type === 'checkbox' ? e.closest('label') : e); \
+             return tapped.filter((e) => e.getBoundingClientRect().height < 38).map((e) => e.outerHTML) \
+               .concat([...document.querySelectorAll('main input, main select')].filter(shown) \
+                 .filter((e) => getComputedStyle(e).fontSize !== '16px').map((e) => e.outerHTML));",
+        );
+        assert_eq!(small, serde_json::json!([]), "{page}: too small to tap");
+        // The ladders' and the leaderboard's columns shown all fit: none is scrolled to.
+        let cut = bob.eval(
+            "return [...document.querySelectorAll('table.ladders td, table.leaderboard td')] \
+             .filter((c) => c.offsetParent !== null && c.getBoundingClientRect().right > window.innerWidth) \
+             .map((c) => c.textContent);",
+        );
+        assert_eq!(cut, serde_json::json!([]), "{page}: cells off the screen");
     }
 }
 
@@ -263,11 +365,11 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let kept_while_moving = (0..20).any(|_| {
         watcher.until(
             "window.kept = document.querySelector('tr.live-row');
-             return window.kept && (window.keptMoves = window.kept.children[3].textContent, true);",
+             return window.kept && (window.keptMoves = window.kept.children[4].textContent, true);",
         );
         let seen = watcher.until(
             "return !window.kept.isConnected ? 'gone'
-               : window.kept.children[3].textContent !== window.keptMoves && 'moved';",
+               : window.kept.children[4].textContent !== window.keptMoves && 'moved';",
         );
         seen == "moved"
     });
@@ -278,8 +380,10 @@ fn a_game_being_played_is_listed_and_watched_live() {
     let mut first = None;
     for _ in 0..20 {
         watcher.goto(&format!("{url}#/live"));
+        // The way in comes first in its row, on a phone too.
         let players = watcher.until(
-            "const row = document.querySelector('tr.live-row'); return row && row.innerText;",
+            "const row = document.querySelector('tr.live-row'); \
+             return row && row.cells[0].textContent === 'watch' && row.innerText;",
         );
         assert!(players.as_str().unwrap().contains("slow"), "{players}");
         // The game may end (and the list show none) between seeing its row and clicking.
@@ -308,16 +412,14 @@ fn a_game_being_played_is_listed_and_watched_live() {
     watcher.until(&format!(
         "const b = document.querySelector('.board-box'); return b && Number(b.dataset.ply) > {first};"
     ));
-    watcher.until("return document.getElementById('status').textContent === 'the game is over';");
-    // Over, the game is the one stored, under the same address: its number and result shown,
-    // as the API has them.
-    let title = watcher.eval("return document.querySelector('h1').textContent;");
-    let number: i64 = title.as_str().unwrap()["Game ".len()..]
-        .split(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    // Over, the page moves to the game stored, at its own address (the live one is the game's
+    // id in the queue), titled with its number there.
+    let number = watcher.until(
+        "const m = location.hash.match(/^#\\/game\\/tictactoe\\/(\\d+)/); \
+         const h = document.querySelector('h1'); \
+         return m && h && h.textContent.startsWith(`Game ${m[1]}:`) && m[1];",
+    );
+    let number: i64 = number.as_str().unwrap().parse().unwrap();
     let games = get(&url, "/api/ladders/tictactoe/games?limit=1000");
     let stored = games
         .as_array()

@@ -111,15 +111,33 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
             "return document.querySelectorAll('ol.moves li').length > {before};"
         ));
     }
+    // Over: nothing more to send, the verdict stays, and the page leads to the game stored,
+    // titled with its number in the ladder.
+    assert_eq!(
+        ann.eval(
+            "return [...document.querySelectorAll('.play-panel input, .play-panel button')] \
+             .filter((e) => !e.hidden).every((e) => e.disabled);"
+        ),
+        true,
+        "the console and buttons disabled"
+    );
+    ann.click("p.after-game a");
+    let number = ann.until(
+        "const m = location.hash.match(/^#\\/game\\/tictactoe\\/(\\d+)/); \
+         const h = document.querySelector('h1'); \
+         return m && h && h.textContent.startsWith(`Game ${m[1]}:`) && m[1];",
+    );
+    let number: i64 = number.as_str().unwrap().parse().unwrap();
 
     // Stored and rated with the ladder's games.
-    let stored = wait_for(&url, "/api/ladders/tictactoe/games?limit=1000", |games| {
-        games.as_array().unwrap().iter().any(|game| {
-            game["players"].to_string().contains("@ann")
-                && game["players"].to_string().contains("builtin-random")
-        })
-    });
-    assert!(!stored.as_array().unwrap().is_empty());
+    let stored = get(&url, "/api/ladders/tictactoe/games?limit=1000");
+    let game = stored
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["number"] == number)
+        .unwrap_or_else(|| panic!("game {number} stored: {stored}"));
+    assert!(game["players"].to_string().contains("@ann"), "{game}");
     let board = get(&url, "/api/ladders/tictactoe/leaderboard");
     let row = board["rows"]
         .as_array()
@@ -368,7 +386,11 @@ fn an_invitation_is_seen_live_accepted_and_played_or_declined_or_expires() {
         .collect();
     assert_eq!(played, CHECKERS_GAME, "{record}");
     assert_eq!(record["moves"][4]["offers_draw"], true, "{record}");
-    watcher.until("return document.getElementById('status').textContent === 'the game is over';");
+    // The watcher, once the game is over, is at the game stored, titled with its number.
+    watcher.until(&format!(
+        "return location.hash.startsWith('#/game/checkers/{number}') \
+         && document.querySelector('main h1').textContent.startsWith('Game {number}:');"
+    ));
 
     // Declined: the sender's panel says so.
     ann.goto(&format!("{url}#/invitations"));

@@ -113,7 +113,12 @@ impl Browser {
     /// or "". A count of rows is then waited for, not read before the page has drawn them (it
     /// read 0 rows once, on a loaded machine, while the page was still fetching its games).
     pub(crate) fn until(&self, script: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        self.until_within(script, Duration::from_secs(30))
+    }
+
+    /// [`Browser::until`] for what takes longer than its 30 seconds (a bot's build).
+    pub(crate) fn until_within(&self, script: &str, wait: Duration) -> Value {
+        let deadline = Instant::now() + wait;
         loop {
             let value = self.eval(script);
             let falsy = match &value {

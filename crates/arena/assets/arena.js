@@ -40,6 +40,9 @@ const outcome = (game, name) => {
   if (game.winner === null || game.winner === undefined) return "draw";
   return game.players[game.winner] === name ? "won" : "lost";
 };
+// A table's row of column titles; the columns `wide` names are left out on a narrow phone
+// (the style's .wide), for the key ones to show.
+const headRow = (titles, wide = []) => el("tr", {}, titles.map((title, at) => el("th", { class: wide.includes(at) ? "wide" : null }, title)));
 const gameLink = (ladder, game) => el("a", { href: gameHref(ladder, game.number) }, `#${game.number}`);
 const botLink = (ladder, name) => el("a", { href: `#/bot/${enc(ladder)}/${enc(name)}` }, name);
 
@@ -56,9 +59,9 @@ function gamesTable(ladder, games) {
 async function showLadders() {
   const ladders = await getJson("api/ladders");
   main().replaceChildren(el("h1", {}, "Ladders"), el("div", { class: "scroll" }, el("table", { class: "ladders" },
-    el("tr", {}, ["ladder", "game", "time", "protocols", "games", ""].map((title) => el("th", {}, title))),
+    headRow(["ladder", "game", "time", "protocols", "games", ""], [2, 3]),
     ladders.map((ladder) => el("tr", {}, el("td", {}, el("a", { href: `#/ladder/${enc(ladder.name)}` }, ladder.name)),
-      el("td", {}, ladder.game), el("td", {}, ladder.time), el("td", {}, (ladder.protocols || []).join(", ")),
+      el("td", {}, ladder.game), el("td", { class: "wide" }, ladder.time), el("td", { class: "wide" }, (ladder.protocols || []).join(", ")),
       el("td", { class: "num" }, ladder.games), el("td", {}, ladder.paused ? "paused" : ""))))));
   markOnce("ladders-shown");
 }
@@ -78,15 +81,15 @@ async function showLadder([ladder]) {
   for (const game of games) for (const name of game.players) if (!last.has(name)) last.set(name, game);
   main().replaceChildren(el("h1", {}, `Ladder ${ladder}`), board.paused ? el("p", { class: "left-out" }, "paused") : "",
     el("div", { class: "scroll" }, el("table", { class: "standings leaderboard" },
-      el("tr", {}, ["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"].map((title) => el("th", {}, title))),
+      headRow(["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"], [2, 3, 9]),
       board.rows.map((row) => el("tr", { "data-bot": row.bot }, el("td", { class: "num" }, row.rank),
-        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : "", row.person ? " (a person)" : ""), el("td", {}, row.owner || ""),
-        el("td", { class: "num" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
+        el("td", {}, botLink(ladder, row.bot), row.boss ? " (boss)" : "", row.person ? " (a person)" : ""), el("td", { class: "wide" }, row.owner || ""),
+        el("td", { class: "num wide" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
         el("td", { class: "num" }, row.games), el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws),
         el("td", { class: "num" }, row.losses),
-        el("td", {}, last.has(row.bot) ? gameLink(ladder, last.get(row.bot)) : ""))))),
+        el("td", { class: "wide" }, last.has(row.bot) ? gameLink(ladder, last.get(row.bot)) : ""))))),
     el("p", {}, "The rank score is the rating less three deviations: a new bot climbs as its games make it certain."),
-    el("h2", {}, "Recent games"), gamesTable(ladder, games.slice(0, 50)));
+    el("h2", {}, "Recent games"), games.length === 0 ? noneYet() : gamesTable(ladder, games.slice(0, 50)));
   markOnce("leaderboard-shown");
 }
 
@@ -107,9 +110,38 @@ function historyPlot(points) {
   return svg;
 }
 
+// What an empty section of a page says (a bare heading looked like a page still loading).
+const noneYet = (text) => el("p", { class: "none-yet" }, text || "None yet.");
+
+// A version's states that last: any other (queued, building, validating) is work under way.
+const SETTLED = new Set(["passed", "failed", "person"]);
+const versionStates = (bot) => JSON.stringify([bot.active_version, bot.versions.map((version) => version.state)]);
+const busy = (bot) => bot.versions.some((version) => !SETTLED.has(version.state));
+
+// A bot's page; while one of its versions is being built or validated (work that sends no
+// events), the bot is asked for every second and its page drawn again when a state changes,
+// so that the result and the play button come without a reload.
 async function showBot([ladder, name]) {
-  const [bot, games, history] = await Promise.all([getJson(`api/ladders/${enc(ladder)}/bots/${enc(name)}`),
-    getJson(`api/ladders/${enc(ladder)}/games?limit=1000`), getJson(`api/ladders/${enc(ladder)}/bots/${enc(name)}/history`)]);
+  const url = `api/ladders/${enc(ladder)}/bots/${enc(name)}`;
+  const fetchAll = () => Promise.all([getJson(url), getJson(`api/ladders/${enc(ladder)}/games?limit=1000`), getJson(`${url}/history`)]);
+  let shown = await drawBot(ladder, name, await fetchAll());
+  let left = false;
+  let timer = null;
+  const follow = async () => {
+    try {
+      if (versionStates(await getJson(url)) !== versionStates(shown)) {
+        const data = await fetchAll();
+        if (!left) shown = await drawBot(ladder, name, data);
+      }
+    } catch (error) { /* asked again a second later */ }
+    if (!left && busy(shown)) timer = setTimeout(follow, 1000);
+  };
+  if (busy(shown)) timer = setTimeout(follow, 1000);
+  return () => { left = true; clearTimeout(timer); };
+}
+
+// Draws a bot's page from its data; the bot drawn.
+async function drawBot(ladder, name, [bot, games, history]) {
   const own = games.filter((game) => game.players.includes(name));
   const byOpponent = new Map();
   for (const game of own) {
@@ -134,16 +166,18 @@ async function showBot([ladder, name]) {
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
     el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
-  user && bot.active_version && !bot.retired && !name.startsWith("@") ? playThisBot(ladder, name, user) : "",
-  user && bot.active_version && !bot.retired && !name.startsWith("@") ? friendlyMatch(ladder, name) : "",
-  el("h2", {}, "Rating"), historyPlot(history),
-  el("h2", {}, "Results by opponent"), el("table", { class: "opponents" },
+  ...(!bot.active_version || bot.retired || name.startsWith("@") ? []
+    : user ? [playThisBot(ladder, name, user), friendlyMatch(ladder, name)]
+      : [el("p", { class: "play-this-bot" }, el("a", { href: "#/login" }, "Log in"), " to play this bot.")]),
+  el("h2", {}, "Rating"), history.length < 2 ? noneYet(history.length ? `${rated(history[0])} after one game` : "") : historyPlot(history),
+  el("h2", {}, "Results by opponent"), own.length === 0 ? noneYet() : el("table", { class: "opponents" },
     el("tr", {}, ["opponent", "won", "drawn", "lost"].map((title) => el("th", {}, title))),
     [...byOpponent].map(([opponent, tally]) => el("tr", {}, el("td", {}, botLink(ladder, opponent)),
       el("td", { class: "num" }, tally.won), el("td", { class: "num" }, tally.draw), el("td", { class: "num" }, tally.lost)))),
-  el("h2", {}, "Recent games"), gamesTable(ladder, own.slice(0, 50)),
+  el("h2", {}, "Recent games"), own.length === 0 ? noneYet() : gamesTable(ladder, own.slice(0, 50)),
   mine ? el("p", {}, "Each game's page shows what your bot wrote to stderr in it (only to you).") : "");
   markOnce("bot-shown");
+  return bot;
 }
 
 // "Play this bot", rated (as @NAME, in the ladder's one pool) or casual.
@@ -240,9 +274,10 @@ async function showUpload() {
   const ladders = await getJson("api/ladders");
   form("Upload a bot", [
     ["ladder", "ladder", { tag: "select", options: ladders.map((ladder) => ladder.name) }],
-    ["name", "bot name", { type: "text", required: true, pattern: "[A-Za-z0-9_.-]{1,40}" }],
+    // The "-" escaped: a pattern is read with the "v" flag, where an unescaped one is an error.
+    ["name", "bot name", { type: "text", required: true, pattern: "[A-Za-z0-9_.\\-]{1,40}" }],
     ["language", "language (empty: found from the files; see the languages page)", { type: "text" }],
-    ["protocol", "protocol", { tag: "select", options: ["native", "gomocup", "codingame", "theaigames", "riddles"] }],
+    ["protocol", "protocol", { tag: "select", options: [] }],
     ["files", "sources: the files (main.py, main.c, ...) or one .tar.gz", { type: "file", multiple: true, required: true }],
   ], "upload", async (node) => {
     const data = new FormData(node);
@@ -255,6 +290,13 @@ async function showUpload() {
     location.hash = `#/bot/${enc(data.get("ladder"))}/${enc(data.get("name"))}`;
     return `version ${answer.version_id} queued`;
   });
+  // The protocols offered are those the chosen ladder allows.
+  const ladder = main().querySelector("select[name=ladder]");
+  const protocol = main().querySelector("select[name=protocol]");
+  const offer = () => protocol.replaceChildren(...(ladders.find((l) => l.name === ladder.value)?.protocols || [])
+    .map((name) => el("option", { value: name }, name)));
+  ladder.addEventListener("change", offer);
+  offer();
 }
 
 // A player's clock in the list of live games: the time it has for its move, counting down
@@ -282,12 +324,13 @@ async function showLive() {
   }, 100);
   let table = null;
   const rows = new Map();
+  // The watch link first: on a phone the table's end is off the screen.
   const newRow = (game) => el("tr", { class: "live-row" },
+    el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")),
     el("td", {}, el("a", { href: `#/ladder/${enc(game.ladder)}` }, game.ladder)),
     el("td", {}, botLink(game.ladder, game.players[0]), " ", el("span")),
     el("td", {}, botLink(game.ladder, game.players[1]), " ", el("span")),
-    el("td", { class: "num" }), el("td", {}, new Date(game.started).toLocaleTimeString()),
-    el("td", {}, el("a", { href: gameHref(`live/${game.ladder}`, game.id) }, "watch")));
+    el("td", { class: "num" }), el("td", { class: "wide" }, new Date(game.started).toLocaleTimeString()));
   const draw = async () => {
     let games;
     try { games = await getJson("api/live"); } catch (error) { return; }
@@ -302,7 +345,7 @@ async function showLive() {
     }
     if (!table) {
       table = el("table", { class: "games live-games" },
-        el("tr", {}, ["ladder", "first", "second", "moves", "began", ""].map((title) => el("th", {}, title))));
+        headRow(["", "ladder", "first", "second", "moves", "began"], [5]));
       main().replaceChildren(el("h1", {}, "Games being played"), el("div", { class: "scroll" }, table));
     }
     const playing = new Set();
@@ -311,8 +354,8 @@ async function showLive() {
       playing.add(key);
       if (!rows.has(key)) rows.set(key, newRow(game));
       const row = rows.get(key);
-      [1, 2].forEach((td) => row.children[td].lastChild.replaceWith(el("span", {}, liveClock(game, td - 1, fetched))));
-      row.children[3].textContent = game.moves;
+      [0, 1].forEach((side) => row.children[side + 2].lastChild.replaceWith(el("span", {}, liveClock(game, side, fetched))));
+      row.children[4].textContent = game.moves;
       table.append(row); // moved, not copied: the list keeps the server's order
     }
     for (const [key, row] of rows) if (!playing.has(key)) { row.remove(); rows.delete(key); }

@@ -133,7 +133,7 @@ async fn viewed(
 
 /// The viewer's source for the games being played on `ladder`: `live/LADDER`, whose numbers
 /// are the games' ids in the queue (a stored game's number is given when it is stored).
-const LIVE: &str = "live/";
+pub(crate) const LIVE: &str = "live/";
 
 /// Where the viewer finds a game: stored (by number), or being played (by its id in the
 /// queue), when the source names the live games of a ladder.
@@ -213,6 +213,10 @@ async fn game(
     }
     // The arena offers no PDN/SGF download (yet): the viewer shows no link.
     view["export"] = Value::Null;
+    // The record holds the game's id in the queue; the ladder numbers its games when they are
+    // stored, and the viewer shows that number, under that address (a live game once over).
+    view["record"]["number"] = number.into();
+    view["stored"] = serde_json::json!({ "source": ladder, "number": number });
     Ok(Json(view).into_response())
 }
 

@@ -18,6 +18,7 @@
 use crate::accounts::User;
 use crate::api::{not_found, refuse, required, ApiError};
 use crate::live::LiveGame;
+use crate::pages::LIVE;
 use crate::scheduler::{self, Claimed, FixedBot, Queued};
 use crate::store::{self, Pool, Tx};
 use crate::Shared;
@@ -39,27 +40,30 @@ type App = State<Arc<Shared>>;
 /// How long a finished game's page stays for its person to see how it ended.
 const KEPT_AFTER: Duration = Duration::from_secs(600);
 
+/// A game's ladder, and each person's id and page in it.
+type Seated = (String, Vec<(i64, PlayPage)>);
+
 /// The people's pages of the games being played (and of those just finished), by game id.
 #[derive(Default)]
 pub struct Seats {
-    /// By game: each person's id and page.
-    pages: Mutex<HashMap<i64, Vec<(i64, PlayPage)>>>,
+    pages: Mutex<HashMap<i64, Seated>>,
 }
 
 impl Seats {
-    fn pages(&self) -> MutexGuard<'_, HashMap<i64, Vec<(i64, PlayPage)>>> {
+    fn pages(&self) -> MutexGuard<'_, HashMap<i64, Seated>> {
         self.pages
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// `user`'s page in game `id`, if they play it.
-    fn page(&self, id: i64, user: &User) -> Option<PlayPage> {
-        self.pages()
-            .get(&id)?
+    /// `user`'s page in game `id`, if they play it, and the game's ladder.
+    fn page(&self, id: i64, user: &User) -> Option<(PlayPage, String)> {
+        let pages = self.pages();
+        let (ladder, people) = pages.get(&id)?;
+        people
             .iter()
             .find(|(person, _)| *person == user.id)
-            .map(|(_, page)| page.clone())
+            .map(|(_, page)| (page.clone(), ladder.clone()))
     }
 }
 
@@ -227,10 +231,13 @@ pub(crate) async fn begin(
         Sitter::Person { user, .. } => Some((*user, PlayPage::detached())),
         Sitter::Bot { .. } => None,
     });
-    shared
-        .seats
-        .pages()
-        .insert(id, pages.iter().flatten().cloned().collect());
+    shared.seats.pages().insert(
+        id,
+        (
+            ladder.to_string(),
+            pages.iter().flatten().cloned().collect(),
+        ),
+    );
     let game = PersonGame {
         claimed: Claimed {
             id,
@@ -322,8 +329,13 @@ fn play_and_store(shared: &Shared, game: &PersonGame) -> Result<(), scheduler::P
     Ok(())
 }
 
-/// The person's game `id`, if the caller plays it (404 to anyone else, as for no game).
-async fn own_page(shared: &Shared, headers: &HeaderMap, id: i64) -> Result<PlayPage, ApiError> {
+/// The person's game `id`, if the caller plays it (404 to anyone else, as for no game), and
+/// its ladder.
+async fn own_page(
+    shared: &Shared,
+    headers: &HeaderMap,
+    id: i64,
+) -> Result<(PlayPage, String), ApiError> {
     let user = required(shared, headers).await?;
     shared
         .seats
@@ -339,16 +351,22 @@ async fn on_own_page(
     act: impl FnOnce(PlayPage) -> Response,
 ) -> Response {
     match own_page(shared, headers, id).await {
-        Ok(page) => act(page),
+        Ok((page, _)) => act(page),
         Err(error) => error.into_response(),
     }
 }
 
+/// The page's state, with where the viewer shows the game (its live address, which leads to
+/// the game stored once it is): the page links to it when the game is over.
 async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    on_own_page(&shared, &headers, id, |page| {
-        Json(page.view()).into_response()
-    })
-    .await
+    match own_page(&shared, &headers, id).await {
+        Ok((page, ladder)) => {
+            let mut view = page.view();
+            view["viewer"] = json!({ "source": format!("{LIVE}{ladder}"), "number": id });
+            Json(view).into_response()
+        }
+        Err(error) => error.into_response(),
+    }
 }
 
 async fn events(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {

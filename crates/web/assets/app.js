@@ -10,8 +10,12 @@ const EMBEDDED = (() => {
   return node ? JSON.parse(node.textContent) : null;
 })();
 
+// An answer other than 200 throws; one of 404 as NotFound, which the page tells as a page
+// that does not exist.
+class NotFound extends Error {}
 async function getJson(url) {
   const response = await fetch(url, { credentials: "same-origin" });
+  if (response.status === 404) throw new NotFound(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response.json();
 }
@@ -210,6 +214,10 @@ function throttle(callback, ms) {
 
 async function showGame(source, number, at) {
   let view = await api.game(source, number);
+  // A game stored under another address (the arena's live game, once over) is shown there.
+  const moved = () => view.stored && (view.stored.source !== source || view.stored.number !== number);
+  const follow = () => location.replace(gameHref(view.stored.source, view.stored.number));
+  if (moved()) { follow(); return null; }
   const root = main();
   root.replaceChildren();
   const record = () => view.record;
@@ -396,6 +404,7 @@ async function showGame(source, number, at) {
     if (!view.live) return;
     const atEnd = ply >= view.positions - 1;
     try { view = await api.game(source, number); } catch (error) { return; }
+    if (moved()) { follow(); return; }
     positions.clear();
     fill();
     go(atEnd ? view.positions - 1 : ply);
@@ -495,7 +504,7 @@ function showContest() {
 
 function showEntrant(name) {
   const entrant = CONTEST.entrants.find((candidate) => candidate.name === name);
-  if (!entrant) throw new Error(`no entrant is named ${name}`);
+  if (!entrant) throw new NotFound(name);
   const root = main();
   root.replaceChildren(el("p", {}, el("a", { href: "#/" }, CONTEST.title)), el("h1", {}, entrant.name),
     el("p", { class: entrant.plays ? "" : "left-out" }, entrant.status),
@@ -555,9 +564,12 @@ async function showPlay(base = "api/play") {
   const swap = el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black");
   const more = el("button", { type: "button", name: "more", hidden: "" }, "Place two more");
   const typed = el("input", { type: "text", name: "console", autocomplete: "off", "aria-label": "a move, as a bot writes it", placeholder: "type a move: 4 4, 11-15, swap" });
-  const playerConsole = el("form", { class: "player-console" }, typed, " ", el("button", { type: "submit" }, "send"));
+  const sendTyped = el("button", { type: "submit" }, "send");
+  const playerConsole = el("form", { class: "player-console" }, typed, " ", sendTyped);
+  // Once the game is over: where the viewer shows it, when the server says (the arena's).
+  const after = el("p", { class: "after-game" });
   root.append(title, el("div", { class: "viewer" }, board,
-    el("div", { class: "play-panel" }, clock, message, el("div", {}, resign, " ", draw, " ", swap, " ", more), playerConsole, el("h2", {}, "Moves"), moves)));
+    el("div", { class: "play-panel" }, clock, message, after, el("div", {}, resign, " ", draw, " ", swap, " ", more), playerConsole, el("h2", {}, "Moves"), moves)));
   let state = null;
   let deadline = null;
   let chosen = [];
@@ -648,6 +660,10 @@ async function showPlay(base = "api/play") {
     moves.replaceChildren(...state.moves.map((move) => el("li", {}, move)));
     deadline = state.your_turn && state.remaining_ms !== null ? performance.now() + state.remaining_ms : null;
     resign.disabled = state.over;
+    typed.disabled = state.over;
+    sendTyped.disabled = state.over;
+    after.replaceChildren(state.over && state.viewer
+      ? el("a", { href: gameHref(state.viewer.source, state.viewer.number) }, "See the game stored") : "");
     draw.disabled = state.over || !state.draw_offers;
     draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
     swap.hidden = !(state.your_turn && state.legal.includes("swap"));
@@ -688,9 +704,13 @@ async function route() {
     else if (parts[0] === "tournament") leave = await showTournament(decodeURIComponent(parts[1]));
     else if (CONTEST && parts[0] === "entrant") leave = showEntrant(decodeURIComponent(parts[1]));
     else if (CONTEST && parts.length === 0 && !query) leave = showContest();
-    else leave = await showIndex(query);
+    else if (parts.length === 0) leave = await showIndex(query);
+    else throw new NotFound(path);
   } catch (error) {
-    main().replaceChildren(el("p", {}, `Cannot show this page: ${error.message}`));
+    const gone = error instanceof NotFound;
+    main().replaceChildren(el("h1", {}, gone ? "No such page" : "Cannot show this page"),
+      el("p", { class: "no-page" }, gone ? "This page does not exist" : error.message, ": go to ",
+        el("a", { href: "#/" }, "the start page"), "."));
   }
 }
 window.addEventListener("hashchange", route);
