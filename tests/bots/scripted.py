@@ -283,6 +283,10 @@ for raw in sys.stdin:
         elif mode == "crlf":
             sys.stdout.write("%d %d\r\n" % square)
             sys.stdout.flush()
+        elif mode == "no-newline":
+            # Flushed, but the line never ended.
+            sys.stdout.write("%d %d" % square)
+            sys.stdout.flush()
         elif mode == "swapped":
             send("%d %d" % (square[1], square[0]))
         elif mode == "unasked":

@@ -285,6 +285,18 @@ fn a_slow_move_is_a_timeout_not_a_missing_flush() {
     );
 }
 
+/// A move written and flushed without its line feed: the referee waits for the line's end.
+#[test]
+fn a_move_without_its_line_feed_is_named() {
+    let (code, stdout) = check("no-newline", &["--time", "move=300"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("; it wrote '0 0' but never ended the line: end every line with a line feed ('\\n'), then flush"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("missing flush:"), "{stdout}");
+}
+
 /// The first move is judged against the file's `first` allowance, not the usual limit.
 #[test]
 fn the_first_move_is_judged_against_its_own_allowance() {

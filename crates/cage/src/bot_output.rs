@@ -196,6 +196,12 @@ impl LineSplitter {
         }
     }
 
+    /// The start of a line the bot wrote and never ended, if any (invalid UTF-8 replaced).
+    pub(crate) fn unfinished(&self) -> Option<String> {
+        (!self.line.is_empty() && !self.overlong)
+            .then(|| String::from_utf8_lossy(&self.line).into_owned())
+    }
+
     /// Splits `bytes`, read at `at`, into the events they complete. A CR before LF is removed;
     /// invalid UTF-8 is replaced, never trusted.
     pub(crate) fn push(&mut self, bytes: &[u8], at: Instant, events: &mut VecDeque<ReadEvent>) {
@@ -282,6 +288,12 @@ impl StdoutReader {
             None if self.closed => Some(ReadEvent::Closed),
             None => None,
         }
+    }
+
+    /// What the bot wrote after its last complete line, as far as it was read: a line it never
+    /// ended.
+    pub(crate) fn unfinished(&self) -> Option<String> {
+        self.splitter.unfinished()
     }
 
     /// Whether lines already read (and stamped) wait to be taken.

@@ -590,6 +590,12 @@ impl BotProcess {
         self.collect_for(wait)
     }
 
+    /// What the bot wrote after its last complete line, as far as it was read: an answer
+    /// without its line feed, which the referee never takes as an answer.
+    pub fn unfinished_line(&self) -> Option<String> {
+        self.output.unfinished()
+    }
+
     /// How many of the bot's lines ended with CR LF.
     pub fn crlf_lines(&self) -> usize {
         self.crlf_lines

@@ -150,6 +150,17 @@ enum LateAnswer {
     /// Written while its input was open, or well after it was closed, this long after the
     /// game ended: the bot was working it out.
     Slow(String, Duration),
+    /// Written without its line feed: the referee waits for the end of a line.
+    Unended(String),
+}
+
+/// What to say of a line the bot wrote without its line feed.
+fn unended(start: &str) -> String {
+    format!(
+        "it wrote '{}' but never ended the line: end every line with a line feed ('\\n'), \
+         then flush",
+        referee_rules::quote::shorten(start, 60)
+    )
 }
 
 /// A problem one game showed.
@@ -489,10 +500,13 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             return Some(slow(answer));
         }
         let closed = Instant::now();
-        let (line, at) = process
+        let Some((line, at)) = process
             .close_input_and_collect(FLUSH_WATCH)
             .into_iter()
-            .next()?;
+            .next()
+        else {
+            return process.unfinished_line().map(LateAnswer::Unended);
+        };
         if at.saturating_duration_since(closed) <= FLUSHED_AT_EXIT {
             Some(LateAnswer::Unflushed(line))
         } else {
@@ -813,6 +827,9 @@ fn fault_problem(
                     referee_rules::quote::shorten(line, 60),
                     after.as_secs_f64()
                 ),
+                Some(LateAnswer::Unended(start)) => {
+                    format!("timeout: {}; {}", result.detail, unended(start))
+                }
                 _ => format!(
                     "timeout: {}. Answer every 'turn' within its time, and flush",
                     result.detail
@@ -831,6 +848,9 @@ fn fault_problem(
                     "; its line reads like debug output: write that to stderr, stdout carries \
                      the protocol only",
                 );
+            }
+            if let Some(LateAnswer::Unended(start)) = late {
+                text.push_str(&format!("; {}", unended(start)));
             }
             ("start-up failed", text)
         }
