@@ -97,18 +97,6 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     contest.build.rebuild = args.rebuild;
     referee_cage::boxes::use_box_ids(contest.box_ids)?;
     let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
-    if contest.unboxed {
-        eprintln!(
-            "referee: warning: sandbox = false: the contestants' bots run unboxed, as this user: \
-             each can read and change the others' programs, sources and builds, and this \
-             user's files"
-        );
-    }
-    say(&format!(
-        "contest {}: {} players; building and checking {jobs} at a time",
-        contest.name,
-        contest.players.len()
-    ));
     let resume = args.resume || !args.rejudge.is_empty();
     for name in &args.rejudge {
         if !contest.players.iter().any(|player| player.name == *name) {
@@ -130,6 +118,19 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         plays: !args.prepare_only,
         rejudge: &args.rejudge,
     };
+    contest::open(&contest, &args.config, &out, options)?;
+    if contest.unboxed {
+        eprintln!(
+            "referee: warning: sandbox = false: the contestants' bots run unboxed, as this user: \
+             each can read and change the others' programs, sources and builds, and this \
+             user's files"
+        );
+    }
+    say(&format!(
+        "contest {}: {} players; building and checking {jobs} at a time",
+        contest.name,
+        contest.players.len()
+    ));
     let prepared = contest::prepare(&contest, &args.config, &out, options, &|entry| {
         say(&format!("  {}", field::line(entry)));
     })?;

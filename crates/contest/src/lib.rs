@@ -74,12 +74,27 @@ pub struct PrepareOptions<'a> {
     pub rejudge: &'a [String],
 }
 
-/// Builds and checks the field of `contest` (from the file at `origin`), writes the list of
-/// players and the tournament file into `out`, and returns the tournament to play. A journal
-/// in `out` that the run will refuse (finished games without `resume`, another tournament's)
-/// is refused first, before any build. With `resume`, players checked by the run being
-/// resumed (same command, so same sources) are not checked again. `report` hears each
-/// player's line as it is known.
+/// Refuses, before anything is built or printed, a run of `contest` (from the file at
+/// `origin`) that the journal in `out` will refuse when it is played there: finished games
+/// without `resume`, or another tournament's journal.
+pub fn open(
+    contest: &Contest,
+    origin: &Path,
+    out: &Path,
+    options: PrepareOptions<'_>,
+) -> Result<(), ContestError> {
+    if options.plays {
+        if let Some(shape) = shape(contest, origin) {
+            journal::precheck(&journal_path(out, Shard::WHOLE), &shape, options.resume)?;
+        }
+    }
+    Ok(())
+}
+
+/// Builds and checks the field of `contest` (from the file at `origin`; [`open`] first),
+/// writes the list of players and the tournament file into `out`, and returns the tournament
+/// to play. With `resume`, players checked by the run being resumed (same command, so same
+/// sources) are not checked again. `report` hears each player's line as it is known.
 pub fn prepare(
     contest: &Contest,
     origin: &Path,
@@ -88,11 +103,6 @@ pub fn prepare(
     report: &(dyn Fn(&Entry) + Sync),
 ) -> Result<Prepared, ContestError> {
     let PrepareOptions { jobs, resume, .. } = options;
-    if options.plays {
-        if let Some(shape) = shape(contest, origin) {
-            journal::precheck(&journal_path(out, Shard::WHOLE), &shape, resume)?;
-        }
-    }
     // Read before this run saves its own list over it.
     let mut earlier = if resume {
         field::earlier(out)
