@@ -118,7 +118,7 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         plays: !args.prepare_only,
         rejudge: &args.rejudge,
     };
-    contest::open(&contest, &args.config, &out, options)?;
+    let host = contest::open(&contest, &args.config, &out, options)?;
     if contest.unboxed {
         eprintln!(
             "referee: warning: sandbox = false: the contestants' bots run unboxed, as this user: \
@@ -131,7 +131,7 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         contest.name,
         contest.players.len()
     ));
-    let prepared = contest::prepare(&contest, &args.config, &out, options, &|entry| {
+    let prepared = contest::prepare(&contest, &args.config, &out, options, &host, &|entry| {
         say(&format!("  {}", field::line(entry)));
     })?;
     let [json, text] = field::saved(&out);
@@ -164,7 +164,7 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     }
     super::tournament::play(
         &prepared.tournament,
-        &prepared.host,
+        &host,
         args.jobs,
         Shard::WHOLE,
         resume,

@@ -493,3 +493,88 @@ fn a_resubmission_replays_exactly_the_games_of_the_changed_player() {
         }
     }
 }
+
+/// The names in `out`'s build cache (none before it is made).
+fn cached(out: &Path) -> Vec<String> {
+    std::fs::read_dir(out.join("builds")).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        },
+    )
+}
+
+/// Starts `referee contest` on `config` into `out`, and sends it `signal` once a build is
+/// under way (staged, then given half a second to start its sandbox and compile step): the run
+/// must stop at once, with the status and the words of an interrupted tournament.
+fn interrupt_a_build(config: &Path, out: &Path, signal: nix::sys::signal::Signal) {
+    use std::time::{Duration, Instant};
+    let child = referee()
+        .args(["contest", config.to_str().unwrap(), "-j", "2", "--out"])
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !cached(out).iter().any(|name| name.starts_with("src-")) {
+        assert!(Instant::now() < deadline, "{signal}: no build was staged");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{signal}: {stderr}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "{signal}: stopped after {:?}",
+        sent.elapsed()
+    );
+    assert!(stderr.contains("referee: stopped by signal"), "{stderr}");
+}
+
+/// Ctrl-C or SIGTERM while the contest builds stops it at once, its builds killed (the signal
+/// was ignored, or killed the referee alone, until the games began); what the interrupted
+/// builds staged in the cache is removed by the next run.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn an_interrupt_stops_the_builds_and_the_next_run_sweeps_what_they_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = crate::common::marker();
+    write(&dir.path().join("ann"), "main.py", &first_free());
+    write(&dir.path().join("slow"), "main.sf", "");
+    let config = dir.path().join("cup.toml");
+    let text = |compile: &str| {
+        format!(
+            "game = \"tictactoe\"\n[languages.sf]\ndetect = [\"*.sf\"]\ncompile = \"{compile}\"\nrun = \"{{dir}}/main\"\n[[players]]\nname = \"ann\"\nsource = \"{}\"\n[[players]]\nname = \"slow\"\nsource = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            dir.path().join("ann").display(),
+            dir.path().join("slow").display()
+        )
+    };
+    std::fs::write(&config, text(&format!(": {marker}; sleep 30; exit 1"))).unwrap();
+    let staged = |out: &Path| {
+        cached(out)
+            .into_iter()
+            .filter(|name| name.starts_with("src-") || name.starts_with("out-"))
+            .collect::<Vec<_>>()
+    };
+    for signal in [
+        nix::sys::signal::Signal::SIGINT,
+        nix::sys::signal::Signal::SIGTERM,
+    ] {
+        let out = dir.path().join(signal.as_str());
+        interrupt_a_build(&config, &out, signal);
+        let left = crate::common::survivors(&marker);
+        assert!(left.is_empty(), "{signal}: builds left running: {left:?}");
+        assert!(!staged(&out).is_empty(), "{signal}: {:?}", cached(&out));
+    }
+    let out = dir.path().join("SIGINT");
+    std::fs::write(&config, text("exit 1")).unwrap();
+    succeeded(&contest(&config, &out, &[]));
+    assert_eq!(staged(&out), Vec::<String>::new(), "{:?}", cached(&out));
+}
