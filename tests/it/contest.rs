@@ -285,14 +285,23 @@ fn a_rerun_the_journal_refuses_is_refused_before_any_build() {
     let listed = std::fs::read_to_string(out.join("players.txt")).unwrap();
     assert!(listed.contains("slow "), "{listed}");
 
-    std::fs::write(&config, text(4)).unwrap();
-    for (extra, expected) in [
-        (&[][..], "holds 2 finished games already; add --resume"),
+    for (games, time, extra, expected) in [
+        (4, "", &[][..], "holds 2 finished games already; add --resume"),
         (
+            4,
+            "",
             &["--resume"][..],
             "belongs to another tournament: games_per_pairing: 2",
         ),
+        // Another time control (it used to be resumed, the games played at the first kept).
+        (
+            2,
+            "time = \"move=300\"\n",
+            &["--resume"][..],
+            "belongs to another tournament: time: \"move=1000,bank=0,increment=0,first=0\" in the journal, \"move=300,bank=0,increment=0,first=0\" now (",
+        ),
     ] {
+        std::fs::write(&config, format!("{time}{}", text(games))).unwrap();
         let refused = contest(&config, &out, extra);
         assert_eq!(refused.status.code(), Some(2));
         let stderr = String::from_utf8_lossy(&refused.stderr);

@@ -567,6 +567,51 @@ fn an_interrupted_tournament_journals_no_game_it_cut_short() {
     assert!(left.is_empty(), "bots left running: {left:?}");
 }
 
+/// `--resume` under another time control, margin or the like is refused, naming what
+/// changed: it used to keep the games played under the first beside those of the second.
+#[test]
+fn a_resume_under_other_settings_is_refused_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |settings: &str| {
+        format!(
+            "game = \"tictactoe\"\nrecords = false\n{settings}\n{}{}",
+            builtin("r1"),
+            builtin("r2")
+        )
+    };
+    let config = write_config(dir.path(), &text("time = \"move=200\""));
+    let out = dir.path().join("out");
+    tournament(&config, &out, &[]);
+    for (settings, expected) in [
+        (
+            "time = \"move=300\"",
+            "time: \"move=200,bank=0,increment=0,first=0\" in the journal, \"move=300,bank=0,increment=0,first=0\" now",
+        ),
+        (
+            "time = \"move=200\"\nmargin_ms = 50\nlegal_moves = true",
+            "legal_moves: false in the journal, true now; margin_ms: 10 in the journal, 50 now",
+        ),
+    ] {
+        write_config(dir.path(), &text(settings));
+        let output = run(&[
+            "tournament",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("belongs to another tournament: {expected} (")),
+            "{stderr}"
+        );
+    }
+    write_config(dir.path(), &text("time = \"move=200\""));
+    let resumed = tournament(&config, &out, &["--resume"]);
+    assert!(resumed.contains("played 0 games"), "{resumed}");
+}
+
 #[test]
 fn four_shards_merged_give_the_standings_of_the_whole_tournament() {
     let dir = tempfile::tempdir().unwrap();

@@ -152,14 +152,18 @@ pub fn prepare(
 }
 
 /// The contest's tournament as far as the file decides it, its players aside (each stands in
-/// as a built-in bot). A file that makes none this way makes none with its players built
-/// either (too few players, a bad time control): it is refused before any build.
+/// as a built-in bot, with its own time control and limits). A file that makes none this way
+/// makes none with its players built either (too few players, a bad time control): it is
+/// refused before any build.
 fn shape(contest: &Contest, origin: &Path) -> Result<Tournament, ConfigError> {
     let stand_ins: Vec<toml::Table> = contest
         .players
         .iter()
         .map(|player| {
-            let mut table = toml::Table::new();
+            let mut table: toml::Table = ["time", "limits"]
+                .into_iter()
+                .filter_map(|key| Some((key.to_string(), player.table.get(key)?.clone())))
+                .collect();
             table.insert("name".into(), toml::Value::String(player.name.clone()));
             table.insert("builtin".into(), toml::Value::String("random".into()));
             table
