@@ -47,8 +47,11 @@ pub(super) struct ContestArgs {
     /// The contest's file (TOML): a tournament file whose players may also be source folders
     /// (source = "DIR", or sources = "DIR" for a folder of them), see docs/contests.md.
     config: PathBuf,
-    /// Builds, checks and games run at once [default: the file's concurrency, else half the
-    /// CPU cores, at least 1].
+    /// Builds, checks and games run at once [default: for the builds and checks, the file's
+    /// concurrency, else half the CPU cores, at least 1; for the games, the file's concurrency,
+    /// else as many as the machine holds, each on a processor of its own: the processors the
+    /// referee may use, fewer if its available memory cannot hold twice the largest memory limit
+    /// of a player for each (half the CPU cores with pin_games = false)].
     #[arg(
         short = 'j',
         long,

@@ -587,3 +587,27 @@ fn an_interrupt_stops_the_builds_and_the_next_run_sweeps_what_they_left() {
     succeeded(&contest(&config, &out, &[]));
     assert_eq!(staged(&out), Vec::<String>::new(), "{:?}", cached(&out));
 }
+
+/// `referee contest --help` and docs/contests.md say the same of `-j`'s defaults, and what
+/// the code does: the builds and checks take the file's concurrency or half the cores, the
+/// games as many as the machine holds (the docs said "its processors" for all, the help "half
+/// the CPU cores").
+#[test]
+fn the_help_and_the_docs_give_the_same_defaults_of_j() {
+    let default = "for the builds and checks, the file's concurrency, else half the CPU cores, \
+                   at least 1; for the games, the file's concurrency, else as many as the \
+                   machine holds, each on a processor of its own: the processors the referee \
+                   may use, fewer if its available memory cannot hold twice the largest memory \
+                   limit of a player for each (half the CPU cores with pin_games = false)";
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = succeeded(&referee().args(["contest", "--help"]).output().unwrap());
+    assert!(
+        words(&help).contains(&format!("[default: {default}]")),
+        "{help}"
+    );
+    let docs = std::fs::read_to_string(repo_file("docs/contests.md")).unwrap();
+    assert!(
+        words(&docs).contains(&format!("defaults: {default}.")),
+        "docs/contests.md"
+    );
+}
