@@ -148,13 +148,21 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     ));
     if resume {
         if let Some(carried) = carry_over(&prepared.tournament, &out, &args.rejudge)? {
-            say(&format!(
-                "new or changed players: {}; {} finished games kept, {} dropped (played again \
-                 unless a player left)",
-                carried.changed.join(", "),
-                carried.kept,
-                carried.dropped
+            let mut said = Vec::new();
+            if !carried.changed.is_empty() {
+                said.push(format!(
+                    "new or changed players: {}",
+                    carried.changed.join(", ")
+                ));
+            }
+            if !carried.rejudged.is_empty() {
+                said.push(format!("re-judged: {}", carried.rejudged.join(", ")));
+            }
+            said.push(format!(
+                "{} finished games kept, {} dropped (played again unless a player left)",
+                carried.kept, carried.dropped
             ));
+            say(&said.join("; "));
         }
     }
     if args.prepare_only {

@@ -484,11 +484,13 @@ fn a_resubmission_replays_exactly_the_games_of_the_changed_player() {
     // Nothing changed: nothing played; --rejudge replays one player's games.
     let shown = succeeded(&contest(&config, &out, &["--resume"]));
     assert!(shown.contains("played 0 games"), "{shown}");
+    // ann's sources did not change: it is said to be re-judged, not a new or changed player.
     let shown = succeeded(&contest(&config, &out, &["--rejudge", "ann"]));
     assert!(
-        shown.contains("new or changed players: ann; 6 finished games kept, 6 dropped"),
+        shown.contains("re-judged: ann; 6 finished games kept, 6 dropped"),
         "{shown}"
     );
+    assert!(!shown.contains("new or changed"), "{shown}");
     assert!(
         shown.contains("ann") && shown.contains("check: compliant"),
         "{shown}"
