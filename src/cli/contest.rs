@@ -17,6 +17,7 @@ configuration\"), and:
 
   sources = \"submissions\"        every folder in it is a player, named after the folder
   failed_check = \"leave-out\"     or \"keep\": a player that fails `referee check` plays, flagged
+                                 [default: leave-out]
   build_limits = \"memory=4096\"   the builds' limits, as --limits takes them
   build_timeout_s = 300          wall-clock time a build may take
   build_cache = \"DIR\"            where builds are kept [default: OUT/builds]
