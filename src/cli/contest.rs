@@ -17,6 +17,7 @@ configuration\"), and:
 
   sources = \"submissions\"        every folder in it is a player, named after the folder
   failed_check = \"leave-out\"     or \"keep\": a player that fails `referee check` plays, flagged
+                                 [default: leave-out]
   build_limits = \"memory=4096\"   the builds' limits, as --limits takes them
   build_timeout_s = 300          wall-clock time a build may take
   build_cache = \"DIR\"            where builds are kept [default: OUT/builds]
@@ -47,8 +48,11 @@ pub(super) struct ContestArgs {
     /// The contest's file (TOML): a tournament file whose players may also be source folders
     /// (source = "DIR", or sources = "DIR" for a folder of them), see docs/contests.md.
     config: PathBuf,
-    /// Builds, checks and games run at once [default: the file's concurrency, else half the
-    /// CPU cores, at least 1].
+    /// Builds, checks and games run at once [default: for the builds and checks, the file's
+    /// concurrency, else half the CPU cores, at least 1; for the games, the file's concurrency,
+    /// else as many as the machine holds, each on a processor of its own: the processors the
+    /// referee may use, fewer if its available memory cannot hold twice the largest memory limit
+    /// of a player for each (half the CPU cores with pin_games = false)].
     #[arg(
         short = 'j',
         long,
@@ -97,18 +101,6 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     contest.build.rebuild = args.rebuild;
     referee_cage::boxes::use_box_ids(contest.box_ids)?;
     let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
-    if contest.unboxed {
-        eprintln!(
-            "referee: warning: sandbox = false: the contestants' bots run unboxed, as this user: \
-             each can read and change the others' programs, sources and builds, and this \
-             user's files"
-        );
-    }
-    say(&format!(
-        "contest {}: {} players; building and checking {jobs} at a time",
-        contest.name,
-        contest.players.len()
-    ));
     let resume = args.resume || !args.rejudge.is_empty();
     for name in &args.rejudge {
         if !contest.players.iter().any(|player| player.name == *name) {
@@ -130,7 +122,20 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
         plays: !args.prepare_only,
         rejudge: &args.rejudge,
     };
-    let prepared = contest::prepare(&contest, &args.config, &out, options, &|entry| {
+    let host = contest::open(&contest, &args.config, &out, options)?;
+    if contest.unboxed {
+        eprintln!(
+            "referee: warning: sandbox = false: the contestants' bots run unboxed, as this user: \
+             each can read and change the others' programs, sources and builds, and this \
+             user's files"
+        );
+    }
+    say(&format!(
+        "contest {}: {} players; building and checking {jobs} at a time",
+        contest.name,
+        contest.players.len()
+    ));
+    let prepared = contest::prepare(&contest, &args.config, &out, options, &host, &|entry| {
         say(&format!("  {}", field::line(entry)));
     })?;
     let [json, text] = field::saved(&out);
@@ -144,13 +149,21 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     ));
     if resume {
         if let Some(carried) = carry_over(&prepared.tournament, &out, &args.rejudge)? {
-            say(&format!(
-                "new or changed players: {}; {} finished games kept, {} dropped (played again \
-                 unless a player left)",
-                carried.changed.join(", "),
-                carried.kept,
-                carried.dropped
+            let mut said = Vec::new();
+            if !carried.changed.is_empty() {
+                said.push(format!(
+                    "new or changed players: {}",
+                    carried.changed.join(", ")
+                ));
+            }
+            if !carried.rejudged.is_empty() {
+                said.push(format!("re-judged: {}", carried.rejudged.join(", ")));
+            }
+            said.push(format!(
+                "{} finished games kept, {} dropped (played again unless a player left)",
+                carried.kept, carried.dropped
             ));
+            say(&said.join("; "));
         }
     }
     if args.prepare_only {
@@ -163,7 +176,7 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     }
     super::tournament::play(
         &prepared.tournament,
-        &prepared.host,
+        &host,
         args.jobs,
         Shard::WHOLE,
         resume,

@@ -304,9 +304,9 @@ fn a_contest_that_keeps_no_records_has_no_results_page() {
     assert!(!out.join("index.html").exists());
 }
 
-/// A rerun the journal will refuse is refused before any build or check: it used to redo
-/// every failed build first, and rewrite the list of players beside standings it no longer
-/// matched.
+/// A rerun the journal will refuse is refused before any build or check, and before anything
+/// is said: it used to redo every failed build first, and rewrite the list of players beside
+/// standings it no longer matched, then it said "building and checking" before refusing.
 #[test]
 #[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
 fn a_rerun_the_journal_refuses_is_refused_before_any_build() {
@@ -327,20 +327,30 @@ fn a_rerun_the_journal_refuses_is_refused_before_any_build() {
     let listed = std::fs::read_to_string(out.join("players.txt")).unwrap();
     assert!(listed.contains("slow "), "{listed}");
 
-    std::fs::write(&config, text(4)).unwrap();
-    for (extra, expected) in [
-        (&[][..], "holds 2 finished games already; add --resume"),
+    for (games, time, extra, expected) in [
+        (4, "", &[][..], "holds 2 finished games already; add --resume"),
         (
+            4,
+            "",
             &["--resume"][..],
             "belongs to another tournament: games_per_pairing: 2",
         ),
+        // Another time control (it used to be resumed, the games played at the first kept).
+        (
+            2,
+            "time = \"move=300\"\n",
+            &["--resume"][..],
+            "belongs to another tournament: time: \"move=1000,bank=0,increment=0,first=0\" in the journal, \"move=300,bank=0,increment=0,first=0\" now (",
+        ),
     ] {
+        std::fs::write(&config, format!("{time}{}", text(games))).unwrap();
         let refused = contest(&config, &out, extra);
         assert_eq!(refused.status.code(), Some(2));
         let stderr = String::from_utf8_lossy(&refused.stderr);
         assert!(stderr.contains(expected), "{stderr}");
+        // Nothing is said first, not even what the run was about to build.
         let stdout = String::from_utf8_lossy(&refused.stdout);
-        assert!(!stdout.contains("slow "), "built again: {stdout}");
+        assert_eq!(stdout, "", "said before the refusal");
         assert_eq!(
             std::fs::read_to_string(out.join("players.txt")).unwrap(),
             listed
@@ -516,11 +526,13 @@ fn a_resubmission_replays_exactly_the_games_of_the_changed_player() {
     // Nothing changed: nothing played; --rejudge replays one player's games.
     let shown = succeeded(&contest(&config, &out, &["--resume"]));
     assert!(shown.contains("played 0 games"), "{shown}");
+    // ann's sources did not change: it is said to be re-judged, not a new or changed player.
     let shown = succeeded(&contest(&config, &out, &["--rejudge", "ann"]));
     assert!(
-        shown.contains("new or changed players: ann; 6 finished games kept, 6 dropped"),
+        shown.contains("re-judged: ann; 6 finished games kept, 6 dropped"),
         "{shown}"
     );
+    assert!(!shown.contains("new or changed"), "{shown}");
     assert!(
         shown.contains("ann") && shown.contains("check: compliant"),
         "{shown}"
@@ -533,4 +545,113 @@ fn a_resubmission_replays_exactly_the_games_of_the_changed_player() {
             assert_eq!(rejudged.get(index), Some(game), "game {index} was not kept");
         }
     }
+}
+
+/// The names in `out`'s build cache (none before it is made).
+fn cached(out: &Path) -> Vec<String> {
+    std::fs::read_dir(out.join("builds")).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        },
+    )
+}
+
+/// Starts `referee contest` on `config` into `out`, and sends it `signal` once a build is
+/// under way (staged, then given half a second to start its sandbox and compile step): the run
+/// must stop at once, with the status and the words of an interrupted tournament.
+fn interrupt_a_build(config: &Path, out: &Path, signal: nix::sys::signal::Signal) {
+    use std::time::{Duration, Instant};
+    let child = referee()
+        .args(["contest", config.to_str().unwrap(), "-j", "2", "--out"])
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !cached(out).iter().any(|name| name.starts_with("src-")) {
+        assert!(Instant::now() < deadline, "{signal}: no build was staged");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{signal}: {stderr}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "{signal}: stopped after {:?}",
+        sent.elapsed()
+    );
+    assert!(stderr.contains("referee: stopped by signal"), "{stderr}");
+}
+
+/// Ctrl-C or SIGTERM while the contest builds stops it at once, its builds killed (the signal
+/// was ignored, or killed the referee alone, until the games began); what the interrupted
+/// builds staged in the cache is removed by the next run.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn an_interrupt_stops_the_builds_and_the_next_run_sweeps_what_they_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = crate::common::marker();
+    write(&dir.path().join("ann"), "main.py", &first_free());
+    write(&dir.path().join("slow"), "main.sf", "");
+    let config = dir.path().join("cup.toml");
+    let text = |compile: &str| {
+        format!(
+            "game = \"tictactoe\"\n[languages.sf]\ndetect = [\"*.sf\"]\ncompile = \"{compile}\"\nrun = \"{{dir}}/main\"\n[[players]]\nname = \"ann\"\nsource = \"{}\"\n[[players]]\nname = \"slow\"\nsource = \"{}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            dir.path().join("ann").display(),
+            dir.path().join("slow").display()
+        )
+    };
+    std::fs::write(&config, text(&format!(": {marker}; sleep 30; exit 1"))).unwrap();
+    let staged = |out: &Path| {
+        cached(out)
+            .into_iter()
+            .filter(|name| name.starts_with("src-") || name.starts_with("out-"))
+            .collect::<Vec<_>>()
+    };
+    for signal in [
+        nix::sys::signal::Signal::SIGINT,
+        nix::sys::signal::Signal::SIGTERM,
+    ] {
+        let out = dir.path().join(signal.as_str());
+        interrupt_a_build(&config, &out, signal);
+        let left = crate::common::survivors(&marker);
+        assert!(left.is_empty(), "{signal}: builds left running: {left:?}");
+        assert!(!staged(&out).is_empty(), "{signal}: {:?}", cached(&out));
+    }
+    let out = dir.path().join("SIGINT");
+    std::fs::write(&config, text("exit 1")).unwrap();
+    succeeded(&contest(&config, &out, &[]));
+    assert_eq!(staged(&out), Vec::<String>::new(), "{:?}", cached(&out));
+}
+
+/// `referee contest --help` and docs/contests.md say the same of `-j`'s defaults, and what
+/// the code does: the builds and checks take the file's concurrency or half the cores, the
+/// games as many as the machine holds (the docs said "its processors" for all, the help "half
+/// the CPU cores").
+#[test]
+fn the_help_and_the_docs_give_the_same_defaults_of_j() {
+    let default = "for the builds and checks, the file's concurrency, else half the CPU cores, \
+                   at least 1; for the games, the file's concurrency, else as many as the \
+                   machine holds, each on a processor of its own: the processors the referee \
+                   may use, fewer if its available memory cannot hold twice the largest memory \
+                   limit of a player for each (half the CPU cores with pin_games = false)";
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = succeeded(&referee().args(["contest", "--help"]).output().unwrap());
+    assert!(
+        words(&help).contains(&format!("[default: {default}]")),
+        "{help}"
+    );
+    let docs = std::fs::read_to_string(repo_file("docs/contests.md")).unwrap();
+    assert!(
+        words(&docs).contains(&format!("defaults: {default}.")),
+        "docs/contests.md"
+    );
 }

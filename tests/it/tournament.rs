@@ -607,6 +607,94 @@ fn an_interrupted_tournament_journals_and_files_no_game_it_cut_short() {
     assert!(left.is_empty(), "bots left running: {left:?}");
 }
 
+/// `--resume` under another time control, margin or the like is refused, naming what
+/// changed: it used to keep the games played under the first beside those of the second.
+#[test]
+fn a_resume_under_other_settings_is_refused_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |settings: &str| {
+        format!(
+            "game = \"tictactoe\"\nrecords = false\n{settings}\n{}{}",
+            builtin("r1"),
+            builtin("r2")
+        )
+    };
+    let config = write_config(dir.path(), &text("time = \"move=200\""));
+    let out = dir.path().join("out");
+    tournament(&config, &out, &[]);
+    for (settings, expected) in [
+        (
+            "time = \"move=300\"",
+            "time: \"move=200,bank=0,increment=0,first=0\" in the journal, \"move=300,bank=0,increment=0,first=0\" now",
+        ),
+        (
+            "time = \"move=200\"\nmargin_ms = 50\nlegal_moves = true",
+            "legal_moves: false in the journal, true now; margin_ms: 10 in the journal, 50 now",
+        ),
+    ] {
+        write_config(dir.path(), &text(settings));
+        let output = run(&[
+            "tournament",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("belongs to another tournament: {expected} (")),
+            "{stderr}"
+        );
+    }
+    write_config(dir.path(), &text("time = \"move=200\""));
+    let resumed = tournament(&config, &out, &["--resume"]);
+    assert!(resumed.contains("played 0 games"), "{resumed}");
+}
+
+/// docs/tournaments.md's standings section names the tie-breaks the standings print, in their
+/// order (it left Buchholz out), and its example has the columns the referee prints.
+#[test]
+fn the_docs_name_every_tie_break_and_column_of_the_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "game = \"tictactoe\"\nrecords = false\n{}{}",
+            builtin("r1"),
+            builtin("r2")
+        ),
+    );
+    let printed = tournament(&config, &dir.path().join("out"), &[]);
+    let docs = std::fs::read_to_string(crate::common::repo_file("docs/tournaments.md")).unwrap();
+    let section = &docs[docs.find("## Standings and ratings").unwrap()..];
+    let header = |text: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|line| line.starts_with("| # | player | games"))
+            .unwrap();
+        line.split('|')
+            .map(|cell| cell.trim().to_string())
+            .collect()
+    };
+    assert_eq!(header(section), header(&printed));
+    // "ranked by score (...), then among players level on score by head-to-head points (h2h),
+    // Sonneborn-Berger (SB), Buchholz (Buch), wins"
+    let order = printed
+        .lines()
+        .find_map(|line| line.split_once("level on score by "))
+        .unwrap()
+        .1;
+    let words = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut from = words.find("ranked by score").unwrap();
+    for tie_break in order.split(", ") {
+        let name = tie_break.split(" (").next().unwrap();
+        let at = words[from..].find(name);
+        assert!(at.is_some(), "'{name}' missing or out of order: {words}");
+        from += at.unwrap();
+    }
+}
+
 #[test]
 fn four_shards_merged_give_the_standings_of_the_whole_tournament() {
     let dir = tempfile::tempdir().unwrap();

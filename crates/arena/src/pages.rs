@@ -348,9 +348,13 @@ async fn languages(State(shared): App) -> Result<Response, ApiError> {
             .profiles
             .iter()
             .map(|(name, profile)| {
-                let version =
-                    referee_cage::build::toolchain::toolchain(name, profile, &arena.build)
-                        .map_or_else(|error| format!("(not available: {error})"), |t| t.version);
+                let version = referee_cage::build::toolchain::toolchain(
+                    name,
+                    profile,
+                    &arena.build,
+                    &shared.host.supervisor,
+                )
+                .map_or_else(|error| format!("(not available: {error})"), |t| t.version);
                 serde_json::json!({ "name": name, "version": version })
             })
             .collect::<Vec<_>>()

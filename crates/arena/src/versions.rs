@@ -404,7 +404,13 @@ fn build(shared: &Shared, version: &Version, outcome: &mut Outcome) -> Result<()
         return Ok(());
     };
     outcome.language = Some(language.clone());
-    match compile::build(&dir, &language, profile, &shared.arena.build)? {
+    match compile::build(
+        &dir,
+        &language,
+        profile,
+        &shared.arena.build,
+        &shared.host.supervisor,
+    )? {
         Ok(built) => {
             outcome.build_log = format!(
                 "{} with {}",

@@ -129,8 +129,14 @@ fn build_here(
             log: format!("no language is named '{language}'"),
         });
     };
-    match compile::build(&dir, language, profile, &shared.arena.build)
-        .map_err(|source| BuildError::Machinery { version, source })?
+    match compile::build(
+        &dir,
+        language,
+        profile,
+        &shared.arena.build,
+        &shared.host.supervisor,
+    )
+    .map_err(|source| BuildError::Machinery { version, source })?
     {
         Ok(built) => Ok(built.command),
         Err(failed) => Err(BuildError::Failed {
@@ -177,8 +183,13 @@ pub(crate) fn excluded(shared: &Shared) -> Vec<String> {
         let Some((_, profile)) = shared.arena.profiles.iter().find(|(n, _)| *n == language) else {
             continue;
         };
-        let here = toolchain(&language, profile, &shared.arena.build)
-            .map_or_else(|error| format!("(not available: {error})"), |t| t.version);
+        let here = toolchain(
+            &language,
+            profile,
+            &shared.arena.build,
+            &shared.host.supervisor,
+        )
+        .map_or_else(|error| format!("(not available: {error})"), |t| t.version);
         if here == version {
             continue;
         }

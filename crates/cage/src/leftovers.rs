@@ -90,9 +90,7 @@ impl RunFile {
             });
         }
         sweep(dir);
-        let me = std::process::id() as i32;
-        let start = procfs::stat(me).map_or(0, |stat| stat.start);
-        let name = format!("{me}-{start}");
+        let name = this_run();
         let path = dir.join(format!("run-{name}"));
         let file = OpenOptions::new()
             .create(true)
@@ -175,6 +173,25 @@ struct Left {
     cgroups: Vec<PathBuf>,
 }
 
+/// This run's name, `PID-START`: no other process, now or later, has both its pid and its
+/// start time.
+pub(crate) fn this_run() -> String {
+    let me = std::process::id() as i32;
+    let start = procfs::stat(me).map_or(0, |stat| stat.start);
+    format!("{me}-{start}")
+}
+
+/// Whether the run named `name` (see [`this_run`]) is gone; not for a name of another form.
+pub(crate) fn is_gone(name: &str) -> bool {
+    let Some((pid, start)) = name.split_once('-') else {
+        return false;
+    };
+    let (Ok(pid), Ok(start)) = (pid.parse::<i32>(), start.parse::<u64>()) else {
+        return false;
+    };
+    !procfs::stat(pid).is_some_and(|stat| stat.start == start)
+}
+
 /// Reads a run file named `run-PID-START`, if that run is gone.
 fn read_if_gone(path: &Path) -> Option<Left> {
     let name = path
@@ -182,9 +199,7 @@ fn read_if_gone(path: &Path) -> Option<Left> {
         .to_str()?
         .strip_prefix("run-")?
         .to_string();
-    let (pid, start) = name.split_once('-')?;
-    let (pid, start): (i32, u64) = (pid.parse().ok()?, start.parse().ok()?);
-    if procfs::stat(pid).is_some_and(|stat| stat.start == start) {
+    if !is_gone(&name) {
         return None;
     }
     let text = fs::read_to_string(path).ok()?;

@@ -17,7 +17,8 @@
 //! a PID namespace.
 //!
 //! Ctrl-C (SIGINT) or SIGTERM stops every bot before the referee exits; finished games are
-//! already on disk. A referee killed outright takes its bots along (each has a parent-death
+//! already on disk. Builds of submitted sources are started through the supervisor too, so an
+//! interrupt stops them as it stops bots. A referee killed outright takes its bots along (each has a parent-death
 //! signal), and what they may leave behind is swept by the next run (see the crate-internal
 //! `leftovers` module).
 //!

@@ -400,6 +400,22 @@ builtin = "strong"
         );
     }
 
+    /// The default of `failed_check` is the one docs/contests.md states (it stated none).
+    #[test]
+    fn a_player_failing_its_check_is_left_out_by_default_as_the_docs_say() {
+        let contest = Contest::parse("game = \"tictactoe\"\n", "c").unwrap();
+        assert_eq!(contest.failed_check, FailedCheck::LeaveOut);
+        let docs = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/contests.md"),
+        )
+        .unwrap();
+        let docs = docs.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            docs.contains("(`failed_check = \"leave-out\"`, the default)"),
+            "docs/contests.md"
+        );
+    }
+
     #[test]
     fn mistakes_are_named() {
         for (text, expected) in [

@@ -8,6 +8,7 @@ use referee_cage::build::profile;
 use referee_cage::host::Host;
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::sandbox::{self, SandboxError};
+use referee_cage::supervisor::Supervisor;
 use referee_core::check::{run_check, CheckConfig, CheckError, Finding, Severity};
 use referee_core::players::PlayerSpec;
 use referee_core::tournament::config::Tournament;
@@ -92,10 +93,11 @@ pub enum FieldError {
     Check(#[from] CheckError),
 }
 
-/// Builds every source folder, `jobs` at a time; `report` hears each player's line as it is
-/// done.
+/// Builds every source folder, `jobs` at a time, the builds' processes started by `supervisor`;
+/// `report` hears each player's line as it is done.
 pub fn build_all(
     contest: &Contest,
+    supervisor: &Supervisor,
     jobs: usize,
     report: &(dyn Fn(&Entry) + Sync),
 ) -> Result<Vec<Entry>, FieldError> {
@@ -124,7 +126,7 @@ pub fn build_all(
                 }
                 Ok((language, profile)) => {
                     entry.language = Some(language.to_string());
-                    match compile::build(dir, language, profile, &contest.build)? {
+                    match compile::build(dir, language, profile, &contest.build, supervisor)? {
                         Ok(built) => {
                             entry.build = Some(describe(&built));
                             entry.version = Some(short(&built.hash));

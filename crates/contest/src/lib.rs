@@ -13,7 +13,7 @@ use config::Contest;
 use field::{Entry, FieldError};
 use referee_cage::host::{self, Host, HostError};
 use referee_core::tournament::config::{ConfigError, Tournament};
-use referee_core::tournament::journal::{self, Identity, JournalError};
+use referee_core::tournament::journal::{self, JournalError};
 use referee_core::tournament::runner::{identity, journal_path};
 use referee_core::tournament::schedule::Shard;
 use referee_web::report::ReportError;
@@ -56,8 +56,6 @@ pub struct Prepared {
     pub tournament_file: PathBuf,
     /// That file, read back as the tournament runner reads it.
     pub tournament: Tournament,
-    /// The host the checks ran in, kept for the tournament's games.
-    pub host: Host,
 }
 
 /// How a contest is prepared.
@@ -74,25 +72,41 @@ pub struct PrepareOptions<'a> {
     pub rejudge: &'a [String],
 }
 
-/// Builds and checks the field of `contest` (from the file at `origin`), writes the list of
-/// players and the tournament file into `out`, and returns the tournament to play. A journal
-/// in `out` that the run will refuse (finished games without `resume`, another tournament's)
-/// is refused first, before any build. With `resume`, players checked by the run being
-/// resumed (same command, so same sources) are not checked again. `report` hears each
-/// player's line as it is known.
+/// Refuses, before anything is built or printed, a run of `contest` (from the file at
+/// `origin`) that makes no tournament, or that the journal in `out` will refuse when it is
+/// played there: finished games without `resume`, or another tournament's journal. Then sets
+/// up the host of the builds, the checks and the games: from here on, Ctrl-C or SIGTERM kills
+/// every one of their processes and ends the run.
+pub fn open(
+    contest: &Contest,
+    origin: &Path,
+    out: &Path,
+    options: PrepareOptions<'_>,
+) -> Result<Host, ContestError> {
+    let shape = shape(contest, origin)?;
+    if options.plays {
+        journal::precheck(
+            &journal_path(out, Shard::WHOLE),
+            &identity(&shape),
+            options.resume,
+        )?;
+    }
+    Ok(host::prepare(&shape.table.process)?)
+}
+
+/// Builds and checks the field of `contest` (from the file at `origin`) with `host` (see
+/// [`open`]), writes the list of players and the tournament file into `out`, and returns the
+/// tournament to play. With `resume`, players checked by the run being resumed (same command,
+/// so same sources) are not checked again. `report` hears each player's line as it is known.
 pub fn prepare(
     contest: &Contest,
     origin: &Path,
     out: &Path,
     options: PrepareOptions<'_>,
+    host: &Host,
     report: &(dyn Fn(&Entry) + Sync),
 ) -> Result<Prepared, ContestError> {
     let PrepareOptions { jobs, resume, .. } = options;
-    if options.plays {
-        if let Some(shape) = shape(contest, origin) {
-            journal::precheck(&journal_path(out, Shard::WHOLE), &shape, resume)?;
-        }
-    }
     // Read before this run saves its own list over it.
     let mut earlier = if resume {
         field::earlier(out)
@@ -100,7 +114,7 @@ pub fn prepare(
         Vec::new()
     };
     earlier.retain(|entry| !options.rejudge.contains(&entry.name));
-    let entries = field::build_all(contest, jobs, &|entry| {
+    let entries = field::build_all(contest, &host.supervisor, jobs, &|entry| {
         if entry.status != field::Status::Plays {
             report(entry);
         }
@@ -117,8 +131,7 @@ pub fn prepare(
         &contest.name,
         origin,
     )?;
-    let host = host::prepare(&candidates.table.process)?;
-    let entries = field::gate(contest, entries, &candidates, &host, &earlier, jobs, report)?;
+    let entries = field::gate(contest, entries, &candidates, host, &earlier, jobs, report)?;
     field::save(out, &entries).map_err(write_error(out))?;
     let mut text = contest.tournament_text(&field::playing(&entries));
     text.insert_str(
@@ -135,19 +148,22 @@ pub fn prepare(
         entries,
         tournament_file,
         tournament,
-        host,
     })
 }
 
-/// The identity of the contest's tournament as far as the file decides it, its players
-/// aside (each stands in as a built-in bot); none when the file alone makes no tournament (too
-/// few players, a mistake the tournament's parser will name later).
-fn shape(contest: &Contest, origin: &Path) -> Option<Identity> {
+/// The contest's tournament as far as the file decides it, its players aside (each stands in
+/// as a built-in bot, with its own time control and limits). A file that makes none this way
+/// makes none with its players built either (too few players, a bad time control): it is
+/// refused before any build.
+fn shape(contest: &Contest, origin: &Path) -> Result<Tournament, ConfigError> {
     let stand_ins: Vec<toml::Table> = contest
         .players
         .iter()
         .map(|player| {
-            let mut table = toml::Table::new();
+            let mut table: toml::Table = ["time", "limits"]
+                .into_iter()
+                .filter_map(|key| Some((key.to_string(), player.table.get(key)?.clone())))
+                .collect();
             table.insert("name".into(), toml::Value::String(player.name.clone()));
             table.insert("builtin".into(), toml::Value::String("random".into()));
             table
@@ -155,6 +171,4 @@ fn shape(contest: &Contest, origin: &Path) -> Option<Identity> {
         .collect();
     let text = contest.tournament_text(&stand_ins);
     Tournament::from_text(&text, &contest.name, origin)
-        .ok()
-        .map(|tournament| identity(&tournament))
 }

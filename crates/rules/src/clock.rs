@@ -87,6 +87,19 @@ impl TimeControl {
         hard_ms: 50,
     };
 
+    /// The control as `--time` takes it, every key written (strikes and hard when it has them),
+    /// so that two controls read alike only if they are the same.
+    pub fn spec(&self) -> String {
+        let mut spec = format!(
+            "move={},bank={},increment={},first={}",
+            self.move_ms, self.bank_ms, self.increment_ms, self.first_move_ms
+        );
+        if self.strikes > 0 {
+            spec.push_str(&format!(",strikes={},hard={}", self.strikes, self.hard_ms));
+        }
+        spec
+    }
+
     /// Reads `key=value,key=value` (keys `move`, `bank`, `increment`, `first`), starting from
     /// `base` so a per-player spec only overrides what it names. The word `codingame` stands for
     /// [`TimeControl::CODINGAME`] whole; keys after it override its values. A bank given to a

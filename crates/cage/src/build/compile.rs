@@ -14,12 +14,16 @@
 //! entrant's result, with the compiler's own message, escaped and bounded; the referee keeps it
 //! too, in `CACHE/HASH.failed`, so that the same sources are not built again on every run (a
 //! build that timed out would cost its whole timeout each time) unless a rebuild is asked for.
+//! The build's processes are started through the command's supervisor, so Ctrl-C kills them;
+//! what a referee stopped mid-build staged in the cache is removed by the next build there.
 
 use super::manifest::Manifest;
 use super::profile::Profile;
+use super::staging;
 use super::toolchain::{toolchain, Toolchain};
 use crate::limits::Limits;
 use crate::sandbox::{Sandbox, SandboxError};
+use crate::supervisor::Supervisor;
 use referee_rules::quote;
 use sha2::{Digest, Sha256};
 use std::io::{self, Read};
@@ -227,13 +231,16 @@ pub(super) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_
     }
 }
 
-/// Builds the sources in `source` as `language` with `profile`; a build, or a failure, of the
-/// same sources and profile in the cache is reused unless `options` ask for a rebuild.
+/// Builds the sources in `source` as `language` with `profile`, its processes started and
+/// stopped by `supervisor` (an interrupt kills them and ends the process); a build, or a
+/// failure, of the same sources and profile in the cache is reused unless `options` ask for a
+/// rebuild.
 pub fn build(
     source: &Path,
     language: &str,
     profile: &Profile,
     options: &BuildOptions,
+    supervisor: &Supervisor,
 ) -> Result<Result<Built, Failed>, BuildError> {
     let started = Instant::now();
     let files = match collect(source)? {
@@ -245,10 +252,11 @@ pub fn build(
             }))
         }
     };
-    let toolchain = toolchain(language, profile, options)?;
+    let toolchain = toolchain(language, profile, options, supervisor)?;
     let digest = digest(language, profile, &toolchain, source, &files)?;
     std::fs::create_dir_all(&options.cache).map_err(io_error(&options.cache))?;
     let cache = std::fs::canonicalize(&options.cache).map_err(io_error(&options.cache))?;
+    staging::sweep(&cache);
     let dir = cache.join(&digest);
     let failed = cache.join(format!("{digest}.failed"));
     let tree = dir.join("bot");
@@ -285,14 +293,17 @@ pub fn build(
     }
     // Two builds of the same sources may run at once, in this process or another: each stages
     // in folders of its own.
-    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let unique = format!("{digest}.{}.{build}", std::process::id());
+    let unique = staging::unique(&digest);
     let stage = cache.join(format!("src-{unique}"));
     let fresh = cache.join(format!("new-{unique}"));
     let tar = cache.join(format!("out-{unique}.tar"));
+    let staged = Staged {
+        stage: &stage,
+        fresh: &fresh,
+        tar: &tar,
+    };
     let outcome =
-        stage_and_run(source, &files, &stage, &fresh, &tar, profile, options).and_then(|outcome| {
+        stage_and_run(source, &files, &staged, profile, options, supervisor).and_then(|outcome| {
             match outcome {
                 Ok(()) => finish(&fresh, language, profile),
                 failed => Ok(failed),
@@ -462,17 +473,28 @@ fn digest(
     Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Copies the sources into `stage` (readable by the sandbox's user), runs the compile step in
-/// the sandbox, its output written to the file `tar`, and unpacks what it built into `fresh`.
+/// Where a build stages its work in the cache (see [`staging`]).
+struct Staged<'a> {
+    /// The copy of the sources.
+    stage: &'a Path,
+    /// The build, unpacked, before it is moved to its place.
+    fresh: &'a Path,
+    /// The tar stream the build hands back.
+    tar: &'a Path,
+}
+
+/// Copies the sources into the stage (readable by the sandbox's user), runs the compile step
+/// in the sandbox, its output written to the tar file, and unpacks what it built into the
+/// fresh folder.
 fn stage_and_run(
     source: &Path,
     files: &[(PathBuf, bool)],
-    stage: &Path,
-    fresh: &Path,
-    tar: &Path,
+    staged: &Staged<'_>,
     profile: &Profile,
     options: &BuildOptions,
+    supervisor: &Supervisor,
 ) -> Result<Result<(), BuildFailure>, BuildError> {
+    let Staged { stage, fresh, tar } = *staged;
     for (relative, executable) in files {
         let to = stage.join(relative);
         if let Some(parent) = to.parent() {
@@ -497,14 +519,14 @@ fn stage_and_run(
     let stage_text = stage.to_string_lossy().into_owned();
     let command = ["sh".to_string(), "-c".into(), script, stage_text];
     let sandbox = Sandbox::new(&command, stage, &options.limits)?;
-    let mut child = spawn_boxed(&sandbox, options.limits)?;
+    let mut child = spawn_boxed(&sandbox, options.limits, supervisor)?;
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
     let file = std::fs::File::create(tar).map_err(io_error(tar))?;
     let max_output = options.max_output_bytes;
     let output = std::thread::spawn(move || write_bounded(stdout, file, max_output));
     let message = std::thread::spawn(move || read_bounded(stderr, MAX_MESSAGE_BYTES));
-    let (status, timed_out) = wait_boxed(&mut child, options.timeout)?;
+    let (status, timed_out) = wait_boxed(&mut child, options.timeout, supervisor)?;
     let output_whole = output
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the build's output reader panicked")))
@@ -541,9 +563,13 @@ fn stage_and_run(
     Ok(Ok(()))
 }
 
-/// Starts the command of `sandbox` with `limits`, in a process group of its own, its output
-/// and errors piped.
-pub(super) fn spawn_boxed(sandbox: &Sandbox, limits: Limits) -> Result<Child, BuildError> {
+/// Starts the command of `sandbox` with `limits` through `supervisor`, in a process group of its
+/// own, its output and errors piped.
+pub(super) fn spawn_boxed(
+    sandbox: &Sandbox,
+    limits: Limits,
+    supervisor: &Supervisor,
+) -> Result<Child, BuildError> {
     let mut child = Command::new(&sandbox.argv[0]);
     child
         .args(&sandbox.argv[1..])
@@ -562,14 +588,19 @@ pub(super) fn spawn_boxed(sandbox: &Sandbox, limits: Limits) -> Result<Child, Bu
             staging.enter()
         })
     };
-    child.spawn().map_err(io_error(Path::new("bwrap")))
+    supervisor
+        .spawn(child)
+        .map_err(io_error(Path::new("bwrap")))
 }
 
 /// Waits for a child of [`spawn_boxed`] for at most `timeout`, then kills its whole group
 /// (bubblewrap, and with it its PID namespace); says how it ended and whether it timed out.
+/// A child killed by an interrupt ended no build: this waits for the process to exit rather
+/// than return (a failure kept in the cache would fail those sources on every later run).
 pub(super) fn wait_boxed(
     child: &mut Child,
     timeout: Duration,
+    supervisor: &Supervisor,
 ) -> Result<(ExitStatus, bool), BuildError> {
     let status = child
         .wait_timeout(timeout)
@@ -581,8 +612,13 @@ pub(super) fn wait_boxed(
             nix::sys::signal::Signal::SIGKILL,
         );
     }
-    let status = child.wait().map_err(io_error(Path::new("bwrap")))?;
-    Ok((status, timed_out))
+    let status = child.wait().map_err(io_error(Path::new("bwrap")));
+    supervisor.reaped(child.id());
+    supervisor.reap_dead_orphans();
+    if supervisor.is_stopping() {
+        supervisor.wait_for_exit();
+    }
+    Ok((status?, timed_out))
 }
 
 /// Unpacks the build's tar file into `fresh`, a new folder: its folders and regular files
@@ -728,7 +764,11 @@ mod tests {
             );
             let builds: Vec<_> = std::thread::scope(|scope| {
                 let builders: Vec<_> = (0..4)
-                    .map(|_| scope.spawn(|| build(source.path(), "sh", &profile, &options)))
+                    .map(|_| {
+                        scope.spawn(|| {
+                            build(source.path(), "sh", &profile, &options, &Supervisor::new())
+                        })
+                    })
                     .collect();
                 builders.into_iter().map(|b| b.join().unwrap()).collect()
             });
@@ -772,9 +812,10 @@ mod tests {
         std::fs::write(honests.path().join("main.sh"), "echo ready\n").unwrap();
         let started = Instant::now();
         let (bombed, built) = std::thread::scope(|scope| {
-            let bombed = scope.spawn(|| build(bombs.path(), "sh", &bomb, &options));
+            let bombed =
+                scope.spawn(|| build(bombs.path(), "sh", &bomb, &options, &Supervisor::new()));
             std::thread::sleep(Duration::from_millis(1500));
-            let built = build(honests.path(), "sh", &honest, &options);
+            let built = build(honests.path(), "sh", &honest, &options, &Supervisor::new());
             (bombed.join().unwrap(), built)
         });
         match bombed.unwrap().map_err(|failed| failed.failure) {
@@ -834,9 +875,15 @@ mod tests {
         std::fs::write(source.path().join("main.sh"), "echo ready\n").unwrap();
         reset_peak();
         let before = peak_kib();
-        let built = build(source.path(), "sh", &profile(48), &options)
-            .unwrap()
-            .unwrap();
+        let built = build(
+            source.path(),
+            "sh",
+            &profile(48),
+            &options,
+            &Supervisor::new(),
+        )
+        .unwrap()
+        .unwrap();
         let grown = peak_kib().saturating_sub(before);
         assert_eq!(
             std::fs::metadata(built.dir.join("data")).unwrap().len(),
@@ -844,9 +891,15 @@ mod tests {
         );
         // Held in memory, the 48 MiB would show; a wide bound for the test threads beside it.
         assert!(grown < 24 << 10, "the peak grew by {grown} KiB");
-        match build(source.path(), "sh", &profile(80), &options)
-            .unwrap()
-            .map_err(|failed| failed.failure)
+        match build(
+            source.path(),
+            "sh",
+            &profile(80),
+            &options,
+            &Supervisor::new(),
+        )
+        .unwrap()
+        .map_err(|failed| failed.failure)
         {
             Err(BuildFailure::TooLarge(what)) => {
                 assert!(what.contains("larger than 64 MiB"), "{what}");
@@ -884,7 +937,7 @@ mod tests {
             Limits::default(),
             Duration::from_secs(1),
         );
-        let timed_out = build(source.path(), "sh", &slow, &options)
+        let timed_out = build(source.path(), "sh", &slow, &options, &Supervisor::new())
             .unwrap()
             .unwrap_err();
         assert!(!timed_out.cached);
@@ -893,7 +946,7 @@ mod tests {
             BuildFailure::TimedOut { seconds: 1, .. }
         ));
         let started = Instant::now();
-        let again = build(source.path(), "sh", &slow, &options)
+        let again = build(source.path(), "sh", &slow, &options, &Supervisor::new())
             .unwrap()
             .unwrap_err();
         assert!(
@@ -904,33 +957,33 @@ mod tests {
         assert!(again.cached);
         assert!(again.to_string().contains("cached failure"), "{again}");
         let broken = profile("echo 'main.c:1: error: oops' >&2; exit 1");
-        let failed = build(source.path(), "sh", &broken, &options)
+        let failed = build(source.path(), "sh", &broken, &options, &Supervisor::new())
             .unwrap()
             .unwrap_err();
         assert!(!failed.cached);
-        let again = build(source.path(), "sh", &broken, &options)
+        let again = build(source.path(), "sh", &broken, &options, &Supervisor::new())
             .unwrap()
             .unwrap_err();
         assert_eq!((again.cached, &again.failure), (true, &failed.failure));
         options.rebuild = true;
         let started = Instant::now();
-        let rebuilt = build(source.path(), "sh", &slow, &options)
+        let rebuilt = build(source.path(), "sh", &slow, &options, &Supervisor::new())
             .unwrap()
             .unwrap_err();
         assert!(!rebuilt.cached);
         assert!(started.elapsed() >= Duration::from_secs(1));
         // A rebuild that succeeds replaces a success too.
         let good = profile("cp main.sh bot");
-        let first = build(source.path(), "sh", &good, &options)
+        let first = build(source.path(), "sh", &good, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
-        let second = build(source.path(), "sh", &good, &options)
+        let second = build(source.path(), "sh", &good, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
         assert!(!first.cached && !second.cached);
         options.rebuild = false;
         assert!(
-            build(source.path(), "sh", &good, &options)
+            build(source.path(), "sh", &good, &options, &Supervisor::new())
                 .unwrap()
                 .unwrap()
                 .cached
@@ -970,17 +1023,17 @@ mod tests {
             Limits::default(),
             Duration::from_secs(60),
         );
-        let first = build(source.path(), "sh", &profile, &options)
+        let first = build(source.path(), "sh", &profile, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
         assert_eq!((first.cached, &first.note), (false, &None));
-        let again = build(source.path(), "sh", &profile, &options)
+        let again = build(source.path(), "sh", &profile, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
         assert_eq!((again.cached, &again.note), (true, &None));
         // The saboteur's bot in the victim's place.
         std::fs::write(first.dir.join("bot"), "echo move 0 0\n").unwrap();
-        let rebuilt = build(source.path(), "sh", &profile, &options)
+        let rebuilt = build(source.path(), "sh", &profile, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
         assert!(!rebuilt.cached);
@@ -992,12 +1045,12 @@ mod tests {
         );
         // A build without its manifest (an older referee's, or one put there by hand).
         std::fs::remove_file(first.dir.parent().unwrap().join("manifest.json")).unwrap();
-        let rebuilt = build(source.path(), "sh", &profile, &options)
+        let rebuilt = build(source.path(), "sh", &profile, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
         assert!(rebuilt.note.unwrap().contains("no manifest"));
         assert!(
-            build(source.path(), "sh", &profile, &options)
+            build(source.path(), "sh", &profile, &options, &Supervisor::new())
                 .unwrap()
                 .unwrap()
                 .cached
@@ -1025,17 +1078,29 @@ mod tests {
             Limits::default(),
             Duration::from_secs(60),
         );
-        let failed = build(source.path(), "python", &profile, &options)
-            .unwrap()
-            .unwrap_err();
+        let failed = build(
+            source.path(),
+            "python",
+            &profile,
+            &options,
+            &Supervisor::new(),
+        )
+        .unwrap()
+        .unwrap_err();
         assert_eq!(
             failed.to_string(),
             "no main.py in the sources or the build (the python entry file, which its run command starts); found: bot.py, odd\\x1bname.py, util.py"
         );
         std::fs::write(source.path().join("main.py"), "print(1)\n").unwrap();
-        let built = build(source.path(), "python", &profile, &options)
-            .unwrap()
-            .unwrap();
+        let built = build(
+            source.path(),
+            "python",
+            &profile,
+            &options,
+            &Supervisor::new(),
+        )
+        .unwrap()
+        .unwrap();
         // Item 9: the interpreter the build's sandbox found, and its version.
         assert!(built.toolchain.starts_with("Python 3."), "{built:?}");
         let interpreter = built.command.split(' ').next().unwrap();
@@ -1118,7 +1183,7 @@ public class Proc extends AbstractProcessor {
             limits,
             Duration::from_secs(120),
         );
-        let built = build(source.path(), "java", &java, &options)
+        let built = build(source.path(), "java", &java, &options, &Supervisor::new())
             .unwrap()
             .unwrap();
         assert!(built.dir.join("Main.class").is_file());
@@ -1129,9 +1194,15 @@ public class Proc extends AbstractProcessor {
             ..java.clone()
         };
         assert_ne!(unguarded.compile, java.compile);
-        let built = build(source.path(), "java", &unguarded, &options)
-            .unwrap()
-            .unwrap();
+        let built = build(
+            source.path(),
+            "java",
+            &unguarded,
+            &options,
+            &Supervisor::new(),
+        )
+        .unwrap()
+        .unwrap();
         assert!(built.dir.join("PWNED").exists(), "no processor ran at all");
     }
 

@@ -4,4 +4,5 @@
 pub mod compile;
 mod manifest;
 pub mod profile;
+mod staging;
 pub mod toolchain;

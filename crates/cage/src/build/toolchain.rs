@@ -8,7 +8,9 @@
 
 use super::compile::{io_error, read_bounded, spawn_boxed, wait_boxed, BuildError, BuildOptions};
 use super::profile::Profile;
+use super::staging;
 use crate::sandbox::Sandbox;
+use crate::supervisor::Supervisor;
 use referee_rules::quote;
 use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
@@ -31,12 +33,13 @@ const VERSION_CHARS: usize = 200;
 /// The longest path taken for a program.
 const MAX_PROGRAM_CHARS: usize = 1024;
 
-/// A language's toolchain, looked at in the build's sandbox (`options`' limits and timeout)
-/// the first time this run asks for it, the same answer after.
+/// A language's toolchain, looked at in the build's sandbox (`options`' limits and timeout,
+/// started by `supervisor`) the first time this run asks for it, the same answer after.
 pub fn toolchain(
     language: &str,
     profile: &Profile,
     options: &BuildOptions,
+    supervisor: &Supervisor,
 ) -> Result<Toolchain, BuildError> {
     type Slot = Arc<Mutex<Option<Toolchain>>>;
     static SEEN: Mutex<Option<HashMap<[String; 3], Slot>>> = Mutex::new(None);
@@ -57,22 +60,24 @@ pub fn toolchain(
     if let Some(toolchain) = &*slot {
         return Ok(toolchain.clone());
     }
-    let toolchain = look(profile, options)?;
+    let toolchain = look(profile, options, supervisor)?;
     *slot = Some(toolchain.clone());
     Ok(toolchain)
 }
 
 /// Runs the look in the sandbox, from an empty folder of its own under the cache.
-fn look(profile: &Profile, options: &BuildOptions) -> Result<Toolchain, BuildError> {
-    static LOOKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let look = LOOKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+fn look(
+    profile: &Profile,
+    options: &BuildOptions,
+    supervisor: &Supervisor,
+) -> Result<Toolchain, BuildError> {
     let empty = options
         .cache
-        .join(format!("look-{}.{look}", std::process::id()));
+        .join(format!("look-{}", staging::unique("toolchain")));
     std::fs::create_dir_all(&empty).map_err(io_error(&empty))?;
     std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o755))
         .map_err(io_error(&empty))?;
-    let outcome = look_from(&empty, profile, options);
+    let outcome = look_from(&empty, profile, options, supervisor);
     let _ = std::fs::remove_dir_all(&empty);
     outcome
 }
@@ -81,6 +86,7 @@ fn look_from(
     cwd: &std::path::Path,
     profile: &Profile,
     options: &BuildOptions,
+    supervisor: &Supervisor,
 ) -> Result<Toolchain, BuildError> {
     let version = if profile.version.trim().is_empty() {
         "true"
@@ -98,12 +104,12 @@ fn look_from(
         profile.program().unwrap_or_default().to_string(),
     ];
     let sandbox = Sandbox::new(&command, cwd, &options.limits)?;
-    let mut child = spawn_boxed(&sandbox, options.limits)?;
+    let mut child = spawn_boxed(&sandbox, options.limits, supervisor)?;
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
     let output = std::thread::spawn(move || read_bounded(stdout, MAX_PROBE_BYTES));
     let errors = std::thread::spawn(move || read_bounded(stderr, 0));
-    let (_, timed_out) = wait_boxed(&mut child, options.timeout)?;
+    let (_, timed_out) = wait_boxed(&mut child, options.timeout, supervisor)?;
     let (output, _) = output.join().unwrap_or_default();
     let _ = errors.join();
     let mut toolchain = parse(&output, !profile.version.trim().is_empty());
@@ -181,8 +187,9 @@ mod tests {
             // Slow, and to stderr: the look waits, and takes both.
             version: "sleep 1; python3 --version >&2".into(),
         };
+        let supervisor = Supervisor::new();
         let started = Instant::now();
-        let first = toolchain("python-look-test", &profile, &options).unwrap();
+        let first = toolchain("python-look-test", &profile, &options, &supervisor).unwrap();
         assert!(started.elapsed() >= Duration::from_secs(1));
         assert!(first.version.starts_with("Python 3."), "{first:?}");
         let program = first.program.clone().unwrap();
@@ -191,7 +198,7 @@ mod tests {
             "{program}"
         );
         let started = Instant::now();
-        let again = toolchain("python-look-test", &profile, &options).unwrap();
+        let again = toolchain("python-look-test", &profile, &options, &supervisor).unwrap();
         assert!(
             started.elapsed() < Duration::from_millis(500),
             "looked again"

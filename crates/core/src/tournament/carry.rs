@@ -35,6 +35,8 @@ pub struct Carried {
     pub dropped: usize,
     /// The players new to the journal or in a new version, by name.
     pub changed: Vec<String>,
+    /// The players judged again as asked, their builds unchanged, by name.
+    pub rejudged: Vec<String>,
 }
 
 /// A carry-over that could not be made.
@@ -100,25 +102,23 @@ pub fn carry_over(
         return Ok(None);
     }
     let count = sharding(&found, out)?;
-    let changed: Vec<String> = now
+    let new_version = |name: &String| {
+        !old.players.contains(name) || old.versions.get(name) != now.versions.get(name)
+    };
+    let (changed, rejudged): (Vec<String>, Vec<String>) = now
         .players
         .iter()
-        .filter(|name| {
-            !old.players.contains(name)
-                || old.versions.get(*name) != now.versions.get(*name)
-                || rejudge.contains(name)
-        })
+        .filter(|name| new_version(name) || rejudge.contains(name))
         .cloned()
-        .collect();
+        .partition(new_version);
     let places = places(tournament, &old);
     let mut plan = Plan::default();
     let mut dropped = 0;
     for journal in &found {
         for entry in &journal.entries {
-            let kept = entry
-                .players
-                .iter()
-                .all(|name| now.players.contains(name) && !changed.contains(name));
+            let kept = entry.players.iter().all(|name| {
+                now.players.contains(name) && !changed.contains(name) && !rejudged.contains(name)
+            });
             let place = cycle(tournament, &old, entry.index).and_then(|cycle| {
                 places.get(&(entry.players[0].clone(), entry.players[1].clone(), cycle))
             });
@@ -135,6 +135,7 @@ pub fn carry_over(
         kept,
         dropped,
         changed,
+        rejudged,
     }))
 }
 

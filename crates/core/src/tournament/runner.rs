@@ -4,7 +4,9 @@
 //! to the journal before its worker takes another game.
 
 use super::config::{RecordLayout, Tournament};
-use super::journal::{self, Entry, Header, Identity, Journal, JournalError};
+use super::journal::{
+    self, Conditions, Entry, Header, Identity, Journal, JournalError, OwnConditions,
+};
 use super::merge::merge;
 use super::openings::OpeningsError;
 use super::progress::Progress;
@@ -231,6 +233,37 @@ pub fn identity(tournament: &Tournament) -> Identity {
         seed: tournament.table.seed,
         total_games: tournament.schedule.total_games(),
         versions: tournament.versions.clone(),
+        conditions: Some(conditions(tournament)),
+    }
+}
+
+/// How `tournament`'s games are played, as its journal records it.
+fn conditions(tournament: &Tournament) -> Conditions {
+    let table = &tournament.table;
+    let own = tournament
+        .players
+        .iter()
+        .filter(|player| player.time != tournament.time || player.limits != tournament.limits)
+        .map(|player| {
+            let own = OwnConditions {
+                time: player.time.spec(),
+                limits: player.limits.to_string(),
+            };
+            (player.label.clone(), own)
+        })
+        .collect();
+    Conditions {
+        time: tournament.time.spec(),
+        limits: tournament.limits.to_string(),
+        margin_ms: table.rules.margin.as_millis() as u64,
+        startup_ms: table.rules.startup.as_millis() as u64,
+        legal_moves: table.rules.send_legal_moves,
+        max_line: table.process.max_line,
+        gomocup_memory_mb: table.process.memory_budget_mb,
+        sandbox: table.process.sandbox,
+        score_stalled: !table.replay_stalled,
+        reuse_processes: table.reuse_processes,
+        own,
     }
 }
 

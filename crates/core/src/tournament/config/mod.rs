@@ -247,8 +247,6 @@ impl RawConfig {
         GameSpec::from_parts(&self.game, &params).map_err(Problem::from)
     }
 
-    /// The players, in the file's order, with uniquely usable names, each with the tournament's
-    /// time control and limits under its own.
     /// The players' versions, by name: short printable text, as they show in standings.
     fn versions(&self) -> Result<BTreeMap<String, String>, Problem> {
         let mut versions = BTreeMap::new();
@@ -271,13 +269,9 @@ impl RawConfig {
         Ok(versions)
     }
 
-    fn players(&self, settings: &Settings) -> Result<Vec<Player>, Problem> {
-        let base_time = settings
-            .time_control()
-            .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
-        let base_limits = settings
-            .limits()
-            .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
+    /// The players, in the file's order, with uniquely usable names, each with the tournament's
+    /// `time` control and `limits` under its own.
+    fn players(&self, time: TimeControl, limits: Limits) -> Result<Vec<Player>, Problem> {
         if self.players.len() < 2 {
             return Err(Problem::Invalid(format!(
                 "players: a tournament needs at least 2 players, found {}",
@@ -295,7 +289,7 @@ impl RawConfig {
                     player.name
                 )));
             }
-            players.push(player.player(&key, base_time, base_limits)?);
+            players.push(player.player(&key, time, limits)?);
         }
         Ok(players)
     }
@@ -469,6 +463,10 @@ pub struct Tournament {
     pub name: String,
     /// In the file's order, which gives each its index everywhere else.
     pub players: Vec<Player>,
+    /// The tournament's time control, which a player's own overrides key by key.
+    pub time: TimeControl,
+    /// The tournament's limits, which a player's own override key by key.
+    pub limits: Limits,
     /// Who plays whom.
     pub format: Format,
     /// Games each pairing plays: even, so that each opening is played with both colours, except
@@ -579,7 +577,13 @@ impl Tournament {
         let name = raw.name.clone().unwrap_or_else(|| default_name.to_string());
         check_name("name", &name)?;
         let spec = raw.game_spec()?;
-        let players = raw.players(&settings)?;
+        let time = settings
+            .time_control()
+            .map_err(|e| Problem::Invalid(format!("time: {e}")))?;
+        let limits = settings
+            .limits()
+            .map_err(|e| Problem::Invalid(format!("limits: {e}")))?;
+        let players = raw.players(time, limits)?;
         let format = raw.format(&players)?;
         let schedule = raw.schedule(&format, players.len())?;
         let openings = raw.openings(&spec, settings.seed)?;
@@ -597,6 +601,8 @@ impl Tournament {
                 .unwrap_or_else(|| Path::new("results").join(&name)),
             name,
             players,
+            time,
+            limits,
             format,
             games_per_pairing: raw.games,
             schedule,

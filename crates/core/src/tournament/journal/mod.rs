@@ -72,6 +72,51 @@ pub struct Identity {
     /// another version are another player's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub versions: BTreeMap<String, String>,
+    /// How the games are played; none in a journal of a referee that did not record it, which
+    /// is resumed whatever it now is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Conditions>,
+}
+
+/// How a tournament's games are played: every setting of its file that decides it, named as
+/// the file names it. A game played under other settings is another game, so a journal is
+/// resumed only under the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Conditions {
+    /// The time control, every key written (see `TimeControl::spec`).
+    pub time: String,
+    /// The bots' limits, every key written.
+    pub limits: String,
+    /// How late past its limit an answer still counts.
+    pub margin_ms: u64,
+    /// The time a bot has to answer `start`.
+    pub startup_ms: u64,
+    /// Whether bots are sent the legal moves.
+    pub legal_moves: bool,
+    /// The longest line taken from a bot.
+    pub max_line: usize,
+    /// The memory Gomocup brains are told they may use.
+    pub gomocup_memory_mb: u64,
+    /// Whether bots run in the sandbox.
+    pub sandbox: bool,
+    /// Whether a timeout during a stall of the referee is scored rather than played again.
+    pub score_stalled: bool,
+    /// Whether a `multi` bot's process plays its next game too.
+    pub reuse_processes: bool,
+    /// The time control and limits of each player that has its own, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own: BTreeMap<String, OwnConditions>,
+}
+
+/// A player's own time control and limits (see [`Conditions`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnConditions {
+    /// Its time control, every key written.
+    pub time: String,
+    /// Its limits, every key written.
+    pub limits: String,
 }
 
 /// The first line of a journal.
@@ -790,20 +835,40 @@ pub fn same_but_players(journal: &Identity, now: &Identity) -> bool {
 }
 
 /// The fields that differ between two identities, but those named in `skip`, for the user.
+/// How the games are played is compared setting by setting, a player's own as `SETTING (NAME)`
+/// (the tournament's where it has none) for the players of both; not at all when the journal
+/// did not record it.
 fn differences(journal: &Identity, now: &Identity, skip: &[&str]) -> Vec<String> {
-    let as_map = |identity: &Identity| match serde_json::to_value(identity) {
-        Ok(serde_json::Value::Object(map)) => map,
-        _ => serde_json::Map::new(),
+    let now = Identity {
+        conditions: now
+            .conditions
+            .clone()
+            .filter(|_| journal.conditions.is_some()),
+        ..now.clone()
     };
-    let (old, new) = (as_map(journal), as_map(now));
+    let (old, new) = (fields(journal), fields(&now));
     // A field left out when empty (the versions) is in one map only.
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
-    let shown = |map: &serde_json::Map<String, serde_json::Value>, key: &str| {
+    let value = |map: &Fields, key: &str| {
         map.get(key)
-            .map_or_else(|| "{}".to_string(), ToString::to_string)
+            .or_else(|| map.get(key.split_once(" (")?.0))
+            .cloned()
+    };
+    let shown = |map: &Fields, key: &str| {
+        value(map, key).map_or_else(|| "{}".to_string(), |value| value.to_string())
+    };
+    let of_both = |key: &str| {
+        key.split_once(" (").map_or(true, |(_, name)| {
+            let name = name.trim_end_matches(')');
+            [journal, &now]
+                .iter()
+                .all(|identity| identity.players.iter().any(|player| player == name))
+        })
     };
     keys.into_iter()
-        .filter(|key| !skip.contains(&key.as_str()) && old.get(*key) != new.get(*key))
+        .filter(|key| {
+            !skip.contains(&key.as_str()) && of_both(key) && value(&old, key) != value(&new, key)
+        })
         .map(|key| {
             format!(
                 "{key}: {} in the journal, {} now",
@@ -812,6 +877,34 @@ fn differences(journal: &Identity, now: &Identity, skip: &[&str]) -> Vec<String>
             )
         })
         .collect()
+}
+
+/// An identity's fields as JSON values, by name.
+type Fields = serde_json::Map<String, serde_json::Value>;
+
+/// The fields of `identity` as [`differences`] compares them: [`Conditions`]'s settings among the
+/// others, each player's own as `SETTING (NAME)`.
+fn fields(identity: &Identity) -> Fields {
+    use serde_json::Value;
+    let mut fields = match serde_json::to_value(identity) {
+        Ok(Value::Object(map)) => map,
+        _ => Fields::new(),
+    };
+    if let Some(Value::Object(mut conditions)) = fields.remove("conditions") {
+        if let Some(Value::Object(own)) = conditions.remove("own") {
+            for (name, settings) in own {
+                if let Value::Object(settings) = settings {
+                    fields.extend(
+                        settings
+                            .into_iter()
+                            .map(|(key, value)| (format!("{key} ({name})"), value)),
+                    );
+                }
+            }
+        }
+        fields.extend(conditions);
+    }
+    fields
 }
 
 #[cfg(test)]

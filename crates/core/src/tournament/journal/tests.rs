@@ -17,6 +17,19 @@ fn header() -> Header {
             seed: 1,
             total_games: 4,
             versions: BTreeMap::new(),
+            conditions: Some(Conditions {
+                time: "move=1000,bank=0,increment=0,first=0".into(),
+                limits: "memory=4096 cpu=none processes=none filesize=64 files=1024".into(),
+                margin_ms: 10,
+                startup_ms: 5000,
+                legal_moves: false,
+                max_line: 1 << 16,
+                gomocup_memory_mb: 350,
+                sandbox: false,
+                score_stalled: false,
+                reuse_processes: true,
+                own: BTreeMap::new(),
+            }),
         },
         shard: None,
     }
@@ -287,6 +300,70 @@ fn another_tournament_is_refused_naming_the_difference() {
     // A contest's precheck leaves the players (and so their versions) to the carry-over.
     precheck(&path, &rebuilt.tournament, true).unwrap();
     precheck(&path, &other.tournament, true).unwrap_err();
+}
+
+/// A journal is resumed only under the settings its games were played with: the time control,
+/// the margin, the limits and the rest, the players' own included (resuming at another time
+/// control used to keep the games played at the first).
+#[test]
+fn a_journal_of_games_played_otherwise_is_refused_naming_the_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    let mut played = header();
+    played.tournament.conditions.as_mut().unwrap().own.insert(
+        "a".into(),
+        OwnConditions {
+            time: "move=100,bank=0,increment=0,first=0".into(),
+            limits: "memory=4096 cpu=none processes=none filesize=64 files=1024".into(),
+        },
+    );
+    Journal::open(&path, &played, false).unwrap();
+    let refused = |now: &Header| {
+        let error = Journal::open(&path, now, true).err().unwrap().to_string();
+        precheck(&path, &now.tournament, true).unwrap_err();
+        error
+    };
+    let mut slower = played.clone();
+    let conditions = slower.tournament.conditions.as_mut().unwrap();
+    conditions.time = "move=2000,bank=0,increment=0,first=0".into();
+    conditions.margin_ms = 50;
+    assert!(
+        refused(&slower).contains(
+            "belongs to another tournament: margin_ms: 10 in the journal, 50 now; time: \"move=1000,bank=0,increment=0,first=0\" in the journal, \"move=2000,bank=0,increment=0,first=0\" now"
+        ),
+        "{}",
+        refused(&slower)
+    );
+    // A player's own time control, and the tournament's in its place once it has none.
+    let mut theirs = played.clone();
+    theirs.tournament.conditions.as_mut().unwrap().own.clear();
+    let error = refused(&theirs);
+    assert!(
+        error.contains("time (a): \"move=100,bank=0,increment=0,first=0\" in the journal, \"move=1000,bank=0,increment=0,first=0\" now"),
+        "{error}"
+    );
+    assert!(!error.contains("limits (a)"), "{error}");
+    // A contest's field may change: the settings of a player who left are not compared.
+    let mut left = played.clone();
+    left.tournament.players = vec!["b".into(), "c".into()];
+    left.tournament.conditions.as_mut().unwrap().own.clear();
+    precheck(&path, &left.tournament, true).unwrap();
+    Journal::open(&path, &played, true).unwrap();
+}
+
+/// A journal of a referee that did not record how its games were played is resumed as before.
+#[test]
+fn a_journal_without_its_settings_is_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    let mut older = header();
+    older.tournament.conditions = None;
+    let (mut journal, _) = Journal::open(&path, &older, false).unwrap();
+    journal.append(&entry(0)).unwrap();
+    drop(journal);
+    let (_, finished) = Journal::open(&path, &header(), true).unwrap();
+    assert_eq!(finished, [entry(0)]);
+    precheck(&path, &header().tournament, true).unwrap();
 }
 
 /// A renju game lost by a forbidden move names its shape as a violation, and reads back.
