@@ -188,6 +188,14 @@ fn interrupting_the_referee_kills_every_bot_and_keeps_finished_records() {
         !dir.path().join("0002.json").exists(),
         "the game cut short was filed"
     );
+    // Nor does it stay listed as being played: the table's live file is emptied.
+    let live: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with("live-"))
+        .map(|entry| std::fs::metadata(entry.path()).unwrap().len())
+        .collect();
+    assert_eq!(live, [0], "the live file's length");
     let left = survivors(played.marker());
     assert!(left.is_empty(), "processes left running: {left:?}");
     assert_eq!(

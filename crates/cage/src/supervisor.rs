@@ -58,7 +58,7 @@ use nix::unistd::Pid;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, TryLockError, Weak};
@@ -271,6 +271,21 @@ impl Supervisor {
         self.shared.bots.reap_dead_orphans();
     }
 
+    /// Notes a file that shows the game being played at a table, so that an interrupt, which
+    /// ends this process without unwinding, empties it: a game it cut short does not stay
+    /// listed as being played.
+    pub fn shows_live_games(&self, path: &Path) {
+        let mut files = self
+            .shared
+            .bots
+            .live_files
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !files.iter().any(|file| file == path) {
+            files.push(path.to_path_buf());
+        }
+    }
+
     /// The longest stall of the referee itself noted between `from` and `to`, if any.
     pub fn worst_stall_between(&self, from: Instant, to: Instant) -> Option<Duration> {
         self.shared.stalls.worst_stall_between(from, to)
@@ -306,6 +321,9 @@ struct Bots {
     sweep_wanted: AtomicBool,
     /// What the next run needs to sweep up should this one be killed.
     run_file: Option<RunFile>,
+    /// Files that show games being played (see [`Supervisor::shows_live_games`]), emptied on
+    /// an interrupt.
+    live_files: Mutex<Vec<PathBuf>>,
 }
 
 #[derive(Default)]
@@ -364,6 +382,20 @@ impl Bots {
             sweeper: Mutex::new(()),
             sweep_wanted: AtomicBool::new(false),
             run_file,
+            live_files: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Empties the live files (without making any that a table has not made yet).
+    fn empty_live_files(&self) {
+        let files = self
+            .live_files
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for path in files.iter() {
+            if let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) {
+                let _ = file.set_len(0);
+            }
         }
     }
 
@@ -500,6 +532,7 @@ fn stop_bots_on_interrupt(bots: Weak<Bots>) -> io::Result<()> {
                     if let Some(run_file) = &bots.run_file {
                         run_file.clean_up_before_exit();
                     }
+                    bots.empty_live_files();
                 }
                 eprintln!(
                     "referee: stopped by signal {signal}; every bot was killed, finished games are recorded"

@@ -466,7 +466,9 @@ impl Table {
         let mut live = match venue.records.as_ref().map(Recorder::dir) {
             Some(dir) => {
                 let header = live_header(venue, players, game);
-                Some(live_in(&mut self.live, dir).start(&header))
+                let live = live_in(&mut self.live, dir);
+                self.supervisor.shows_live_games(live.path());
+                Some(live.start(&header))
             }
             None => None,
         };
