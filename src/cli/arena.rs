@@ -219,7 +219,8 @@ pub(super) fn run(args: ArenaArgs) -> Result<()> {
 
 fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
     let id = client::submit(submission).context("refused")?;
-    println!("version {id} of {} uploaded", submission.name);
+    // The id is the upload's, across bots; the bot numbers its versions 1, 2, ... (below).
+    println!("{} uploaded (upload id {id})", submission.name);
     if !wait {
         return Ok(());
     }
@@ -241,7 +242,7 @@ fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
         println!("build: {}", text("build_log"));
     }
     if text("state") != "passed" {
-        bail!("version {id} failed: {}", text("reason"));
+        bail!("version {} failed: {}", version["number"], text("reason"));
     }
     Ok(())
 }

@@ -112,6 +112,10 @@ fn bots_submitted_play_and_a_kill_9_loses_nothing_and_counts_nothing_twice() {
     let starter = sources(dir.path(), "starter", "bots/python/mnk.py");
     let out = succeeded(&submit(&url, &alice, "starter", &starter));
     assert!(out.contains(": passed"), "{out}");
+    // The upload's id counts every version of the arena (the bosses' first); the bot's first
+    // version is its 1: each number is said as what it is.
+    assert!(out.starts_with("starter uploaded (upload id "), "{out}");
+    assert!(out.contains("\nversion 1 ("), "{out}");
 
     // Games go on while the server is killed, in the middle of some.
     wait_for_games(&url, 16);
