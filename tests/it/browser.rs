@@ -263,6 +263,9 @@ fn serve_on_another_address_wants_its_token() {
     let local = format!("http://127.0.0.1:{port}/");
     assert_eq!(get(&local, "/api/games", None).0, 403);
     assert_eq!(get(&local, "/api/games?token=wrong", None).0, 403);
+    // An address with no page is refused alike: no path can be found out without the token.
+    assert_eq!(get(&local, "/api/no-such-thing", None).0, 403);
+    assert_eq!(get(&local, "/no-such-page", None).0, 403);
     assert_eq!(
         get(&local, &format!("/api/games?token={token}"), None).0,
         200

@@ -122,7 +122,11 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), Serv
         tokio::spawn(rescan(Arc::clone(&shared)));
         ready(&url);
         let settings = WebSettings::default();
-        let app = shield.guard(router(shared, &shield), &settings);
+        // The token is asked for outside the shield's routes, so that an address with no page
+        // gets the same refusal as one with a page: without the token, nothing tells them apart.
+        let app = shield
+            .guard(router(Arc::clone(&shared), &shield), &settings)
+            .layer(middleware::from_fn_with_state(shared, guard));
         shield::serve(listener, app, settings).await;
         Ok(())
     })
@@ -165,7 +169,6 @@ fn router(shared: AppState, shield: &Shield) -> Router {
         .route("/api/export/{source}/{number}", get(download))
         .route("/api/tournament/{source}", get(tournament))
         .route("/api/events", get(events))
-        .layer(middleware::from_fn_with_state(Arc::clone(&shared), guard))
         .with_state(shared)
 }
 
