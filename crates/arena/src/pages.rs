@@ -120,15 +120,16 @@ async fn viewed(
         return Ok(None);
     };
     let path = record_file(shared, number, &record).await?;
-    let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path))
-        .await
-        .ok()
-        .flatten();
     let sees = |owner: Option<i64>| {
         user.as_ref()
             .is_some_and(|user| user.is_admin || owner == Some(user.id))
     };
-    Ok(view.map(|view| (view, [sees(first), sees(second)])))
+    let shown = [sees(first), sees(second)];
+    let view = tokio::task::spawn_blocking(move || referee_web::recorded_view(&path, shown))
+        .await
+        .ok()
+        .flatten();
+    Ok(view.map(|view| (view, shown)))
 }
 
 /// The viewer's source for the games being played on `ladder`: `live/LADDER`, whose numbers
@@ -205,8 +206,9 @@ async fn game(
     let Some((mut view, sees)) = viewed(&shared, &headers, ladder, number).await? else {
         return Ok(StatusCode::NOT_FOUND.into_response());
     };
+    // The view has no stderr of a player the caller may not see; its record still has the
+    // end of it, kept for a player that broke a rule.
     for side in [0, 1].into_iter().filter(|&side| !sees[side]) {
-        view["stderr"][side] = Value::Null;
         if let Some(player) = view["record"]["players"].get_mut(side) {
             player["stderr_tail"] = Value::Null;
         }

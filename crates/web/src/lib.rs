@@ -18,9 +18,15 @@ use std::path::Path;
 /// A finished game's view as the viewer page reads it from `api/game/...` (its record, the
 /// lines of each turn, each bot's stderr, the evaluations), from its record file with its
 /// transcript and stderr files beside it: how another server (the arena) shows its games with
-/// this crate's viewer.
-pub fn recorded_view(record: &Path) -> Option<serde_json::Value> {
-    let stored = library::Place::Record(record.to_path_buf()).stored()?;
+/// this crate's viewer. The stderr of a player not `shown` (first, second) is left out, and so
+/// are the evaluations read from it: only those it sent as messages of the protocol remain.
+pub fn recorded_view(record: &Path, shown: [bool; 2]) -> Option<serde_json::Value> {
+    let mut stored = library::Place::Record(record.to_path_buf()).stored()?;
+    for (stderr, shown) in stored.stderr.iter_mut().zip(shown) {
+        if !shown {
+            *stderr = None;
+        }
+    }
     serde_json::to_value(replay::finished(&stored)).ok()
 }
 

@@ -424,6 +424,23 @@ mod tests {
         .unwrap()
     }
 
+    /// Another server (the arena) shows a player's stderr only to some: the evaluations read
+    /// from it go with it.
+    #[test]
+    fn a_stderr_left_out_takes_its_evaluations_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("0001.json");
+        std::fs::write(&path, serde_json::to_string(&record(1)).unwrap()).unwrap();
+        std::fs::write(dir.path().join("0001.ann.stderr.txt"), "info score 7\n").unwrap();
+        let seen = |shown| {
+            let view = crate::recorded_view(&path, shown).unwrap();
+            let evaluations = view["evaluations"].as_array().map_or(0, Vec::len);
+            (view["stderr"][0].is_null(), evaluations)
+        };
+        assert_eq!(seen([true, false]), (false, 1));
+        assert_eq!(seen([false, true]), (true, 0));
+    }
+
     /// A file that is no record (malformed, or larger than any record) is not listed, and is
     /// read once, not again at every scan (it was, four times a second, 1 GiB files included).
     #[test]
