@@ -98,8 +98,8 @@ pub(super) fn run(args: CheckArgs) -> Result<ExitCode> {
         .collect();
     if !unbuffered.is_empty() {
         say(&format!(
-            "  (the bot runs without {}, set here: a contest server will not set it, and a \
-             missing flush must show)",
+            "  ({} is set in this shell; the bot runs without it, as a contest server runs it, \
+             so that a missing flush shows)",
             unbuffered.join(", ")
         ));
     }

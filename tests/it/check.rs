@@ -116,7 +116,7 @@ fn a_bot_relying_on_pythonunbuffered_is_checked_as_a_contest_server_runs_it() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(
         stdout.contains(
-            "(the bot runs without PYTHONUNBUFFERED, set here: a contest server will not set it"
+            "(PYTHONUNBUFFERED is set in this shell; the bot runs without it, as a contest server runs it"
         ) && stdout.contains("missing flush: the bot wrote 'ready scripted 1'"),
         "{stdout}"
     );
@@ -283,6 +283,23 @@ fn a_slow_move_is_a_timeout_not_a_missing_flush() {
         stdout.contains("after the game was over: it is too slow for this time limit"),
         "{stdout}"
     );
+}
+
+/// A foreign bot is not checked from an opening its protocol cannot tell it (`match` refuses
+/// the same): it would play as if the board were empty.
+#[test]
+fn a_foreign_bot_is_not_checked_from_an_opening_it_cannot_be_told() {
+    let bot = format!(
+        "codingame:python3 {}",
+        crate::common::repo_file("tests/bots/codingame_uttt.py").display()
+    );
+    let output = referee()
+        .args(["check", "uttt", &bot, "--opening", "4 4"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot start from an opening"), "{stderr}");
 }
 
 /// A move written and flushed without its line feed: the referee waits for the line's end.

@@ -24,8 +24,9 @@ pub struct Settings {
     /// Time control for both players, in milliseconds: move=N (limit per move, default 1000),
     /// bank=N (a time bank; with move=N too, each move is also capped, as Gomocup's
     /// move=5000,bank=120000), increment=N (added to the bank after each move), first=N (limit
-    /// of a player's first move, not charged to the bank); the preset codingame is
-    /// move=100,first=1000.
+    /// of a player's first move, not charged to the bank), strikes=N and hard=N (moves over
+    /// the limit forgiven, N of them, each at most hard=N ms over); the preset codingame is
+    /// move=100,first=1000,strikes=2,hard=50.
     #[arg(long, value_name = "SPEC", default_value_t = Settings::default().time)]
     pub time: String,
     /// A reply may arrive this many milliseconds after the limit and still count (Gomocup

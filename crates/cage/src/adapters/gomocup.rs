@@ -306,7 +306,12 @@ impl Gomocup {
             .map(|answer| answer.line)
             .map_err(|fault| match fault {
                 Fault::Timeout { .. } => Fault::NotReady {
-                    detail: format!("no answer to '{command}' within {} ms", wait.as_millis()),
+                    // Rounded up: the start-up's 5000 ms, waited from a moment after it began,
+                    // is not "4999".
+                    detail: format!(
+                        "no answer to '{command}' within {} ms",
+                        wait.as_micros().div_ceil(1000)
+                    ),
                 },
                 other => other,
             })

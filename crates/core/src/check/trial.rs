@@ -50,6 +50,9 @@ pub(super) fn run_trial(
         referee_exe: config.referee_exe.clone(),
         records: config.record_dir.clone().map(Recorder::Files),
     };
+    // A game (or opening) the protocol cannot tell its bot is refused, as a match refuses it,
+    // rather than played with the bot not knowing where the opening's marks are.
+    crate::table::check_players(&venue, &players, &config.opening)?;
     let mut table = Table::new(supervisor);
     let mut findings = Vec::new();
     for (number, side) in [(1, Side::First), (2, Side::Second)] {
