@@ -387,6 +387,33 @@ fn tictactoe_against_random_with_help_moves_and_every_wrong_input() {
     assert!(dir.path().join("0001.transcript.txt").exists());
 }
 
+/// A point forbidden to Black, typed by a person, is refused and the turn kept: the rules
+/// score it as a loss, which is for bots.
+#[test]
+fn renju_refuses_a_person_a_forbidden_point() {
+    let mut console = Console::play(&[
+        "gomoku",
+        "-p",
+        "rule=renju",
+        "--second",
+        "builtin:greedy",
+        "--opening",
+        "7 5,0 0,7 6,0 14,5 7,14 0,6 7,14 14",
+        "--no-record",
+    ]);
+    console.prompt();
+    let refused = console.answer("7 7");
+    assert!(
+        refused.contains(
+            "7 7 is forbidden to Black in renju: it would make a double three; choose another"
+        ),
+        "{refused}"
+    );
+    assert!(!refused.contains("wins"), "{refused}");
+    let ending = console.play_out();
+    assert!(has_result(&ending), "{ending}");
+}
+
 #[test]
 fn gomoku_against_random_to_the_end() {
     let (mut console, _records) = Console::play_recorded(&["gomoku", "--second", "builtin:random"]);
@@ -983,6 +1010,37 @@ fn two_bots_are_shown_move_by_move() {
         record["moves"].as_array().unwrap().len(),
         ending.matches(") played ").count()
     );
+}
+
+/// Ctrl-C while a bot thinks kills the bots: the game has no result, so none is shown or
+/// recorded (it was, as a loss of the bot killed).
+#[test]
+fn ctrl_c_while_a_bot_thinks_shows_and_records_no_result() {
+    let (mut console, records) = Console::play_recorded(&[
+        "gomoku",
+        "--first",
+        "builtin:strong",
+        "--second",
+        "builtin:strong",
+        "--pause-ms",
+        "0",
+        "--time",
+        "move=3000",
+    ]);
+    console.expect("is thinking...");
+    console.session.send_control('c').unwrap();
+    let ending = console.finish();
+    assert!(ending.contains("stopped by signal 2"), "{ending}");
+    assert!(
+        !ending.contains("wins") && !ending.contains("Record:"),
+        "{ending}"
+    );
+    let files: Vec<_> = std::fs::read_dir(records.path())
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.file_name())
+        .collect();
+    assert!(files.is_empty(), "{files:?}");
 }
 
 #[test]

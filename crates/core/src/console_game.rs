@@ -181,6 +181,10 @@ pub fn play_at_console(
         console.screen.show(&draw(start.as_ref(), None));
     }
     let (mut played, taken_back) = console.play_with_takebacks(&mut seats, number, opening)?;
+    if supervisor.is_stopping() {
+        // An interrupt killed the bots (Ctrl-C while one thought): no result to show or file.
+        supervisor.wait_for_exit();
+    }
     finish_seats(&mut played, seats);
     console.finish(played, taken_back)
 }

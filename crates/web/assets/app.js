@@ -683,6 +683,17 @@ async function showPlay(base = "api/play") {
   setInterval(tick, 100);
   const source = new EventSource(`${base}/events`);
   source.addEventListener("changed", refresh);
+  // The stream broke: the server may be gone (`play --browser` ends with its game), and a
+  // page left showing "Your move" with a clock running would never hear of it.
+  source.addEventListener("error", async () => {
+    try { await refresh(); } catch (error) {
+      source.close();
+      deadline = null;
+      for (const control of [resign, typed, sendTyped, draw]) control.disabled = true;
+      clock.textContent = "";
+      message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
+    }
+  });
   await refresh();
   return () => source.close();
 }

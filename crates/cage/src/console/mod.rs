@@ -20,7 +20,7 @@ use input::{help, hint, refusal, Input};
 use keyboard::{Keyboard, Prompt, Typed};
 use notation::friendly;
 use referee_records::transcript::{Direction, SeatLog, TranscriptLine};
-use referee_rules::games::{AnyGame, GameSpec, PieceMove, Side};
+use referee_rules::games::{AnyGame, Forbidden, GameSpec, PieceMove, Side};
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::quote::shorten;
 use referee_rules::verdict::Fault;
@@ -432,7 +432,13 @@ impl ConsoleSeat {
         let (screen, seating) = (&mut self.screen, &self.options.seating);
         let spec = &followed.spec;
         let mut trial = followed.game.boxed_clone();
-        match trial.play_text(notation) {
+        let played = trial.play_text(notation);
+        if let (Ok(canonical), Some(shape)) = (&played, Forbidden::played(trial.as_ref())) {
+            // The rules make it a loss; a person is told, and keeps the turn.
+            screen.say(Voice::Warning, &shape.refusal(canonical));
+            return None;
+        }
+        match played {
             Ok(_) if offers_draw && !spec.allows_draw_offers() => {
                 let none = format!("There are no draw offers in {}.", spec.name());
                 screen.say(Voice::Warning, &none);

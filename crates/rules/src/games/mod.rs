@@ -256,6 +256,26 @@ impl Forbidden {
     }
 }
 
+impl Forbidden {
+    /// The shape a move just played on `after` made, when it was a point forbidden to Black:
+    /// the rules score that as a loss, which a bot gets; a person is told instead (see
+    /// [`Forbidden::refusal`]) and chooses another point.
+    pub fn played(after: &dyn AnyGame) -> Option<Forbidden> {
+        match after.outcome() {
+            Some(Outcome {
+                ending: Ending::Forbidden(shape),
+                ..
+            }) => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// What a person who chose the forbidden point `square` is told.
+    pub fn refusal(self, square: &str) -> String {
+        format!("{square} is forbidden to Black in renju: it would make a {self}; choose another")
+    }
+}
+
 impl fmt::Display for Forbidden {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

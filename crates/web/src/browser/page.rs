@@ -11,7 +11,7 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use referee_rules::games::AnyGame;
+use referee_rules::games::{AnyGame, Forbidden};
 use serde::Serialize;
 use serde_json::json;
 use std::convert::Infallible;
@@ -22,6 +22,10 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
+
+/// How long the other pages get to fetch the result once one has: they are told by the same
+/// event, so a moment is enough.
+const OTHER_PAGES: Duration = Duration::from_millis(1500);
 
 /// What the page shows, as the seat last set it.
 pub(super) struct Shown {
@@ -57,7 +61,7 @@ struct PageState {
     shown: Mutex<Option<(Shown, Option<Instant>)>>,
     changes: watch::Sender<u64>,
     answers: Mutex<Option<Sender<Submission>>>,
-    /// The newest change a page has fetched.
+    /// The newest change a page has fetched (by any of the person's tabs).
     fetched: AtomicU64,
 }
 
@@ -170,11 +174,15 @@ impl PlayPage {
         let Some((shown, _)) = shown.as_mut().filter(|(shown, _)| shown.your_turn) else {
             return Err(PlayRefused::NotYourTurn);
         };
-        let canonical = shown
-            .game
-            .boxed_clone()
+        let mut after = shown.game.boxed_clone();
+        let canonical = after
             .play_text(text)
             .map_err(|error| PlayRefused::Illegal(error.to_string()))?;
+        // A point forbidden to Black loses for a bot (the rule); a person is told, as a click
+        // on it is, and chooses another.
+        if let Some(shape) = Forbidden::played(after.as_ref()) {
+            return Err(PlayRefused::Illegal(shape.refusal(&canonical)));
+        }
         shown.your_turn = false;
         self.submit(Submission::Move {
             canonical,
@@ -212,14 +220,19 @@ impl PlayPage {
         receiver
     }
 
-    /// Waits until a page has fetched what was shown last, `timeout` at most: the command may
-    /// end once the game is over, and the person must still see how it ended.
+    /// Waits until a page has fetched what was shown last, `timeout` at most, and then a
+    /// moment more for the person's other tabs (told by the same event): the command may end
+    /// once the game is over, and every page must still see how it ended.
     pub(super) fn wait_until_fetched(&self, timeout: Duration) {
         let shown = *self.state.changes.borrow();
         let until = Instant::now() + timeout;
-        while self.state.fetched.load(Ordering::SeqCst) < shown && Instant::now() < until {
+        while self.state.fetched.load(Ordering::SeqCst) < shown {
+            if Instant::now() >= until {
+                return;
+            }
             std::thread::sleep(Duration::from_millis(10));
         }
+        std::thread::sleep(OTHER_PAGES);
     }
 
     /// When a page first showed what was shown last (the person's clock starts then), waiting
@@ -302,6 +315,44 @@ async fn events(
 mod tests {
     use super::*;
     use referee_rules::games::GameSpec;
+
+    /// A typed move on a point forbidden to Black is refused as a click on it is, not played
+    /// (and lost).
+    #[test]
+    fn a_forbidden_point_typed_is_refused() {
+        let page = PlayPage::detached();
+        let _answers = page.answers();
+        let mut game = GameSpec::from_words("mnk", &["size=9", "rule=renju"])
+            .unwrap()
+            .new_game();
+        for mv in ["2 4", "0 8", "3 4", "2 8", "4 2", "4 8", "4 3", "6 8"] {
+            game.play_text(mv).unwrap();
+        }
+        page.show(Shown {
+            title: String::new(),
+            svg: String::new(),
+            legal: game.legal_moves_text(),
+            moves: Vec::new(),
+            your_turn: true,
+            remaining_ms: None,
+            draw_offers: false,
+            draw_offered: false,
+            message: String::new(),
+            over: false,
+            game,
+        });
+        match page.play_move("4 4") {
+            Err(PlayRefused::Illegal(why)) => assert_eq!(
+                why,
+                "4 4 is forbidden to Black in renju: it would make a double three; choose another"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            page.play_move("5 5").is_ok(),
+            "the turn is still the person's"
+        );
+    }
 
     /// Two tabs of one person (or a double click) move at once: one move is taken, the other
     /// refused as out of turn, and nothing is left waiting to be played as the next move.
