@@ -586,7 +586,12 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
         browser.eval("window.confirm = () => true; return null;");
         browser.click("button[name=resign]");
     }
-    browser.until("return document.querySelector('.message').textContent.startsWith('Game over');");
+    let over = browser.until("const m = document.querySelector('.message').textContent; return m.startsWith('Game over') && m;");
+    // Said to the person first: the person resigned, or the bot won on the board.
+    assert!(
+        over.as_str().unwrap().starts_with("Game over. You lose. "),
+        "{over}"
+    );
     assert!(play.0.wait().unwrap().success());
     let record = first_record(records.path());
     assert_eq!(record["moves"][0]["move"], "9x18x27");

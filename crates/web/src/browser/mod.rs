@@ -16,7 +16,7 @@ use referee_cage::{Answer, Seat};
 use referee_core::console_game::PersonPages;
 use referee_records::transcript::{Direction, SeatLog, TranscriptLine};
 use referee_rules::games::{AnyGame, GameSpec, Side};
-use referee_rules::protocol::{Ready, RefereeMessage};
+use referee_rules::protocol::{GameResult, Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -264,11 +264,17 @@ impl Seat for BrowserSeat {
     fn tell(&mut self, messages: &[RefereeMessage]) {
         self.log_sent(messages);
         self.follow(messages);
-        if let Some(RefereeMessage::Result { detail, .. }) = messages
+        if let Some(RefereeMessage::Result { result, detail, .. }) = messages
             .iter()
             .find(|message| matches!(message, RefereeMessage::Result { .. }))
         {
-            self.show(format!("Game over: {detail}"), None, false, true);
+            // The person first, in their words; then the verdict as it stands in the record.
+            let headline = match result {
+                GameResult::Win => "You win.",
+                GameResult::Loss => "You lose.",
+                GameResult::Draw => "Draw.",
+            };
+            self.show(format!("Game over. {headline} {detail}"), None, false, true);
         }
     }
 
