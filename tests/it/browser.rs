@@ -472,6 +472,26 @@ fn click_until_over(browser: &Browser, each_turn: impl Fn()) {
     }
 }
 
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_person_plays_dots_and_sees_the_score() {
+    let records = tempfile::tempdir().unwrap();
+    let (mut play, url) =
+        play_in_browser("dots", records.path(), &["-p", "rows=2", "-p", "cols=2"]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    let score = || {
+        let message = browser.eval("return document.querySelector('.message').textContent;");
+        assert!(
+            message.as_str().unwrap().contains(" Boxes: you "),
+            "{message}"
+        );
+    };
+    click_until_over(&browser, score);
+    score();
+    assert!(play.0.wait().unwrap().success());
+}
+
 /// The record of the first game in `records`.
 fn first_record(records: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(records.join("0001.json")).unwrap()).unwrap()
@@ -568,6 +588,8 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
     // Only the squares of the capture are targets, the capturing piece marked.
     assert_eq!(browser.eval("return Array.from(document.querySelectorAll('.target')).map(t => t.dataset.square).join(',');"), json!("9,18,27"));
     assert_eq!(browser.eval("return document.querySelector('.target[data-square=\"9\"]').classList.contains('capturing');"), json!(true));
+    // The jump offers a draw, which the random bot declines by moving on.
+    browser.click("button[name=draw]");
     browser.click(".target[data-square=\"9\"]");
     assert_eq!(browser.eval("return document.querySelector('.target[data-square=\"18\"]').classList.contains('reachable');"), json!(true));
     browser.click(".target[data-square=\"18\"]");
@@ -578,7 +600,13 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
         browser.screenshot(&Path::new(&dir).join("play.png"));
     }
     // Then the person resigns.
-    browser.until("return document.querySelector('.message').textContent.startsWith('Your move') || document.querySelector('.message').textContent.startsWith('Game over');");
+    let next = browser.until("const m = document.querySelector('.message').textContent; return (m.startsWith('Your move') || m.startsWith('Game over')) && m;");
+    let next = next.as_str().unwrap();
+    assert!(
+        next.starts_with("Game over")
+            || next.starts_with("Your move. White (builtin:random) declines your draw."),
+        "{next}"
+    );
     if browser
         .eval("return document.querySelector('.message').textContent.startsWith('Your move');")
         == json!(true)

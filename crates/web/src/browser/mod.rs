@@ -76,6 +76,9 @@ pub struct BrowserSeat {
     followed: Option<FollowedGame>,
     /// Who the opponent is, for the page's messages.
     opponent: String,
+    /// The person offered a draw with their last move: if the game goes on, the opponent
+    /// declined it, which the next turn says.
+    offered_draw: bool,
 }
 
 impl BrowserSeat {
@@ -88,6 +91,7 @@ impl BrowserSeat {
             transcript: Vec::new(),
             followed: None,
             opponent,
+            offered_draw: false,
         }
     }
 
@@ -113,6 +117,16 @@ impl BrowserSeat {
             Vec::new()
         };
         let picture = followed.game.picture();
+        // Dots and boxes: the score, which the drawing shows only box by box.
+        let message = match followed.game.scores() {
+            Some(scores) => format!(
+                "{message} Boxes: you {}, {} {}.",
+                scores[followed.side.index()],
+                self.opponent,
+                scores[followed.side.opponent().index()]
+            ),
+            None => message,
+        };
         self.page.show(Shown {
             title: format!(
                 "You play {} ({}) against {}",
@@ -197,10 +211,15 @@ impl Seat for BrowserSeat {
         });
         // Answers sent before this turn (a double click) are not for it.
         while self.answers.try_recv().is_ok() {}
-        let message = if offered {
-            format!("Your move. {} offers a draw.", self.opponent)
+        let declined = if std::mem::take(&mut self.offered_draw) {
+            format!(" {} declines your draw.", self.opponent)
         } else {
-            "Your move.".to_string()
+            String::new()
+        };
+        let message = if offered {
+            format!("Your move.{declined} {} offers a draw.", self.opponent)
+        } else {
+            format!("Your move.{declined}")
         };
         self.show(message, Some(limit), offered, false);
         // The clock starts once the page shows the position, not before it is opened.
@@ -234,6 +253,7 @@ impl Seat for BrowserSeat {
                         continue;
                     }
                     followed.moves.push(canonical.clone());
+                    self.offered_draw = offers_draw;
                     if offers_draw {
                         format!("{canonical} draw")
                     } else {
