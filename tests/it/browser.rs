@@ -504,6 +504,13 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
     let (mut play, url) = play_in_browser("tictactoe", records.path(), &[]);
     let browser = Browser::start();
     browser.goto(&url);
+    // A tap on the board where nothing can be played is answered, not ignored.
+    browser.until("return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelector('.board-area svg');");
+    let answered = browser.eval(
+        "document.querySelector('.board-area svg').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+         return document.querySelector('.message').textContent;",
+    );
+    assert_eq!(answered, json!("Your move. Nothing can be played there."));
     click_until_over(&browser, || {
         let clock = browser.eval("return document.querySelector('.clock').textContent;");
         assert!(clock.as_str().unwrap().ends_with(" s"), "a clock: {clock}");

@@ -633,9 +633,16 @@ async function showPlay(base = "api/play") {
     offerDraw = false;
     draw.classList.remove("chosen");
   }
+  // A tap that plays nothing says so: a taken square, a piece that cannot move, a board the
+  // rules do not allow now (silence read as a page that does not answer).
+  function nothingThere() {
+    const capture = state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
+    message.textContent = `${state.message} Nothing can be played there.${capture}`;
+  }
   board.addEventListener("click", (event) => {
     const target = event.target.closest(".target");
-    if (!target || !state || !state.your_turn) return;
+    if (!state || !state.your_turn) return;
+    if (!target) { nothingThere(); return; }
     if (target.dataset.forbidden !== undefined) {
       message.textContent = `That point is forbidden to Black in renju: it would make a ${target.dataset.forbidden}. Choose another.`;
       return;
@@ -645,7 +652,7 @@ async function showPlay(base = "api/play") {
     if (chosen.length > 0 && !candidates().some((move) => squaresOf(move)[chosen.length] === square)) chosen = [];
     chosen.push(square);
     const left = candidates();
-    if (left.length === 0) { chosen = []; }
+    if (left.length === 0) { chosen = []; nothingThere(); }
     else {
       const done = left.filter((move) => squaresOf(move).length === chosen.length);
       if (done.length === 1 && left.length === 1) { send(done[0]); return; }
