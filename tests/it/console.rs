@@ -929,6 +929,8 @@ fn resigning_and_leaving() {
     assert!(start.contains("Move 2: O (you) to move"), "{start}");
     console.send("quit");
     let ending = console.finish();
+    // The bot's move was shown with the prompt: not again, as if it were a new one.
+    assert!(!ending.contains(" played "), "{ending}");
     assert!(ending.contains("it counts as resigning"), "{ending}");
     assert!(
         ending.contains("O (second player) resigned at move 2"),

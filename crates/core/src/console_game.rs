@@ -671,12 +671,19 @@ fn show_result(screen: &mut Screen, spec: &GameSpec, seating: &Seating, played: 
     }
     if seating.humans.contains(&true) {
         // A person sees a bot's moves when asked for the next one: the bot's moves that ended
-        // the game (a whole turn of them, in dots) were never shown.
+        // the game (a whole turn of them, in dots) were never shown. When the game ended on a
+        // person's turn (out of time, input closed, resigned, a draw accepted), they were.
+        let reason = record.result.reason;
+        let person_lost = record
+            .result
+            .winner
+            .is_some_and(|winner| seating.humans[winner.opponent().index()]);
+        let asked_last = reason == Termination::Agreement || (reason.is_forfeit() && person_lost);
         let unseen = record
             .moves
             .iter()
             .rev()
-            .take_while(|mv| !seating.humans[mv.side.index()])
+            .take_while(|mv| !asked_last && !seating.humans[mv.side.index()])
             .collect::<Vec<_>>();
         for mv in unseen.into_iter().rev() {
             screen.say(
