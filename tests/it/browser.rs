@@ -568,6 +568,14 @@ fn a_person_takes_black_at_a_swap_opening_with_a_button() {
             json!(true),
             "no swap once the colours are chosen"
         );
+        let title = browser.eval("return document.querySelector('h1').textContent;");
+        assert!(
+            title
+                .as_str()
+                .unwrap()
+                .starts_with("You play Black (second) against "),
+            "the colour taken, not the seat's: {title}"
+        );
     });
     let status = play.0.wait().unwrap();
     assert!(status.success(), "{status}");

@@ -127,12 +127,16 @@ impl BrowserSeat {
             ),
             None => message,
         };
+        // Once a swap opening has chosen the colours, the person's is said (it may not be the
+        // seat's usual one).
+        let playing = match followed.game.colours() {
+            Some(colours) => colours[followed.side.index()].to_string(),
+            None => followed.spec.side_names()[followed.side.index()].to_string(),
+        };
         self.page.show(Shown {
             title: format!(
-                "You play {} ({}) against {}",
-                followed.spec.side_names()[followed.side.index()],
-                followed.side,
-                self.opponent
+                "You play {playing} ({}) against {}",
+                followed.side, self.opponent
             ),
             svg: picture.to_svg(turn.is_some()),
             legal,
