@@ -316,18 +316,8 @@ mod tests {
     use super::*;
     use referee_rules::games::GameSpec;
 
-    /// A typed move on a point forbidden to Black is refused as a click on it is, not played
-    /// (and lost).
-    #[test]
-    fn a_forbidden_point_typed_is_refused() {
-        let page = PlayPage::detached();
-        let _answers = page.answers();
-        let mut game = GameSpec::from_words("mnk", &["size=9", "rule=renju"])
-            .unwrap()
-            .new_game();
-        for mv in ["2 4", "0 8", "3 4", "2 8", "4 2", "4 8", "4 3", "6 8"] {
-            game.play_text(mv).unwrap();
-        }
+    /// Shows `game` on `page` as the person's turn.
+    fn your_turn_in(page: &PlayPage, game: Box<dyn AnyGame>) {
         page.show(Shown {
             title: String::new(),
             svg: String::new(),
@@ -341,6 +331,21 @@ mod tests {
             over: false,
             game,
         });
+    }
+
+    /// A typed move on a point forbidden to Black is refused as a click on it is, not played
+    /// (and lost).
+    #[test]
+    fn a_forbidden_point_typed_is_refused() {
+        let page = PlayPage::detached();
+        let _answers = page.answers();
+        let mut game = GameSpec::from_words("mnk", &["size=9", "rule=renju"])
+            .unwrap()
+            .new_game();
+        for mv in ["2 4", "0 8", "3 4", "2 8", "4 2", "4 8", "4 3", "6 8"] {
+            game.play_text(mv).unwrap();
+        }
+        your_turn_in(&page, game);
         match page.play_move("4 4") {
             Err(PlayRefused::Illegal(why)) => assert_eq!(
                 why,
@@ -363,19 +368,7 @@ mod tests {
         let game = GameSpec::from_words::<&str>("tictactoe", &[])
             .unwrap()
             .new_game();
-        page.show(Shown {
-            title: String::new(),
-            svg: String::new(),
-            legal: game.legal_moves_text(),
-            moves: Vec::new(),
-            your_turn: true,
-            remaining_ms: None,
-            draw_offers: false,
-            draw_offered: false,
-            message: String::new(),
-            over: false,
-            game,
-        });
+        your_turn_in(&page, game);
         let tabs: Vec<_> = ["0 0", "2 2"]
             .into_iter()
             .map(|mv| {
