@@ -559,19 +559,24 @@ fn cached(out: &Path) -> Vec<String> {
     )
 }
 
-/// Starts `referee contest` on `config` into `out`, and sends it `signal` once a build is
-/// under way (staged, then given half a second to start its sandbox and compile step): the run
-/// must stop at once, with the status and the words of an interrupted tournament.
-fn interrupt_a_build(config: &Path, out: &Path, signal: nix::sys::signal::Signal) {
-    use std::time::{Duration, Instant};
-    let child = referee()
+/// Starts `referee contest` on `config` into `out`, its stderr piped, to be interrupted.
+fn start_contest(config: &Path, out: &Path) -> std::process::Child {
+    referee()
         .args(["contest", config.to_str().unwrap(), "-j", "2", "--out"])
         .arg(out)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Starts `referee contest` on `config` into `out`, and sends it `signal` once a build is
+/// under way (staged, then given half a second to start its sandbox and compile step): the run
+/// must stop at once, with the status and the words of an interrupted tournament.
+fn interrupt_a_build(config: &Path, out: &Path, signal: nix::sys::signal::Signal) {
+    use std::time::{Duration, Instant};
+    let child = start_contest(config, out);
     let deadline = Instant::now() + Duration::from_secs(30);
     while !cached(out).iter().any(|name| name.starts_with("src-")) {
         assert!(Instant::now() < deadline, "{signal}: no build was staged");
@@ -653,5 +658,58 @@ fn the_help_and_the_docs_give_the_same_defaults_of_j() {
     assert!(
         words(&docs).contains(&format!("defaults: {default}.")),
         "docs/contests.md"
+    );
+}
+
+/// Ctrl-C while a player is being checked stops the run, and nothing of that check is kept:
+/// the bot killed by the interrupt is checked again by `--resume` (the check's finding of a
+/// killed bot could reach the saved list, and the resumed run took it as the bot's failure).
+#[test]
+fn an_interrupted_check_is_not_kept_as_the_players_result() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let hung = dir.path().join("hung-once");
+    // Hangs at its first start (the check waits for its `ready`), plays at every later one.
+    let bot = format!(
+        "import os, sys, time\nif not os.path.exists({hung:?}):\n    open({hung:?}, 'w').close()\n    time.sleep(60)\nsys.argv = ['first_free']\nexec(open({free:?}).read())\n",
+        free = repo_file("tests/bots/first_free.py").display().to_string(),
+        hung = hung.display().to_string(),
+    );
+    write(dir.path(), "slow.py", &bot);
+    let config = dir.path().join("cup.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "game = \"tictactoe\"\nsandbox = false\nstartup_ms = 30000\n[[players]]\nname = \"slow\"\ncommand = \"python3 {}\"\n[[players]]\nname = \"boss\"\nbuiltin = \"random\"\n",
+            dir.path().join("slow.py").display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let child = start_contest(&config, &out);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !hung.exists() {
+        assert!(Instant::now() < deadline, "the check never started the bot");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let slow = players(&out).into_iter().find(|p| p["name"] == "slow");
+    assert!(
+        slow.is_some_and(|p| p["problems"].is_null()),
+        "{:?}",
+        players(&out)
+    );
+    let shown = succeeded(&contest(&config, &out, &["--resume"]));
+    assert!(
+        shown.contains("slow") && shown.contains("check: compliant"),
+        "{shown}"
     );
 }

@@ -232,11 +232,35 @@ const FLUSHED_AT_EXIT: Duration = Duration::from_millis(150);
 pub fn run_check(
     config: &CheckConfig,
     supervisor: &Supervisor,
+    mut report: impl FnMut(&Finding),
+) -> Result<Vec<Finding>, CheckError> {
+    // A bot killed by an interrupt (Ctrl-C, SIGTERM) judges the interrupt, not the bot:
+    // nothing of the check may be said or returned then, or a contest or the arena would keep
+    // it as the bot's result.
+    let stop_if_interrupted = || {
+        if supervisor.is_stopping() {
+            supervisor.wait_for_exit();
+        }
+    };
+    let report = |finding: &Finding| {
+        stop_if_interrupted();
+        report(finding);
+    };
+    let findings = if config.player.protocol() == Protocol::NATIVE {
+        native(config, supervisor, report)?
+    } else {
+        trial::run_trial(config, supervisor, report)?
+    };
+    stop_if_interrupted();
+    Ok(findings)
+}
+
+/// The check of a bot speaking protocol.md.
+fn native(
+    config: &CheckConfig,
+    supervisor: &Supervisor,
     report: impl FnMut(&Finding),
 ) -> Result<Vec<Finding>, CheckError> {
-    if config.player.protocol() != Protocol::NATIVE {
-        return trial::run_trial(config, supervisor, report);
-    }
     let mut check = Check {
         config,
         supervisor,
