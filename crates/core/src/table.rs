@@ -262,10 +262,56 @@ pub fn check_startable(players: &[Player], working_dir: Option<&Path>) -> Result
     Ok(())
 }
 
-/// Files a command names for an interpreter, by their extension: they must exist.
-const SCRIPT_EXTENSIONS: [&str; 13] = [
-    "py", "js", "mjs", "ts", "rb", "pl", "php", "lua", "jar", "sh", "r", "jl", "exs",
+/// Files a command names for an interpreter, by their extension (they must exist), with the
+/// interpreter to advise when such a file is run as a program but lacks its `#!` line (none
+/// for those the system runs without one: shell scripts, and jars where binfmt knows them).
+const SCRIPTS: [(&str, Option<&str>); 13] = [
+    ("py", Some("python3")),
+    ("js", Some("node")),
+    ("mjs", Some("node")),
+    ("ts", Some("ts-node")),
+    ("rb", Some("ruby")),
+    ("pl", Some("perl")),
+    ("php", Some("php")),
+    ("lua", Some("lua")),
+    ("jar", None),
+    ("sh", None),
+    ("r", Some("Rscript")),
+    ("jl", Some("julia")),
+    ("exs", Some("elixir")),
 ];
+
+/// The entry of [`SCRIPTS`] for `path`'s extension.
+fn script(path: &Path) -> Option<Option<&'static str>> {
+    let ext = path.extension()?.to_string_lossy().to_lowercase();
+    SCRIPTS
+        .iter()
+        .find(|(known, _)| *known == ext)
+        .map(|(_, interpreter)| *interpreter)
+}
+
+/// Why a script run as a program would not run in its language: without a `#!` first line
+/// the system runs it with `/bin/sh`, and the bot dies of a shell syntax error a newcomer
+/// cannot place.
+fn interpreted(program: &str, path: &Path) -> Result<(), String> {
+    let Some(Some(interpreter)) = script(path) else {
+        return Ok(());
+    };
+    let mut start = [0u8; 2];
+    let read = std::fs::File::open(path).and_then(|mut file| {
+        use std::io::Read;
+        file.read(&mut start)
+    });
+    match read {
+        Ok(2) if start == *b"#!" => Ok(()),
+        Ok(_) => Err(format!(
+            "'{program}' has no '#!' first line, so the system would run it as a shell \
+             script: make its first line '#!/usr/bin/env {interpreter}', or start it as \
+             '{interpreter} {program}'"
+        )),
+        Err(_) => Ok(()),
+    }
+}
 
 /// Why `words` (a program and its arguments) cannot start, if it cannot.
 fn startable(words: &[String], working_dir: Option<&Path>) -> Result<(), String> {
@@ -277,12 +323,14 @@ fn startable(words: &[String], working_dir: Option<&Path>) -> Result<(), String>
         return Err("its command is empty".into());
     };
     if program.contains('/') {
-        executable(&here(Path::new(program))).map_err(|why| {
+        let path = here(Path::new(program));
+        executable(&path).map_err(|why| {
             format!(
                 "'{program}' {why} (commands run from {})",
                 place(working_dir)
             )
         })?;
+        interpreted(program, &path)?;
     } else {
         let path = std::env::var_os("PATH").unwrap_or_default();
         if !std::env::split_paths(&path).any(|dir| executable(&dir.join(program)).is_ok()) {
@@ -294,10 +342,7 @@ fn startable(words: &[String], working_dir: Option<&Path>) -> Result<(), String>
     }
     for arg in args.iter().filter(|arg| !arg.starts_with('-')) {
         let path = Path::new(arg);
-        let is_script = path.extension().is_some_and(|ext| {
-            SCRIPT_EXTENSIONS.contains(&ext.to_string_lossy().to_lowercase().as_str())
-        });
-        if is_script && !here(path).exists() {
+        if script(path).is_some() && !here(path).exists() {
             return Err(format!(
                 "its command names '{arg}', which does not exist (commands run from {})",
                 place(working_dir)
@@ -620,6 +665,23 @@ mod tests {
             why("./nothere")
         );
         assert!(why("./plain").contains("is not executable (chmod +x it)"));
+        // A script run as a program runs in its language only by its `#!` line.
+        let script = |name: &str, text: &str| {
+            use std::os::unix::fs::PermissionsExt;
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        script("bare.py", "print(1)\n");
+        script("good.py", "#!/usr/bin/env python3\nprint(1)\n");
+        script("bare.sh", "echo 1\n");
+        assert_eq!(
+            why("./bare.py"),
+            "'./bare.py' has no '#!' first line, so the system would run it as a shell script: \
+             make its first line '#!/usr/bin/env python3', or start it as 'python3 ./bare.py'"
+        );
+        assert_eq!(startable(&words("./good.py"), at), Ok(()));
+        assert_eq!(startable(&words("./bare.sh"), at), Ok(()));
         assert!(why("no-such-program-anywhere x").starts_with(
             "no program 'no-such-program-anywhere' in the PATH (a program in the current \
              directory is written ./no-such-program-anywhere)"
