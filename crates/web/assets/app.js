@@ -613,6 +613,7 @@ async function submitMove(seat, move) {
 function sendMove(seat, move) {
   const { ui } = seat;
   seat.chosen = [];
+  unmark(seat);
   seat.placeMore = false;
   ui.more.classList.remove("chosen");
   submitMove(seat, seat.offerDraw ? `${move} draw` : move);
@@ -669,21 +670,53 @@ function light(seat) {
 // A tap that plays nothing says so: a taken square, a piece that cannot move, a board the
 // rules do not allow now (silence read as a page that does not answer).
 function nothingThere(seat) {
+  unmark(seat);
   const capture = seat.state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
   seat.ui.message.textContent = `${seat.state.message} Nothing can be played there.${capture}`;
 }
 
-// A tap on the board: a move played, a checkers piece or square added to the move being
-// built, or a word on why nothing is played there.
+// Whether a tap on `target` could have been meant for its neighbour: a finger covers about
+// 48 px (the touch target the platforms' guidelines ask for), so on a touch screen (a coarse
+// pointer) a cell smaller than that, and with any pointer one under 32 px (a phone that says
+// it has a fine one), needs a second tap. A desktop's 15x15 board (35 px) stays one click.
+function needsSecondTap(target) {
+  const box = target.getBoundingClientRect();
+  return Math.max(box.width, box.height) < (matchMedia("(pointer: coarse)").matches ? 48 : 32);
+}
+
+// The move a tap on `target` (named `name` in the message) completes: played, or, where a
+// finger could have missed, marked and played by a second tap on the same target; a tap on
+// another moves the mark. Whether it was played.
+function playTapped(seat, target, name, move) {
+  if (seat.pending !== move && needsSecondTap(target)) {
+    unmark(seat);
+    seat.pending = move;
+    target.classList.add("pending");
+    seat.ui.message.textContent = `${seat.state.message} Tap ${name} again to play ${name === move ? "it" : move}, or tap another move.`;
+    return false;
+  }
+  sendMove(seat, move);
+  return true;
+}
+// The mark of a first tap taken away: the move was played, or another tap means otherwise.
+function unmark(seat) {
+  seat.pending = null;
+  seat.ui.board.querySelectorAll(".target.pending").forEach((target) => target.classList.remove("pending"));
+}
+
+// A tap on the board: a move played (or marked, see playTapped), a checkers piece or square
+// added to the move being built, or a word on why nothing is played there.
 function tapBoard(seat, event) {
   const target = event.target.closest(".target");
   if (!seat.state || !seat.state.your_turn) return;
   if (!target) { nothingThere(seat); return; }
   if (target.dataset.forbidden !== undefined) {
+    unmark(seat);
     seat.ui.message.textContent = `That point is forbidden to Black in renju: it would make a ${target.dataset.forbidden}. Choose another.`;
     return;
   }
-  if (target.dataset.move !== undefined) { sendMove(seat, seat.placeMore ? `${target.dataset.move} more` : target.dataset.move); return; }
+  const name = target.dataset.move;
+  if (name !== undefined) { playTapped(seat, target, name, seat.placeMore ? `${name} more` : name); return; }
   const square = Number(target.dataset.square);
   if (seat.chosen.length > 0 && !candidates(seat).some((move) => squaresOf(move)[seat.chosen.length] === square)) seat.chosen = [];
   seat.chosen.push(square);
@@ -691,7 +724,11 @@ function tapBoard(seat, event) {
   if (left.length === 0) { seat.chosen = []; nothingThere(seat); }
   else {
     const done = left.filter((move) => squaresOf(move).length === seat.chosen.length);
-    if (done.length === 1 && left.length === 1) { sendMove(seat, done[0]); return; }
+    if (done.length === 1 && left.length === 1) {
+      // The last square waits for its second tap outside the move being built.
+      seat.chosen.pop();
+      if (playTapped(seat, target, String(square), done[0])) return;
+    } else unmark(seat);
   }
   light(seat);
 }
@@ -716,6 +753,7 @@ function showSeat(seat) {
   const capture = state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
   ui.message.textContent = state.message + capture;
   seat.chosen = [];
+  seat.pending = null;
   light(seat);
   tick(seat);
 }
@@ -733,7 +771,7 @@ function tick(seat) {
 // `base` is where the seat's page is served: `api/play` for `referee play --browser`, the
 // game's own address in the arena.
 async function showPlay(base = "api/play") {
-  const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, chosen: [], offerDraw: false, placeMore: false };
+  const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, chosen: [], pending: null, offerDraw: false, placeMore: false };
   const { ui } = seat;
   wirePlayControls(seat);
   ui.board.addEventListener("click", (event) => tapBoard(seat, event));
