@@ -535,6 +535,32 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
     assert_eq!(shown, Value::Array(recorded));
 }
 
+/// First at swap2 gomoku, a person is told the colour of each of the three stones they place
+/// (the page said only 'Your move.').
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_person_placing_a_swap_opening_is_told_each_stones_colour() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("gomoku", records.path(), &["-p", "swap=swap2"]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    for (number, (point, colour)) in [
+        ("7 7", "a black stone (X)"),
+        ("8 8", "a white stone (O)"),
+        ("7 8", "a black stone (X)"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let told = format!("Your move. Place {colour}, {} of 3.", number + 1);
+        browser.until(&format!(
+            "return document.querySelector('.message').textContent === '{told}';"
+        ));
+        browser.click(&format!(".target[data-move=\"{point}\"]"));
+    }
+    browser.until("return document.querySelectorAll('ol.moves li').length >= 3;");
+}
+
 /// Second at swap2 gomoku, a person sees the choice's buttons and takes Black with one click,
 /// then wins or loses by clicking squares; the record has them as Black.
 #[test]
@@ -558,6 +584,13 @@ fn a_person_takes_black_at_a_swap_opening_with_a_button() {
         browser.eval("return document.querySelector('button[name=more]').hidden;"),
         json!(false),
         "swap2's second option is offered at the second player's choice"
+    );
+    let message = browser.eval("return document.querySelector('.message').textContent;");
+    assert!(
+        message.as_str().unwrap().starts_with(
+            "Your move. Take Black with Swap, place a white stone (O) and play White, or place two more and let "
+        ),
+        "what each answer means: {message}"
     );
     browser.click("button[name=swap]");
     // The page shows the turn it had until the referee answers the swap: wait for that.
