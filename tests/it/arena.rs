@@ -57,7 +57,7 @@ pub(crate) fn token(dir: &Path, user: &str, admin: bool) -> String {
 }
 
 /// A folder holding `file` of the repository as main.py.
-fn sources(dir: &Path, name: &str, file: &str) -> std::path::PathBuf {
+pub(crate) fn sources(dir: &Path, name: &str, file: &str) -> std::path::PathBuf {
     let folder = dir.join(name);
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::copy(repo_file(file), folder.join("main.py")).unwrap();

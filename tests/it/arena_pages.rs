@@ -4,7 +4,7 @@
 //! build log and the stderr of its games are its owner's only; its games are anyone's to watch,
 //! while they are played too.
 
-use crate::arena::{get, init, serve, set_ladder_time, submit, token};
+use crate::arena::{get, init, serve, set_ladder_time, sources, submit, token};
 use crate::browser_support::Browser;
 use crate::common::{repo_file, succeeded};
 use fantoccini::Locator;
@@ -269,7 +269,7 @@ fn people_upload_bots_through_the_page_and_watch_them_ranked() {
         "the stored number, not the queue's id: {title}"
     );
 
-    fits_a_phone(&bob, &url);
+    fits_a_phone(&bob, &url, "cbot");
     said_plainly(&bob, &url);
 }
 
@@ -294,15 +294,15 @@ fn said_plainly(bob: &Browser, url: &str) {
     bob.until("return document.querySelector('.play-this-bot a[href=\"#/login\"]');");
 }
 
-/// On a phone, no page of the arena is wider than the screen.
-fn fits_a_phone(bob: &Browser, url: &str) {
+/// On a phone, no page of the arena is wider than the screen (`bot`'s page among them).
+fn fits_a_phone(bob: &Browser, url: &str, bot: &str) {
     bob.runtime
         .block_on(bob.client.set_window_size(390, 844))
         .unwrap();
     for (page, ready) in [
         ("#/", "table.ladders"),
         ("#/ladder/tictactoe", "table.leaderboard"),
-        ("#/bot/tictactoe/cbot", "table.versions"),
+        (&format!("#/bot/tictactoe/{bot}"), "table.versions"),
         ("#/upload", "form"),
         ("#/live", "main h1"),
     ] {
@@ -332,6 +332,25 @@ fn fits_a_phone(bob: &Browser, url: &str) {
         );
         assert_eq!(cut, serde_json::json!([]), "{page}: cells off the screen");
     }
+}
+
+/// The longest names the arena takes (40 characters, a bot's and its owner's) fit a phone: the
+/// leaderboard's name wraps (the table was 491 px wide, its numbers off the screen), and so
+/// does the owner's name on the bot's page (400 px).
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn the_longest_names_fit_a_phone() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let bot = "a-bot-whose-name-is-as-long-as-it-may-be";
+    let owner = "o".repeat(40);
+    assert_eq!(bot.len(), 40);
+    let folder = sources(dir.path(), "bot", "tests/bots/first_free.py");
+    succeeded(&submit(&url, &token(&arena, &owner, false), bot, &folder));
+    let browser = Browser::start();
+    fits_a_phone(&browser, &url, bot);
 }
 
 /// Anyone, signed in or not, sees the games being played and watches one move by move (the

@@ -535,6 +535,32 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
     assert_eq!(shown, Value::Array(recorded));
 }
 
+/// First at swap2 gomoku, a person is told the colour of each of the three stones they place
+/// (the page said only 'Your move.').
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_person_placing_a_swap_opening_is_told_each_stones_colour() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("gomoku", records.path(), &["-p", "swap=swap2"]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    for (number, (point, colour)) in [
+        ("7 7", "a black stone (X)"),
+        ("8 8", "a white stone (O)"),
+        ("7 8", "a black stone (X)"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let told = format!("Your move. Place {colour}, {} of 3.", number + 1);
+        browser.until(&format!(
+            "return document.querySelector('.message').textContent === '{told}';"
+        ));
+        browser.click(&format!(".target[data-move=\"{point}\"]"));
+    }
+    browser.until("return document.querySelectorAll('ol.moves li').length >= 3;");
+}
+
 /// Second at swap2 gomoku, a person sees the choice's buttons and takes Black with one click,
 /// then wins or loses by clicking squares; the record has them as Black.
 #[test]
@@ -558,6 +584,13 @@ fn a_person_takes_black_at_a_swap_opening_with_a_button() {
         browser.eval("return document.querySelector('button[name=more]').hidden;"),
         json!(false),
         "swap2's second option is offered at the second player's choice"
+    );
+    let message = browser.eval("return document.querySelector('.message').textContent;");
+    assert!(
+        message.as_str().unwrap().starts_with(
+            "Your move. Take Black with Swap, place a white stone (O) and play White, or place two more and let "
+        ),
+        "what each answer means: {message}"
     );
     browser.click("button[name=swap]");
     // The page shows the turn it had until the referee answers the swap: wait for that.
@@ -638,6 +671,85 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
     assert!(play.0.wait().unwrap().success());
     let record = first_record(records.path());
     assert_eq!(record["moves"][0]["move"], "9x18x27");
+}
+
+/// The message and the targets marked by a first tap (their move or square).
+fn marked(browser: &Browser) -> Value {
+    browser.eval(
+        "return [document.querySelector('.message').textContent,
+           [...document.querySelectorAll('.target.pending')].map((t) => t.dataset.move || t.dataset.square)];",
+    )
+}
+
+/// On a phone a cell a finger could miss is marked by a first tap and played by a second on
+/// it: gomoku's 23 px cells at 390 px (a tap on another moves the mark, and nothing is sent
+/// until the second tap), and on a touch screen checkers' 47 px squares, the square that ends
+/// the move. On a desktop a click plays at once (the tests above).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn on_a_phone_a_small_cell_is_played_by_a_second_tap() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("gomoku", records.path(), &[]);
+    let browser = Browser::start();
+    browser
+        .runtime
+        .block_on(browser.client.set_window_size(390, 844))
+        .unwrap();
+    browser.goto(&url);
+    browser.until("return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelector('.target[data-move]');");
+    let point = |mv: &str| format!(".target[data-move=\"{mv}\"]");
+    browser.click(&point("7 7"));
+    assert_eq!(
+        marked(&browser),
+        json!([
+            "Your move. Tap 7 7 again to play it, or tap another move.",
+            ["7 7"]
+        ])
+    );
+    browser.click(&point("8 8"));
+    assert_eq!(
+        marked(&browser),
+        json!([
+            "Your move. Tap 8 8 again to play it, or tap another move.",
+            ["8 8"]
+        ])
+    );
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let (_, state) = get(&url, "/api/play/state", None);
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        (&state["your_turn"], &state["moves"]),
+        (&json!(true), &json!([])),
+        "nothing played yet: {state}"
+    );
+    browser.click(&point("8 8"));
+    browser.until("return [...document.querySelectorAll('ol.moves li')].some((li) => li.textContent === '8 8');");
+
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("checkers", records.path(), &["-p", "fen=B:W14,23,30:B9,1"]);
+    let phone = Browser::phone();
+    phone.goto(&url);
+    assert_eq!(
+        phone.eval("return matchMedia('(pointer: coarse)').matches && innerWidth;"),
+        json!(390)
+    );
+    let square = |n: &str| format!(".target[data-square=\"{n}\"]");
+    phone.until(&format!(
+        "return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelector('{}');",
+        square("9")
+    ));
+    for n in ["9", "18", "27"] {
+        phone.click(&square(n));
+    }
+    assert_eq!(
+        marked(&phone),
+        json!([
+            "Your move. Tap 27 again to play 9x18x27, or tap another move.",
+            ["27"]
+        ])
+    );
+    phone.click(&square("27"));
+    phone.until("return [...document.querySelectorAll('ol.moves li')].some((li) => li.textContent === '9x18x27');");
 }
 
 #[test]

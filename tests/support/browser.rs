@@ -54,6 +54,15 @@ pub(crate) fn start_with_url(mut command: Command) -> (Running, String) {
     (running, url)
 }
 
+/// Chromium's arguments: headless, in a desktop's window.
+const HEADLESS: [&str; 5] = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--window-size=1280,1000",
+];
+
 /// Headless Chromium under chromedriver.
 pub(crate) struct Browser {
     pub client: Client,
@@ -63,6 +72,19 @@ pub(crate) struct Browser {
 
 impl Browser {
     pub(crate) fn start() -> Browser {
+        Browser::with_options(json!({"args": HEADLESS}))
+    }
+
+    /// A phone: 390 px wide, its screen touched (a coarse pointer), three device pixels a px.
+    pub(crate) fn phone() -> Browser {
+        Browser::with_options(json!({
+            "args": HEADLESS,
+            "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3, "touch": true}},
+        }))
+    }
+
+    /// Chromium with `options` (its `goog:chromeOptions`).
+    fn with_options(options: Value) -> Browser {
         let port = free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -80,10 +102,7 @@ impl Browser {
         }
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let mut capabilities = serde_json::Map::new();
-        capabilities.insert(
-            "goog:chromeOptions".into(),
-            json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}),
-        );
+        capabilities.insert("goog:chromeOptions".into(), options);
         let client = runtime
             .block_on(
                 ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())

@@ -212,136 +212,169 @@ function throttle(callback, ms) {
 
 // ----- The game viewer -----
 
+// The viewer's parts, put on the page: the board, its controls (each button named for the step
+// in `steps` it takes), the charts, the moves, this turn's protocol lines and stderr.
+function gameLayout(steps) {
+  const button = (text, name) => el("button", { type: "button", name, title: name, onclick: () => steps[name]() }, text);
+  const parts = {
+    title: el("h1", {}),
+    detail: el("div", { class: "detail" }),
+    board: el("div", { class: "board-area" }),
+    label: el("span", { class: "ply-label" }),
+    scrub: el("input", { type: "range", min: 0, "aria-label": "move" }),
+    autoplay: button("play", "autoplay"),
+    // Autoplay's pace, a move every so many milliseconds; a change applies at once.
+    speed: el("select", { name: "speed", title: "autoplay speed" },
+      [["1200", "slow"], ["600", "normal"], ["250", "fast"], ["80", "fastest"]].map(([ms, name]) => el("option", { value: ms }, name))),
+    moveList: el("ol", { class: "moves" }),
+    chart: svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" }),
+    evalTitle: el("h2", { hidden: true }, "Evaluations the bots reported"),
+    evalChart: svgEl("svg", { class: "chart evaluations", viewBox: "0 0 600 110", preserveAspectRatio: "none" }),
+    turn: el("pre", { class: "lines turn" }),
+    stderrBoxes: el("div", {}),
+    download: el("p", {}),
+  };
+  parts.speed.value = "600";
+  const controls = el("div", { class: "controls" }, button("|◀", "first"), button("◀", "back"), parts.autoplay,
+    button("▶", "forward"), button("▶|", "last"), parts.speed, parts.scrub, parts.label);
+  main().replaceChildren(parts.title, parts.detail, el("div", { class: "viewer" },
+    el("div", {}, parts.board, controls, el("h2", {}, "Time of each move against its limit"), parts.chart, parts.evalTitle, parts.evalChart),
+    el("div", {}, el("h2", {}, "Moves"), parts.moveList, el("h2", {}, "This turn's protocol lines"), parts.turn,
+      parts.stderrBoxes, parts.download)));
+  return parts;
+}
+
+// What the viewer shows of the whole game: its title, its moves (a click shows one), the
+// charts, each bot's stderr and the download link.
+function fillGame(parts, view, exportUrl, go) {
+  const rec = view.record;
+  const names = rec.players.map((player) => player.name ? `${player.label} (${player.name})` : player.label);
+  parts.title.textContent = `Game ${rec.number}: ${rec.game.split(" ")[0]}, ${names[0]} vs ${names[1]}`;
+  parts.detail.replaceChildren(view.live ? el("span", { class: "live-badge" }, "live") : "",
+    " ", rec.result ? rec.result.detail : `${rec.moves.length} moves so far`, " ", el("small", {}, rec.game));
+  parts.scrub.max = view.positions - 1;
+  const opening = rec.opening.length;
+  const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })));
+  parts.moveList.replaceChildren(...all.map((entry, index) => el("li", {
+    class: entry.opening ? "opening" : null, "data-ply": index + 1, onclick: () => go(index + 1),
+  }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms${entry.record.strike ? `, strike ${entry.record.strike}` : ""})` : " (opening)")));
+  drawChart(parts.chart, rec, opening);
+  drawEvaluations(parts, view.evaluations || [], rec, view.positions);
+  parts.stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
+    const lines = view.stderr[index];
+    const text = lines ? lines.map((line) => line.text).join("\n") : (player.stderr_tail ? player.stderr_tail.join("\n") : null);
+    return text ? el("div", {}, el("h2", {}, `stderr of ${player.label}`), el("pre", { class: "lines stderr" }, text)) : null;
+  }).filter(Boolean));
+  parts.download.replaceChildren(exportUrl && view.export ? el("a", { href: exportUrl, download: `${String(rec.number).padStart(4, "0")}.${view.export}` }, `Download as ${view.export.toUpperCase()}`) : "");
+}
+
+// Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
+// moves show as well as a slow one's; the dashed line is the limit.
+function drawChart(chart, rec, opening) {
+  chart.replaceChildren();
+  const moves = rec.moves;
+  if (!moves.length) return;
+  const limits = moves.map((move) => {
+    const time = rec.players[move.side === "first" ? 0 : 1].time || {};
+    return (time.move || time.bank || 1000) * 1000;
+  });
+  const floor = 10;
+  const top = Math.max(...limits, ...moves.map((move) => move.us)) * 1.2;
+  const scale = (us) => (Math.log10(Math.max(us, floor) / floor) / Math.log10(top / floor)) * 100;
+  for (const [us, text] of [[100, "0.1 ms"], [1000, "1 ms"], [10000, "10 ms"], [100000, "100 ms"], [1000000, "1 s"], [10000000, "10 s"]]) {
+    if (us > top) break;
+    const y = 105 - scale(us);
+    chart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: y, y2: y }));
+    chart.append(svgEl("text", { class: "tick-label", x: 2, y: y - 1 }, text));
+  }
+  const width = 600 / moves.length;
+  moves.forEach((move, index) => {
+    const height = Math.max(1, scale(move.us));
+    const bar = svgEl("rect", {
+      class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
+      width: Math.max(width - 1, 0.5), height,
+    });
+    bar.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
+    chart.append(bar);
+  });
+  const limitY = 105 - scale(limits[0]);
+  chart.append(svgEl("line", { class: "limit", x1: 0, x2: 600, y1: limitY, y2: limitY }));
+  chart.append(svgEl("text", { class: "tick-label", x: 540, y: limitY - 2 }, `limit ${limits[0] / 1000} ms`));
+}
+
+// Each bot's evaluations from the first player's point of view (up: good for the first
+// player), each on its own scale (bots use their own units); a mate is drawn at the edge.
+function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) {
+  evalChart.replaceChildren();
+  evalTitle.hidden = evaluations.length === 0;
+  evalChart.style.display = evaluations.length ? "" : "none";
+  if (!evaluations.length) return;
+  const total = Math.max(positions - 1, 1);
+  const x = (ply) => (ply / total) * 600;
+  evalChart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: 55, y2: 55 }));
+  for (const side of ["first", "second"]) {
+    const own = evaluations.filter((e) => e.side === side);
+    if (!own.length) continue;
+    const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), 1e-9);
+    const y = (e) => {
+      const forFirst = side === "first" ? 1 : -1;
+      const sign = Math.sign(e.value) * forFirst;
+      return 55 - (e.mate ? sign * 52 : (e.value * forFirst / scale) * 48);
+    };
+    evalChart.append(svgEl("polyline", { class: `eval-${side}`, points: own.map((e) => `${x(e.ply)},${y(e)}`).join(" ") }));
+    const name = rec.players[side === "first" ? 0 : 1].label;
+    for (const e of own) {
+      const dot = svgEl("circle", { class: `eval-${side}`, "data-ply": e.ply, cx: x(e.ply), cy: y(e), r: 2.5 });
+      dot.append(svgEl("title", {}, `move ${e.ply}, ${name}: ${e.mate ? `mate in ${e.value}` : e.value}`));
+      evalChart.append(dot);
+    }
+  }
+  evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 10 }, "good for the first player"));
+  evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 106 }, "good for the second player"));
+}
+
+// What the viewer shows of move `ply` besides the board: its label, the move lit in the list
+// and the charts, and the protocol lines and stderr of its turn.
+function showPly(parts, view, ply) {
+  const rec = view.record;
+  const total = view.positions - 1;
+  const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
+  parts.label.textContent = `move ${ply} of ${total}: ${move}`;
+  const moveList = parts.moveList;
+  moveList.querySelectorAll("li").forEach((item) => {
+    const current = Number(item.dataset.ply) === ply;
+    item.classList.toggle("current", current);
+    // The list follows the move shown, within its own box.
+    if (current) moveList.scrollTop = item.offsetTop - moveList.clientHeight / 2;
+  });
+  parts.chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
+  parts.evalChart.querySelectorAll("circle").forEach((dot) => dot.classList.toggle("eval-current", Number(dot.dataset.ply) === ply));
+  const stderrHere = rec.players.flatMap((player, index) => (view.stderr[index] || [])
+    .filter((line) => line.ply === ply)
+    .map((line) => el("div", { class: "way-stderr" }, `${player.label} stderr: ${line.text}`)));
+  parts.turn.replaceChildren(...(view.turns[ply] || []).map((line) =>
+    el("div", { class: line.way === "<" ? "way-from" : "way-to" }, `+${line.ms.toFixed(3)} ms ${line.player}${line.way} ${line.text}`)),
+  ...stderrHere);
+}
+
 async function showGame(source, number, at) {
   let view = await api.game(source, number);
   // A game stored under another address (the arena's live game, once over) is shown there.
   const moved = () => view.stored && (view.stored.source !== source || view.stored.number !== number);
   const follow = () => location.replace(gameHref(view.stored.source, view.stored.number));
   if (moved()) { follow(); return null; }
-  const root = main();
-  root.replaceChildren();
-  const record = () => view.record;
   const positions = new Map();
   let ply = Number.isInteger(at) && at >= 0 ? Math.min(at, view.positions - 1) : view.positions - 1;
   let playing = null;
-
-  const title = el("h1", {});
-  const detail = el("div", { class: "detail" });
-  const board = el("div", { class: "board-area" });
-  const label = el("span", { class: "ply-label" });
-  const scrub = el("input", { type: "range", min: 0, value: ply, "aria-label": "move" });
-  const button = (text, name, action) => el("button", { type: "button", name, title: name, onclick: action }, text);
-  const autoplay = button("play", "autoplay", () => toggle());
-  // Autoplay's pace, a move every so many milliseconds; a change applies at once.
-  const speed = el("select", { name: "speed", title: "autoplay speed" },
-    [["1200", "slow"], ["600", "normal"], ["250", "fast"], ["80", "fastest"]].map(([ms, name]) => el("option", { value: ms }, name)));
-  speed.value = "600";
-  speed.addEventListener("change", () => { if (playing) { toggle(); toggle(); } });
-  const controls = el("div", { class: "controls" },
-    button("|◀", "first", () => go(0)), button("◀", "back", () => go(ply - 1)), autoplay,
-    button("▶", "forward", () => go(ply + 1)), button("▶|", "last", () => go(view.positions - 1)), speed, scrub, label);
-  const moveList = el("ol", { class: "moves" });
-  const chart = svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
-  const evalTitle = el("h2", { hidden: true }, "Evaluations the bots reported");
-  const evalChart = svgEl("svg", { class: "chart evaluations", viewBox: "0 0 600 110", preserveAspectRatio: "none" });
-  const turn = el("pre", { class: "lines turn" });
-  const stderrBoxes = el("div", {});
+  const steps = {
+    first: () => go(0), back: () => go(ply - 1), autoplay: () => toggle(), forward: () => go(ply + 1), last: () => go(view.positions - 1),
+  };
+  const parts = gameLayout(steps);
+  parts.speed.addEventListener("change", () => { if (playing) { toggle(); toggle(); } });
   const exportUrl = api.exportUrl(source, number);
-  const download = el("p", {});
-  root.append(title, detail, el("div", { class: "viewer" },
-    el("div", {}, board, controls, el("h2", {}, "Time of each move against its limit"), chart, evalTitle, evalChart),
-    el("div", {}, el("h2", {}, "Moves"), moveList, el("h2", {}, "This turn's protocol lines"), turn,
-      stderrBoxes, download)));
-
-  function fill() {
-    const rec = record();
-    const names = rec.players.map((player) => player.name ? `${player.label} (${player.name})` : player.label);
-    title.textContent = `Game ${rec.number}: ${rec.game.split(" ")[0]}, ${names[0]} vs ${names[1]}`;
-    detail.replaceChildren(view.live ? el("span", { class: "live-badge" }, "live") : "",
-      " ", rec.result ? rec.result.detail : `${rec.moves.length} moves so far`, " ", el("small", {}, rec.game));
-    scrub.max = view.positions - 1;
-    const opening = rec.opening.length;
-    const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })));
-    moveList.replaceChildren(...all.map((entry, index) => el("li", {
-      class: entry.opening ? "opening" : null, "data-ply": index + 1, onclick: () => go(index + 1),
-    }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms${entry.record.strike ? `, strike ${entry.record.strike}` : ""})` : " (opening)")));
-    drawChart(rec, opening);
-    drawEvaluations(view.evaluations || [], rec);
-    stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
-      const lines = view.stderr[index];
-      const text = lines ? lines.map((line) => line.text).join("\n") : (player.stderr_tail ? player.stderr_tail.join("\n") : null);
-      return text ? el("div", {}, el("h2", {}, `stderr of ${player.label}`), el("pre", { class: "lines stderr" }, text)) : null;
-    }).filter(Boolean));
-    download.replaceChildren(exportUrl && view.export ? el("a", { href: exportUrl, download: `${String(rec.number).padStart(4, "0")}.${view.export}` }, `Download as ${view.export.toUpperCase()}`) : "");
-  }
-
-  // Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
-  // moves show as well as a slow one's; the dashed line is the limit.
-  function drawChart(rec, opening) {
-    chart.replaceChildren();
-    const moves = rec.moves;
-    if (!moves.length) return;
-    const limits = moves.map((move) => {
-      const time = rec.players[move.side === "first" ? 0 : 1].time || {};
-      return (time.move || time.bank || 1000) * 1000;
-    });
-    const floor = 10;
-    const top = Math.max(...limits, ...moves.map((move) => move.us)) * 1.2;
-    const scale = (us) => (Math.log10(Math.max(us, floor) / floor) / Math.log10(top / floor)) * 100;
-    for (const [us, text] of [[100, "0.1 ms"], [1000, "1 ms"], [10000, "10 ms"], [100000, "100 ms"], [1000000, "1 s"], [10000000, "10 s"]]) {
-      if (us > top) break;
-      const y = 105 - scale(us);
-      chart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: y, y2: y }));
-      chart.append(svgEl("text", { class: "tick-label", x: 2, y: y - 1 }, text));
-    }
-    const width = 600 / moves.length;
-    moves.forEach((move, index) => {
-      const height = Math.max(1, scale(move.us));
-      const bar = svgEl("rect", {
-        class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
-        width: Math.max(width - 1, 0.5), height,
-      });
-      bar.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
-      chart.append(bar);
-    });
-    const limitY = 105 - scale(limits[0]);
-    chart.append(svgEl("line", { class: "limit", x1: 0, x2: 600, y1: limitY, y2: limitY }));
-    chart.append(svgEl("text", { class: "tick-label", x: 540, y: limitY - 2 }, `limit ${limits[0] / 1000} ms`));
-  }
-
-  // Each bot's evaluations from the first player's point of view (up: good for the first
-  // player), each on its own scale (bots use their own units); a mate is drawn at the edge.
-  // A click on the graph shows that move.
-  function drawEvaluations(evaluations, rec) {
-    evalChart.replaceChildren();
-    evalTitle.hidden = evaluations.length === 0;
-    evalChart.style.display = evaluations.length ? "" : "none";
-    if (!evaluations.length) return;
-    const total = Math.max(view.positions - 1, 1);
-    const x = (ply) => (ply / total) * 600;
-    evalChart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: 55, y2: 55 }));
-    for (const side of ["first", "second"]) {
-      const own = evaluations.filter((e) => e.side === side);
-      if (!own.length) continue;
-      const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), 1e-9);
-      const y = (e) => {
-        const forFirst = side === "first" ? 1 : -1;
-        const sign = Math.sign(e.value) * forFirst;
-        return 55 - (e.mate ? sign * 52 : (e.value * forFirst / scale) * 48);
-      };
-      evalChart.append(svgEl("polyline", { class: `eval-${side}`, points: own.map((e) => `${x(e.ply)},${y(e)}`).join(" ") }));
-      const name = rec.players[side === "first" ? 0 : 1].label;
-      for (const e of own) {
-        const dot = svgEl("circle", { class: `eval-${side}`, "data-ply": e.ply, cx: x(e.ply), cy: y(e), r: 2.5 });
-        dot.append(svgEl("title", {}, `move ${e.ply}, ${name}: ${e.mate ? `mate in ${e.value}` : e.value}`));
-        evalChart.append(dot);
-      }
-    }
-    evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 10 }, "good for the first player"));
-    evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 106 }, "good for the second player"));
-  }
-  evalChart.addEventListener("click", (event) => {
-    const box = evalChart.getBoundingClientRect();
+  // A click on the evaluations' graph shows that move.
+  parts.evalChart.addEventListener("click", (event) => {
+    const box = parts.evalChart.getBoundingClientRect();
     go(Math.round(((event.clientX - box.left) / box.width) * (view.positions - 1)));
   });
 
@@ -352,31 +385,14 @@ async function showGame(source, number, at) {
 
   async function go(at) {
     ply = Math.max(0, Math.min(view.positions - 1, at));
-    scrub.value = ply;
-    const rec = record();
-    const total = view.positions - 1;
-    const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
-    label.textContent = `move ${ply} of ${total}: ${move}`;
+    parts.scrub.value = ply;
+    showPly(parts, view, ply);
     history.replaceState(null, "", gameHref(source, number, ply));
-    moveList.querySelectorAll("li").forEach((item) => {
-      const current = Number(item.dataset.ply) === ply;
-      item.classList.toggle("current", current);
-      // The list follows the move shown, within its own box.
-      if (current) moveList.scrollTop = item.offsetTop - moveList.clientHeight / 2;
-    });
-    chart.querySelectorAll("rect").forEach((bar) => bar.classList.toggle("bar-current", Number(bar.dataset.ply) === ply));
-    evalChart.querySelectorAll("circle").forEach((dot) => dot.classList.toggle("eval-current", Number(dot.dataset.ply) === ply));
-    const stderrHere = record().players.flatMap((player, index) => (view.stderr[index] || [])
-      .filter((line) => line.ply === ply)
-      .map((line) => el("div", { class: "way-stderr" }, `${player.label} stderr: ${line.text}`)));
-    turn.replaceChildren(...(view.turns[ply] || []).map((line) =>
-      el("div", { class: line.way === "<" ? "way-from" : "way-to" }, `+${line.ms.toFixed(3)} ms ${line.player}${line.way} ${line.text}`)),
-      ...stderrHere);
     const wanted = ply;
     const svg = await position(wanted);
     if (wanted === ply) {
-      board.replaceChildren(boardNode(svg));
-      board.firstChild.dataset.ply = ply;
+      parts.board.replaceChildren(boardNode(svg));
+      parts.board.firstChild.dataset.ply = ply;
       markOnce("board-shown");
     }
     // The next picture, fetched ahead (none past the last: it would only be a 404).
@@ -384,20 +400,20 @@ async function showGame(source, number, at) {
   }
 
   function toggle() {
-    if (playing) { clearInterval(playing); playing = null; autoplay.textContent = "play"; return; }
+    if (playing) { clearInterval(playing); playing = null; parts.autoplay.textContent = "play"; return; }
     if (ply >= view.positions - 1) go(0);
-    autoplay.textContent = "pause";
-    playing = setInterval(() => { if (ply >= view.positions - 1) toggle(); else go(ply + 1); }, Number(speed.value));
+    parts.autoplay.textContent = "pause";
+    playing = setInterval(() => { if (ply >= view.positions - 1) toggle(); else go(ply + 1); }, Number(parts.speed.value));
   }
 
-  scrub.addEventListener("input", () => go(Number(scrub.value)));
+  parts.scrub.addEventListener("input", () => go(Number(parts.scrub.value)));
   const keys = (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
-    const actions = { ArrowLeft: () => go(ply - 1), ArrowRight: () => go(ply + 1), Home: () => go(0), End: () => go(view.positions - 1), " ": () => toggle() };
+    const actions = { ArrowLeft: steps.back, ArrowRight: steps.forward, Home: steps.first, End: steps.last, " ": steps.autoplay };
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
   };
   document.addEventListener("keydown", keys);
-  fill();
+  fillGame(parts, view, exportUrl, go);
   await go(ply);
   status(view.live ? "live: the game updates as it is played" : "");
   const stopWatching = watch(async () => {
@@ -406,7 +422,7 @@ async function showGame(source, number, at) {
     try { view = await api.game(source, number); } catch (error) { return; }
     if (moved()) { follow(); return; }
     positions.clear();
-    fill();
+    fillGame(parts, view, exportUrl, go);
     go(atEnd ? view.positions - 1 : ply);
     if (!view.live) status("the game is over");
   });
@@ -546,148 +562,224 @@ function eloPlot(players) {
 
 // ----- A person's seat (referee play --browser) -----
 
+// The play page's parts, put on the page: the board to click, the clock, the message, the
+// buttons, the player console and the moves.
+function playLayout() {
+  const ui = {
+    title: el("h1", {}),
+    board: el("div", { class: "board-area" }),
+    clock: el("div", { class: "clock" }),
+    message: el("div", { class: "message", role: "status" }),
+    moves: el("ol", { class: "moves" }),
+    resign: el("button", { type: "button", name: "resign" }, "Resign"),
+    draw: el("button", { type: "button", name: "draw" }, "Offer a draw"),
+    // Swap openings: at a choice, take Black without a stone, or (swap2) place two more stones.
+    swap: el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black"),
+    more: el("button", { type: "button", name: "more", hidden: "" }, "Place two more"),
+    typed: el("input", { type: "text", name: "console", autocomplete: "off", "aria-label": "a move, as a bot writes it", placeholder: "type a move: 4 4, 11-15, swap" }),
+    sendTyped: el("button", { type: "submit" }, "send"),
+    // Once the game is over: where the viewer shows it, when the server says (the arena's).
+    after: el("p", { class: "after-game" }),
+  };
+  ui.playerConsole = el("form", { class: "player-console" }, ui.typed, " ", ui.sendTyped);
+  main().replaceChildren(ui.title, el("div", { class: "viewer" }, ui.board,
+    el("div", { class: "play-panel" }, ui.clock, ui.message, ui.after, el("div", {}, ui.resign, " ", ui.draw, " ", ui.swap, " ", ui.more),
+      ui.playerConsole, el("h2", {}, "Moves"), ui.moves)));
+  return ui;
+}
+
+// A POST to the seat's server with the page's token, which the server wrote into the page: no
+// other site's page can send it.
+function pagePoster() {
+  const token = (document.querySelector('meta[name="x-referee-page"]') || {}).content || "";
+  return (path, body) => fetch(path, {
+    method: "POST", credentials: "same-origin", headers: { "x-referee-page": token }, body: body || "",
+  });
+}
+
+// A move sent, clicked or typed: a refusal (not legal here, not your turn) is said at once.
+async function submitMove(seat, move) {
+  const response = await seat.post(`${seat.base}/move`, move);
+  if (response.ok) return true;
+  const text = await response.text();
+  let said = text;
+  try { said = JSON.parse(text).error || text; } catch (error) { /* plain text */ }
+  seat.ui.message.textContent = said;
+  return false;
+}
+
+// A move chosen on the board or with a button, with what the buttons added to it (two more
+// stones, a draw offered); the choices are then cleared.
+function sendMove(seat, move) {
+  const { ui } = seat;
+  seat.chosen = [];
+  unmark(seat);
+  seat.placeMore = false;
+  ui.more.classList.remove("chosen");
+  submitMove(seat, seat.offerDraw ? `${move} draw` : move);
+  seat.offerDraw = false;
+  ui.draw.classList.remove("chosen");
+}
+
+// The buttons and the player console.
+function wirePlayControls(seat) {
+  const { ui, base, post } = seat;
+  ui.playerConsole.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await submitMove(seat, ui.typed.value.trim())) ui.typed.value = "";
+  });
+  ui.resign.addEventListener("click", () => { if (confirm("Resign this game?")) post(`${base}/resign`); });
+  ui.swap.addEventListener("click", () => { if (seat.state && seat.state.your_turn) sendMove(seat, "swap"); });
+  ui.more.addEventListener("click", () => {
+    seat.placeMore = !seat.placeMore;
+    ui.more.classList.toggle("chosen", seat.placeMore);
+    ui.message.textContent = seat.placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : seat.state.message;
+  });
+  ui.draw.addEventListener("click", () => {
+    if (seat.state && seat.state.draw_offered) post(`${base}/draw`);
+    else {
+      seat.offerDraw = !seat.offerDraw;
+      ui.draw.classList.toggle("chosen", seat.offerDraw);
+      ui.message.textContent = seat.offerDraw ? "Your next move offers a draw." : "";
+    }
+  });
+}
+
+// Checkers: a move is built square by square among the legal moves.
+const squaresOf = (move) => move.split(/[-x]/).map(Number);
+function candidates(seat) {
+  return seat.state.legal.filter((move) => {
+    const squares = squaresOf(move);
+    return seat.chosen.every((square, index) => squares[index] === square);
+  });
+}
+function light(seat) {
+  const svg = seat.ui.board.querySelector("svg");
+  if (!svg) return;
+  const { chosen } = seat;
+  const next = new Set(candidates(seat).map((move) => squaresOf(move)[chosen.length]).filter((square) => square !== undefined));
+  const capturing = seat.state.legal.some((move) => move.includes("x"));
+  svg.querySelectorAll(".target[data-square]").forEach((target) => {
+    const square = Number(target.dataset.square);
+    target.classList.toggle("chosen", chosen.includes(square));
+    target.classList.toggle("reachable", chosen.length > 0 && next.has(square));
+    target.classList.toggle("capturing", chosen.length === 0 && capturing && next.has(square));
+  });
+}
+
+// A tap that plays nothing says so: a taken square, a piece that cannot move, a board the
+// rules do not allow now (silence read as a page that does not answer).
+function nothingThere(seat) {
+  unmark(seat);
+  const capture = seat.state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
+  seat.ui.message.textContent = `${seat.state.message} Nothing can be played there.${capture}`;
+}
+
+// Whether a tap on `target` could have been meant for its neighbour: a finger covers about
+// 48 px (the touch target the platforms' guidelines ask for), so on a touch screen (a coarse
+// pointer) a cell smaller than that, and with any pointer one under 32 px (a phone that says
+// it has a fine one), needs a second tap. A desktop's 15x15 board (35 px) stays one click.
+function needsSecondTap(target) {
+  const box = target.getBoundingClientRect();
+  return Math.max(box.width, box.height) < (matchMedia("(pointer: coarse)").matches ? 48 : 32);
+}
+
+// The move a tap on `target` (named `name` in the message) completes: played, or, where a
+// finger could have missed, marked and played by a second tap on the same target; a tap on
+// another moves the mark. Whether it was played.
+function playTapped(seat, target, name, move) {
+  if (seat.pending !== move && needsSecondTap(target)) {
+    unmark(seat);
+    seat.pending = move;
+    target.classList.add("pending");
+    seat.ui.message.textContent = `${seat.state.message} Tap ${name} again to play ${name === move ? "it" : move}, or tap another move.`;
+    return false;
+  }
+  sendMove(seat, move);
+  return true;
+}
+// The mark of a first tap taken away: the move was played, or another tap means otherwise.
+function unmark(seat) {
+  seat.pending = null;
+  seat.ui.board.querySelectorAll(".target.pending").forEach((target) => target.classList.remove("pending"));
+}
+
+// A tap on the board: a move played (or marked, see playTapped), a checkers piece or square
+// added to the move being built, or a word on why nothing is played there.
+function tapBoard(seat, event) {
+  const target = event.target.closest(".target");
+  if (!seat.state || !seat.state.your_turn) return;
+  if (!target) { nothingThere(seat); return; }
+  if (target.dataset.forbidden !== undefined) {
+    unmark(seat);
+    seat.ui.message.textContent = `That point is forbidden to Black in renju: it would make a ${target.dataset.forbidden}. Choose another.`;
+    return;
+  }
+  const name = target.dataset.move;
+  if (name !== undefined) { playTapped(seat, target, name, seat.placeMore ? `${name} more` : name); return; }
+  const square = Number(target.dataset.square);
+  if (seat.chosen.length > 0 && !candidates(seat).some((move) => squaresOf(move)[seat.chosen.length] === square)) seat.chosen = [];
+  seat.chosen.push(square);
+  const left = candidates(seat);
+  if (left.length === 0) { seat.chosen = []; nothingThere(seat); }
+  else {
+    const done = left.filter((move) => squaresOf(move).length === seat.chosen.length);
+    if (done.length === 1 && left.length === 1) {
+      // The last square waits for its second tap outside the move being built.
+      seat.chosen.pop();
+      if (playTapped(seat, target, String(square), done[0])) return;
+    } else unmark(seat);
+  }
+  light(seat);
+}
+
+// Shows the state the server sent: the position, the moves, the controls the turn allows and
+// its message, the clock.
+function showSeat(seat) {
+  const { ui, state } = seat;
+  ui.title.textContent = state.title;
+  ui.board.replaceChildren(boardNode(state.svg));
+  ui.moves.replaceChildren(...state.moves.map((move) => el("li", {}, move)));
+  seat.deadline = state.your_turn && state.remaining_ms !== null ? performance.now() + state.remaining_ms : null;
+  ui.resign.disabled = state.over;
+  ui.typed.disabled = state.over;
+  ui.sendTyped.disabled = state.over;
+  ui.after.replaceChildren(state.over && state.viewer
+    ? el("a", { href: gameHref(state.viewer.source, state.viewer.number) }, "See the game stored") : "");
+  ui.draw.disabled = state.over || !state.draw_offers;
+  ui.draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
+  ui.swap.hidden = !(state.your_turn && state.legal.includes("swap"));
+  ui.more.hidden = !(state.your_turn && state.legal.some((move) => move.endsWith(" more")));
+  const capture = state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
+  ui.message.textContent = state.message + capture;
+  seat.chosen = [];
+  seat.pending = null;
+  light(seat);
+  tick(seat);
+}
+
+function tick(seat) {
+  const { clock } = seat.ui;
+  if (seat.deadline === null) { clock.textContent = seat.state && seat.state.your_turn ? "no clock" : ""; return; }
+  const left = Math.max(0, seat.deadline - performance.now());
+  clock.textContent = `${(left / 1000).toFixed(1)} s`;
+  clock.classList.toggle("low", left < 5000);
+}
+
 // A person's game: the board to click, the clock, resign and draw, and a player console to
 // type moves in as a bot writes them (`4 4`, `11-15`, `swap`), refused with the same words.
 // `base` is where the seat's page is served: `api/play` for `referee play --browser`, the
 // game's own address in the arena.
 async function showPlay(base = "api/play") {
-  const root = main();
-  root.replaceChildren();
-  const title = el("h1", {});
-  const board = el("div", { class: "board-area" });
-  const clock = el("div", { class: "clock" });
-  const message = el("div", { class: "message", role: "status" });
-  const moves = el("ol", { class: "moves" });
-  const resign = el("button", { type: "button", name: "resign" }, "Resign");
-  const draw = el("button", { type: "button", name: "draw" }, "Offer a draw");
-  // Swap openings: at a choice, take Black without a stone, or (swap2) place two more stones.
-  const swap = el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black");
-  const more = el("button", { type: "button", name: "more", hidden: "" }, "Place two more");
-  const typed = el("input", { type: "text", name: "console", autocomplete: "off", "aria-label": "a move, as a bot writes it", placeholder: "type a move: 4 4, 11-15, swap" });
-  const sendTyped = el("button", { type: "submit" }, "send");
-  const playerConsole = el("form", { class: "player-console" }, typed, " ", sendTyped);
-  // Once the game is over: where the viewer shows it, when the server says (the arena's).
-  const after = el("p", { class: "after-game" });
-  root.append(title, el("div", { class: "viewer" }, board,
-    el("div", { class: "play-panel" }, clock, message, after, el("div", {}, resign, " ", draw, " ", swap, " ", more), playerConsole, el("h2", {}, "Moves"), moves)));
-  let state = null;
-  let deadline = null;
-  let chosen = [];
-  let offerDraw = false;
-  let placeMore = false;
-
-  // The page's token, which the server wrote into it: no other site's page can send it.
-  const token = (document.querySelector('meta[name="x-referee-page"]') || {}).content || "";
-  const post = (path, body) => fetch(path, {
-    method: "POST", credentials: "same-origin", headers: { "x-referee-page": token }, body: body || "",
-  });
-  // A move sent, clicked or typed: a refusal (not legal here, not your turn) is said at once.
-  async function submit(move) {
-    const response = await post(`${base}/move`, move);
-    if (response.ok) return true;
-    const text = await response.text();
-    let said = text;
-    try { said = JSON.parse(text).error || text; } catch (error) { /* plain text */ }
-    message.textContent = said;
-    return false;
-  }
-  playerConsole.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (await submit(typed.value.trim())) typed.value = "";
-  });
-  resign.addEventListener("click", () => { if (confirm("Resign this game?")) post(`${base}/resign`); });
-  swap.addEventListener("click", () => { if (state && state.your_turn) send("swap"); });
-  more.addEventListener("click", () => {
-    placeMore = !placeMore;
-    more.classList.toggle("chosen", placeMore);
-    message.textContent = placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : state.message;
-  });
-  draw.addEventListener("click", () => {
-    if (state && state.draw_offered) post(`${base}/draw`);
-    else { offerDraw = !offerDraw; draw.classList.toggle("chosen", offerDraw); message.textContent = offerDraw ? "Your next move offers a draw." : ""; }
-  });
-
-  // Checkers: a move is built square by square among the legal moves.
-  const squaresOf = (move) => move.split(/[-x]/).map(Number);
-  const candidates = () => state.legal.filter((move) => {
-    const squares = squaresOf(move);
-    return chosen.every((square, index) => squares[index] === square);
-  });
-  function light() {
-    const svg = board.querySelector("svg");
-    if (!svg) return;
-    const next = new Set(candidates().map((move) => squaresOf(move)[chosen.length]).filter((square) => square !== undefined));
-    const capturing = state.legal.some((move) => move.includes("x"));
-    svg.querySelectorAll(".target[data-square]").forEach((target) => {
-      const square = Number(target.dataset.square);
-      target.classList.toggle("chosen", chosen.includes(square));
-      target.classList.toggle("reachable", chosen.length > 0 && next.has(square));
-      target.classList.toggle("capturing", chosen.length === 0 && capturing && next.has(square));
-    });
-  }
-  function send(move) {
-    chosen = [];
-    placeMore = false;
-    more.classList.remove("chosen");
-    submit(offerDraw ? `${move} draw` : move);
-    offerDraw = false;
-    draw.classList.remove("chosen");
-  }
-  // A tap that plays nothing says so: a taken square, a piece that cannot move, a board the
-  // rules do not allow now (silence read as a page that does not answer).
-  function nothingThere() {
-    const capture = state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
-    message.textContent = `${state.message} Nothing can be played there.${capture}`;
-  }
-  board.addEventListener("click", (event) => {
-    const target = event.target.closest(".target");
-    if (!state || !state.your_turn) return;
-    if (!target) { nothingThere(); return; }
-    if (target.dataset.forbidden !== undefined) {
-      message.textContent = `That point is forbidden to Black in renju: it would make a ${target.dataset.forbidden}. Choose another.`;
-      return;
-    }
-    if (target.dataset.move !== undefined) { send(placeMore ? `${target.dataset.move} more` : target.dataset.move); return; }
-    const square = Number(target.dataset.square);
-    if (chosen.length > 0 && !candidates().some((move) => squaresOf(move)[chosen.length] === square)) chosen = [];
-    chosen.push(square);
-    const left = candidates();
-    if (left.length === 0) { chosen = []; nothingThere(); }
-    else {
-      const done = left.filter((move) => squaresOf(move).length === chosen.length);
-      if (done.length === 1 && left.length === 1) { send(done[0]); return; }
-    }
-    light();
-  });
-
-  async function refresh() {
-    state = await getJson(`${base}/state`);
-    title.textContent = state.title;
-    board.replaceChildren(boardNode(state.svg));
-    moves.replaceChildren(...state.moves.map((move) => el("li", {}, move)));
-    deadline = state.your_turn && state.remaining_ms !== null ? performance.now() + state.remaining_ms : null;
-    resign.disabled = state.over;
-    typed.disabled = state.over;
-    sendTyped.disabled = state.over;
-    after.replaceChildren(state.over && state.viewer
-      ? el("a", { href: gameHref(state.viewer.source, state.viewer.number) }, "See the game stored") : "");
-    draw.disabled = state.over || !state.draw_offers;
-    draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
-    swap.hidden = !(state.your_turn && state.legal.includes("swap"));
-    more.hidden = !(state.your_turn && state.legal.some((move) => move.endsWith(" more")));
-    const capture = state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
-    message.textContent = state.message + capture;
-    chosen = [];
-    light();
-    tick();
-  }
-  function tick() {
-    if (deadline === null) { clock.textContent = state && state.your_turn ? "no clock" : ""; return; }
-    const left = Math.max(0, deadline - performance.now());
-    clock.textContent = `${(left / 1000).toFixed(1)} s`;
-    clock.classList.toggle("low", left < 5000);
-  }
-  setInterval(tick, 100);
+  const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, chosen: [], pending: null, offerDraw: false, placeMore: false };
+  const { ui } = seat;
+  wirePlayControls(seat);
+  ui.board.addEventListener("click", (event) => tapBoard(seat, event));
+  const refresh = async () => {
+    seat.state = await getJson(`${base}/state`);
+    showSeat(seat);
+  };
+  setInterval(() => tick(seat), 100);
   const source = new EventSource(`${base}/events`);
   source.addEventListener("changed", refresh);
   // The stream broke: the server may be gone (`play --browser` ends with its game), and a
@@ -695,10 +787,10 @@ async function showPlay(base = "api/play") {
   source.addEventListener("error", async () => {
     try { await refresh(); } catch (error) {
       source.close();
-      deadline = null;
-      for (const control of [resign, typed, sendTyped, draw]) control.disabled = true;
-      clock.textContent = "";
-      message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
+      seat.deadline = null;
+      for (const control of [ui.resign, ui.typed, ui.sendTyped, ui.draw]) control.disabled = true;
+      ui.clock.textContent = "";
+      ui.message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
     }
   });
   await refresh();

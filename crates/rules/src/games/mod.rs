@@ -89,6 +89,16 @@ pub enum Colour {
     White,
 }
 
+impl Colour {
+    /// The mark its stones are drawn as, on the pictures and the diagrams.
+    pub fn mark(self) -> char {
+        match self {
+            Colour::Black => 'X',
+            Colour::White => 'O',
+        }
+    }
+}
+
 impl fmt::Display for Colour {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -96,6 +106,29 @@ impl fmt::Display for Colour {
             Colour::White => "White",
         })
     }
+}
+
+/// What a swap opening asks of the side to move while it chooses the colours (see
+/// [`mnk::SwapGame`]): a person is told which stone to place, as a bot reads it from the
+/// stones on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwapStep {
+    /// A stone of `colour`, the `number`th of the `of` this player places in a row: the
+    /// opening's three (Black, White, Black), or swap2's two more (White, then Black).
+    Place {
+        /// The colour of the stone.
+        colour: Colour,
+        /// Which of the stones it is, from 1.
+        number: u8,
+        /// How many stones the player places in a row.
+        of: u8,
+    },
+    /// The choice of colours: `swap` (take Black) or White's next stone, and with `more`
+    /// (swap2's first choice) `x y more` too.
+    Choose {
+        /// Whether `x y more` is among the moves.
+        more: bool,
+    },
 }
 
 /// Why a text is refused as a move. `NotAMove` means the text is not in the game's notation at
@@ -390,6 +423,12 @@ pub trait Game: Clone + Send + 'static {
     fn colours(&self) -> Option<[Colour; 2]> {
         None
     }
+
+    /// What a swap opening asks of the side to move until the colours are chosen; `None`
+    /// once they are, and in games without a swap opening.
+    fn swap_step(&self) -> Option<SwapStep> {
+        None
+    }
 }
 
 /// A legal move that takes a piece from one square to another: the console lets a person pick
@@ -425,6 +464,8 @@ pub trait AnyGame: Send {
     fn scores(&self) -> Option<[u32; 2]>;
     /// See [`Game::colours`].
     fn colours(&self) -> Option<[Colour; 2]>;
+    /// See [`Game::swap_step`].
+    fn swap_step(&self) -> Option<SwapStep>;
     /// Every legal move that takes a piece from one square to another, in the order of
     /// [`legal_moves_text`](AnyGame::legal_moves_text); empty for games without moving pieces.
     fn piece_moves(&self) -> Vec<PieceMove>;
@@ -474,6 +515,10 @@ impl<G: Game> AnyGame for G {
 
     fn colours(&self) -> Option<[Colour; 2]> {
         Game::colours(self)
+    }
+
+    fn swap_step(&self) -> Option<SwapStep> {
+        Game::swap_step(self)
     }
 
     fn piece_moves(&self) -> Vec<PieceMove> {

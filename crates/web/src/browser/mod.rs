@@ -15,7 +15,7 @@ use referee_cage::requests::Setup;
 use referee_cage::{Answer, Seat};
 use referee_core::console_game::PersonPages;
 use referee_records::transcript::{Direction, SeatLog, TranscriptLine};
-use referee_rules::games::{AnyGame, GameSpec, Side};
+use referee_rules::games::{AnyGame, Colour, GameSpec, Side, SwapStep};
 use referee_rules::protocol::{GameResult, Ready, RefereeMessage};
 use referee_rules::verdict::Fault;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -151,6 +151,42 @@ impl BrowserSeat {
         });
     }
 
+    /// What the person is told at their turn: the draw they offered declined, what a swap
+    /// opening asks of them (the colour of a stone shows only once placed), a draw offered.
+    fn turn_message(&mut self, offered: bool) -> String {
+        let mut message = "Your move.".to_string();
+        if std::mem::take(&mut self.offered_draw) {
+            message += &format!(" {} declines your draw.", self.opponent);
+        }
+        // The board draws the stones as X and O: a colour is named with its mark.
+        let stone = |colour: Colour| {
+            let name = colour.to_string().to_lowercase();
+            format!("a {name} stone ({})", colour.mark())
+        };
+        let step = self.followed.as_ref().and_then(|f| f.game.swap_step());
+        match step {
+            Some(SwapStep::Place { colour, number, of }) => {
+                message += &format!(" Place {}, {number} of {of}.", stone(colour));
+            }
+            Some(SwapStep::Choose { more }) => {
+                let white = stone(Colour::White);
+                message += &if more {
+                    format!(
+                        " Take Black with Swap, place {white} and play White, or place two more and let {} choose.",
+                        self.opponent
+                    )
+                } else {
+                    format!(" Take Black with Swap, or place {white} and play White.")
+                };
+            }
+            None => {}
+        }
+        if offered {
+            message += &format!(" {} offers a draw.", self.opponent);
+        }
+        message
+    }
+
     /// Plays the opponent's moves told in `messages`; whether they offered a draw.
     fn follow(&mut self, messages: &[RefereeMessage]) -> bool {
         let mut offered = false;
@@ -215,16 +251,7 @@ impl Seat for BrowserSeat {
         });
         // Answers sent before this turn (a double click) are not for it.
         while self.answers.try_recv().is_ok() {}
-        let declined = if std::mem::take(&mut self.offered_draw) {
-            format!(" {} declines your draw.", self.opponent)
-        } else {
-            String::new()
-        };
-        let message = if offered {
-            format!("Your move.{declined} {} offers a draw.", self.opponent)
-        } else {
-            format!("Your move.{declined}")
-        };
+        let message = self.turn_message(offered);
         self.show(message, Some(limit), offered, false);
         // The clock starts once the page shows the position, not before it is opened.
         let Some(asked) = self.page.first_seen(OPEN_DEADLINE) else {

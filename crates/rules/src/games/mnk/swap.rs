@@ -16,7 +16,7 @@
 use super::game::{Mnk, Square};
 use super::params::{MnkParams, SwapRule};
 use crate::games::picture::Picture;
-use crate::games::{Colour, Diagram, Game, IllegalMove, MoveError, Outcome, Side, View};
+use crate::games::{Colour, Diagram, Game, IllegalMove, MoveError, Outcome, Side, SwapStep, View};
 
 /// A move of a game with a swap opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -288,6 +288,31 @@ impl Game for SwapGame {
             }
         }))
     }
+
+    fn swap_step(&self) -> Option<SwapStep> {
+        let colour = match self.board.side_to_move() {
+            Side::First => Colour::Black,
+            Side::Second => Colour::White,
+        };
+        match self.stage {
+            _ if self.board.outcome().is_some() => None,
+            Stage::Placing => Some(SwapStep::Place {
+                colour,
+                number: self.stones() as u8 + 1,
+                of: OPENING_STONES as u8,
+            }),
+            Stage::Choice(_) => Some(SwapStep::Choose {
+                more: self.may_place_more(),
+            }),
+            // White's fourth stone placed with `x y more`: Black's fifth is the second of two.
+            Stage::FifthStone => Some(SwapStep::Place {
+                colour,
+                number: 2,
+                of: 2,
+            }),
+            Stage::Settled { .. } => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -384,6 +409,35 @@ mod tests {
             assert_eq!(g.black(), Some(black), "{choice}");
             assert_eq!(Game::side_to_move(&g), next, "{choice}");
         }
+    }
+
+    /// Each step of a swap2 opening names the stone to place or the choice, until the colours
+    /// are chosen.
+    #[test]
+    fn the_swap_step_names_each_stone_and_choice() {
+        let place = |colour, number, of| Some(SwapStep::Place { colour, number, of });
+        let mut g = game("swap2");
+        let mut steps = Vec::new();
+        for mv in ["7 7", "8 8", "7 8", "9 9 more", "6 8", "6 6"] {
+            steps.push(Game::swap_step(&g));
+            g.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+        steps.push(Game::swap_step(&g));
+        assert_eq!(
+            steps,
+            [
+                place(Colour::Black, 1, 3),
+                place(Colour::White, 2, 3),
+                place(Colour::Black, 3, 3),
+                Some(SwapStep::Choose { more: true }),
+                place(Colour::Black, 2, 2),
+                Some(SwapStep::Choose { more: false }),
+                None,
+            ]
+        );
+        let mut g = game("swap1");
+        play(&mut g, &OPENING);
+        assert_eq!(Game::swap_step(&g), Some(SwapStep::Choose { more: false }));
     }
 
     #[test]
