@@ -7,20 +7,14 @@
 
 use crate::arena::{get, init, serve, set_ladder_time, token};
 use crate::arena_pages::sign_up;
-use crate::browser_support::Browser;
+use crate::browser_support::{Browser, Running};
 use serde_json::Value;
 
 #[test]
 #[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
 fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, _server, url, ann) = ann_at_the_random_bot();
     let arena = dir.path().join("arena");
-    init(&arena);
-    let (_server, url) = serve(&arena);
-    let ann = Browser::start();
-    sign_up(&ann, &url, "ann");
-    ann.goto(&format!("{url}#/bot/tictactoe/builtin-random"));
-    ann.until("return document.querySelector('button[name=play]');");
     ann.click("button[name=play]");
     ann.until(
         "return location.hash.startsWith('#/play/') && document.querySelector('.board-area svg') \
@@ -97,20 +91,7 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
     ann.goto(&format!("{url}#/play/{id}"));
     ann.until("return document.querySelector('.message').textContent.startsWith('Your move') && document.querySelectorAll('ol.moves li').length === 2;");
     // The rest by clicking, to the end.
-    loop {
-        let now = ann.until(
-            "const m = document.querySelector('.message').textContent; \
-             return (m.startsWith('Game over') || (m.startsWith('Your move') && document.querySelector('.board-area .target[data-move]'))) && m;",
-        );
-        if now.as_str().unwrap().starts_with("Game over") {
-            break;
-        }
-        let before = ann.eval("return document.querySelectorAll('ol.moves li').length;");
-        ann.click(".board-area .target[data-move]");
-        ann.until(&format!(
-            "return document.querySelectorAll('ol.moves li').length > {before};"
-        ));
-    }
+    click_to_the_end(&ann);
     // Over: nothing more to send, the verdict stays, and the page leads to the game stored,
     // titled with its number in the ladder.
     assert_eq!(
@@ -149,6 +130,54 @@ fn a_person_plays_a_bot_by_console_and_clicks_and_the_game_is_rated() {
 
     casual_and_friendly(&ann, &url);
     friendlies_refused(&url, &crate::arena::token(&arena, "carl", false));
+}
+
+/// The clock of a game's page runs only while the page shows the game: left for another page
+/// it stops, opened again one runs, and it stops at the end (each visit started one for good,
+/// two then counting down on one page).
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn a_game_page_left_and_opened_again_runs_one_clock() {
+    let (_dir, _server, _url, ann) = ann_at_the_random_bot();
+    // The page is not loaded again from here on (only its hash changes): every timer it starts
+    // is counted until stopped.
+    ann.eval(
+        "window.timers = new Set(); const start = window.setInterval, stop = window.clearInterval;
+         window.setInterval = (...args) => { const id = start(...args); timers.add(id); return id; };
+         window.clearInterval = (id) => { timers.delete(id); stop(id); };",
+    );
+    ann.click("button[name=play]");
+    let your_move =
+        "return document.querySelector('.message').textContent.startsWith('Your move');";
+    ann.until(your_move);
+    let game = ann.eval("return location.hash;");
+    assert_eq!(ann.eval("return timers.size;"), 1, "the clock runs");
+    ann.eval("location.hash = '#/';");
+    ann.until("return document.querySelector('table.ladders');");
+    assert_eq!(ann.eval("return timers.size;"), 0, "left, the clock stops");
+    ann.eval(&format!("location.hash = {game};"));
+    ann.until(your_move);
+    assert_eq!(
+        ann.eval("return timers.size;"),
+        1,
+        "opened again, one clock"
+    );
+    click_to_the_end(&ann);
+    assert_eq!(ann.eval("return timers.size;"), 0, "over, the clock stops");
+}
+
+/// An arena of its own, served, and ann signed up in Chromium at the page of tic-tac-toe's
+/// random bot, its play button shown.
+fn ann_at_the_random_bot() -> (tempfile::TempDir, Running, String, Browser) {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (server, url) = serve(&arena);
+    let ann = Browser::start();
+    sign_up(&ann, &url, "ann");
+    ann.goto(&format!("{url}#/bot/tictactoe/builtin-random"));
+    ann.until("return document.querySelector('button[name=play]');");
+    (dir, server, url, ann)
 }
 
 /// Friendly matches asked for wrongly are refused with the reason: no games, too many, one bot
@@ -261,6 +290,24 @@ fn casual_and_friendly(ann: &Browser, url: &str) {
             r#"["builtin-random","builtin-greedy"]"#
         ]
     );
+}
+
+/// Plays the person's turns by clicking the first move the board offers, until the game is over.
+fn click_to_the_end(browser: &Browser) {
+    loop {
+        let now = browser.until(
+            "const m = document.querySelector('.message').textContent; \
+             return (m.startsWith('Game over') || (m.startsWith('Your move') && document.querySelector('.board-area .target[data-move]'))) && m;",
+        );
+        if now.as_str().unwrap().starts_with("Game over") {
+            break;
+        }
+        let before = browser.eval("return document.querySelectorAll('ol.moves li').length;");
+        browser.click(".board-area .target[data-move]");
+        browser.until(&format!(
+            "return document.querySelectorAll('ol.moves li').length > {before};"
+        ));
+    }
 }
 
 fn type_move(browser: &Browser, text: &str) {

@@ -755,6 +755,18 @@ function showSeat(seat) {
   seat.chosen = [];
   seat.pending = null;
   light(seat);
+  runClock(seat);
+}
+
+// The clock's timer runs only while the person's time does: stopped at the opponent's turn, at
+// the end and when the page is left (each visit to a game's page left one running for good).
+function runClock(seat) {
+  const running = seat.deadline !== null && !seat.left;
+  if (running && seat.timer === null) seat.timer = setInterval(() => tick(seat), 100);
+  else if (!running && seat.timer !== null) {
+    clearInterval(seat.timer);
+    seat.timer = null;
+  }
   tick(seat);
 }
 
@@ -771,15 +783,17 @@ function tick(seat) {
 // `base` is where the seat's page is served: `api/play` for `referee play --browser`, the
 // game's own address in the arena.
 async function showPlay(base = "api/play") {
-  const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, chosen: [], pending: null, offerDraw: false, placeMore: false };
+  const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, timer: null, left: false, chosen: [], pending: null, offerDraw: false, placeMore: false };
   const { ui } = seat;
   wirePlayControls(seat);
   ui.board.addEventListener("click", (event) => tapBoard(seat, event));
   const refresh = async () => {
-    seat.state = await getJson(`${base}/state`);
+    const state = await getJson(`${base}/state`);
+    // A state fetched as the page was left would start the clock again.
+    if (seat.left) return;
+    seat.state = state;
     showSeat(seat);
   };
-  setInterval(() => tick(seat), 100);
   const source = new EventSource(`${base}/events`);
   source.addEventListener("changed", refresh);
   // The stream broke: the server may be gone (`play --browser` ends with its game), and a
@@ -788,13 +802,18 @@ async function showPlay(base = "api/play") {
     try { await refresh(); } catch (error) {
       source.close();
       seat.deadline = null;
+      runClock(seat);
       for (const control of [ui.resign, ui.typed, ui.sendTyped, ui.draw]) control.disabled = true;
       ui.clock.textContent = "";
       ui.message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
     }
   });
   await refresh();
-  return () => source.close();
+  return () => {
+    seat.left = true;
+    source.close();
+    runClock(seat);
+  };
 }
 
 // ----- Routing -----
