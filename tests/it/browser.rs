@@ -673,6 +673,29 @@ fn a_person_plays_a_checkers_multi_jump_square_by_square() {
     assert_eq!(record["moves"][0]["move"], "9x18x27");
 }
 
+/// "Offer a draw" switched on and off again: the turn's message is back, the mandatory capture
+/// with it (switched off, it left the message empty).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_draw_offer_switched_off_shows_the_turns_message_again() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, url) = play_in_browser("checkers", records.path(), &["-p", "fen=B:W14,23,30:B9,1"]);
+    let browser = Browser::start();
+    browser.goto(&url);
+    let message = "return document.querySelector('.message').textContent;";
+    let turn = browser.until(
+        "const m = document.querySelector('.message').textContent; return m.startsWith('Your move') && m;",
+    );
+    assert_eq!(turn, json!("Your move. A capture is mandatory."));
+    browser.click("button[name=draw]");
+    assert_eq!(
+        browser.eval(message),
+        json!("Your next move offers a draw.")
+    );
+    browser.click("button[name=draw]");
+    assert_eq!(browser.eval(message), turn);
+}
+
 /// The message and the targets marked by a first tap (their move or square).
 fn marked(browser: &Browser) -> Value {
     browser.eval(

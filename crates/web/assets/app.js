@@ -572,7 +572,8 @@ function playLayout() {
     message: el("div", { class: "message", role: "status" }),
     moves: el("ol", { class: "moves" }),
     resign: el("button", { type: "button", name: "resign" }, "Resign"),
-    draw: el("button", { type: "button", name: "draw" }, "Offer a draw"),
+    // Disabled until the first state is shown: switched off, it shows that state's message again.
+    draw: el("button", { type: "button", name: "draw", disabled: "" }, "Offer a draw"),
     // Swap openings: at a choice, take Black without a stone, or (swap2) place two more stones.
     swap: el("button", { type: "button", name: "swap", hidden: "" }, "Swap: take Black"),
     more: el("button", { type: "button", name: "more", hidden: "" }, "Place two more"),
@@ -633,14 +634,14 @@ function wirePlayControls(seat) {
   ui.more.addEventListener("click", () => {
     seat.placeMore = !seat.placeMore;
     ui.more.classList.toggle("chosen", seat.placeMore);
-    ui.message.textContent = seat.placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : seat.state.message;
+    ui.message.textContent = seat.placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : turnMessage(seat.state);
   });
   ui.draw.addEventListener("click", () => {
     if (seat.state && seat.state.draw_offered) post(`${base}/draw`);
     else {
       seat.offerDraw = !seat.offerDraw;
       ui.draw.classList.toggle("chosen", seat.offerDraw);
-      ui.message.textContent = seat.offerDraw ? "Your next move offers a draw." : "";
+      ui.message.textContent = seat.offerDraw ? "Your next move offers a draw." : turnMessage(seat.state);
     }
   });
 }
@@ -733,6 +734,11 @@ function tapBoard(seat, event) {
   light(seat);
 }
 
+// The turn's message: the server's, and at the person's turn the mandatory capture if any.
+function turnMessage(state) {
+  return state.message + (state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "");
+}
+
 // Shows the state the server sent: the position, the moves, the controls the turn allows and
 // its message, the clock.
 function showSeat(seat) {
@@ -750,8 +756,7 @@ function showSeat(seat) {
   ui.draw.textContent = state.draw_offered ? "Accept the draw" : "Offer a draw";
   ui.swap.hidden = !(state.your_turn && state.legal.includes("swap"));
   ui.more.hidden = !(state.your_turn && state.legal.some((move) => move.endsWith(" more")));
-  const capture = state.your_turn && state.legal.some((move) => move.includes("x")) ? " A capture is mandatory." : "";
-  ui.message.textContent = state.message + capture;
+  ui.message.textContent = turnMessage(state);
   seat.chosen = [];
   seat.pending = null;
   light(seat);
