@@ -561,25 +561,51 @@ fn a_person_placing_a_swap_opening_is_told_each_stones_colour() {
     browser.until("return document.querySelectorAll('ol.moves li').length >= 3;");
 }
 
-/// Second at swap2 gomoku, a person sees the choice's buttons and takes Black with one click,
-/// then wins or loses by clicking squares; the record has them as Black.
-#[test]
-#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
-fn a_person_takes_black_at_a_swap_opening_with_a_button() {
-    let records = tempfile::tempdir().unwrap();
+/// `referee play gomoku --browser`, swap2, the person second against the random bot, recording
+/// into `records`; Chromium at the person's choice of colours.
+fn at_the_swap2_choice(records: &Path) -> (Running, Browser) {
     let mut command = referee();
     command
         .args(["play", "gomoku", "-p", "swap=swap2", "--browser"])
         .args(["--first", RANDOM, "--second", "human"])
         .args(["--human-time", "move=60000", "--record"])
-        .arg(records.path());
-    let (mut play, url) = start_with_url(command);
+        .arg(records);
+    let (play, url) = start_with_url(command);
     let browser = Browser::start();
     browser.goto(&url);
     browser.until(
         "const swap = document.querySelector('button[name=swap]');
          return swap && !swap.hidden && document.querySelector('.message').textContent.startsWith('Your move');",
     );
+    (play, browser)
+}
+
+/// Second at swap2 gomoku, a person who chooses to place two more is told each stone's colour,
+/// as the other steps of the opening are (it said 'Click White's stone', naming no mark).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_person_placing_two_more_is_told_each_stones_colour() {
+    let records = tempfile::tempdir().unwrap();
+    let (_play, browser) = at_the_swap2_choice(records.path());
+    let message = "return document.querySelector('.message').textContent;";
+    browser.click("button[name=more]");
+    assert_eq!(
+        browser.eval(message),
+        json!("Tap where to place a white stone (O), 1 of 2; at your next turn you place a black stone (X), 2 of 2, and your opponent chooses.")
+    );
+    browser.click(".target[data-move]");
+    browser.until(
+        "return document.querySelector('.message').textContent === 'Your move. Place a black stone (X), 2 of 2.';",
+    );
+}
+
+/// Second at swap2 gomoku, a person sees the choice's buttons and takes Black with one click,
+/// then wins or loses by clicking squares; the record has them as Black.
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_person_takes_black_at_a_swap_opening_with_a_button() {
+    let records = tempfile::tempdir().unwrap();
+    let (mut play, browser) = at_the_swap2_choice(records.path());
     assert_eq!(
         browser.eval("return document.querySelector('button[name=more]').hidden;"),
         json!(false),

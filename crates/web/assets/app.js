@@ -634,7 +634,10 @@ function wirePlayControls(seat) {
   ui.more.addEventListener("click", () => {
     seat.placeMore = !seat.placeMore;
     ui.more.classList.toggle("chosen", seat.placeMore);
-    ui.message.textContent = seat.placeMore ? "Click White's stone; you then place Black's, and your opponent chooses." : turnMessage(seat.state);
+    // Named as the server names the opening's other stones: a colour with its mark.
+    ui.message.textContent = seat.placeMore
+      ? "Tap where to place a white stone (O), 1 of 2; at your next turn you place a black stone (X), 2 of 2, and your opponent chooses."
+      : turnMessage(seat.state);
   });
   ui.draw.addEventListener("click", () => {
     if (seat.state && seat.state.draw_offered) post(`${base}/draw`);
