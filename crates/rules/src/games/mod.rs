@@ -97,6 +97,16 @@ impl Colour {
             Colour::White => 'O',
         }
     }
+
+    /// One of its stones in words for a person, named with the mark the board draws it as:
+    /// `a white stone (O)`.
+    pub fn stone(self) -> String {
+        format!(
+            "a {} stone ({})",
+            self.to_string().to_lowercase(),
+            self.mark()
+        )
+    }
 }
 
 impl fmt::Display for Colour {
@@ -113,22 +123,34 @@ impl fmt::Display for Colour {
 /// stones on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SwapStep {
-    /// A stone of `colour`, the `number`th of the `of` this player places in a row: the
-    /// opening's three (Black, White, Black), or swap2's two more (White, then Black).
-    Place {
-        /// The colour of the stone.
-        colour: Colour,
-        /// Which of the stones it is, from 1.
-        number: u8,
-        /// How many stones the player places in a row.
-        of: u8,
-    },
+    /// A stone to place.
+    Place(OpeningStone),
     /// The choice of colours: `swap` (take Black) or White's next stone, and with `more`
     /// (swap2's first choice) `x y more` too.
     Choose {
         /// Whether `x y more` is among the moves.
         more: bool,
     },
+}
+
+/// A stone of `colour` that a swap opening has a player place, the `number`th of the `of` they
+/// place in a row: the opening's three (Black, White, Black), or swap2's two more (White, then
+/// Black). Shown as a person is told it, in the browser and at the console: `a white stone (O),
+/// 2 of 3`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpeningStone {
+    /// The colour of the stone.
+    pub colour: Colour,
+    /// Which of the stones it is, from 1.
+    pub number: u8,
+    /// How many stones the player places in a row.
+    pub of: u8,
+}
+
+impl fmt::Display for OpeningStone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {} of {}", self.colour.stone(), self.number, self.of)
+    }
 }
 
 /// Why a text is refused as a move. `NotAMove` means the text is not in the game's notation at

@@ -158,18 +158,11 @@ impl BrowserSeat {
         if std::mem::take(&mut self.offered_draw) {
             message += &format!(" {} declines your draw.", self.opponent);
         }
-        // The board draws the stones as X and O: a colour is named with its mark.
-        let stone = |colour: Colour| {
-            let name = colour.to_string().to_lowercase();
-            format!("a {name} stone ({})", colour.mark())
-        };
         let step = self.followed.as_ref().and_then(|f| f.game.swap_step());
         match step {
-            Some(SwapStep::Place { colour, number, of }) => {
-                message += &format!(" Place {}, {number} of {of}.", stone(colour));
-            }
+            Some(SwapStep::Place(stone)) => message += &format!(" Place {stone}."),
             Some(SwapStep::Choose { more }) => {
-                let white = stone(Colour::White);
+                let white = Colour::White.stone();
                 message += &if more {
                     format!(
                         " Take Black with Swap, place {white} and play White, or place two more and let {} choose.",

@@ -16,7 +16,9 @@
 use super::game::{Mnk, Square};
 use super::params::{MnkParams, SwapRule};
 use crate::games::picture::Picture;
-use crate::games::{Colour, Diagram, Game, IllegalMove, MoveError, Outcome, Side, SwapStep, View};
+use crate::games::{
+    Colour, Diagram, Game, IllegalMove, MoveError, OpeningStone, Outcome, Side, SwapStep, View,
+};
 
 /// A move of a game with a swap opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,31 +126,47 @@ impl SwapGame {
         }
     }
 
-    /// The caption under the board: who plays which colour, or what the opening waits for.
+    /// The stone the side to move places before the colours are chosen; `None` at a choice
+    /// and once they are chosen.
+    fn opening_stone(&self) -> Option<OpeningStone> {
+        let colour = match self.board.side_to_move() {
+            Side::First => Colour::Black,
+            Side::Second => Colour::White,
+        };
+        let (number, of) = match self.stage {
+            Stage::Placing => (self.stones() as u8 + 1, OPENING_STONES as u8),
+            // White's fourth stone placed with `x y more`: Black's fifth is the second of two.
+            Stage::FifthStone => (2, 2),
+            Stage::Choice(_) | Stage::Settled { .. } => return None,
+        };
+        Some(OpeningStone { colour, number, of })
+    }
+
+    /// The caption under the board: who plays which colour, or what the opening waits for (the
+    /// stone named as a person is told it at their turn).
     fn caption(&self) -> String {
-        match self.stage {
-            Stage::Settled { black } => format!(
-                "X Black: {black} player; O White: {} player",
-                black.opponent()
-            ),
-            Stage::Placing => format!(
-                "{} opening: the first player places stone {} of 3",
-                self.board.params().swap.as_str(),
-                self.stones() + 1
-            ),
-            Stage::Choice(side) => format!(
-                "{} opening: the {side} player chooses: 'swap' (Black) or White's stone{}",
-                self.board.params().swap.as_str(),
+        let asked = match (self.stage, self.opening_stone()) {
+            (Stage::Settled { black }, _) => {
+                return format!(
+                    "X Black: {black} player; O White: {} player",
+                    black.opponent()
+                )
+            }
+            (_, Some(stone)) => format!("places {stone}"),
+            (_, None) => format!(
+                "chooses: 'swap' (Black) or White's stone{}",
                 if self.may_place_more() {
                     " (or 'x y more')"
                 } else {
                     ""
                 }
             ),
-            Stage::FifthStone => {
-                "swap2 opening: the second player places Black's fifth stone".to_string()
-            }
-        }
+        };
+        format!(
+            "{} opening: the {} player {asked}",
+            self.board.params().swap.as_str(),
+            self.side_to_move()
+        )
     }
 }
 
@@ -290,27 +308,12 @@ impl Game for SwapGame {
     }
 
     fn swap_step(&self) -> Option<SwapStep> {
-        let colour = match self.board.side_to_move() {
-            Side::First => Colour::Black,
-            Side::Second => Colour::White,
-        };
         match self.stage {
             _ if self.board.outcome().is_some() => None,
-            Stage::Placing => Some(SwapStep::Place {
-                colour,
-                number: self.stones() as u8 + 1,
-                of: OPENING_STONES as u8,
-            }),
             Stage::Choice(_) => Some(SwapStep::Choose {
                 more: self.may_place_more(),
             }),
-            // White's fourth stone placed with `x y more`: Black's fifth is the second of two.
-            Stage::FifthStone => Some(SwapStep::Place {
-                colour,
-                number: 2,
-                of: 2,
-            }),
-            Stage::Settled { .. } => None,
+            _ => self.opening_stone().map(SwapStep::Place),
         }
     }
 }
@@ -415,7 +418,7 @@ mod tests {
     /// are chosen.
     #[test]
     fn the_swap_step_names_each_stone_and_choice() {
-        let place = |colour, number, of| Some(SwapStep::Place { colour, number, of });
+        let place = |colour, number, of| Some(SwapStep::Place(OpeningStone { colour, number, of }));
         let mut g = game("swap2");
         let mut steps = Vec::new();
         for mv in ["7 7", "8 8", "7 8", "9 9 more", "6 8", "6 6"] {
@@ -438,6 +441,31 @@ mod tests {
         let mut g = game("swap1");
         play(&mut g, &OPENING);
         assert_eq!(Game::swap_step(&g), Some(SwapStep::Choose { more: false }));
+    }
+
+    /// The caption under the board (the console shows it at each turn) names the stone to
+    /// place as the browser's message does: its colour and mark, which of how many (it said
+    /// 'places stone 2 of 3', no colour).
+    #[test]
+    fn the_caption_names_each_stone_to_place() {
+        let mut g = game("swap2");
+        let mut captions = Vec::new();
+        for mv in ["7 7", "8 8", "7 8", "9 9 more", "6 8", "6 6"] {
+            let diagram = Game::diagram(&g, &View::default()).to_string();
+            captions.push(diagram.lines().last().unwrap().to_string());
+            g.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+        assert_eq!(
+            captions,
+            [
+                "swap2 opening: the first player places a black stone (X), 1 of 3",
+                "swap2 opening: the first player places a white stone (O), 2 of 3",
+                "swap2 opening: the first player places a black stone (X), 3 of 3",
+                "swap2 opening: the second player chooses: 'swap' (Black) or White's stone (or 'x y more')",
+                "swap2 opening: the second player places a black stone (X), 2 of 2",
+                "swap2 opening: the first player chooses: 'swap' (Black) or White's stone",
+            ]
+        );
     }
 
     #[test]
