@@ -200,6 +200,34 @@ fn a_game_page_left_while_it_loads_closes_its_stream_and_draws_nothing() {
     }
 }
 
+/// A game's page whose first state cannot be loaded (an answer that is no JSON) says so, the
+/// error as text, and closes its event stream (it was left open, nothing to close it).
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn a_game_page_that_cannot_load_says_so_and_closes_its_stream() {
+    let (_dir, _server, _url, ann) = ann_at_the_random_bot();
+    let play = playing(&ann);
+    counting_streams_at_the_ladders(&ann);
+    ann.eval(
+        "const now = window.fetch;
+         window.fetch = (url, options) => /\\/state$/.test(url)
+           ? Promise.resolve(new Response('<b>no state</b>')) : now(url, options);",
+    );
+    ann.eval(&format!("location.hash = {play};"));
+    let said =
+        ann.until("const p = document.querySelector('main p.no-page'); return p && p.textContent;");
+    let said = said.as_str().unwrap();
+    assert!(
+        said.starts_with("The game could not be loaded (") && said.contains("<b>no state</b>"),
+        "{said}"
+    );
+    assert_eq!(
+        ann.eval("return document.querySelectorAll('main b').length;"),
+        0
+    );
+    assert_eq!(ann.eval("return streams.size;"), 0, "the stream closed");
+}
+
 /// The address of a game begun by ann against the bot whose page is shown, at her move.
 fn playing(ann: &Browser) -> Value {
     ann.click("button[name=play]");

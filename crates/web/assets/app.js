@@ -822,7 +822,12 @@ async function showPlay(base = "api/play") {
       ui.message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
     }
   });
-  await refresh();
+  // A first state that cannot be loaded leaves nothing to follow: the stream is closed and the
+  // page says why (a game that is not there stays a page that does not exist).
+  try { await refresh(); } catch (error) {
+    source.close();
+    throw error instanceof NotFound ? error : new Error(`The game could not be loaded (${error.message})`);
+  }
 }
 
 // ----- Routing -----
