@@ -9,7 +9,7 @@ let session = null;
 
 // Who is signed in, and the page's token that every state-changing request carries.
 async function currentSession() {
-  session = await getJson("api/session");
+  session = await getJson("api/session", null); // the menu's, on every page
   const who = document.getElementById("who");
   who.replaceChildren(...(session.user
     ? [`${session.user.name} `, el("button", { type: "button", name: "logout", onclick: logOut }, "log out")]
@@ -138,7 +138,7 @@ async function showBot([ladder, name]) {
     if (!left && busy(shown)) timer = setTimeout(follow, 1000);
   };
   if (busy(shown)) timer = setTimeout(follow, 1000);
-  return () => { left = true; clearTimeout(timer); };
+  onLeave(() => { left = true; clearTimeout(timer); });
 }
 
 // Draws a bot's page from its data; the bot drawn.
@@ -323,6 +323,7 @@ async function showLive() {
       clock.textContent = seconds(Number(clock.dataset.left) - (Date.now() - Number(clock.dataset.since)));
     }
   }, 100);
+  onLeave(() => { left = true; clearInterval(tick); });
   let table = null;
   const rows = new Map();
   // The watch link first: on a phone the table's end is off the screen.
@@ -363,8 +364,7 @@ async function showLive() {
     markOnce("live-shown");
   };
   await draw();
-  const stop = watch(throttle(() => { if (!left) draw(); }, 1000));
-  return () => { left = true; stop(); clearInterval(tick); };
+  onLeave(watch(throttle(() => { if (!left) draw(); }, 1000)));
 }
 
 // Invitations: the panel of those sent, received and open to anyone, and a form to invite. It
@@ -373,7 +373,7 @@ async function showLive() {
 let invitationEvents = null;
 const invitationWatchers = new Set();
 async function countInvitations() {
-  const list = await getJson("api/invitations");
+  const list = await getJson("api/invitations", null); // the title's, on every page
   const waiting = list.filter((invitation) => !invitation.mine && invitation.state === "waiting").length;
   document.title = waiting ? `(${waiting}) referee arena` : "referee arena";
   invitationWatchers.forEach((watcher) => watcher(list));
@@ -424,10 +424,10 @@ async function showInvitations() {
   };
   main().replaceChildren(el("h1", {}, "Invitations"), invite, panel);
   invitationWatchers.add(draw);
+  onLeave(() => invitationWatchers.delete(draw));
   followInvitations();
   draw(await getJson("api/invitations"));
   markOnce("invitations-shown");
-  return () => invitationWatchers.delete(draw);
 }
 
 window.EXTRA_ROUTES = {

@@ -11,10 +11,11 @@ const EMBEDDED = (() => {
 })();
 
 // An answer other than 200 throws; one of 404 as NotFound, which the page tells as a page
-// that does not exist.
+// that does not exist. A request is the page's, aborted when it is left (see route); `signal`
+// null for one that outlives it.
 class NotFound extends Error {}
-async function getJson(url) {
-  const response = await fetch(url, { credentials: "same-origin" });
+async function getJson(url, signal = page.signal) {
+  const response = await fetch(url, { credentials: "same-origin", signal });
   if (response.status === 404) throw new NotFound(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response.json();
@@ -50,7 +51,7 @@ const api = EMBEDDED ? {
   games: () => getJson("api/games"),
   game: (source, number) => getJson(`api/game/${enc(source)}/${number}`),
   position: async (source, number, ply) => {
-    const response = await fetch(`api/position/${enc(source)}/${number}/${ply}`, { credentials: "same-origin" });
+    const response = await fetch(`api/position/${enc(source)}/${number}/${ply}`, { credentials: "same-origin", signal: page.signal });
     return response.ok ? response.text() : null;
   },
   tournament: (source) => getJson(`api/tournament/${enc(source)}`),
@@ -195,13 +196,13 @@ async function showIndex(query) {
   render();
   markOnce("games-shown");
   // Games played meanwhile update the rows in place: the filters keep what the person set.
-  return watch(throttle(async () => {
+  onLeave(watch(throttle(async () => {
     data = await api.games();
     const known = new Set([...filters.reason.options].map((option) => option.value));
     reasons(data.games).filter((reason) => !known.has(reason))
       .forEach((reason) => filters.reason.append(el("option", { value: reason }, reason)));
     render();
-  }, 500));
+  }, 500)));
 }
 
 // Runs `callback` at most once every `ms`, the last call never lost.
@@ -362,7 +363,7 @@ async function showGame(source, number, at) {
   // A game stored under another address (the arena's live game, once over) is shown there.
   const moved = () => view.stored && (view.stored.source !== source || view.stored.number !== number);
   const follow = () => location.replace(gameHref(view.stored.source, view.stored.number));
-  if (moved()) { follow(); return null; }
+  if (moved()) { follow(); return; }
   const positions = new Map();
   let ply = Number.isInteger(at) && at >= 0 ? Math.min(at, view.positions - 1) : view.positions - 1;
   let playing = null;
@@ -413,10 +414,11 @@ async function showGame(source, number, at) {
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
   };
   document.addEventListener("keydown", keys);
+  onLeave(() => { document.removeEventListener("keydown", keys); if (playing) clearInterval(playing); });
   fillGame(parts, view, exportUrl, go);
   await go(ply);
   status(view.live ? "live: the game updates as it is played" : "");
-  const stopWatching = watch(async () => {
+  onLeave(watch(async () => {
     if (!view.live) return;
     const atEnd = ply >= view.positions - 1;
     try { view = await api.game(source, number); } catch (error) { return; }
@@ -425,8 +427,7 @@ async function showGame(source, number, at) {
     fillGame(parts, view, exportUrl, go);
     go(atEnd ? view.positions - 1 : ply);
     if (!view.live) status("the game is over");
-  });
-  return () => { document.removeEventListener("keydown", keys); stopWatching(); if (playing) clearInterval(playing); };
+  }));
 }
 
 // ----- A tournament's standings -----
@@ -803,6 +804,11 @@ async function showPlay(base = "api/play") {
     showSeat(seat);
   };
   const source = new EventSource(`${base}/events`);
+  onLeave(() => {
+    seat.left = true;
+    source.close();
+    runClock(seat);
+  });
   source.addEventListener("changed", refresh);
   // The stream broke: the server may be gone (`play --browser` ends with its game), and a
   // page left showing "Your move" with a clock running would never hear of it.
@@ -816,34 +822,40 @@ async function showPlay(base = "api/play") {
       ui.message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
     }
   });
-  await refresh();
-  return () => {
-    seat.left = true;
+  // A first state that cannot be loaded leaves nothing to follow: the stream is closed and the
+  // page says why (a game that is not there stays a page that does not exist).
+  try { await refresh(); } catch (error) {
     source.close();
-    runClock(seat);
-  };
+    throw error instanceof NotFound ? error : new Error(`The game could not be loaded (${error.message})`);
+  }
 }
 
 // ----- Routing -----
 
-let leave = null;
+// The page shown, or being loaded: a navigation aborts it, which runs at once what it asked to
+// run when left (closing its streams, stopping its timers) and aborts its requests, so that one
+// left while it loaded never draws over the page shown next.
+let page = new AbortController();
+function onLeave(cleanup) { page.signal.addEventListener("abort", cleanup); }
 async function route() {
-  if (leave) { leave(); leave = null; }
+  page.abort();
+  const here = page = new AbortController();
   const hash = location.hash.replace(/^#/, "") || "/";
   const [path, query] = hash.split("?");
   const parts = path.split("/").filter(Boolean);
   try {
     // A page that builds on this one (the arena's) names pages of its own, by their first part.
     const extra = window.EXTRA_ROUTES && window.EXTRA_ROUTES[parts[0] || ""];
-    if (extra) leave = await extra(parts.slice(1).map(decodeURIComponent), new URLSearchParams(query || ""));
-    else if (document.body.dataset.page === "play") leave = await showPlay();
-    else if (parts[0] === "game") leave = await showGame(decodeURIComponent(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
-    else if (parts[0] === "tournament") leave = await showTournament(decodeURIComponent(parts[1]));
-    else if (CONTEST && parts[0] === "entrant") leave = showEntrant(decodeURIComponent(parts[1]));
-    else if (CONTEST && parts.length === 0 && !query) leave = showContest();
-    else if (parts.length === 0) leave = await showIndex(query);
+    if (extra) await extra(parts.slice(1).map(decodeURIComponent), new URLSearchParams(query || ""));
+    else if (document.body.dataset.page === "play") await showPlay();
+    else if (parts[0] === "game") await showGame(decodeURIComponent(parts[1]), Number(parts[2]), parts[3] === undefined ? null : Number(parts[3]));
+    else if (parts[0] === "tournament") await showTournament(decodeURIComponent(parts[1]));
+    else if (CONTEST && parts[0] === "entrant") showEntrant(decodeURIComponent(parts[1]));
+    else if (CONTEST && parts.length === 0 && !query) showContest();
+    else if (parts.length === 0) await showIndex(query);
     else throw new NotFound(path);
   } catch (error) {
+    if (here.signal.aborted) return; // left while it loaded: the page shown next stays
     const gone = error instanceof NotFound;
     main().replaceChildren(el("h1", {}, gone ? "No such page" : "Cannot show this page"),
       el("p", { class: "no-page" }, gone ? "This page does not exist" : error.message, ": go to ",
