@@ -850,6 +850,34 @@ fn moves_are_taken_back_in_a_casual_game_only_and_it_is_not_recorded() {
     assert_eq!(std::fs::read_dir(records.path()).unwrap().count(), 0);
 }
 
+/// After a take-back the game goes on from the moves kept: they keep their numbers, at the
+/// prompt and in the verdict, and the opening is not counted.
+#[test]
+fn a_move_keeps_its_number_after_a_take_back() {
+    let mut console = Console::play(&[
+        "gomoku",
+        "--second",
+        "builtin:random",
+        "--human-time",
+        "off",
+        "--opening",
+        "7 7,8 8",
+        "--no-record",
+    ]);
+    console.prompt_end = "X> ";
+    assert!(console.prompt().contains("Move 1: X (you) to move"));
+    console.answer("a0");
+    assert!(console.answer("a1").contains("Move 5: X (you) to move"));
+    let undone = console.answer("undo");
+    assert!(undone.contains("Move 3: X (you) to move"), "{undone}");
+    console.send("resign");
+    let ending = console.finish();
+    assert!(
+        ending.contains("X (first player) resigned at move 3"),
+        "{ending}"
+    );
+}
+
 #[test]
 fn a_person_who_does_not_answer_loses_on_time() {
     let mut console = Console::play(&[
@@ -934,6 +962,24 @@ fn resigning_and_leaving() {
     assert!(ending.contains("it counts as resigning"), "{ending}");
     assert!(
         ending.contains("O (second player) resigned at move 2"),
+        "{ending}"
+    );
+
+    // From an opening: the prompt counts the moves after it, as the verdict does.
+    let mut console = Console::play(&[
+        "tictactoe",
+        "--second",
+        "builtin:random",
+        "--opening",
+        "1 1,0 0",
+        "--no-record",
+    ]);
+    let start = console.prompt();
+    assert!(start.contains("Move 1: X (you) to move"), "{start}");
+    console.send("resign");
+    let ending = console.finish();
+    assert!(
+        ending.contains("X (first player) resigned at move 1"),
         "{ending}"
     );
 
@@ -1159,7 +1205,8 @@ fn the_move_that_ends_a_casual_game_can_be_taken_back() {
         undone.contains("Taken back: c0 (2 0), c1 (2 1)."),
         "{undone}"
     );
-    assert!(undone.contains("Move 5: X (you) to move"), "{undone}");
+    // Moves are counted after the opening, as verdicts count them.
+    assert!(undone.contains("Move 1: X (you) to move"), "{undone}");
     // A resignation is not a move: no undo after it.
     console.send("resign");
     let ending = console.finish();

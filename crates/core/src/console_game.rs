@@ -396,11 +396,17 @@ impl<'a, 'p> Console<'a, 'p> {
             },
         };
         let [first, second] = seats;
+        // After a take-back, the moves kept beyond the opening the game began from are this
+        // game's moves still: verdicts count them, as the person's prompt does.
+        let resumed = self
+            .takebacks
+            .map_or(0, |from| opening.len().saturating_sub(from));
         Ok(play_game_watched(
             self.supervisor,
             number,
             rules,
             opening,
+            resumed,
             [
                 seated_player(Side::First, first.seat()),
                 seated_player(Side::Second, second.seat()),

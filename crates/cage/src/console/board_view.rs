@@ -72,7 +72,7 @@ pub fn move_words(spec: &GameSpec, notation: &str, you: bool) -> String {
     }
 }
 
-/// `Move 5: O (you) to move`; `number` counts the moves (plies) from the start.
+/// `Move 5: O (you) to move`; `number` counts the moves after the opening, as verdicts do.
 pub fn turn_line(spec: &GameSpec, seating: &Seating, game: &dyn AnyGame, number: usize) -> String {
     format!(
         "Move {number}: {} to move",

@@ -63,7 +63,7 @@ pub struct ConsoleSeat {
 
 /// Counts the person's move `canonical`, just played on `followed`'s game, and says it.
 fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers: bool) -> String {
-    followed.plies += 1;
+    followed.moves += 1;
     followed.takeable += 1;
     followed.offering = false;
     followed.offered_with_last = offers;
@@ -96,8 +96,9 @@ struct FollowedGame {
     spec: GameSpec,
     game: Box<dyn AnyGame>,
     side: Side,
-    /// Moves played so far, the opening's included.
-    plies: usize,
+    /// Moves played since the opening: the prompt numbers the move asked for as verdicts,
+    /// `referee check` and protocol.md count, so that "Move 3" and "at move 3" are one move.
+    moves: usize,
     /// Moves of the person's that may be taken back (played after the opening).
     takeable: usize,
     /// The player offered a draw, to go with their next move.
@@ -171,6 +172,8 @@ impl ConsoleSeat {
             spec, side, played, ..
         } = Setup::read(messages);
         let mut game = spec.new_game();
+        // After a take-back the game starts again from every move kept, but only the opening it
+        // was first started from is the opening.
         let opening = self.options.takebacks.unwrap_or(played.len());
         let mut takeable = 0;
         for (index, mv) in played.iter().enumerate() {
@@ -182,7 +185,7 @@ impl ConsoleSeat {
             spec,
             game,
             side,
-            plies: played.len(),
+            moves: played.len().saturating_sub(opening),
             takeable,
             offering: false,
             offered_with_last: false,
@@ -277,7 +280,7 @@ impl ConsoleSeat {
                     if !seating.humans[opponent.index()] {
                         screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
                     }
-                    followed.plies += 1;
+                    followed.moves += 1;
                     if let Err(error) = followed.game.play_text(mv) {
                         let lost = format!("(the console lost track of the game: {error})");
                         screen.say(Voice::Warning, &lost);
@@ -315,7 +318,7 @@ impl ConsoleSeat {
             _ => None,
         };
         screen.show(&draw(followed.game.as_ref(), only_piece));
-        let turn = turn_line(spec, seating, followed.game.as_ref(), followed.plies + 1);
+        let turn = turn_line(spec, seating, followed.game.as_ref(), followed.moves + 1);
         screen.say(Voice::Plain, &turn);
         if !movable.is_empty() {
             screen.say(
@@ -522,7 +525,7 @@ impl Seat for ConsoleSeat {
             for message in messages {
                 if let RefereeMessage::Opponent(mv) = message {
                     let _ = followed.game.play_text(mv);
-                    followed.plies += 1;
+                    followed.moves += 1;
                 }
             }
         }
@@ -650,7 +653,7 @@ mod tests {
             game: spec.new_game(),
             spec,
             side: Side::First,
-            plies: 0,
+            moves: 0,
             takeable: 0,
             offering: false,
             offered_with_last: false,

@@ -28,16 +28,27 @@ pub fn play_game(
     opening: &[String],
     players: [SeatedPlayer<'_>; 2],
 ) -> Result<PlayedGame, OpeningError> {
-    play_game_watched(supervisor, number, rules, opening, players, &mut |_, _| {})
+    play_game_watched(
+        supervisor,
+        number,
+        rules,
+        opening,
+        0,
+        players,
+        &mut |_, _| {},
+    )
 }
 
 /// Plays one game like [`play_game`], showing each move to `spectator` as soon as it is played,
-/// with the position after it (for a game shown move by move at the console).
+/// with the position after it (for a game shown move by move at the console). The last
+/// `resumed` moves of `opening` were played in this game before a take-back started it again
+/// (0 but at the console): verdicts number them as moves, so that a move keeps its number.
 pub fn play_game_watched(
     supervisor: &Supervisor,
     number: u32,
     rules: &GameRules,
     opening: &[String],
+    resumed: usize,
     mut players: [SeatedPlayer<'_>; 2],
     spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
 ) -> Result<PlayedGame, OpeningError> {
@@ -47,6 +58,7 @@ pub fn play_game_watched(
     let mut judge = Judge::new(
         rules,
         opening,
+        resumed,
         players.each_ref().map(|p| p.time),
         players.each_ref().map(|p| p.margin),
         names,
@@ -277,6 +289,7 @@ mod tests {
             1,
             &rules,
             &[],
+            0,
             [
                 SeatedPlayer {
                     seat: first,

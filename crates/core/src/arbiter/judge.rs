@@ -43,6 +43,9 @@ pub struct Judge {
     /// Whether the request awaiting an answer carried the opponent's draw offer.
     offered: bool,
     moves: Vec<MoveRecord>,
+    /// Moves at the end of `opening` that were played in this game before it was started again
+    /// (a take-back at the console): verdicts count them, so that a move keeps its number.
+    resumed: u32,
     verdict: Option<Verdict>,
 }
 
@@ -61,11 +64,13 @@ pub struct Judged {
 }
 
 impl Judge {
-    /// A game from `opening` (moves played before the bots take over), the players on `times`
-    /// (first, second), named in verdicts as `names`.
+    /// A game from `opening` (moves played before the bots take over), the last `resumed` of
+    /// them played in this game before it was started again, the players on `times` (first,
+    /// second), named in verdicts as `names`.
     pub fn new(
         rules: &GameRules,
         opening: &[String],
+        resumed: usize,
         times: [TimeControl; 2],
         margins: [Duration; 2],
         names: [String; 2],
@@ -84,6 +89,7 @@ impl Judge {
             draw_offer: None,
             offered: false,
             moves: Vec::new(),
+            resumed: u32::try_from(resumed).unwrap_or(u32::MAX),
             verdict: None,
         })
     }
@@ -153,7 +159,7 @@ impl Judge {
     /// Judges what `side` returned for the move asked for; `at` is when, since the game started.
     /// Returns whether a move was played (the game may still have ended with it).
     pub fn answer(&mut self, side: Side, reply: Result<Answer, Fault>, at: Duration) -> bool {
-        let at_move = Moment::Move(self.moves.len() as u32 + 1);
+        let at_move = Moment::Move(self.resumed + self.moves.len() as u32 + 1);
         let clock = &mut self.clocks[side.index()];
         let forfeit = |forfeit| Verdict::Forfeit {
             loser: side,
@@ -318,6 +324,7 @@ mod tests {
         Judge::new(
             &rules,
             &[],
+            0,
             [time, time],
             [rules.margin; 2],
             ["A (first player)".into(), "B (second player)".into()],
@@ -548,5 +555,36 @@ mod tests {
             sentence(&judge),
             "B (second player) played the illegal move '1 1' at move 2: 1 1 is already taken"
         );
+    }
+
+    /// The opening's moves are not counted; moves kept from before a take-back are.
+    #[test]
+    fn moves_are_counted_after_the_opening_resumed_ones_included() {
+        let rules = GameRules {
+            spec: GameSpec::Tictactoe,
+            margin: MS(10),
+            startup: Duration::from_secs(1),
+            send_legal_moves: false,
+        };
+        let opening = ["1 1", "0 0", "2 2"].map(String::from);
+        for (resumed, number) in [(0, 1), (1, 2)] {
+            let time = TimeControl::default();
+            let names = ["A (first player)".into(), "B (second player)".into()];
+            let mut judge = Judge::new(
+                &rules,
+                &opening,
+                resumed,
+                [time; 2],
+                [rules.margin; 2],
+                names,
+            )
+            .unwrap();
+            let request = judge.next_request().unwrap();
+            judge.answer(request.side, answer("resign", MS(1)), MS(1));
+            assert_eq!(
+                sentence(&judge),
+                format!("B (second player) resigned at move {number}")
+            );
+        }
     }
 }
