@@ -192,6 +192,22 @@ impl Console {
         self.session.flush().expect("cannot type");
     }
 
+    /// Pastes `text` as a terminal does, all at once, answering the cursor requests the
+    /// referee makes meanwhile (a terminal answers them whatever it is sending).
+    fn paste(&mut self, text: &str) {
+        for piece in text.as_bytes().chunks(1024) {
+            self.keys(std::str::from_utf8(piece).expect("ASCII"));
+            while let Some(c) = self.session.try_read() {
+                self.unread.push(c);
+            }
+            while let Some(at) = self.unread.find(WHERE_IS_THE_CURSOR) {
+                self.unread
+                    .replace_range(at..at + WHERE_IS_THE_CURSOR.len(), "");
+                self.keys(CURSOR_AT);
+            }
+        }
+    }
+
     /// Types `line` at the prompt; returns what is shown until the next prompt.
     fn answer(&mut self, line: &str) -> String {
         self.send(line);
@@ -754,6 +770,26 @@ fn the_line_editor_edits_recalls_and_sorts_out_what_was_typed_ahead() {
         "{again}"
     );
     assert!(!console.screen.contains("^["), "{}", console.screen);
+    assert!(!console.screen.contains("line editing is off"));
+    console.send("resign");
+    console.finish();
+}
+
+/// A paste far longer than a line is refused in a line of its own, without being shown, and
+/// line editing stays on.
+#[test]
+fn a_very_long_paste_is_refused_and_line_editing_stays_on() {
+    let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
+    console.prompt();
+    console.paste(&format!("{}\r", "7".repeat(90_000)));
+    let refused = console
+        .expect("That line is longer than 256 characters: it was refused. Type a move, or help.\n");
+    assert!(!refused.contains("7777"), "{refused}");
+    console.prompt();
+    // The arrows still move in the line: 1, one to the left, b, Enter: b1.
+    console.keys("1\x1b[Db\r");
+    console.expect("You played b1 (1 1).");
+    console.prompt();
     assert!(!console.screen.contains("line editing is off"));
     console.send("resign");
     console.finish();

@@ -10,6 +10,7 @@
 pub mod board_view;
 pub mod input;
 pub mod keyboard;
+mod long_lines;
 pub mod notation;
 pub mod screen;
 
