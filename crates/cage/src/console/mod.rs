@@ -25,7 +25,7 @@ use referee_rules::games::{AnyGame, Forbidden, GameSpec, PieceMove, Side};
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::quote::shorten;
 use referee_rules::verdict::Fault;
-use screen::{Screen, Voice};
+use screen::{terminal_columns, Screen, Voice};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -318,7 +318,11 @@ impl ConsoleSeat {
             [only] => Some(only),
             _ => None,
         };
-        screen.show(&draw(followed.game.as_ref(), only_piece));
+        screen.show(&draw(
+            followed.game.as_ref(),
+            only_piece,
+            terminal_columns(),
+        ));
         let turn = turn_line(spec, seating, followed.game.as_ref(), followed.moves + 1);
         screen.say(Voice::Plain, &turn);
         if !movable.is_empty() {
@@ -405,7 +409,11 @@ impl ConsoleSeat {
                         format!("No move starts on {square}. Pieces that can move: {movable}.");
                     screen.say(Voice::Warning, &none);
                 } else {
-                    screen.show(&draw(followed.game.as_ref(), Some(square)));
+                    screen.show(&draw(
+                        followed.game.as_ref(),
+                        Some(square),
+                        terminal_columns(),
+                    ));
                     screen.say(
                         Voice::Plain,
                         &format!("Moves of {square}: {}", moves.join(", ")),
