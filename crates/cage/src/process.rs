@@ -566,7 +566,7 @@ impl BotProcess {
     /// Collects, its input still open, the first [`COLLECTED_LINES`] lines the bot writes
     /// before its output closes, it exits, or `wait` passes, each with when it was read: a bot
     /// past its time that flushes writes its answer when it has one.
-    pub fn collect_for(&mut self, wait: Duration) -> Vec<(String, Instant)> {
+    pub(crate) fn collect_for(&mut self, wait: Duration) -> Vec<(String, Instant)> {
         let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
         while !self.closed && lines.len() < COLLECTED_LINES {
@@ -585,14 +585,14 @@ impl BotProcess {
 
     /// Closes the bot's input, then collects its lines as [`BotProcess::collect_for`] does. A
     /// bot that kept its answer in an unflushed buffer writes it now, as it exits.
-    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<(String, Instant)> {
+    pub(crate) fn close_input_and_collect(&mut self, wait: Duration) -> Vec<(String, Instant)> {
         self.stdin = None;
         self.collect_for(wait)
     }
 
     /// What the bot wrote after its last complete line, as far as it was read: an answer
     /// without its line feed, which the referee never takes as an answer.
-    pub fn unfinished_line(&self) -> Option<String> {
+    pub(crate) fn unfinished_line(&self) -> Option<String> {
         self.output.unfinished()
     }
 
@@ -705,6 +705,10 @@ impl Seat for BotProcess {
 
     fn finish(&mut self) {
         self.end(vec![RefereeMessage::Quit.to_string()]);
+    }
+
+    fn late_answer(&mut self) -> Option<crate::LateAnswer> {
+        self.watch_late(|_| true)
     }
 }
 

@@ -406,6 +406,10 @@ impl Seat for Riddles {
     fn finish(&mut self) {
         self.process.end(Vec::new());
     }
+
+    fn late_answer(&mut self) -> Option<crate::LateAnswer> {
+        self.process.watch_late(|_| true)
+    }
 }
 
 #[cfg(test)]

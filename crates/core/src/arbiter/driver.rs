@@ -5,6 +5,7 @@
 use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use referee_cage::supervisor::Supervisor;
+use referee_cage::LateAnswer;
 use referee_records::record::{
     stderr_line_times, stderr_tail, DroppedRecord, GameRecord, MoveRecord, Overload, PlayerRecord,
     ResultRecord,
@@ -116,6 +117,7 @@ pub fn play_game_watched(
         _ => None,
     };
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
+    let late = watch_late(rules, judged.verdict.termination(), faulted, &mut players);
     let mut record = record(number, rules, &players, &ready, judged, started, stalled);
     if let Some(overload) = overloaded {
         record.result.detail = format!("{}; {overload}", record.result.detail);
@@ -137,7 +139,26 @@ pub fn play_game_watched(
         started_at,
         faulted,
         ready,
+        late,
     })
+}
+
+/// What each side that lost on time or never got ready wrote once the game was over, when the
+/// rules watch for it (see [`GameRules::watch_late`]); logged in this game's transcript.
+fn watch_late(
+    rules: &GameRules,
+    ending: Termination,
+    faulted: [bool; 2],
+    players: &mut [SeatedPlayer<'_>; 2],
+) -> [Option<LateAnswer>; 2] {
+    let waited = matches!(ending, Termination::Timeout | Termination::NotReady);
+    let mut late = [None, None];
+    for side in Side::BOTH {
+        if rules.watch_late && waited && faulted[side.index()] {
+            late[side.index()] = players[side.index()].seat.late_answer();
+        }
+    }
+    late
 }
 
 /// The record of a judged game.
@@ -283,6 +304,7 @@ mod tests {
             margin: Duration::from_millis(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
+            watch_late: false,
         };
         play_game_watched(
             &Supervisor::new(),

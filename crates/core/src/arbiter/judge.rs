@@ -319,6 +319,7 @@ mod tests {
             margin: MS(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
+            watch_late: false,
         };
         let time = TimeControl::parse_over(TimeControl::default(), time).unwrap();
         Judge::new(
@@ -565,6 +566,7 @@ mod tests {
             margin: MS(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
+            watch_late: false,
         };
         let opening = ["1 1", "0 0", "2 2"].map(String::from);
         for (resumed, number) in [(0, 1), (1, 2)] {
