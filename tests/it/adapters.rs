@@ -1103,6 +1103,39 @@ fn check_names_a_foreign_bots_missing_flush_and_unended_line() {
     assert!(survivors(&marker).is_empty());
 }
 
+/// A bot of another system that writes its move to stderr times out, and the verdict quotes
+/// the move as the bot wrote it, in its own protocol's format.
+#[test]
+fn a_foreign_bots_move_on_stderr_is_named_in_the_timeout() {
+    for (game, bot, format) in [
+        ("gomoku", brain("stderr"), ","),
+        ("uttt", codingame("stderr"), " "),
+        ("uttt", riddles("riddles", "stderr"), "place_move "),
+        ("uttt", riddles("theaigames", "stderr"), "place_move "),
+    ] {
+        let outcome = Match::new(game)
+            .a(bot)
+            .b(RANDOM)
+            .games(1)
+            .time("move=300")
+            .run();
+        let record = outcome.record();
+        assert_eq!(record["result"]["reason"], "timeout", "{record:#}");
+        let detail = record["result"]["detail"].as_str().unwrap();
+        let (_, named) = detail
+            .split_once("; it wrote '")
+            .unwrap_or_else(|| panic!("no move named: {detail}"));
+        assert!(named.contains(format), "{detail}");
+        assert!(
+            named.contains(
+                "' on standard error; moves must go to standard output (print / System.out / \
+                 cout), flushed"
+            ),
+            "{detail}"
+        );
+    }
+}
+
 /// The field and macroboard a dialect shows for `position` (ids and empty marks by dialect).
 fn riddles_board(dialect: &str, position: &Uttt) -> (String, String) {
     let (first_id, empty) = if dialect == "theaigames" {

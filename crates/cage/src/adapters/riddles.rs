@@ -188,8 +188,9 @@ impl Riddles {
                 elapsed: spent + answer.elapsed,
                 ..answer
             }),
-            Err(Fault::Timeout { waited }) => Err(Fault::Timeout {
+            Err(Fault::Timeout { waited, on_stderr }) => Err(Fault::Timeout {
                 waited: spent + waited,
+                on_stderr,
             }),
             Err(fault) => Err(fault),
         }

@@ -160,9 +160,7 @@ impl ConsoleSeat {
                 self.log_answer(&text, at);
                 Ok((text, at))
             }
-            Typed::Nothing => Err(Fault::Timeout {
-                waited: started.elapsed(),
-            }),
+            Typed::Nothing => Err(Fault::timeout(started.elapsed())),
             Typed::Closed => Err(closed()),
         }
     }
@@ -249,9 +247,7 @@ impl ConsoleSeat {
                 Typed::Nothing => {
                     self.keyboard.discard();
                     self.screen.say(Voice::Warning, "\nTime is up.");
-                    return Err(Fault::Timeout {
-                        waited: shown_at.elapsed(),
-                    });
+                    return Err(Fault::timeout(shown_at.elapsed()));
                 }
                 Typed::Closed => {
                     self.screen

@@ -110,7 +110,9 @@ impl Judge {
     /// `side` did not get ready: it forfeits.
     pub fn setup_failed(&mut self, side: Side, fault: Fault) {
         let overtime = self.clocks[side.index()].overtime(self.margins[side.index()]);
-        self.verdict = Some(Verdict::fault(side, Moment::Setup, fault, overtime));
+        self.verdict = Some(Verdict::fault(side, Moment::Setup, fault, overtime, |_| {
+            false
+        }));
     }
 
     /// The next move to ask for, or `None` when the game is over (the rules may just have ended
@@ -170,7 +172,12 @@ impl Judge {
             Ok(answer) => answer,
             Err(fault) => {
                 let overtime = clock.overtime(self.margins[side.index()]);
-                self.verdict = Some(Verdict::fault(side, at_move, fault, overtime));
+                let game = &self.game;
+                let legal = |notation: &str| match Reply::parse(notation) {
+                    Ok(Reply::Move { text, .. }) => game.boxed_clone().play_text(&text).is_ok(),
+                    _ => false,
+                };
+                self.verdict = Some(Verdict::fault(side, at_move, fault, overtime, legal));
                 return false;
             }
         };
@@ -178,7 +185,7 @@ impl Judge {
             Ok(Settled::InTime) => None,
             Ok(Settled::Strike(number)) => Some(number),
             Err(overtime) => {
-                self.verdict = Some(forfeit(Forfeit::late(Some(answer.elapsed), overtime)));
+                self.verdict = Some(forfeit(Forfeit::late(Some(answer.elapsed), overtime, None)));
                 return false;
             }
         };
@@ -401,15 +408,44 @@ mod tests {
         let mut judge = judge("tictactoe", "move=200");
         let request = judge.next_request().unwrap();
         assert_eq!(request.allowed, MS(210));
-        judge.answer(
-            Side::First,
-            Err(Fault::Timeout { waited: MS(260) }),
-            MS(260),
-        );
+        judge.answer(Side::First, Err(Fault::timeout(MS(260))), MS(260));
         assert_eq!(judge.verdict().unwrap().termination(), Termination::Timeout);
         assert_eq!(
             sentence(&judge),
             "A (first player) did not answer move 1 within 210 ms; the limit is 200 ms (+10 ms margin)"
+        );
+    }
+
+    /// A move written on stderr is named in the timeout when the rules allow it here: not a
+    /// line that is no move, not a square already taken.
+    #[test]
+    fn a_timeout_names_a_legal_move_written_on_stderr() {
+        let timed_out = |lines: &[&str]| {
+            let (mut judge, _) = play("move=200", &[("1 1", MS(1))]);
+            let request = judge.next_request().unwrap();
+            let on_stderr = lines
+                .iter()
+                .map(|line| referee_rules::verdict::StderrMove {
+                    written: format!("{line} "),
+                    notation: (*line).to_string(),
+                })
+                .collect();
+            let fault = Fault::Timeout {
+                waited: MS(260),
+                on_stderr,
+            };
+            judge.answer(request.side, Err(fault), MS(260));
+            sentence(&judge)
+        };
+        let bare = "B (second player) did not answer move 2 within 210 ms; the limit is 200 ms \
+                    (+10 ms margin)";
+        assert_eq!(timed_out(&["eval 3", "1 1"]), bare);
+        assert_eq!(
+            timed_out(&["2 2", "eval 3", "1 1"]),
+            format!(
+                "{bare}; it wrote '2 2 ' on standard error; moves must go to standard output \
+                 (print / System.out / cout), flushed"
+            )
         );
     }
 
