@@ -14,7 +14,8 @@ late-read:MS[:THINK] (after each answer, stays busy MS before reading its next i
 thinks THINK ms, 50 by default, timed from its own read, as CodinGame bots time themselves), slow-start:MS (sleeps MS before
 reading anything, as a slow interpreter starting up, then answers every turn at once),
 late:MS:N (sleeps MS before its answers to turns 2 to N+1, as a bot over CodinGame's limit on N
-turns).
+turns), no-flush (never flushes its output: it comes out as the bot exits), stderr (writes its
+moves to stderr only, as a bot that prints with printErr or System.err).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 """
 import os
@@ -67,7 +68,11 @@ while True:
         line = "%d %d gl hf" % (row, col)
     else:
         line = "%d %d" % (row, col)
+    if mode == "stderr":
+        print(line, file=sys.stderr, flush=True)
+        continue
     sys.stdout.write(line + end_of_line)
-    sys.stdout.flush()
+    if mode != "no-flush":
+        sys.stdout.flush()
     if mode == "late-read":
         time.sleep(int(param.split(":")[0]) / 1000.0)

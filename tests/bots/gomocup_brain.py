@@ -16,7 +16,9 @@ slow-chatter:MS (writes a MESSAGE at once, then sleeps before each move), sugges
 SUGGEST x,y and then plays what PLAY says), hash (allocates a hash table of the size told by
 INFO max_memory, and writes 'ERROR Failed to allocate ...' if it cannot), norule (answers
 INFO rule with a value other than 0, 1 and 4 as Rapfi does: 'ERROR Unknown rule id: N. Rule
-is reset to freestyle...'), choose:swap,
+is reset to freestyle...'), no-flush (never flushes its output: it comes out as the brain exits),
+no-newline (writes its first move without a line end, and flushes), stderr (writes its moves
+to stderr only), choose:swap,
 choose:stay, choose:more (its answer to SWAP2BOARD at a choice: SWAP; a White stone; on three
 stones two stones, White then Black, and on five a White stone). In every other mode it answers
 SWAP2BOARD on the empty board with three stones at the centre and a White stone at a choice,
@@ -53,7 +55,8 @@ def send(line):
     sys.stdout.write(line + END_OF_LINE)
     if mode == "trailing":
         sys.stdout.write("MESSAGE config: hash=16MB depth=20" + END_OF_LINE)
-    sys.stdout.flush()
+    if mode != "no-flush":
+        sys.stdout.flush()
 
 
 def log(text):
@@ -120,6 +123,11 @@ def move():
     elif mode == "suggest":
         send("SUGGEST %d,%d" % (x, y))
         del board[(x, y)]
+    elif mode == "no-newline":
+        sys.stdout.write("%d,%d" % (x, y))
+        sys.stdout.flush()
+    elif mode == "stderr":
+        log("%d,%d" % (x, y))
     else:
         send("%d,%d" % (x, y))
 

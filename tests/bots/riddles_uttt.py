@@ -17,7 +17,8 @@ initialization of VM' on stdout before anything is asked, and exits a second lat
 at its third and fourth request: a theaigames engine asks twice), taken (answers a square
 already taken at its third request), decimal (answers every move 'place_move X.0 Y.0 extra'),
 slow:MS (sleeps before each move), bank (sleeps a quarter of the bank left, at most 120 ms, so
-the bank moves).
+the bank moves), no-flush (never flushes its output: it comes out as the bot exits), stderr
+(writes its moves to stderr only).
 MARKER is ignored; tests pass a unique word so they can find leftover processes.
 Every settings line is repeated on stderr, and every `action move` reported as `bank MS`.
 """
@@ -82,5 +83,9 @@ for raw in sys.stdin:
             line = "place_disc %d %d" % (x, y)
         else:
             line = "place_move %d %d" % (x, y)
+        if mode == "stderr":
+            print(line, file=sys.stderr, flush=True)
+            continue
         sys.stdout.write(line + end_of_line)
-        sys.stdout.flush()
+        if mode != "no-flush":
+            sys.stdout.flush()

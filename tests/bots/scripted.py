@@ -289,6 +289,13 @@ for raw in sys.stdin:
             sys.stdout.flush()
         elif mode == "swapped":
             send("%d %d" % (square[1], square[0]))
+        elif mode == "stderr":
+            # Its move on the wrong stream, after a line of debug output and an illegal move
+            # (the taken square of the opponent's, when there is one).
+            others = sorted(taken - {square})
+            illegal = "%d %d" % others[0] if others else "9 9"
+            for line in ("eval 35", illegal, "%d %d" % square):
+                print(line, file=sys.stderr, flush=True)
         elif mode == "unasked":
             # One write, so the extra line is there before the referee asks again.
             send("%d %d\n0 0" % square)

@@ -1053,6 +1053,89 @@ fn check_speaks_a_foreign_bots_own_protocol() {
     assert!(survivors(&marker).is_empty());
 }
 
+/// `referee check GAME BOT` with a short start-up allowance and move limit; its output.
+fn check_output(game: &str, bot: &Bot, marker: &str) -> String {
+    let output = referee()
+        .args(["check", game, "--startup-ms", "1500", "--time", "move=300"])
+        .arg(bot.command(marker))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    stdout
+}
+
+/// `referee check` tells the author of a bot of another system that it does not flush, as it
+/// tells a native bot's (the answer its adapter waited for comes only as the bot exits), once,
+/// and plays no more games; and that it never ended its line.
+#[test]
+fn check_names_a_foreign_bots_missing_flush_and_unended_line() {
+    let marker = marker();
+    for (game, bot, written) in [
+        ("gomoku", brain("no-flush"), "'OK'"),
+        ("uttt", codingame("no-flush"), "'"),
+        ("uttt", riddles("riddles", "no-flush"), "'place_move "),
+        ("uttt", riddles("theaigames", "no-flush"), "'place_move "),
+    ] {
+        let stdout = check_output(game, &bot, &marker);
+        let flush = format!(
+            "PROBLEM  game 1 (through the {} adapter, as the first player): missing flush: the \
+             bot wrote {written}",
+            bot.command(&marker).split(':').next().unwrap()
+        );
+        assert!(stdout.contains(&flush), "{stdout}");
+        assert!(
+            stdout.contains("only when its input was closed, so it keeps its output in a buffer"),
+            "{stdout}"
+        );
+        assert_eq!(stdout.matches("missing flush:").count(), 1, "{stdout}");
+        assert!(
+            stdout.contains("stopped  the last game was not played: every game would end the same way until the bot flushes its output"),
+            "{stdout}"
+        );
+    }
+    let stdout = check_output("gomoku", &brain("no-newline"), &marker);
+    assert!(
+        stdout.contains("; it wrote '7,7' but never ended the line: end every line with a line feed ('\\n'), then flush"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("missing flush:"), "{stdout}");
+    assert!(survivors(&marker).is_empty());
+}
+
+/// A bot of another system that writes its move to stderr times out, and the verdict quotes
+/// the move as the bot wrote it, in its own protocol's format.
+#[test]
+fn a_foreign_bots_move_on_stderr_is_named_in_the_timeout() {
+    for (game, bot, format) in [
+        ("gomoku", brain("stderr"), ","),
+        ("uttt", codingame("stderr"), " "),
+        ("uttt", riddles("riddles", "stderr"), "place_move "),
+        ("uttt", riddles("theaigames", "stderr"), "place_move "),
+    ] {
+        let outcome = Match::new(game)
+            .a(bot)
+            .b(RANDOM)
+            .games(1)
+            .time("move=300")
+            .run();
+        let record = outcome.record();
+        assert_eq!(record["result"]["reason"], "timeout", "{record:#}");
+        let detail = record["result"]["detail"].as_str().unwrap();
+        let (_, named) = detail
+            .split_once("; it wrote '")
+            .unwrap_or_else(|| panic!("no move named: {detail}"));
+        assert!(named.contains(format), "{detail}");
+        assert!(
+            named.contains(
+                "' on standard error; moves must go to standard output (print / System.out / \
+                 cout), flushed"
+            ),
+            "{detail}"
+        );
+    }
+}
+
 /// The field and macroboard a dialect shows for `position` (ids and empty marks by dialect).
 fn riddles_board(dialect: &str, position: &Uttt) -> (String, String) {
     let (first_id, empty) = if dialect == "theaigames" {

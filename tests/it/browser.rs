@@ -122,6 +122,47 @@ fn a_replay_shows_the_recorded_position_at_each_move() {
     }
 }
 
+/// The viewer numbers moves as verdicts do, from the first after the opening, whose moves it
+/// names apart: "move 1" of a game from an opening is the verdicts' move 1.
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn the_viewer_counts_moves_after_the_opening_as_verdicts_do() {
+    let records = tempfile::tempdir().unwrap();
+    let outcome = Match::new("tictactoe")
+        .a(RANDOM)
+        .b(RANDOM)
+        .games(1)
+        .opening("1 1,0 0")
+        .record(records.path())
+        .run();
+    let record = outcome.record();
+    let moves = record["moves"].as_array().unwrap();
+    let (_server, url) = serve(records.path(), &[]);
+    let browser = Browser::start();
+    browser.goto(&game_page(&url, records.path(), 1));
+    browser.until(&board_at(2 + moves.len()));
+    let label = |ply: usize| {
+        browser.until(&board_at(ply));
+        browser.eval("return document.querySelector('.ply-label').textContent;")
+    };
+    browser.click("button[name=first]");
+    assert_eq!(label(0), json!(format!("start ({} moves)", moves.len())));
+    browser.click("button[name=forward]");
+    assert_eq!(label(1), json!("opening move 1 of 2: 1 1"));
+    browser.click("button[name=forward]");
+    browser.click("button[name=forward]");
+    let first = moves[0]["move"].as_str().unwrap();
+    assert_eq!(
+        label(3),
+        json!(format!("move 1 of {}: {first}", moves.len()))
+    );
+    let numbers = browser.eval(
+        "return [...document.querySelectorAll('ol.moves li:not(.opening)')].map((li) => li.value);",
+    );
+    let expected: Vec<usize> = (1..=moves.len()).collect();
+    assert_eq!(numbers, json!(expected));
+}
+
 /// A move over its limit that CodinGame's strikes forgave is shown as such in the move list.
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]

@@ -192,6 +192,22 @@ impl Console {
         self.session.flush().expect("cannot type");
     }
 
+    /// Pastes `text` as a terminal does, all at once, answering the cursor requests the
+    /// referee makes meanwhile (a terminal answers them whatever it is sending).
+    fn paste(&mut self, text: &str) {
+        for piece in text.as_bytes().chunks(1024) {
+            self.keys(std::str::from_utf8(piece).expect("ASCII"));
+            while let Some(c) = self.session.try_read() {
+                self.unread.push(c);
+            }
+            while let Some(at) = self.unread.find(WHERE_IS_THE_CURSOR) {
+                self.unread
+                    .replace_range(at..at + WHERE_IS_THE_CURSOR.len(), "");
+                self.keys(CURSOR_AT);
+            }
+        }
+    }
+
     /// Types `line` at the prompt; returns what is shown until the next prompt.
     fn answer(&mut self, line: &str) -> String {
         self.send(line);
@@ -759,6 +775,26 @@ fn the_line_editor_edits_recalls_and_sorts_out_what_was_typed_ahead() {
     console.finish();
 }
 
+/// A paste far longer than a line is refused in a line of its own, without being shown, and
+/// line editing stays on.
+#[test]
+fn a_very_long_paste_is_refused_and_line_editing_stays_on() {
+    let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
+    console.prompt();
+    console.paste(&format!("{}\r", "7".repeat(90_000)));
+    let refused = console
+        .expect("That line is longer than 256 characters: it was refused. Type a move, or help.\n");
+    assert!(!refused.contains("7777"), "{refused}");
+    console.prompt();
+    // The arrows still move in the line: 1, one to the left, b, Enter: b1.
+    console.keys("1\x1b[Db\r");
+    console.expect("You played b1 (1 1).");
+    console.prompt();
+    assert!(!console.screen.contains("line editing is off"));
+    console.send("resign");
+    console.finish();
+}
+
 #[test]
 fn a_terminal_that_does_not_answer_is_typed_on_without_line_editing() {
     let mut console = Console::play(&["tictactoe", "--second", "builtin:random", "--no-record"]);
@@ -850,6 +886,34 @@ fn moves_are_taken_back_in_a_casual_game_only_and_it_is_not_recorded() {
     assert_eq!(std::fs::read_dir(records.path()).unwrap().count(), 0);
 }
 
+/// After a take-back the game goes on from the moves kept: they keep their numbers, at the
+/// prompt and in the verdict, and the opening is not counted.
+#[test]
+fn a_move_keeps_its_number_after_a_take_back() {
+    let mut console = Console::play(&[
+        "gomoku",
+        "--second",
+        "builtin:random",
+        "--human-time",
+        "off",
+        "--opening",
+        "7 7,8 8",
+        "--no-record",
+    ]);
+    console.prompt_end = "X> ";
+    assert!(console.prompt().contains("Move 1: X (you) to move"));
+    console.answer("a0");
+    assert!(console.answer("a1").contains("Move 5: X (you) to move"));
+    let undone = console.answer("undo");
+    assert!(undone.contains("Move 3: X (you) to move"), "{undone}");
+    console.send("resign");
+    let ending = console.finish();
+    assert!(
+        ending.contains("X (first player) resigned at move 3"),
+        "{ending}"
+    );
+}
+
 #[test]
 fn a_person_who_does_not_answer_loses_on_time() {
     let mut console = Console::play(&[
@@ -934,6 +998,24 @@ fn resigning_and_leaving() {
     assert!(ending.contains("it counts as resigning"), "{ending}");
     assert!(
         ending.contains("O (second player) resigned at move 2"),
+        "{ending}"
+    );
+
+    // From an opening: the prompt counts the moves after it, as the verdict does.
+    let mut console = Console::play(&[
+        "tictactoe",
+        "--second",
+        "builtin:random",
+        "--opening",
+        "1 1,0 0",
+        "--no-record",
+    ]);
+    let start = console.prompt();
+    assert!(start.contains("Move 1: X (you) to move"), "{start}");
+    console.send("resign");
+    let ending = console.finish();
+    assert!(
+        ending.contains("X (first player) resigned at move 1"),
         "{ending}"
     );
 
@@ -1159,7 +1241,8 @@ fn the_move_that_ends_a_casual_game_can_be_taken_back() {
         undone.contains("Taken back: c0 (2 0), c1 (2 1)."),
         "{undone}"
     );
-    assert!(undone.contains("Move 5: X (you) to move"), "{undone}");
+    // Moves are counted after the opening, as verdicts count them.
+    assert!(undone.contains("Move 1: X (you) to move"), "{undone}");
     // A resignation is not a move: no undo after it.
     console.send("resign");
     let ending = console.finish();

@@ -212,6 +212,30 @@ fn a_late_answer_is_a_timeout_even_when_it_arrives() {
     );
 }
 
+/// A bot that writes its move to stderr instead of stdout times out, and is told so: the
+/// last line of its stderr in that turn that is a legal move (not its debug output, not a
+/// taken square) is named.
+#[test]
+fn a_move_written_to_stderr_is_named_in_the_timeout() {
+    let record = verdict(
+        Match::new("tictactoe")
+            .a(scripted("good"))
+            .b(scripted("stderr"))
+            .games(1)
+            .time("move=200"),
+    );
+    assert_forfeit(&record, "second", "timeout");
+    let detail = record["result"]["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("B (second player) did not answer move 2 within 210 ms")
+            && detail.contains(
+                "; it wrote '1 0' on standard error; moves must go to standard output (print / \
+                 System.out / cout), flushed"
+            ),
+        "{detail}"
+    );
+}
+
 #[test]
 fn partial_output_does_not_extend_the_deadline() {
     let outcome = as_first("partial").time("move=300").run();

@@ -107,6 +107,25 @@ impl StderrCollector {
         self.shared.lock().drain(&self.shared.pipe, 8);
     }
 
+    /// The lines of this game's share begun at `since` or later (as far as they were kept
+    /// and stamped), the last `most` of them, each without its line end: what the bot wrote
+    /// while an answer was awaited. Lines longer than `longest` bytes are left out.
+    pub(crate) fn lines_since(&self, since: Instant, most: usize, longest: usize) -> Vec<String> {
+        let mut state = self.shared.lock();
+        state.drain(&self.shared.pipe, 8);
+        let share = &state.share;
+        let mut lines: Vec<String> = share
+            .kept
+            .split(|&byte| byte == b'\n')
+            .zip(&share.line_starts)
+            .filter(|(line, &at)| at >= since && line.len() <= longest)
+            .map(|(line, _)| String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line)))
+            .map(std::borrow::Cow::into_owned)
+            .collect();
+        lines.drain(..lines.len().saturating_sub(most));
+        lines
+    }
+
     /// Everything the bot wrote since the last call (capped), the pipe's current content
     /// included.
     pub(crate) fn take(&self) -> StderrShare {
@@ -256,6 +275,21 @@ mod tests {
         // 'two' began with the first write, 'three' with the second, 0.2 s later.
         assert!(two - one < Duration::from_millis(100));
         assert!(three - two >= Duration::from_millis(150));
+    }
+
+    /// What a bot wrote on stderr while its move was awaited: the lines begun since, a long
+    /// one left out, without their line ends; the share stays for the record.
+    #[test]
+    fn the_lines_since_a_moment_are_found_without_taking_them() {
+        let (mut child, collector) = bot_writing(
+            "printf 'before\\n' >&2; sleep 0.3; printf '4 4\\r\\nthis line is long\\n5 5' >&2",
+        );
+        std::thread::sleep(Duration::from_millis(150));
+        let since = Instant::now();
+        child.wait().unwrap();
+        assert_eq!(collector.lines_since(since, 16, 8), ["4 4", "5 5"]);
+        assert_eq!(collector.lines_since(since, 1, 100), ["5 5"]);
+        assert_eq!(collector.take().kept.len(), 33);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub(crate) mod cgroup;
 pub mod console;
 pub mod cpus;
 pub mod host;
+mod late;
 mod leftovers;
 pub mod limits;
 pub(crate) mod memory_cgroup;
@@ -29,6 +30,7 @@ pub mod sandbox;
 pub mod stall;
 pub mod supervisor;
 
+pub use late::LateAnswer;
 use process::SpawnError;
 use process_options::{ClockStart, ProcessOptions};
 use referee_records::transcript::SeatLog;
@@ -99,6 +101,13 @@ pub trait Seat {
     /// Ends the player after its last game: tells its program to exit the way its protocol
     /// does, waits a grace period, then kills whatever is left of it.
     fn finish(&mut self);
+
+    /// After the bot lost on time or never got ready: what it writes once the game is over,
+    /// watched for up to three seconds (see [`LateAnswer`]), which tells its author a missing
+    /// flush from a slow bot. `None` for a seat that is no bot's, and when it wrote nothing.
+    fn late_answer(&mut self) -> Option<LateAnswer> {
+        None
+    }
 }
 
 /// The protocol a player's program speaks: the referee's own, or one of the foreign ones its

@@ -29,7 +29,7 @@ use nix::unistd::Pid;
 use referee_records::transcript::{SeatLog, Transcript};
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::quote;
-use referee_rules::verdict::{Fault, ResourceLimit};
+use referee_rules::verdict::{Fault, ResourceLimit, StderrMove};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
@@ -46,6 +46,11 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(20);
 /// How often a bot's input pipe is looked at, for a clock that starts when the bot has read
 /// its request ([`ClockStart::Read`]): CodinGame's own runner polls its bots every millisecond.
 const READ_CHECK: Duration = Duration::from_millis(1);
+
+/// The last lines of stderr a timed-out bot is looked at for its move, and the longest of
+/// them looked at: a move is a few characters, a longer line is debug output.
+const MOVES_ON_STDERR: usize = 16;
+const LONGEST_MOVE: usize = 64;
 
 /// How many lines [`BotProcess::close_input_and_collect`] collects at most.
 const COLLECTED_LINES: usize = 16;
@@ -195,9 +200,7 @@ impl BotProcess {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     let now = Instant::now();
                     if now >= deadline {
-                        return Err(Fault::Timeout {
-                            waited: Duration::ZERO,
-                        });
+                        return Err(Fault::timeout(Duration::ZERO));
                     }
                     let wait = deadline - now;
                     let timeout = PollTimeout::try_from(wait.as_millis().max(1) as i32)
@@ -268,7 +271,13 @@ impl BotProcess {
                 let deadline = sent_at + watchdog;
                 let mut messages = Vec::new();
                 loop {
-                    let (text, at) = self.receive(asked_at, sent_at, deadline)?;
+                    let (text, at) = match self.receive(asked_at, sent_at, deadline) {
+                        Err(Fault::Timeout { waited, .. }) => {
+                            let on_stderr = self.moves_on_stderr(asked_at, &mut read);
+                            break Err(Fault::Timeout { waited, on_stderr });
+                        }
+                        received => received?,
+                    };
                     match read(&text) {
                         Reading::Answer(line) => {
                             break Ok(Answer {
@@ -294,6 +303,25 @@ impl BotProcess {
                 }
             })
             .map_err(|fault| self.blame_limits(fault))
+    }
+
+    /// The lines the bot wrote on stderr since `asked_at` that `read` takes for its answer: a
+    /// bot that timed out may have written its move to the wrong stream.
+    fn moves_on_stderr(
+        &self,
+        asked_at: Instant,
+        read: &mut impl FnMut(&str) -> Reading,
+    ) -> Vec<StderrMove> {
+        let lines = self
+            .stderr
+            .lines_since(asked_at, MOVES_ON_STDERR, LONGEST_MOVE);
+        lines
+            .into_iter()
+            .filter_map(|written| match read(&written) {
+                Reading::Answer(notation) => Some(StderrMove { written, notation }),
+                _ => None,
+            })
+            .collect()
     }
 
     /// When the bot had read all of the request written at `sent_at`: the first time its input
@@ -356,9 +384,7 @@ impl BotProcess {
                 self.closed = true;
                 Err(self.exited())
             }
-            None => Err(Fault::Timeout {
-                waited: sent_at.elapsed(),
-            }),
+            None => Err(Fault::timeout(sent_at.elapsed())),
         }
     }
 
@@ -566,7 +592,7 @@ impl BotProcess {
     /// Collects, its input still open, the first [`COLLECTED_LINES`] lines the bot writes
     /// before its output closes, it exits, or `wait` passes, each with when it was read: a bot
     /// past its time that flushes writes its answer when it has one.
-    pub fn collect_for(&mut self, wait: Duration) -> Vec<(String, Instant)> {
+    pub(crate) fn collect_for(&mut self, wait: Duration) -> Vec<(String, Instant)> {
         let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
         while !self.closed && lines.len() < COLLECTED_LINES {
@@ -585,14 +611,14 @@ impl BotProcess {
 
     /// Closes the bot's input, then collects its lines as [`BotProcess::collect_for`] does. A
     /// bot that kept its answer in an unflushed buffer writes it now, as it exits.
-    pub fn close_input_and_collect(&mut self, wait: Duration) -> Vec<(String, Instant)> {
+    pub(crate) fn close_input_and_collect(&mut self, wait: Duration) -> Vec<(String, Instant)> {
         self.stdin = None;
         self.collect_for(wait)
     }
 
     /// What the bot wrote after its last complete line, as far as it was read: an answer
     /// without its line feed, which the referee never takes as an answer.
-    pub fn unfinished_line(&self) -> Option<String> {
+    pub(crate) fn unfinished_line(&self) -> Option<String> {
         self.output.unfinished()
     }
 
@@ -705,6 +731,10 @@ impl Seat for BotProcess {
 
     fn finish(&mut self) {
         self.end(vec![RefereeMessage::Quit.to_string()]);
+    }
+
+    fn late_answer(&mut self) -> Option<crate::LateAnswer> {
+        self.watch_late(|_| true)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::players::{PlayerSpec, PlayerSpecError};
 use crate::table::GameError;
 use referee_cage::console::board_view::{draw, played_line, side_name, Seating};
 use referee_cage::console::keyboard::{Keyboard, Typed};
-use referee_cage::console::screen::{Notice, Screen, Voice};
+use referee_cage::console::screen::{terminal_columns, Notice, Screen, Voice};
 use referee_cage::console::{notation, ConsoleOptions, ConsoleSeat};
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::supervisor::Supervisor;
@@ -178,7 +178,9 @@ pub fn play_at_console(
         None => 1,
     };
     if console.watching() {
-        console.screen.show(&draw(start.as_ref(), None));
+        console
+            .screen
+            .show(&draw(start.as_ref(), None, terminal_columns()));
     }
     let (mut played, taken_back) = console.play_with_takebacks(&mut seats, number, opening)?;
     if supervisor.is_stopping() {
@@ -376,7 +378,7 @@ impl<'a, 'p> Console<'a, 'p> {
                     played.us / 1000
                 ),
             );
-            screen.show(&draw(game, None));
+            screen.show(&draw(game, None, terminal_columns()));
             if game.outcome().is_none() {
                 std::thread::sleep(config.pause);
             }
@@ -396,11 +398,17 @@ impl<'a, 'p> Console<'a, 'p> {
             },
         };
         let [first, second] = seats;
+        // After a take-back, the moves kept beyond the opening the game began from are this
+        // game's moves still: verdicts count them, as the person's prompt does.
+        let resumed = self
+            .takebacks
+            .map_or(0, |from| opening.len().saturating_sub(from));
         Ok(play_game_watched(
             self.supervisor,
             number,
             rules,
             opening,
+            resumed,
             [
                 seated_player(Side::First, first.seat()),
                 seated_player(Side::Second, second.seat()),
@@ -693,7 +701,7 @@ fn show_result(screen: &mut Screen, spec: &GameSpec, seating: &Seating, played: 
         }
         // The spectator has shown the last position already when only bots played.
         screen.say(Voice::Plain, "");
-        screen.show(&draw(game.as_ref(), None));
+        screen.show(&draw(game.as_ref(), None, terminal_columns()));
     }
     let person = match seating.humans {
         [true, false] => Some(Side::First),

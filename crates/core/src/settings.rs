@@ -144,6 +144,7 @@ impl Settings {
             margin: Duration::from_millis(self.margin_ms),
             startup: Duration::from_millis(self.startup_ms),
             send_legal_moves: self.legal_moves,
+            watch_late: false,
         }
     }
 

@@ -522,6 +522,7 @@ impl Table {
             game.number,
             &venue.settings.rules,
             &game.opening,
+            0,
             [
                 seated_player(
                     &players[game.seats[0]],

@@ -256,8 +256,10 @@ function fillGame(parts, view, exportUrl, go) {
   parts.scrub.max = view.positions - 1;
   const opening = rec.opening.length;
   const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })));
+  // Numbered as verdicts number them, from the first move after the opening (bulleted).
   parts.moveList.replaceChildren(...all.map((entry, index) => el("li", {
-    class: entry.opening ? "opening" : null, "data-ply": index + 1, onclick: () => go(index + 1),
+    class: entry.opening ? "opening" : null, value: entry.opening ? null : index - opening + 1,
+    "data-ply": index + 1, onclick: () => go(index + 1),
   }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms${entry.record.strike ? `, strike ${entry.record.strike}` : ""})` : " (opening)")));
   drawChart(parts.chart, rec, opening);
   drawEvaluations(parts, view.evaluations || [], rec, view.positions);
@@ -326,7 +328,7 @@ function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) 
     const name = rec.players[side === "first" ? 0 : 1].label;
     for (const e of own) {
       const dot = svgEl("circle", { class: `eval-${side}`, "data-ply": e.ply, cx: x(e.ply), cy: y(e), r: 2.5 });
-      dot.append(svgEl("title", {}, `move ${e.ply}, ${name}: ${e.mate ? `mate in ${e.value}` : e.value}`));
+      dot.append(svgEl("title", {}, `move ${e.ply - rec.opening.length}, ${name}: ${e.mate ? `mate in ${e.value}` : e.value}`));
       evalChart.append(dot);
     }
   }
@@ -339,8 +341,11 @@ function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) 
 function showPly(parts, view, ply) {
   const rec = view.record;
   const total = view.positions - 1;
-  const move = ply === 0 ? "start" : (ply <= rec.opening.length ? `${rec.opening[ply - 1]} (opening)` : rec.moves[ply - rec.opening.length - 1].move);
-  parts.label.textContent = `move ${ply} of ${total}: ${move}`;
+  // Moves are counted as verdicts count them: the opening's apart.
+  const opening = rec.opening.length;
+  parts.label.textContent = ply === 0 ? `start (${total - opening} moves)`
+    : ply <= opening ? `opening move ${ply} of ${opening}: ${rec.opening[ply - 1]}`
+      : `move ${ply - opening} of ${total - opening}: ${rec.moves[ply - opening - 1].move}`;
   const moveList = parts.moveList;
   moveList.querySelectorAll("li").forEach((item) => {
     const current = Number(item.dataset.ply) === ply;

@@ -199,6 +199,10 @@ impl Seat for Codingame {
     fn finish(&mut self) {
         self.process.end(Vec::new());
     }
+
+    fn late_answer(&mut self) -> Option<crate::LateAnswer> {
+        self.process.watch_late(|_| true)
+    }
 }
 
 #[cfg(test)]

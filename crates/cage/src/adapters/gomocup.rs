@@ -521,6 +521,11 @@ impl Seat for Gomocup {
     fn finish(&mut self) {
         self.process.end(vec!["END".to_string()]);
     }
+
+    /// Its brain's chatter (`MESSAGE`, `DEBUG`) is no answer.
+    fn late_answer(&mut self) -> Option<crate::LateAnswer> {
+        self.process.watch_late(|line| !is_chatter(line))
+    }
 }
 
 #[cfg(test)]

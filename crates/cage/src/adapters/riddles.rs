@@ -188,8 +188,9 @@ impl Riddles {
                 elapsed: spent + answer.elapsed,
                 ..answer
             }),
-            Err(Fault::Timeout { waited }) => Err(Fault::Timeout {
+            Err(Fault::Timeout { waited, on_stderr }) => Err(Fault::Timeout {
                 waited: spent + waited,
+                on_stderr,
             }),
             Err(fault) => Err(fault),
         }
@@ -405,6 +406,10 @@ impl Seat for Riddles {
 
     fn finish(&mut self) {
         self.process.end(Vec::new());
+    }
+
+    fn late_answer(&mut self) -> Option<crate::LateAnswer> {
+        self.process.watch_late(|_| true)
     }
 }
 

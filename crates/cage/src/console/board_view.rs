@@ -34,13 +34,27 @@ pub fn side_name(spec: &GameSpec, side: Side) -> &'static str {
 
 /// The position drawn for the console, narrated (the console says who played what and whose
 /// turn it is, in its own notation); `selected` is a checkers square whose piece's moves are
-/// marked.
-pub fn draw(game: &dyn AnyGame, selected: Option<u8>) -> Diagram {
-    game.diagram(&View {
+/// marked. On a terminal `columns` wide too narrow for the usual drawing, the compact one
+/// (cells two characters wide), and when even that does not fit, a line saying how wide the
+/// terminal must be: a terminal wraps a line too long for it, and the board falls apart.
+pub fn draw(game: &dyn AnyGame, selected: Option<u8>, columns: Option<usize>) -> Diagram {
+    let view = |compact| View {
         letters: true,
         narrated: true,
         selected,
-    })
+        compact,
+    };
+    let usual = game.diagram(&view(false));
+    let Some(columns) = columns.filter(|&columns| usual.width() > columns) else {
+        return usual;
+    };
+    let mut compact = game.diagram(&view(true));
+    let needed = compact.width();
+    if needed > columns {
+        compact.text(format!("(Widen the terminal to {needed} columns.)"));
+        compact.end_line();
+    }
+    compact
 }
 
 /// `X (you) played b2 (1 2)`.
@@ -72,7 +86,7 @@ pub fn move_words(spec: &GameSpec, notation: &str, you: bool) -> String {
     }
 }
 
-/// `Move 5: O (you) to move`; `number` counts the moves (plies) from the start.
+/// `Move 5: O (you) to move`; `number` counts the moves after the opening, as verdicts do.
 pub fn turn_line(spec: &GameSpec, seating: &Seating, game: &dyn AnyGame, number: usize) -> String {
     format!(
         "Move {number}: {} to move",
@@ -120,8 +134,45 @@ mod tests {
             turn_line(&spec, &together, game.as_ref(), 1),
             "Move 1: X to move"
         );
-        assert!(draw(game.as_ref(), None)
+        assert!(draw(game.as_ref(), None, None)
             .to_string()
             .starts_with("    a  b  c\n    0  1  2\n"));
+    }
+
+    /// On a terminal of 40 columns every game's board fits, compact where its usual drawing is
+    /// wider; one that cannot fit says how wide the terminal must be. A wide terminal, or
+    /// output that is not a terminal, gets the usual drawing.
+    #[test]
+    fn a_narrow_terminal_gets_a_compact_board_or_is_told_its_width() {
+        let games = [
+            ("tictactoe", vec![]),
+            ("gomoku", vec![]),
+            ("gomoku", vec!["swap=swap2"]),
+            ("mnk", vec!["width=18", "height=6", "line=4"]),
+            ("uttt", vec![]),
+            ("checkers", vec![]),
+            ("dots", vec!["rows=10", "cols=10"]),
+        ];
+        for (name, params) in games {
+            let spec = GameSpec::from_words(name, &params).unwrap();
+            let mut game = spec.new_game();
+            let first = game.legal_moves_text().pop().unwrap();
+            game.play_text(&first).unwrap();
+            let usual = draw(game.as_ref(), None, None);
+            assert_eq!(draw(game.as_ref(), None, Some(80)), usual, "{spec}");
+            let narrow = draw(game.as_ref(), None, Some(40)).to_string();
+            assert!(
+                narrow.lines().all(|line| line.len() <= 40),
+                "{spec}:\n{narrow}"
+            );
+            assert!(!narrow.contains("Widen"), "{spec}:\n{narrow}");
+        }
+        let spec = GameSpec::from_words("gomoku", &["size=20"]).unwrap();
+        let narrow = draw(spec.new_game().as_ref(), None, Some(40)).to_string();
+        assert!(narrow.starts_with("    a b c d e f g h i j k l m n o p q r s t\n"));
+        assert!(
+            narrow.ends_with("\n(Widen the terminal to 43 columns.)\n"),
+            "{narrow}"
+        );
     }
 }

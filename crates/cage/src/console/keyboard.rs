@@ -11,10 +11,14 @@
 //! crate's.) The editor asks the terminal where its cursor is before it draws; a terminal that
 //! does not answer is typed on line by line instead. From a pipe or a file (a script), plain
 //! lines are read by a thread of their own.
+//!
+//! A line longer than 256 characters is refused whole, and said so (see [`long_lines`]).
 
-use super::screen::Screen;
+use super::long_lines::{self, BoundedEmacs, LineBound, TooLong, MAX_LINE};
+use super::screen::{Screen, Voice};
 use reedline::{
-    EditCommand, Prompt as EditorPrompt, PromptEditMode, PromptHistorySearch, Reedline, Signal,
+    EditCommand, Prompt as EditorPrompt, PromptEditMode, PromptHistorySearch, Reedline,
+    ReedlineEvent, Signal,
 };
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -24,10 +28,6 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// Longest line kept, in bytes; the rest of a longer line is dropped (nobody types that much,
-/// but a paste or a redirected file may).
-const MAX_LINE: usize = 4096;
 
 /// How often the line editor looks at the clock while nobody types: how late past its deadline
 /// (or past a change of its prompt) it may be given up.
@@ -41,7 +41,7 @@ const INTERRUPT_GRACE: Duration = Duration::from_secs(5);
 pub enum Typed {
     /// A line, without its line end, and when its end was read.
     Line {
-        /// The text of the line (one read from a pipe or a file is cut to its first 4 KiB).
+        /// The text of the line, at most 256 characters (a longer one is refused).
         text: String,
         /// When its line end was read: the move's clock stops there.
         at: Instant,
@@ -129,10 +129,13 @@ impl Keyboard {
             }
         }
         match &*input {
-            Input::Lines(lines) => {
+            Input::Lines(lines) => loop {
                 Screen::stdout().prompt(&prompt.text(Instant::now()));
-                lines.next_line(deadline)
-            }
+                match lines.next_line(deadline) {
+                    Ok(typed) => return typed,
+                    Err(too_long) => too_long.say(),
+                }
+            },
             Input::Editor(_) => unreachable!("the editor was replaced above"),
         }
     }
@@ -141,6 +144,7 @@ impl Keyboard {
     pub fn discard(&self) {
         if let Input::Editor(editor) = &mut *self.input.borrow_mut() {
             editor.line_editor.run_edit_commands(&[EditCommand::Clear]);
+            editor.bound().cleared();
         }
     }
 
@@ -163,15 +167,19 @@ struct Editor {
     /// its idle callback, which sets its break signal then.
     wake: Arc<Mutex<Option<Instant>>>,
     interrupt: Arc<AtomicBool>,
+    /// The length of the line being edited, shared with the editor's keys.
+    bound: Arc<Mutex<LineBound>>,
 }
 
 impl Editor {
     fn new() -> Editor {
         let wake: Arc<Mutex<Option<Instant>>> = Arc::default();
         let interrupt = Arc::new(AtomicBool::new(false));
+        let bound: Arc<Mutex<LineBound>> = Arc::default();
         let (alarm, stop) = (Arc::clone(&wake), Arc::clone(&interrupt));
         let colours = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never;
         let line_editor = Reedline::create()
+            .with_edit_mode(Box::new(BoundedEmacs::new(Arc::clone(&bound))))
             .with_ansi_colors(colours)
             .with_break_signal(Arc::clone(&interrupt))
             .with_poll_interval(EDITOR_TICK)
@@ -185,7 +193,12 @@ impl Editor {
             line_editor,
             wake,
             interrupt,
+            bound,
         }
+    }
+
+    fn bound(&self) -> std::sync::MutexGuard<'_, LineBound> {
+        self.bound.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn read(&mut self, prompt: &dyn Prompt, deadline: Instant) -> io::Result<Typed> {
@@ -203,8 +216,18 @@ impl Editor {
             let at = Instant::now();
             self.set_wake(None);
             self.interrupt.store(false, Ordering::Relaxed);
-            match signal? {
+            let signal = match signal {
+                // Its question of where the cursor is, unanswered behind a paste.
+                Err(_) if self.flooded() => {
+                    self.refuse_paste(1);
+                    continue;
+                }
+                signal => signal?,
+            };
+            match signal {
                 Signal::Success(text) => return Ok(Typed::Line { text, at }),
+                // The line went over (the editor's only host command): its questions answered.
+                Signal::HostCommand(_) => self.refuse_paste(0),
                 Signal::CtrlD => return Ok(Typed::Closed),
                 // Ctrl-C is a key while the terminal is the editor's: it interrupts the referee
                 // as it does the rest of the time (every bot is stopped, and it exits), with the
@@ -218,6 +241,39 @@ impl Editor {
                 _ => {}
             }
         }
+    }
+
+    /// Whether keys past the bound were dropped, or keys are pending: after the terminal
+    /// failed to answer the editor in time, what tells a paste that held the answer up from a
+    /// terminal that does not answer at all.
+    fn flooded(&mut self) -> bool {
+        if self.bound().is_over() {
+            return true;
+        }
+        let raw = crossterm::terminal::enable_raw_mode().is_ok();
+        let pending = raw && crossterm::event::poll(Duration::ZERO).unwrap_or(false);
+        let _ = crossterm::terminal::disable_raw_mode();
+        pending
+    }
+
+    /// Refuses the line being edited, too long: drops it and the rest of the paste, up to the
+    /// terminal's answers to the editor's `outstanding` questions and to one of its own (see
+    /// [`long_lines::drop_until_answered`]), and says so.
+    fn refuse_paste(&mut self, outstanding: usize) {
+        use crossterm::event;
+        if crossterm::terminal::enable_raw_mode().is_ok() {
+            long_lines::drop_until_answered(outstanding);
+            // The keys the editor's reader took in and did not hand over.
+            while event::poll(Duration::ZERO).unwrap_or(false) {
+                let _ = event::read();
+            }
+            let _ = crossterm::terminal::disable_raw_mode();
+        }
+        self.bound().cleared();
+        self.line_editor.run_edit_commands(&[EditCommand::Clear]);
+        // The cursor is still where the editor drew the line.
+        Screen::stdout().say(Voice::Plain, "");
+        TooLong.say();
     }
 
     fn set_wake(&self, wake: Option<Instant>) {
@@ -255,9 +311,19 @@ impl Editor {
             }
         }
         let _ = crossterm::terminal::disable_raw_mode();
-        if !line.is_empty() {
-            self.line_editor
-                .run_edit_commands(&[EditCommand::InsertString(line)]);
+        // A line begun is put back to be finished at the prompt, unless it is too long: then
+        // it is ignored, as a whole line typed ahead is.
+        let begun = ReedlineEvent::Edit(vec![EditCommand::InsertString(line.clone())]);
+        let admitted = self.bound().admit(begun);
+        match admitted {
+            ReedlineEvent::Edit(commands) if !line.is_empty() => {
+                self.line_editor.run_edit_commands(&commands);
+            }
+            ReedlineEvent::Edit(_) => {}
+            _ => {
+                self.bound().cleared();
+                lines.push(line);
+            }
         }
         lines.retain(|line| !line.trim().is_empty());
         lines
@@ -295,7 +361,7 @@ impl EditorPrompt for Shown {
 
 /// Lines read by a thread of their own, so that they can be waited for until a deadline.
 struct Lines {
-    lines: Receiver<(String, Instant)>,
+    lines: Receiver<(Result<String, TooLong>, Instant)>,
     /// A person types the lines (a terminal), rather than a script (a pipe or a file).
     interactive: bool,
 }
@@ -311,8 +377,8 @@ impl Lines {
             .name("keyboard".into())
             .spawn(move || {
                 let mut reader = BufReader::new(source);
-                while let Some(text) = read_line(&mut reader) {
-                    if sender.send((text, Instant::now())).is_err() {
+                while let Some(line) = read_line(&mut reader) {
+                    if sender.send((line, Instant::now())).is_err() {
                         break;
                     }
                 }
@@ -321,30 +387,37 @@ impl Lines {
         Lines { lines, interactive }
     }
 
-    fn next_line(&self, deadline: Instant) -> Typed {
+    fn next_line(&self, deadline: Instant) -> Result<Typed, TooLong> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok((text, at)) => Typed::Line { text, at },
-            Err(RecvTimeoutError::Timeout) => Typed::Nothing,
-            Err(RecvTimeoutError::Disconnected) => Typed::Closed,
+            Ok((line, at)) => line.map(|text| Typed::Line { text, at }),
+            Err(RecvTimeoutError::Timeout) => Ok(Typed::Nothing),
+            Err(RecvTimeoutError::Disconnected) => Ok(Typed::Closed),
         }
     }
 
+    /// The lines typed ahead; one too long is said to be refused.
     fn typed_ahead(&self) -> Vec<String> {
         if !self.interactive {
             return Vec::new();
         }
-        self.lines.try_iter().map(|(text, _)| text).collect()
+        let typed = self.lines.try_iter().map(|(line, _)| line);
+        typed
+            .filter_map(|line| line.map_err(TooLong::say).ok())
+            .collect()
     }
 }
 
-/// One line without its line end (LF or CR LF), at most [`MAX_LINE`] bytes of it, invalid UTF-8
-/// replaced; `None` at the end of the input (or when it cannot be read).
-fn read_line(reader: &mut impl BufRead) -> Option<String> {
+/// One line without its line end (LF or CR LF), invalid UTF-8 replaced, or [`TooLong`] for a
+/// line longer than [`MAX_LINE`] bytes (the rest of it is read and dropped); `None` at the end
+/// of the input (or when it cannot be read).
+fn read_line(reader: &mut impl BufRead) -> Option<Result<String, TooLong>> {
+    // Room for the line, its CR and one byte more: a longer line is known without its end.
+    let room = MAX_LINE as u64 + 2;
     let mut bytes = Vec::new();
     let read = reader
         .by_ref()
-        .take(MAX_LINE as u64)
+        .take(room)
         .read_until(b'\n', &mut bytes)
         .ok()?;
     if read == 0 {
@@ -352,12 +425,11 @@ fn read_line(reader: &mut impl BufRead) -> Option<String> {
     }
     if bytes.last() == Some(&b'\n') {
         bytes.pop();
-    } else if bytes.len() == MAX_LINE {
-        // Drop the rest of an overlong line.
+    } else if bytes.len() as u64 == room {
         let mut rest = Vec::new();
         while reader
             .by_ref()
-            .take(MAX_LINE as u64)
+            .take(room)
             .read_until(b'\n', &mut rest)
             .is_ok_and(|n| n > 0)
             && rest.last() != Some(&b'\n')
@@ -368,7 +440,10 @@ fn read_line(reader: &mut impl BufRead) -> Option<String> {
     if bytes.last() == Some(&b'\r') {
         bytes.pop();
     }
-    Some(String::from_utf8_lossy(&bytes).into_owned())
+    if bytes.len() > MAX_LINE {
+        return Some(Err(TooLong));
+    }
+    Some(Ok(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 #[cfg(test)]
@@ -397,11 +472,13 @@ mod tests {
     }
 
     #[test]
-    fn an_overlong_line_is_cut_and_the_next_one_kept() {
-        let mut input = vec![b'7'; MAX_LINE * 3];
+    fn an_overlong_line_is_refused_and_the_next_one_kept() {
+        let mut input = vec![b'7'; MAX_LINE];
+        input.extend_from_slice(b"\r\n");
+        input.extend(vec![b'8'; MAX_LINE * 3]);
         input.extend_from_slice(b"\nmoves\n");
         let keyboard = Keyboard::reading(std::io::Cursor::new(input), false);
-        assert_eq!(text(keyboard.read(&"", soon())).len(), MAX_LINE);
+        assert_eq!(text(keyboard.read(&"", soon())), "7".repeat(MAX_LINE));
         assert_eq!(text(keyboard.read(&"", soon())), "moves");
     }
 

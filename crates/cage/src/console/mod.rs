@@ -10,6 +10,7 @@
 pub mod board_view;
 pub mod input;
 pub mod keyboard;
+mod long_lines;
 pub mod notation;
 pub mod screen;
 
@@ -24,7 +25,7 @@ use referee_rules::games::{AnyGame, Forbidden, GameSpec, PieceMove, Side};
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::quote::shorten;
 use referee_rules::verdict::Fault;
-use screen::{Screen, Voice};
+use screen::{terminal_columns, Screen, Voice};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -63,7 +64,7 @@ pub struct ConsoleSeat {
 
 /// Counts the person's move `canonical`, just played on `followed`'s game, and says it.
 fn moved(seating: &Seating, followed: &mut FollowedGame, canonical: &str, offers: bool) -> String {
-    followed.plies += 1;
+    followed.moves += 1;
     followed.takeable += 1;
     followed.offering = false;
     followed.offered_with_last = offers;
@@ -96,8 +97,9 @@ struct FollowedGame {
     spec: GameSpec,
     game: Box<dyn AnyGame>,
     side: Side,
-    /// Moves played so far, the opening's included.
-    plies: usize,
+    /// Moves played since the opening: the prompt numbers the move asked for as verdicts,
+    /// `referee check` and protocol.md count, so that "Move 3" and "at move 3" are one move.
+    moves: usize,
     /// Moves of the person's that may be taken back (played after the opening).
     takeable: usize,
     /// The player offered a draw, to go with their next move.
@@ -158,9 +160,7 @@ impl ConsoleSeat {
                 self.log_answer(&text, at);
                 Ok((text, at))
             }
-            Typed::Nothing => Err(Fault::Timeout {
-                waited: started.elapsed(),
-            }),
+            Typed::Nothing => Err(Fault::timeout(started.elapsed())),
             Typed::Closed => Err(closed()),
         }
     }
@@ -171,6 +171,8 @@ impl ConsoleSeat {
             spec, side, played, ..
         } = Setup::read(messages);
         let mut game = spec.new_game();
+        // After a take-back the game starts again from every move kept, but only the opening it
+        // was first started from is the opening.
         let opening = self.options.takebacks.unwrap_or(played.len());
         let mut takeable = 0;
         for (index, mv) in played.iter().enumerate() {
@@ -182,7 +184,7 @@ impl ConsoleSeat {
             spec,
             game,
             side,
-            plies: played.len(),
+            moves: played.len().saturating_sub(opening),
             takeable,
             offering: false,
             offered_with_last: false,
@@ -245,9 +247,7 @@ impl ConsoleSeat {
                 Typed::Nothing => {
                     self.keyboard.discard();
                     self.screen.say(Voice::Warning, "\nTime is up.");
-                    return Err(Fault::Timeout {
-                        waited: shown_at.elapsed(),
-                    });
+                    return Err(Fault::timeout(shown_at.elapsed()));
                 }
                 Typed::Closed => {
                     self.screen
@@ -277,7 +277,7 @@ impl ConsoleSeat {
                     if !seating.humans[opponent.index()] {
                         screen.say(Voice::Plain, &played_line(spec, seating, opponent, mv));
                     }
-                    followed.plies += 1;
+                    followed.moves += 1;
                     if let Err(error) = followed.game.play_text(mv) {
                         let lost = format!("(the console lost track of the game: {error})");
                         screen.say(Voice::Warning, &lost);
@@ -314,8 +314,12 @@ impl ConsoleSeat {
             [only] => Some(only),
             _ => None,
         };
-        screen.show(&draw(followed.game.as_ref(), only_piece));
-        let turn = turn_line(spec, seating, followed.game.as_ref(), followed.plies + 1);
+        screen.show(&draw(
+            followed.game.as_ref(),
+            only_piece,
+            terminal_columns(),
+        ));
+        let turn = turn_line(spec, seating, followed.game.as_ref(), followed.moves + 1);
         screen.say(Voice::Plain, &turn);
         if !movable.is_empty() {
             screen.say(
@@ -401,7 +405,11 @@ impl ConsoleSeat {
                         format!("No move starts on {square}. Pieces that can move: {movable}.");
                     screen.say(Voice::Warning, &none);
                 } else {
-                    screen.show(&draw(followed.game.as_ref(), Some(square)));
+                    screen.show(&draw(
+                        followed.game.as_ref(),
+                        Some(square),
+                        terminal_columns(),
+                    ));
                     screen.say(
                         Voice::Plain,
                         &format!("Moves of {square}: {}", moves.join(", ")),
@@ -522,7 +530,7 @@ impl Seat for ConsoleSeat {
             for message in messages {
                 if let RefereeMessage::Opponent(mv) = message {
                     let _ = followed.game.play_text(mv);
-                    followed.plies += 1;
+                    followed.moves += 1;
                 }
             }
         }
@@ -650,7 +658,7 @@ mod tests {
             game: spec.new_game(),
             spec,
             side: Side::First,
-            plies: 0,
+            moves: 0,
             takeable: 0,
             offering: false,
             offered_with_last: false,

@@ -4,8 +4,9 @@
 //! in the build through clap, and doing that detection by hand would repeat it.
 
 use anstyle::{AnsiColor, Color, Style};
+use referee_rules::games::diagram::wrapped;
 use referee_rules::games::{Diagram, Tone};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
@@ -41,9 +42,17 @@ impl Screen {
         self.write(&ansi(diagram));
     }
 
-    /// Writes a line.
+    /// Writes a line, broken at spaces to the terminal's width (see [`wrapped`]).
     pub fn say(&mut self, voice: Voice, text: &str) {
         let style = voice_style(voice);
+        let text = match terminal_columns() {
+            Some(columns) => text
+                .split('\n')
+                .flat_map(|line| wrapped(line, columns))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            None => text.to_string(),
+        };
         self.write(&format!("{style}{text}{style:#}\n"));
     }
 
@@ -58,6 +67,16 @@ impl Screen {
         let _ = self.out.write_all(text.as_bytes());
         let _ = self.out.flush();
     }
+}
+
+/// How wide the terminal the console writes to is, in columns; `None` when its output is not a
+/// terminal (a file or a pipe takes lines of any length), or the terminal does not say.
+pub fn terminal_columns() -> Option<usize> {
+    let (columns, _) = io::stdout()
+        .is_terminal()
+        .then(crossterm::terminal::size)?
+        .ok()?;
+    (columns > 0).then_some(usize::from(columns))
 }
 
 /// A line said only if whatever it announces takes longer than a moment: "B is thinking..."

@@ -5,6 +5,7 @@
 use super::judge::{Judge, Judged};
 use super::{GameRules, OpeningError, PlayedGame, SeatedPlayer};
 use referee_cage::supervisor::Supervisor;
+use referee_cage::LateAnswer;
 use referee_records::record::{
     stderr_line_times, stderr_tail, DroppedRecord, GameRecord, MoveRecord, Overload, PlayerRecord,
     ResultRecord,
@@ -28,16 +29,27 @@ pub fn play_game(
     opening: &[String],
     players: [SeatedPlayer<'_>; 2],
 ) -> Result<PlayedGame, OpeningError> {
-    play_game_watched(supervisor, number, rules, opening, players, &mut |_, _| {})
+    play_game_watched(
+        supervisor,
+        number,
+        rules,
+        opening,
+        0,
+        players,
+        &mut |_, _| {},
+    )
 }
 
 /// Plays one game like [`play_game`], showing each move to `spectator` as soon as it is played,
-/// with the position after it (for a game shown move by move at the console).
+/// with the position after it (for a game shown move by move at the console). The last
+/// `resumed` moves of `opening` were played in this game before a take-back started it again
+/// (0 but at the console): verdicts number them as moves, so that a move keeps its number.
 pub fn play_game_watched(
     supervisor: &Supervisor,
     number: u32,
     rules: &GameRules,
     opening: &[String],
+    resumed: usize,
     mut players: [SeatedPlayer<'_>; 2],
     spectator: &mut dyn FnMut(&dyn AnyGame, &MoveRecord),
 ) -> Result<PlayedGame, OpeningError> {
@@ -47,6 +59,7 @@ pub fn play_game_watched(
     let mut judge = Judge::new(
         rules,
         opening,
+        resumed,
         players.each_ref().map(|p| p.time),
         players.each_ref().map(|p| p.margin),
         names,
@@ -104,6 +117,7 @@ pub fn play_game_watched(
         _ => None,
     };
     let faulted = Side::BOTH.map(|side| judged.verdict.at_fault() == Some(side));
+    let late = watch_late(rules, judged.verdict.termination(), faulted, &mut players);
     let mut record = record(number, rules, &players, &ready, judged, started, stalled);
     if let Some(overload) = overloaded {
         record.result.detail = format!("{}; {overload}", record.result.detail);
@@ -125,7 +139,26 @@ pub fn play_game_watched(
         started_at,
         faulted,
         ready,
+        late,
     })
+}
+
+/// What each side that lost on time or never got ready wrote once the game was over, when the
+/// rules watch for it (see [`GameRules::watch_late`]); logged in this game's transcript.
+fn watch_late(
+    rules: &GameRules,
+    ending: Termination,
+    faulted: [bool; 2],
+    players: &mut [SeatedPlayer<'_>; 2],
+) -> [Option<LateAnswer>; 2] {
+    let waited = matches!(ending, Termination::Timeout | Termination::NotReady);
+    let mut late = [None, None];
+    for side in Side::BOTH {
+        if rules.watch_late && waited && faulted[side.index()] {
+            late[side.index()] = players[side.index()].seat.late_answer();
+        }
+    }
+    late
 }
 
 /// The record of a judged game.
@@ -271,12 +304,14 @@ mod tests {
             margin: Duration::from_millis(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
+            watch_late: false,
         };
         play_game_watched(
             &Supervisor::new(),
             1,
             &rules,
             &[],
+            0,
             [
                 SeatedPlayer {
                     seat: first,

@@ -43,6 +43,9 @@ pub struct Judge {
     /// Whether the request awaiting an answer carried the opponent's draw offer.
     offered: bool,
     moves: Vec<MoveRecord>,
+    /// Moves at the end of `opening` that were played in this game before it was started again
+    /// (a take-back at the console): verdicts count them, so that a move keeps its number.
+    resumed: u32,
     verdict: Option<Verdict>,
 }
 
@@ -61,11 +64,13 @@ pub struct Judged {
 }
 
 impl Judge {
-    /// A game from `opening` (moves played before the bots take over), the players on `times`
-    /// (first, second), named in verdicts as `names`.
+    /// A game from `opening` (moves played before the bots take over), the last `resumed` of
+    /// them played in this game before it was started again, the players on `times` (first,
+    /// second), named in verdicts as `names`.
     pub fn new(
         rules: &GameRules,
         opening: &[String],
+        resumed: usize,
         times: [TimeControl; 2],
         margins: [Duration; 2],
         names: [String; 2],
@@ -84,6 +89,7 @@ impl Judge {
             draw_offer: None,
             offered: false,
             moves: Vec::new(),
+            resumed: u32::try_from(resumed).unwrap_or(u32::MAX),
             verdict: None,
         })
     }
@@ -104,7 +110,9 @@ impl Judge {
     /// `side` did not get ready: it forfeits.
     pub fn setup_failed(&mut self, side: Side, fault: Fault) {
         let overtime = self.clocks[side.index()].overtime(self.margins[side.index()]);
-        self.verdict = Some(Verdict::fault(side, Moment::Setup, fault, overtime));
+        self.verdict = Some(Verdict::fault(side, Moment::Setup, fault, overtime, |_| {
+            false
+        }));
     }
 
     /// The next move to ask for, or `None` when the game is over (the rules may just have ended
@@ -153,7 +161,7 @@ impl Judge {
     /// Judges what `side` returned for the move asked for; `at` is when, since the game started.
     /// Returns whether a move was played (the game may still have ended with it).
     pub fn answer(&mut self, side: Side, reply: Result<Answer, Fault>, at: Duration) -> bool {
-        let at_move = Moment::Move(self.moves.len() as u32 + 1);
+        let at_move = Moment::Move(self.resumed + self.moves.len() as u32 + 1);
         let clock = &mut self.clocks[side.index()];
         let forfeit = |forfeit| Verdict::Forfeit {
             loser: side,
@@ -164,7 +172,12 @@ impl Judge {
             Ok(answer) => answer,
             Err(fault) => {
                 let overtime = clock.overtime(self.margins[side.index()]);
-                self.verdict = Some(Verdict::fault(side, at_move, fault, overtime));
+                let game = &self.game;
+                let legal = |notation: &str| match Reply::parse(notation) {
+                    Ok(Reply::Move { text, .. }) => game.boxed_clone().play_text(&text).is_ok(),
+                    _ => false,
+                };
+                self.verdict = Some(Verdict::fault(side, at_move, fault, overtime, legal));
                 return false;
             }
         };
@@ -172,7 +185,7 @@ impl Judge {
             Ok(Settled::InTime) => None,
             Ok(Settled::Strike(number)) => Some(number),
             Err(overtime) => {
-                self.verdict = Some(forfeit(Forfeit::late(Some(answer.elapsed), overtime)));
+                self.verdict = Some(forfeit(Forfeit::late(Some(answer.elapsed), overtime, None)));
                 return false;
             }
         };
@@ -313,11 +326,13 @@ mod tests {
             margin: MS(10),
             startup: Duration::from_secs(1),
             send_legal_moves: false,
+            watch_late: false,
         };
         let time = TimeControl::parse_over(TimeControl::default(), time).unwrap();
         Judge::new(
             &rules,
             &[],
+            0,
             [time, time],
             [rules.margin; 2],
             ["A (first player)".into(), "B (second player)".into()],
@@ -393,15 +408,44 @@ mod tests {
         let mut judge = judge("tictactoe", "move=200");
         let request = judge.next_request().unwrap();
         assert_eq!(request.allowed, MS(210));
-        judge.answer(
-            Side::First,
-            Err(Fault::Timeout { waited: MS(260) }),
-            MS(260),
-        );
+        judge.answer(Side::First, Err(Fault::timeout(MS(260))), MS(260));
         assert_eq!(judge.verdict().unwrap().termination(), Termination::Timeout);
         assert_eq!(
             sentence(&judge),
             "A (first player) did not answer move 1 within 210 ms; the limit is 200 ms (+10 ms margin)"
+        );
+    }
+
+    /// A move written on stderr is named in the timeout when the rules allow it here: not a
+    /// line that is no move, not a square already taken.
+    #[test]
+    fn a_timeout_names_a_legal_move_written_on_stderr() {
+        let timed_out = |lines: &[&str]| {
+            let (mut judge, _) = play("move=200", &[("1 1", MS(1))]);
+            let request = judge.next_request().unwrap();
+            let on_stderr = lines
+                .iter()
+                .map(|line| referee_rules::verdict::StderrMove {
+                    written: format!("{line} "),
+                    notation: (*line).to_string(),
+                })
+                .collect();
+            let fault = Fault::Timeout {
+                waited: MS(260),
+                on_stderr,
+            };
+            judge.answer(request.side, Err(fault), MS(260));
+            sentence(&judge)
+        };
+        let bare = "B (second player) did not answer move 2 within 210 ms; the limit is 200 ms \
+                    (+10 ms margin)";
+        assert_eq!(timed_out(&["eval 3", "1 1"]), bare);
+        assert_eq!(
+            timed_out(&["2 2", "eval 3", "1 1"]),
+            format!(
+                "{bare}; it wrote '2 2 ' on standard error; moves must go to standard output \
+                 (print / System.out / cout), flushed"
+            )
         );
     }
 
@@ -548,5 +592,37 @@ mod tests {
             sentence(&judge),
             "B (second player) played the illegal move '1 1' at move 2: 1 1 is already taken"
         );
+    }
+
+    /// The opening's moves are not counted; moves kept from before a take-back are.
+    #[test]
+    fn moves_are_counted_after_the_opening_resumed_ones_included() {
+        let rules = GameRules {
+            spec: GameSpec::Tictactoe,
+            margin: MS(10),
+            startup: Duration::from_secs(1),
+            send_legal_moves: false,
+            watch_late: false,
+        };
+        let opening = ["1 1", "0 0", "2 2"].map(String::from);
+        for (resumed, number) in [(0, 1), (1, 2)] {
+            let time = TimeControl::default();
+            let names = ["A (first player)".into(), "B (second player)".into()];
+            let mut judge = Judge::new(
+                &rules,
+                &opening,
+                resumed,
+                [time; 2],
+                [rules.margin; 2],
+                names,
+            )
+            .unwrap();
+            let request = judge.next_request().unwrap();
+            judge.answer(request.side, answer("resign", MS(1)), MS(1));
+            assert_eq!(
+                sentence(&judge),
+                format!("B (second player) resigned at move {number}")
+            );
+        }
     }
 }

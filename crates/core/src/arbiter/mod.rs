@@ -8,7 +8,7 @@ pub mod judge;
 
 pub use driver::{play_game, play_game_watched};
 
-use referee_cage::Seat;
+use referee_cage::{LateAnswer, Seat};
 use referee_records::record::{
     stderr_line_times, write_game, DroppedRecord, GameRecord, RecordFiles,
 };
@@ -32,6 +32,10 @@ pub struct GameRules {
     pub startup: Duration,
     /// Send a `legal` line before each `turn`.
     pub send_legal_moves: bool,
+    /// Watch, for up to three seconds, what a bot that lost on time or never got ready writes
+    /// once the game is over (see [`PlayedGame::late`]): `referee check`'s, to tell a bot's
+    /// author a missing flush from a slow bot.
+    pub watch_late: bool,
 }
 
 /// A player in one game: its seat, what to call it, and its time control.
@@ -62,6 +66,9 @@ pub struct PlayedGame {
     pub faulted: [bool; 2],
     /// Each bot's `ready` line, when it sent one: its name, version and whether it plays `multi`.
     pub ready: [Option<Ready>; 2],
+    /// What each side wrote after it lost on time or never got ready, when the rules watch for
+    /// it (see [`GameRules::watch_late`]).
+    pub late: [Option<LateAnswer>; 2],
 }
 
 impl PlayedGame {

@@ -19,7 +19,7 @@ use referee_bots::Level;
 use referee_cage::process::{BotProcess, SpawnError};
 use referee_cage::process_options::ProcessOptions;
 use referee_cage::supervisor::Supervisor;
-use referee_cage::{Answer, Protocol, Seat};
+use referee_cage::{Answer, LateAnswer, Protocol, Seat};
 use referee_records::record::RecordFiles;
 use referee_records::transcript::{Direction, SeatLog};
 use referee_rules::clock::TimeControl;
@@ -31,7 +31,7 @@ use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod trial;
 
@@ -143,17 +143,6 @@ enum Cause {
     },
 }
 
-/// A line a bot wrote after it lost on time or never got ready.
-enum LateAnswer {
-    /// Written at once when its input was closed: kept in a buffer, never flushed.
-    Unflushed(String),
-    /// Written while its input was open, or well after it was closed, this long after the
-    /// game ended: the bot was working it out.
-    Slow(String, Duration),
-    /// Written without its line feed: the referee waits for the end of a line.
-    Unended(String),
-}
-
 /// What to say of a line the bot wrote without its line feed.
 fn unended(start: &str) -> String {
     format!(
@@ -161,6 +150,39 @@ fn unended(start: &str) -> String {
          then flush",
         referee_rules::quote::shorten(start, 60)
     )
+}
+
+/// What a bot's late answer adds to the sentence of its timeout: the answer it wrote too late,
+/// or the line it never ended.
+fn late_hint(late: Option<&LateAnswer>) -> Option<String> {
+    match late? {
+        LateAnswer::Slow(line, after) => Some(format!(
+            ". It did answer, '{}', {:.1} s after the game was over: it is too slow for this \
+             time limit",
+            referee_rules::quote::shorten(line, 60),
+            after.as_secs_f64()
+        )),
+        LateAnswer::Unended(start) => Some(format!("; {}", unended(start))),
+        LateAnswer::Unflushed(_) => None,
+    }
+}
+
+/// The missing flush a bot's late answer shows, when it shows one: said rather than the
+/// timeout or failed start-up it caused, whatever protocol the bot speaks.
+fn missing_flush(late: Option<&LateAnswer>) -> Option<Problem> {
+    let Some(LateAnswer::Unflushed(line)) = late else {
+        return None;
+    };
+    Some(Problem {
+        cause: Cause::MissingFlush,
+        name: "missing flush",
+        text: format!(
+            "missing flush: the bot wrote '{}' only when its input was closed, so it keeps its \
+             output in a buffer: flush stdout after every line (protocol.md, 'Flush after every \
+             line')",
+            referee_rules::quote::shorten(line, 60)
+        ),
+    })
 }
 
 /// A problem one game showed.
@@ -220,11 +242,6 @@ impl Seat for DrawOffers<'_> {
 const SLOW_SHARE: f64 = 0.8;
 /// A start-up slower than this is worth a warning.
 const SLOW_START: Duration = Duration::from_millis(1000);
-/// How long a timed-out bot is watched after its input is closed, for answers it never flushed.
-const FLUSH_WATCH: Duration = Duration::from_millis(1500);
-/// A line written within this of the bot's input being closed was in its buffer: it came as
-/// the bot exited. One that came later was still being worked out: the bot is slow.
-const FLUSHED_AT_EXIT: Duration = Duration::from_millis(150);
 
 /// Runs the check with bots started by `supervisor`, reporting each finding as it is made;
 /// returns them all. A bot of a foreign protocol plays a game as each side through its
@@ -339,6 +356,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         let same_process = self.bot.is_some();
         let rules = GameRules {
             spec: scenario.spec.clone(),
+            watch_late: true,
             ..self.config.rules.clone()
         };
         let played = self.play(number, scenario, &rules)?;
@@ -480,61 +498,13 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         title: &str,
         rules: &GameRules,
     ) -> Option<Problem> {
-        let late = self.late_answer(played, side);
-        let problem = match diagnose(played, side, &self.config.time, rules, late.as_ref()) {
+        let late = played.late[side.index()].as_ref();
+        match diagnose(played, side, &self.config.time, rules, late) {
             Ok((severity, text)) => {
                 self.note(severity, format!("{title}: {text}"), Vec::new());
                 None
             }
-            Err(problem) => Some(problem),
-        };
-        match late {
-            Some(LateAnswer::Unflushed(line)) => Some(Problem {
-                cause: Cause::MissingFlush,
-                name: "missing flush",
-                text: format!(
-                    "missing flush: the bot wrote '{}' only when its input was closed, so it \
-                     keeps its output in a buffer: flush stdout after every line (protocol.md, \
-                     'Flush after every line')",
-                    referee_rules::quote::shorten(&line, 60)
-                ),
-            }),
-            _ => problem,
-        }
-    }
-
-    /// What a bot that timed out (or never got ready) wrote afterwards: a line it writes once
-    /// its input is closed was in its buffer all along, one it writes before, or well after,
-    /// was still being worked out.
-    fn late_answer(&mut self, played: &PlayedGame, side: Side) -> Option<LateAnswer> {
-        let process = self.bot.as_mut().expect("started above");
-        let waited = played.faulted[side.index()]
-            && matches!(
-                played.record.result.reason,
-                Termination::Timeout | Termination::NotReady
-            );
-        if !waited {
-            return None;
-        }
-        let watched = Instant::now();
-        let slow = |(line, at): (String, Instant)| {
-            LateAnswer::Slow(line, at.saturating_duration_since(watched))
-        };
-        if let Some(answer) = process.collect_for(FLUSH_WATCH).into_iter().next() {
-            return Some(slow(answer));
-        }
-        let closed = Instant::now();
-        let Some((line, at)) = process
-            .close_input_and_collect(FLUSH_WATCH)
-            .into_iter()
-            .next()
-        else {
-            return process.unfinished_line().map(LateAnswer::Unended);
-        };
-        if at.saturating_duration_since(closed) <= FLUSHED_AT_EXIT {
-            Some(LateAnswer::Unflushed(line))
-        } else {
-            Some(slow((line, at)))
+            Err(problem) => Some(missing_flush(late).unwrap_or(problem)),
         }
     }
 
@@ -584,31 +554,10 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         count: u32,
     ) -> bool {
         let left = count - number;
-        let stop = match (cause, repeated) {
-            (Cause::MissingFlush, _) => Some(
-                "every game would end the same way until the bot flushes its output".to_string(),
-            ),
-            (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
-                "the bot failed the same way before its first move in games {first} and \
-                 {number}, and the other games begin with the same setup"
-            )),
-            _ => None,
-        };
-        let Some(why) = stop.filter(|_| left > 0) else {
+        let Some(why) = needless_games(cause, repeated, number).filter(|_| left > 0) else {
             return false;
         };
-        self.note(
-            Severity::Stopped,
-            format!(
-                "the last {} not played: {why}",
-                if left == 1 {
-                    "game was".to_string()
-                } else {
-                    format!("{left} games were")
-                }
-            ),
-            Vec::new(),
-        );
+        self.keep(stopped(left, &why));
         if let Some(process) = self.bot.take() {
             self.crlf_lines += process.crlf_lines();
         }
@@ -691,6 +640,36 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             );
         }
         self.findings
+    }
+}
+
+/// Why the games left could only repeat the problem just seen in game `number` (its `cause`,
+/// first seen in game `repeated` when it was seen before), when they could only.
+fn needless_games(cause: &Cause, repeated: Option<u32>, number: u32) -> Option<String> {
+    match (cause, repeated) {
+        (Cause::MissingFlush, _) => {
+            Some("every game would end the same way until the bot flushes its output".to_string())
+        }
+        (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
+            "the bot failed the same way before its first move in games {first} and {number}, \
+             and the other games begin with the same setup"
+        )),
+        _ => None,
+    }
+}
+
+/// The finding that the last `left` games were not played, and `why`.
+fn stopped(left: u32, why: &str) -> Finding {
+    let games = if left == 1 {
+        "game was".to_string()
+    } else {
+        format!("{left} games were")
+    };
+    Finding {
+        severity: Severity::Stopped,
+        text: format!("the last {games} not played: {why}"),
+        details: Vec::new(),
+        stderr_end: None,
     }
 }
 
@@ -843,22 +822,13 @@ fn fault_problem(
         ),
         Termination::Timeout => (
             "timeout",
-            match late {
-                Some(LateAnswer::Slow(line, after)) => format!(
-                    "timeout: {}. It did answer, '{}', {:.1} s after the game was over: it is \
-                     too slow for this time limit",
-                    result.detail,
-                    referee_rules::quote::shorten(line, 60),
-                    after.as_secs_f64()
-                ),
-                Some(LateAnswer::Unended(start)) => {
-                    format!("timeout: {}; {}", result.detail, unended(start))
-                }
-                _ => format!(
-                    "timeout: {}. Answer every 'turn' within its time, and flush",
-                    result.detail
-                ),
-            },
+            format!(
+                "timeout: {}{}",
+                result.detail,
+                late_hint(late).unwrap_or_else(|| {
+                    ". Answer every 'turn' within its time, and flush".to_string()
+                })
+            ),
         ),
         Termination::NotReady => {
             let mut text = format!(

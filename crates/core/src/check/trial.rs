@@ -5,11 +5,12 @@
 //! says it, with the end of its stderr.
 
 use super::{
-    fault_hints, stderr_details, stderr_end, CheckConfig, CheckError, Finding, Severity,
-    BUFFERING_VARIABLES,
+    fault_hints, late_hint, missing_flush, needless_games, stderr_details, stderr_end, stopped,
+    CheckConfig, CheckError, Finding, Severity, BUFFERING_VARIABLES,
 };
+use crate::arbiter::GameRules;
 use crate::players::PlayerSpec;
-use crate::table::{Player, Recorder, ScheduledGame, Table, TableSettings, Venue};
+use crate::table::{FinishedGame, Player, Recorder, ScheduledGame, Table, TableSettings, Venue};
 use referee_bots::Level;
 use referee_cage::limits::Limits;
 use referee_cage::process_options::ProcessOptions;
@@ -38,7 +39,10 @@ pub(super) fn run_trial(
     ];
     let venue = Venue {
         settings: TableSettings {
-            rules: config.rules.clone(),
+            rules: GameRules {
+                watch_late: true,
+                ..config.rules.clone()
+            },
             process: ProcessOptions {
                 env_removed: BUFFERING_VARIABLES,
                 ..config.process.clone()
@@ -55,7 +59,8 @@ pub(super) fn run_trial(
     crate::table::check_players(&venue, &players, &config.opening)?;
     let mut table = Table::new(supervisor);
     let mut findings = Vec::new();
-    for (number, side) in [(1, Side::First), (2, Side::Second)] {
+    let games = [(1, Side::First), (2, Side::Second)];
+    for (number, side) in games {
         let seats = match side {
             Side::First => [0, 1],
             Side::Second => [1, 0],
@@ -66,36 +71,62 @@ pub(super) fn run_trial(
             opening: config.opening.clone(),
         };
         let finished = table.play(&venue, &players, &game, |_| {})?;
-        let played = &finished.played;
-        let result = &played.record.result;
         let title = format!(
             "game {number} (through the {} adapter, as the {side} player)",
             config.player.protocol()
         );
-        let finding = if played.faulted[side.index()] {
-            Finding {
-                severity: Severity::Problem,
-                text: fault_hints(played, side, &config.rules).into_iter().fold(
-                    format!("{title}: {}: {}", result.reason, result.detail),
-                    |text, hint| format!("{text}; {hint}"),
-                ),
-                details: stderr_details(played, side, finished.files(), config),
-                stderr_end: stderr_end(played, side),
-            }
-        } else {
-            Finding {
-                severity: Severity::Ok,
-                text: format!(
-                    "{title}: played to the end ({}, {} moves in all)",
-                    result.reason,
-                    played.record.moves.len()
-                ),
-                details: Vec::new(),
-                stderr_end: None,
-            }
-        };
+        let finding = finding(config, &finished, side, &title);
         report(&finding);
         findings.push(finding);
+        // A missing flush would end the next game the same way.
+        let left = games.len() as u32 - number;
+        let late = finished.played.late[side.index()].as_ref();
+        let flush = missing_flush(late);
+        let needless = flush.and_then(|flush| needless_games(&flush.cause, None, number));
+        if let Some(why) = needless.filter(|_| left > 0) {
+            let stop = stopped(left, &why);
+            report(&stop);
+            findings.push(stop);
+            break;
+        }
     }
     Ok(findings)
+}
+
+/// What game `finished` showed of the bot playing `side`: how it ended, or the rule it broke,
+/// a missing flush rather than the fault when its late answer shows one.
+fn finding(config: &CheckConfig, finished: &FinishedGame, side: Side, title: &str) -> Finding {
+    let played = &finished.played;
+    let result = &played.record.result;
+    if !played.faulted[side.index()] {
+        return Finding {
+            severity: Severity::Ok,
+            text: format!(
+                "{title}: played to the end ({}, {} moves in all)",
+                result.reason,
+                played.record.moves.len()
+            ),
+            details: Vec::new(),
+            stderr_end: None,
+        };
+    }
+    let late = played.late[side.index()].as_ref();
+    let text = match missing_flush(late) {
+        Some(flush) => flush.text,
+        None => fault_hints(played, side, &config.rules).into_iter().fold(
+            format!(
+                "{}: {}{}",
+                result.reason,
+                result.detail,
+                late_hint(late).unwrap_or_default()
+            ),
+            |text, hint| format!("{text}; {hint}"),
+        ),
+    };
+    Finding {
+        severity: Severity::Problem,
+        text: format!("{title}: {text}"),
+        details: stderr_details(played, side, finished.files(), config),
+        stderr_end: stderr_end(played, side),
+    }
 }

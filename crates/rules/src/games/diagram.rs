@@ -39,7 +39,17 @@ pub struct View {
     pub narrated: bool,
     /// Checkers: the square (1..32) whose piece's moves are shown, each destination as `*`.
     pub selected: Option<u8>,
+    /// For a narrow terminal, [`COMPACT_COLUMNS`] wide: cells two characters wide instead of
+    /// three (the last move's closing bracket in the next cell's space), columns named by
+    /// their letters alone, lines of words wrapped. Each game's usual drawing is wider (15x15
+    /// gomoku 48 characters, checkers with its key 50), and a terminal wraps a line too long for
+    /// it, breaking the board apart.
+    pub compact: bool,
 }
+
+/// The width a compact drawing fits, the narrowest terminal the console is made for; a
+/// board of 20 columns is still wider.
+pub const COMPACT_COLUMNS: usize = 40;
 
 /// A drawing: text in toned spans. `Display` gives the plain text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -97,6 +107,90 @@ impl Diagram {
     pub fn spans(&self) -> impl Iterator<Item = (Tone, &str)> {
         self.spans.iter().map(|(tone, text)| (*tone, text.as_str()))
     }
+
+    /// Appends `text` (words, not a board) as a line of its own, or when `compact` as lines
+    /// of at most [`COMPACT_COLUMNS`] characters, broken at spaces.
+    pub fn words(&mut self, text: &str, compact: bool) {
+        let width = if compact { COMPACT_COLUMNS } else { usize::MAX };
+        for line in wrapped(text, width) {
+            self.text(line);
+            self.end_line();
+        }
+    }
+
+    /// How wide the drawing is: its longest line, in characters.
+    pub fn width(&self) -> usize {
+        let text = self.to_string();
+        text.lines()
+            .map(|line| line.chars().count())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// A row of cells, each holding a mark of one character, the last move's in brackets: ` X `
+/// and `[X]`, or when compact ` X` and `[X` with the bracket closed in the next cell's space.
+pub struct Cells {
+    compact: bool,
+    /// Compact: the last cell was the last move's, its bracket still to be closed.
+    open: bool,
+}
+
+impl Cells {
+    /// A row drawn as `view` asks, compact or not.
+    pub fn new(view: &View) -> Cells {
+        Cells {
+            compact: view.compact,
+            open: false,
+        }
+    }
+
+    /// The next cell: `mark` in `tone`, or in brackets as the last move's.
+    pub fn mark(&mut self, out: &mut Diagram, mark: char, tone: Tone, last: bool) {
+        match (self.compact, last) {
+            (false, true) => out.push(Tone::LastMove, format!("[{mark}]")),
+            (false, false) => {
+                out.text(" ");
+                out.push(tone, mark.to_string());
+                out.text(" ");
+            }
+            (true, true) => out.push(Tone::LastMove, format!("[{mark}")),
+            (true, false) => {
+                self.close(out);
+                out.push(tone, mark.to_string());
+            }
+        }
+        self.open = self.compact && last;
+    }
+
+    /// The next cell, empty (a light square of checkers).
+    pub fn blank(&mut self, out: &mut Diagram) {
+        if self.compact {
+            self.close(out);
+            out.text(" ");
+        } else {
+            out.text("   ");
+        }
+        self.open = false;
+    }
+
+    /// Ends the row: when compact, the space after its last cell, or its closing bracket, so
+    /// that the row is as wide as any other.
+    pub fn end(&mut self, out: &mut Diagram) {
+        if self.compact {
+            self.close(out);
+        }
+        self.open = false;
+    }
+
+    /// The space before a cell: the closing bracket of the last move's cell before it.
+    fn close(&self, out: &mut Diagram) {
+        if self.open {
+            out.push(Tone::LastMove, "]");
+        } else {
+            out.text(" ");
+        }
+    }
 }
 
 impl fmt::Display for Diagram {
@@ -105,6 +199,27 @@ impl fmt::Display for Diagram {
             .iter()
             .try_for_each(|(_, text)| f.write_str(text))
     }
+}
+
+/// `line` broken at spaces into lines of at most `width` characters, each indented as it is
+/// (a word longer than that stands on a line of its own): a terminal breaks a long line
+/// anywhere, a number in two.
+pub fn wrapped(line: &str, width: usize) -> Vec<String> {
+    let body = line.trim_start_matches(' ');
+    let indent = &line[..line.len() - body.len()];
+    let mut lines = Vec::new();
+    let mut current = indent.to_string();
+    for word in body.split(' ') {
+        let begun = current.len() > indent.len();
+        if begun && current.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::replace(&mut current, indent.to_string()));
+        } else if begun {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
 }
 
 /// The letter of column `index` from 0 (`a`, `b`, ...), as the console labels columns.
@@ -155,6 +270,64 @@ mod tests {
         assert_eq!(d.to_string(), "a b  X\nc\n");
         let tones: Vec<Tone> = d.spans().map(|(tone, _)| tone).collect();
         assert_eq!(tones, [Tone::Plain, Tone::First, Tone::Plain]);
+    }
+
+    #[test]
+    fn compact_cells_close_the_last_moves_bracket_in_the_next_space() {
+        let row = |compact: bool, last: Option<usize>| {
+            let view = View {
+                compact,
+                ..View::default()
+            };
+            let mut out = Diagram::new();
+            let mut cells = Cells::new(&view);
+            for (index, mark) in ['X', '.', 'O'].into_iter().enumerate() {
+                cells.mark(&mut out, mark, Tone::Plain, last == Some(index));
+            }
+            cells.blank(&mut out);
+            cells.end(&mut out);
+            out.text("|");
+            out.to_string()
+        };
+        assert_eq!(row(false, Some(1)), " X [.] O    |");
+        assert_eq!(row(true, None), " X . O   |");
+        assert_eq!(row(true, Some(1)), " X[.]O   |");
+        assert_eq!(row(true, Some(2)), " X .[O]  |");
+    }
+
+    #[test]
+    fn words_are_wrapped_to_the_compact_width_only() {
+        let text = "swap2 opening: the second player chooses: 'swap' (Black) or White's stone";
+        let mut wide = Diagram::new();
+        wide.words(text, false);
+        assert_eq!(wide.to_string(), format!("{text}\n"));
+        let mut narrow = Diagram::new();
+        narrow.words(text, true);
+        assert_eq!(
+            narrow.to_string(),
+            "swap2 opening: the second player\nchooses: 'swap' (Black) or White's stone\n"
+        );
+        assert!(narrow.width() <= COMPACT_COLUMNS);
+        assert_eq!(wide.width(), text.len());
+    }
+
+    #[test]
+    fn lines_are_broken_at_spaces_and_keep_their_indent() {
+        let line = "Pieces that can move: 7, 8, 9, 10, 12, 15 (type one to see where it can go).";
+        assert_eq!(
+            wrapped(line, 40),
+            [
+                "Pieces that can move: 7, 8, 9, 10, 12,",
+                "15 (type one to see where it can go).",
+            ]
+        );
+        assert_eq!(wrapped(line, 200), [line]);
+        assert_eq!(
+            wrapped("  X (first player) resigned at move 3", 20),
+            ["  X (first player)", "  resigned at move 3"]
+        );
+        assert_eq!(wrapped("a_very_long_word b", 5), ["a_very_long_word", "b"]);
+        assert_eq!(wrapped("", 5), [""]);
     }
 
     #[test]

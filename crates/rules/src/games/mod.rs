@@ -24,7 +24,7 @@ mod variant;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub use diagram::{Diagram, Tone, View};
+pub use diagram::{Diagram, Tone, View, COMPACT_COLUMNS};
 pub use geometry::Geometry;
 pub use opening_text::opening_moves;
 pub use param_reader::ParamError;

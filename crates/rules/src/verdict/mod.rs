@@ -222,6 +222,9 @@ pub enum Fault {
     Timeout {
         /// How long the watchdog waited.
         waited: Duration,
+        /// The lines the bot wrote on standard error meanwhile that its protocol reads as a
+        /// move: most likely its answer, written to the wrong stream (see [`Forfeit::Late`]).
+        on_stderr: Vec<StderrMove>,
     },
     /// A line longer than the maximum, newline not yet seen.
     LineTooLong {
@@ -274,6 +277,16 @@ pub enum Fault {
         /// The brain's line, as it wrote it.
         answer: String,
     },
+}
+
+/// A line a bot wrote on standard error while its answer was awaited, which its protocol reads
+/// as a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StderrMove {
+    /// The line as the bot wrote it.
+    pub written: String,
+    /// The move it reads as, in the referee's protocol (`x y` for a CodinGame bot's `y x`).
+    pub notation: String,
 }
 
 /// What to tell a bot whose line, not a move, reads like words meant for people: most likely
@@ -368,7 +381,7 @@ impl Fault {
                 "not ready: no 'ready' line within {} ms",
                 allowance.as_millis()
             ),
-            Fault::Timeout { waited } => {
+            Fault::Timeout { waited, .. } => {
                 write!(f, "no answer after {} ms", waited.as_millis())
             }
             Fault::LineTooLong { limit } => {
@@ -389,6 +402,16 @@ impl Fault {
             Fault::RefusedRule { rule, answer } => {
                 write!(f, "refused the rule {rule}: '{}'", shorten(answer, 80))
             }
+        }
+    }
+}
+
+impl Fault {
+    /// No answer within `waited`, and nothing on standard error that reads as a move.
+    pub fn timeout(waited: Duration) -> Fault {
+        Fault::Timeout {
+            waited,
+            on_stderr: Vec::new(),
         }
     }
 }
@@ -425,6 +448,9 @@ pub enum Forfeit {
         /// The player's strikes, under a time control that forgives moves over the limit
         /// (CodinGame's): used up, or the move was past the hard limit.
         strikes: Option<Strikes>,
+        /// A legal move the player wrote on standard error while its answer was awaited, as it
+        /// wrote it: the sentence tells it that moves go to standard output.
+        on_stderr: Option<String>,
     },
     /// `draw` when no draw was offered.
     UnofferedDraw,
@@ -485,22 +511,38 @@ pub enum Verdict {
 
 impl Forfeit {
     /// Lateness: the answer after `answered_after` (`None`: none before the watchdog gave up),
-    /// over `overtime`.
-    pub fn late(answered_after: Option<Duration>, overtime: Overtime) -> Forfeit {
+    /// over `overtime`; `on_stderr`, a legal move written on standard error meanwhile.
+    pub fn late(
+        answered_after: Option<Duration>,
+        overtime: Overtime,
+        on_stderr: Option<String>,
+    ) -> Forfeit {
         Forfeit::Late {
             answered_after,
             limit: overtime.limit,
             margin: overtime.margin,
             strikes: overtime.strikes,
+            on_stderr,
         }
     }
 }
 
 impl Verdict {
-    /// The verdict for a seat's fault: a watchdog timeout is lateness, judged like any other.
-    pub fn fault(loser: Side, at: Moment, fault: Fault, overtime: Overtime) -> Self {
+    /// The verdict for a seat's fault: a watchdog timeout is lateness, judged like any other,
+    /// naming the last of the moves the bot wrote on standard error meanwhile that `legal`
+    /// says the rules allow.
+    pub fn fault(
+        loser: Side,
+        at: Moment,
+        fault: Fault,
+        overtime: Overtime,
+        legal: impl Fn(&str) -> bool,
+    ) -> Self {
         let forfeit = match fault {
-            Fault::Timeout { .. } => Forfeit::late(None, overtime),
+            Fault::Timeout { on_stderr, .. } => {
+                let written = on_stderr.into_iter().rev().find(|mv| legal(&mv.notation));
+                Forfeit::late(None, overtime, written.map(|mv| mv.written))
+            }
             Fault::NotAMove { line, expected } => Forfeit::NotAMove {
                 sent: line,
                 written: None,
@@ -669,6 +711,7 @@ impl fmt::Display for Sentence<'_> {
                 limit,
                 margin,
                 strikes,
+                on_stderr,
             } => {
                 match answered_after {
                     Some(after) => write!(
@@ -693,12 +736,21 @@ impl fmt::Display for Sentence<'_> {
                         f,
                         ", and {} ms for a move counted as a strike",
                         (*limit + *margin + strikes.hard).as_millis()
-                    ),
+                    )?,
                     Some(strikes) => write!(
                         f,
                         ": its strike {} over the limit, {} being forgiven",
                         strikes.used + 1,
                         strikes.allowed
+                    )?,
+                    None => {}
+                }
+                match on_stderr {
+                    Some(line) => write!(
+                        f,
+                        "; it wrote '{}' on standard error; moves must go to standard output \
+                         (print / System.out / cout), flushed",
+                        shorten(line, QUOTED)
                     ),
                     None => Ok(()),
                 }

@@ -69,6 +69,7 @@ fn lateness_reads_the_same_with_or_without_an_answer() {
             limit: Duration::from_millis(200),
             margin: Duration::from_millis(10),
             strikes: None,
+            on_stderr: None,
         },
     };
     let names = names();
@@ -82,6 +83,52 @@ fn lateness_reads_the_same_with_or_without_an_answer() {
         late(None).sentence(&names).to_string(),
         "A (first player) did not answer move 3 within 210 ms; the limit is 200 ms (+10 ms margin)"
     );
+}
+
+/// A timeout names the last move written on standard error that the rules allow, escaped
+/// and cut short as any line of the bot's, and tells where moves go.
+#[test]
+fn a_move_written_on_stderr_is_named_in_the_timeout() {
+    let timeout = |on_stderr: Vec<StderrMove>| {
+        let overtime = Overtime {
+            limit: Duration::from_millis(100),
+            margin: Duration::from_millis(10),
+            strikes: None,
+        };
+        let fault = Fault::Timeout {
+            waited: Duration::from_millis(160),
+            on_stderr,
+        };
+        Verdict::fault(Side::First, Moment::Move(1), fault, overtime, |notation| {
+            notation != "0 0"
+        })
+        .sentence(&names())
+        .to_string()
+    };
+    let written = |written: &str, notation: &str| StderrMove {
+        written: written.into(),
+        notation: notation.into(),
+    };
+    let bare =
+        "A (first player) did not answer move 1 within 110 ms; the limit is 100 ms (+10 ms margin)";
+    assert_eq!(timeout(Vec::new()), bare);
+    // Only illegal moves: nothing to say.
+    assert_eq!(timeout(vec![written("0 0", "0 0")]), bare);
+    assert_eq!(
+        timeout(vec![
+            written("4 4", "4 4"),
+            written("3 5", "5 3"),
+            written("0 0", "0 0")
+        ]),
+        format!(
+            "{bare}; it wrote '3 5' on standard error; moves must go to standard output \
+             (print / System.out / cout), flushed"
+        )
+    );
+    let long = format!("4 4\x1b[2J{}", " ".repeat(100));
+    let said = timeout(vec![written(&long, "4 4")]);
+    assert!(said.contains("; it wrote '4 4\\x1b[2J     "), "{said}");
+    assert!(said.contains("...' on standard error"), "{said}");
 }
 
 #[test]
@@ -171,6 +218,7 @@ fn a_seat_fault_names_when_it_happened() {
                 margin: Duration::ZERO,
                 strikes: None,
             },
+            |_| false,
         )
     };
     let names = names();
@@ -195,6 +243,7 @@ fn a_seat_fault_names_when_it_happened() {
                 margin: Duration::ZERO,
                 strikes: None,
             },
+            |_| false,
         )
     };
     let unasked = Fault::Unrequested {

@@ -248,15 +248,13 @@ impl Seat for BrowserSeat {
         self.show(message, Some(limit), offered, false);
         // The clock starts once the page shows the position, not before it is opened.
         let Some(asked) = self.page.first_seen(OPEN_DEADLINE) else {
-            return Err(Fault::Timeout {
-                waited: OPEN_DEADLINE,
-            });
+            return Err(Fault::timeout(OPEN_DEADLINE));
         };
         loop {
             let left = watchdog.saturating_sub(asked.elapsed());
             let submission = match self.answers.recv_timeout(left) {
                 Ok(submission) => submission,
-                Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout { waited: watchdog }),
+                Err(RecvTimeoutError::Timeout) => return Err(Fault::timeout(watchdog)),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(Fault::Exited {
                         detail: "the browser page's server stopped".into(),

@@ -4,6 +4,7 @@
 use super::game::Checkers;
 use super::position::colour_name;
 use super::squares::{index_at, NONE};
+use crate::games::diagram::Cells;
 use crate::games::{Diagram, Game, Outcome, Side, Tone, View};
 
 impl Checkers {
@@ -12,7 +13,8 @@ impl Checkers {
     /// is in brackets. Beside it, a key with the PDN number of every dark square in the same
     /// place. Then the last move and who is to move (unless the view is narrated), or how the
     /// game ended. The pieces that can move are toned as allowed; with a selected square, its
-    /// piece is toned as selected and the squares it can reach are drawn `*`.
+    /// piece is toned as selected and the squares it can reach are drawn `*`. Compact, squares
+    /// and the key's numbers are two characters wide.
     pub(super) fn draw(&self, view: &View) -> Diagram {
         let last_to = self.last_move().map(|mv| mv.end_index());
         let mut moves = Vec::new();
@@ -27,13 +29,19 @@ impl Checkers {
             })
         };
         let mut out = Diagram::new();
+        let (light, gap) = if view.compact {
+            ("  ", "  ")
+        } else {
+            ("   ", "   ")
+        };
         for row in 0..8 {
             let mut key = String::new();
+            let mut cells = Cells::new(view);
             for col in 0..8 {
                 let index = index_at(row, col);
                 if index == NONE {
-                    out.text("   ");
-                    key.push_str("   ");
+                    cells.blank(&mut out);
+                    key.push_str(light);
                     continue;
                 }
                 let piece = self.position.piece_at(index + 1);
@@ -53,16 +61,12 @@ impl Checkers {
                         },
                     ),
                 };
-                if last_to == Some(index) {
-                    out.push(Tone::LastMove, format!("[{mark}]"));
-                } else {
-                    out.text(" ");
-                    out.push(tone, mark.to_string());
-                    out.text(" ");
-                }
-                key.push_str(&format!("{:>2} ", index + 1));
+                cells.mark(&mut out, mark, tone, last_to == Some(index));
+                key.push_str(&format!("{:>2}", index + 1));
+                key.push_str(&light[2..]);
             }
-            out.text("   ");
+            cells.end(&mut out);
+            out.text(gap);
             out.push(Tone::Label, key);
             out.end_line();
         }
@@ -123,6 +127,38 @@ mod tests {
             ..View::default()
         };
         assert!(!g.diagram(&view).to_string().contains('*'));
+    }
+
+    /// Compact, the board and its key fit a terminal of 40 columns (the usual drawing is 50
+    /// wide).
+    #[test]
+    fn the_compact_view_keeps_the_key_beside_the_board() {
+        let mut g = game(STANDARD_FEN);
+        play(&mut g, &["11-15"]);
+        let view = View {
+            compact: true,
+            narrated: true,
+            ..View::default()
+        };
+        assert_eq!(
+            g.diagram(&view).to_string(),
+            concat!(
+                "   b   b   b   b      1   2   3   4\n",
+                " b   b   b   b      5   6   7   8\n",
+                "   b   b   .   b      9  10  11  12\n",
+                " .   .  [b]  .     13  14  15  16\n",
+                "   .   .   .   .     17  18  19  20\n",
+                " w   w   w   w     21  22  23  24\n",
+                "   w   w   w   w     25  26  27  28\n",
+                " w   w   w   w     29  30  31  32\n",
+            )
+        );
+        assert_eq!(g.diagram(&view).width(), 35);
+        let usual = View {
+            narrated: true,
+            ..View::default()
+        };
+        assert_eq!(g.diagram(&usual).width(), 50);
     }
 
     #[test]

@@ -9,8 +9,9 @@ impl Dots {
     /// `+`, lines `---` and `|`, and a completed box shows its owner: `A` for the first player,
     /// `B` for the second (letters, so they cannot be mistaken for coordinates). Then the score
     /// and (unless the view is narrated) the latest turn, whose lines are toned as the last move
-    /// in any case.
+    /// in any case. Compact, a line between two dots is two characters long, not three.
     pub(super) fn draw(&self, view: &View) -> Diagram {
+        let span = if view.compact { 2 } else { 3 };
         let mut out = Diagram::new();
         let last_turn = self.last_turn();
         let tone_of = |line: Line| {
@@ -22,12 +23,12 @@ impl Dots {
         };
         if view.letters {
             letter_row(&mut out, "   ", self.cols() + 1, None, |c| {
-                format!("{c:<4}")
+                format!("{c:<width$}", width = span + 1)
             });
         }
         out.text("   ");
         for x in 0..=self.cols() {
-            out.push(Tone::Label, format!("{x:<4}"));
+            out.push(Tone::Label, format!("{x:<width$}", width = span + 1));
         }
         out.end_line();
         for y in 0..=self.rows() {
@@ -36,9 +37,9 @@ impl Dots {
                 out.text("+");
                 if let Some(line) = self.line(Orientation::Horizontal, x, y) {
                     if self.is_drawn(line) {
-                        out.push(tone_of(line), "---");
+                        out.push(tone_of(line), "-".repeat(span));
                     } else {
-                        out.text("   ");
+                        out.text(" ".repeat(span));
                     }
                 }
             }
@@ -57,10 +58,11 @@ impl Dots {
                     out.text(" ");
                 }
                 if x < self.cols() {
+                    let inside = |owner: char| format!(" {owner:<width$}", width = span - 1);
                     match self.box_owner(x, y) {
-                        Some(Side::First) => out.push(Tone::First, " A "),
-                        Some(Side::Second) => out.push(Tone::Second, " B "),
-                        None => out.text("   "),
+                        Some(Side::First) => out.push(Tone::First, inside('A')),
+                        Some(Side::Second) => out.push(Tone::Second, inside('B')),
+                        None => out.text(" ".repeat(span)),
                     }
                 }
             }
@@ -108,6 +110,27 @@ mod tests {
             .map(|(_, text)| text)
             .collect();
         assert_eq!(owners, [" B "]);
+    }
+
+    /// Compact, the largest board (10 by 10 boxes) fits a terminal of 40 columns.
+    #[test]
+    fn the_compact_view_has_lines_of_two_characters() {
+        let mut game = board(1, 2);
+        play_all(&mut game, &["h 0 0", "v 0 0", "h 0 1", "v 1 0"]);
+        let compact = View {
+            letters: true,
+            compact: true,
+            ..View::default()
+        };
+        assert_eq!(
+            game.diagram(&compact).to_string(),
+            "   a  b  c\n   0  1  2\n 0 +--+  +\n   | B|\n 1 +--+  +\n\
+             boxes: A (first) 0 - B (second) 1\n\
+             last turn: second drew v 1 0\n"
+        );
+        let largest = board(10, 10);
+        assert_eq!(largest.diagram(&compact).width(), 35);
+        assert_eq!(largest.diagram(&View::default()).width(), 45);
     }
 
     #[test]

@@ -2,27 +2,33 @@
 //! move, Black's forbidden points.
 
 use super::Mnk;
-use crate::games::diagram::letter_row;
+use crate::games::diagram::{letter_row, Cells};
 use crate::games::{Diagram, Game, Side, Tone, View};
 
 impl Mnk {
-    /// Column numbers across the top (letters above them if asked), row numbers down the side;
+    /// Column numbers across the top (letters above them if asked; letters alone when compact,
+    /// numbers of two digits not fitting a cell of two characters), row numbers down the side;
     /// `X`, `O`, `.` for empty, `!` for an empty point forbidden to Black (renju, Black to
     /// move); the last move is shown in brackets.
     pub(super) fn draw(&self, view: &View) -> Diagram {
         let params = self.params();
         let (w, h) = (params.width, params.height);
         let mut out = Diagram::new();
-        if view.letters {
-            letter_row(&mut out, "   ", w, None, |c| format!("{c:^3}"));
+        if view.compact {
+            letter_row(&mut out, "   ", w, None, |c| format!(" {c}"));
+        } else {
+            if view.letters {
+                letter_row(&mut out, "   ", w, None, |c| format!("{c:^3}"));
+            }
+            out.text("   ");
+            for x in 0..w {
+                out.push(Tone::Label, format!("{x:^3}"));
+            }
+            out.end_line();
         }
-        out.text("   ");
-        for x in 0..w {
-            out.push(Tone::Label, format!("{x:^3}"));
-        }
-        out.end_line();
         for y in 0..h {
             out.push(Tone::Label, format!("{y:>3}"));
+            let mut cells = Cells::new(view);
             for x in 0..w {
                 let (mark, tone) = match self.mark_at(x, y) {
                     Some(Side::First) => ('X', Tone::First),
@@ -30,14 +36,10 @@ impl Mnk {
                     None if self.forbidden_to_move(self.square(x, y)) => ('!', Tone::Forbidden),
                     None => ('.', Tone::Plain),
                 };
-                if self.last_move() == Some(self.square(x, y)) {
-                    out.push(Tone::LastMove, format!("[{mark}]"));
-                } else {
-                    out.text(" ");
-                    out.push(tone, mark.to_string());
-                    out.text(" ");
-                }
+                let last = self.last_move() == Some(self.square(x, y));
+                cells.mark(&mut out, mark, tone, last);
             }
+            cells.end(&mut out);
             out.end_line();
         }
         out
@@ -107,6 +109,32 @@ mod tests {
         assert_eq!(forbidden, ["!"]);
         game.play_text("8 0").unwrap();
         assert!(!game.render().contains('!'), "White to move");
+    }
+
+    /// Compact, 15x15 gomoku fits a terminal of 40 columns (its usual drawing is 48 wide).
+    #[test]
+    fn the_compact_view_has_cells_of_two_characters() {
+        let mut game = Mnk::new(crate::games::mnk::Gomoku::STANDARD.params());
+        for mv in ["7 7", "14 0"] {
+            game.play_text(mv).unwrap();
+        }
+        let view = View {
+            letters: true,
+            compact: true,
+            ..View::default()
+        };
+        let drawing = game.diagram(&view).to_string();
+        let rows: Vec<&str> = drawing.lines().collect();
+        assert_eq!(rows[0], "    a b c d e f g h i j k l m n o");
+        assert_eq!(rows[1], "  0 . . . . . . . . . . . . . .[O]");
+        assert_eq!(rows[8], "  7 . . . . . . . X . . . . . . .");
+        assert_eq!(rows.len(), 16);
+        assert_eq!(game.diagram(&view).width(), 34);
+        let usual = game.diagram(&View {
+            letters: true,
+            ..View::default()
+        });
+        assert_eq!(usual.width(), 48);
     }
 
     #[test]

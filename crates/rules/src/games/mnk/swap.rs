@@ -287,8 +287,7 @@ impl Game for SwapGame {
 
     fn diagram(&self, view: &View) -> Diagram {
         let mut diagram = self.board.diagram(view);
-        diagram.text(self.caption());
-        diagram.end_line();
+        diagram.words(&self.caption(), view.compact);
         diagram
     }
 

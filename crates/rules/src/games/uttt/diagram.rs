@@ -84,10 +84,14 @@ impl Uttt {
             }
             (None, Some(board)) => {
                 out.text(format!("next: {player} in "));
-                out.push(
-                    Tone::Allowed,
-                    format!("small board {board} ({})", area(board, view.letters)),
-                );
+                out.push(Tone::Allowed, format!("small board {board}"));
+                // Compact, the area goes on a line of its own: the line would be 48 wide.
+                if view.compact {
+                    out.end_line();
+                } else {
+                    out.push(Tone::Allowed, " ");
+                }
+                out.push(Tone::Allowed, format!("({})", area(board, view.letters)));
                 out.text("\n");
             }
             (None, None) => out.text(format!("next: {player} in any undecided board\n")),
@@ -128,6 +132,18 @@ mod tests {
         assert!(lettered.starts_with("    a  b  c   d  e  f   g  h  i\n    0  1  2   3"));
         // The forced board is named by the letters the console reads moves in.
         assert!(lettered.ends_with("next: X in small board 0 (columns a-c, rows 0-2)\n"));
+        let compact = Game::diagram(
+            &game,
+            &View {
+                letters: true,
+                compact: true,
+                ..View::default()
+            },
+        );
+        assert!(compact
+            .to_string()
+            .ends_with("next: X in small board 0\n(columns a-c, rows 0-2)\n"));
+        assert!(compact.width() <= crate::games::COMPACT_COLUMNS);
     }
 
     #[test]
