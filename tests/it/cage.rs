@@ -114,7 +114,9 @@ fn a_spinning_bot_times_out_on_the_move_limit_and_its_cpu_time_is_recorded() {
     let game = one_game("spin", &["--time", "move=1000"]);
     let record = game.record();
     assert_eq!(reason(record), "timeout");
-    assert!(game.took < Duration::from_secs(6), "{:?}", game.took);
+    // Stopped at its limit rather than waited for: a wide bound, as the tests beside it and
+    // other work on the machine may delay the game's start (it failed once at 6 s so).
+    assert!(game.took < Duration::from_secs(20), "{:?}", game.took);
     // The spinner burnt the 1000 ms of its move (and more, until killed) as far as it got a
     // processor; its opponent, which answers at once, far less. Wide gaps: with the tests
     // running in parallel a spinner may get a fifth of a processor or less.
