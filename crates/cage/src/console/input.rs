@@ -72,7 +72,8 @@ pub fn read(spec: &GameSpec, game: &dyn AnyGame, line: &str) -> Input {
     }
 }
 
-/// The commands and the ways to write a move in `spec`'s game.
+/// The commands and the ways to write a move in `spec`'s game: one line a paragraph or a
+/// command, broken to the terminal's width as it is said.
 pub fn help(spec: &GameSpec) -> String {
     let moves = match spec.geometry() {
         Geometry::Cells {
@@ -80,25 +81,25 @@ pub fn help(spec: &GameSpec) -> String {
             height,
             small_boards,
         } => format!(
-            "Moves: a square's column letter and row number, as drawn along the edges: b2 is\n\
-             column b, row 2. The protocol's notation works too: 'x y', the column x then the\n\
+            "Moves: a square's column letter and row number, as drawn along the edges: b2 is \
+             column b, row 2. The protocol's notation works too: 'x y', the column x then the \
              row y, counted from 0 at the top left (a = 0, b = 1, ...): b2 is '1 2'.\n\
              This board has columns a-{} (0-{}) and rows 0-{}.{}",
             column_letter(width - 1),
             width - 1,
             height - 1,
             if small_boards {
-                "\nYou must play in the small board the last move sent you to (highlighted, and\n\
+                "\nYou must play in the small board the last move sent you to (highlighted, and \
                  named under the board); when that board is decided, in any undecided board."
             } else {
                 ""
             }
         ),
         Geometry::Dots { cols, rows } => format!(
-            "Moves: the line between two neighbouring dots, each named by its column letter\n\
-             and row number as drawn along the edges: a0-b0 (or a0 b0) joins dots a0 and b0.\n\
-             The protocol's notation works too: 'h x y' is the line from dot (x, y) to\n\
-             (x+1, y), 'v x y' the line from (x, y) to (x, y+1), counted from 0 at the top\n\
+            "Moves: the line between two neighbouring dots, each named by its column letter \
+             and row number as drawn along the edges: a0-b0 (or a0 b0) joins dots a0 and b0. \
+             The protocol's notation works too: 'h x y' is the line from dot (x, y) to \
+             (x+1, y), 'v x y' the line from (x, y) to (x, y+1), counted from 0 at the top \
              left (a = 0, b = 1, ...): a0-b0 is 'h 0 0', a0-a1 is 'v 0 0'.\n\
              Dots: columns a-{} (0-{}), rows 0-{}. Completing a box scores it: you move again.",
             column_letter(cols),
@@ -106,16 +107,16 @@ pub fn help(spec: &GameSpec) -> String {
             rows
         ),
         Geometry::NumberedSquares => "\
-            Moves in PDN, with the square numbers of the key beside the board: 11-15 a move,\n\
-            22x15 a capture, 9x18x27 a multi-jump with every landing square (or only its\n\
-            start and end, 9x27, when one capture fits). '11 15' (with a space) is the move\n\
-            from 11 to 15, capture or not. A square alone, such as 11, shows where its piece\n\
+            Moves in PDN, with the square numbers of the key beside the board: 11-15 a move, \
+            22x15 a capture, 9x18x27 a multi-jump with every landing square (or only its \
+            start and end, 9x27, when one capture fits). '11 15' (with a space) is the move \
+            from 11 to 15, capture or not. A square alone, such as 11, shows where its piece \
             can go (marked *). A capture is mandatory when there is one."
             .to_string(),
     };
     let draw = if spec.allows_draw_offers() {
-        "\n  draw     accept the draw offered, or offer one with your next move\n           \
-         (or type the move followed by draw: 11-15 draw)"
+        "\n  draw     accept the draw offered, or offer one with your next move (or type the \
+         move followed by draw: 11-15 draw)"
     } else {
         ""
     };
@@ -125,10 +126,10 @@ pub fn help(spec: &GameSpec) -> String {
            help     this text\n  \
            moves    list the legal moves\n  \
            resign   give up the game{draw}\n  \
-           undo     take back your last move and the bot's reply; only in a casual\n           \
-         game against a bot without a clock (--human-time off), not recorded\n  \
+           undo     take back your last move and the bot's reply; only in a casual game \
+         against a bot without a clock (--human-time off), not recorded\n  \
            quit     leave the game (it counts as resigning)\n\
-         Bad input never costs your turn, but your clock runs while you type. Up and down\n\
+         Bad input never costs your turn, but your clock runs while you type. Up and down \
          recall the lines typed before."
     )
 }
@@ -185,6 +186,7 @@ pub fn hint(spec: &GameSpec, error: &MoveError) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use referee_rules::games::diagram::wrapped;
 
     fn spec(name: &str) -> GameSpec {
         GameSpec::from_words::<&str>(name, &[]).unwrap()
@@ -246,9 +248,17 @@ mod tests {
         assert!(!text.contains("accept the draw"), "{text}");
         assert!(help(&spec("uttt")).contains("small board"));
         assert!(help(&spec("dots")).contains("a0-b0 is 'h 0 0'"));
+        // Said at any width, each paragraph is broken at spaces only, and within the width.
         for game in ["gomoku", "uttt", "dots", "checkers"] {
             let text = help(&spec(game));
-            assert!(text.lines().all(|line| line.len() <= 80), "{text}");
+            for width in [40, 80] {
+                let said: Vec<String> = text.lines().flat_map(|l| wrapped(l, width)).collect();
+                assert!(said.iter().all(|line| line.len() <= width), "{said:#?}");
+                assert_eq!(
+                    said.join(" ").split_whitespace().collect::<Vec<_>>(),
+                    text.split_whitespace().collect::<Vec<_>>()
+                );
+            }
         }
         assert!(help(&spec("checkers")).contains("11-15 draw"));
     }

@@ -42,13 +42,14 @@ impl Screen {
         self.write(&ansi(diagram));
     }
 
-    /// Writes a line, broken at spaces to the terminal's width (see [`wrapped`]).
+    /// Writes a line, broken at spaces to the terminal's width, at most [`TEXT_COLUMNS`] (see
+    /// [`wrapped`]); to a file or a pipe, as it is.
     pub fn say(&mut self, voice: Voice, text: &str) {
         let style = voice_style(voice);
         let text = match terminal_columns() {
             Some(columns) => text
                 .split('\n')
-                .flat_map(|line| wrapped(line, columns))
+                .flat_map(|line| wrapped(line, columns.min(TEXT_COLUMNS)))
                 .collect::<Vec<_>>()
                 .join("\n"),
             None => text.to_string(),
@@ -68,6 +69,9 @@ impl Screen {
         let _ = self.out.flush();
     }
 }
+
+/// The widest line of words said on a terminal: longer ones are hard to read.
+const TEXT_COLUMNS: usize = 80;
 
 /// How wide the terminal the console writes to is, in columns; `None` when its output is not a
 /// terminal (a file or a pipe takes lines of any length), or the terminal does not say.

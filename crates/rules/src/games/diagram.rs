@@ -201,18 +201,32 @@ impl fmt::Display for Diagram {
     }
 }
 
-/// `line` broken at spaces into lines of at most `width` characters, each indented as it is
-/// (a word longer than that stands on a line of its own): a terminal breaks a long line
-/// anywhere, a number in two.
+/// `line` broken at spaces into lines of at most `width` characters (a terminal breaks a long
+/// line anywhere, a number in two), the first indented as it is and the rest as its text: a
+/// line of a table of terms (`  undo     take back ...`) continues under its description,
+/// where that leaves half the width, else under the line's start. A word longer than the
+/// width stands on a line of its own.
 pub fn wrapped(line: &str, width: usize) -> Vec<String> {
     let body = line.trim_start_matches(' ');
     let indent = &line[..line.len() - body.len()];
+    let hanging = body
+        .find("  ")
+        .map(|gap| {
+            let text = &body[gap..];
+            indent.len() + gap + text.len() - text.trim_start_matches(' ').len()
+        })
+        .filter(|column| *column <= width / 2)
+        .map_or_else(|| indent.to_string(), |column| " ".repeat(column));
     let mut lines = Vec::new();
     let mut current = indent.to_string();
+    // Where the current line's words start: spaces within a line are kept as they are.
+    let mut start = indent.len();
     for word in body.split(' ') {
-        let begun = current.len() > indent.len();
-        if begun && current.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::replace(&mut current, indent.to_string()));
+        let begun = current.len() > start;
+        if begun && !word.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+            let done = std::mem::replace(&mut current, hanging.clone());
+            lines.push(done.trim_end().to_string());
+            start = hanging.len();
         } else if begun {
             current.push(' ');
         }
@@ -327,6 +341,22 @@ mod tests {
             ["  X (first player)", "  resigned at move 3"]
         );
         assert_eq!(wrapped("a_very_long_word b", 5), ["a_very_long_word", "b"]);
+        // A table of terms continues under the description, where it leaves room for one.
+        assert_eq!(
+            wrapped(
+                "  undo     take back your last move and the bot's reply",
+                30
+            ),
+            [
+                "  undo     take back your last",
+                "           move and the bot's",
+                "           reply"
+            ]
+        );
+        assert_eq!(
+            wrapped("  a_long_command_name  does it", 20),
+            ["  a_long_command_name", "  does it"]
+        );
         assert_eq!(wrapped("", 5), [""]);
     }
 
