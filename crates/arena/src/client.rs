@@ -59,21 +59,27 @@ pub struct Submission<'a> {
     pub protocol: Option<&'a str>,
 }
 
-/// Uploads the folder as a new version; returns the version's id.
+/// Uploads the folder as a new version; returns the version's id. An archive larger than the
+/// arena takes is not sent (the server would answer before reading it all, cutting the
+/// connection while it is sent): refused here with the server's words.
 pub fn submit(submission: &Submission<'_>) -> Result<i64, ClientError> {
     let bytes =
         crate::archive::pack(submission.sources).map_err(|source| ClientError::Sources {
             path: submission.sources.display().to_string(),
             source,
         })?;
-    let mut request = ureq::post(&format!(
-        "{}/api/upload",
-        submission.server.trim_end_matches('/')
-    ))
-    .set("Authorization", &format!("Bearer {}", submission.token))
-    .set("Content-Type", "application/gzip")
-    .query("ladder", submission.ladder)
-    .query("name", submission.name);
+    let server = submission.server.trim_end_matches('/');
+    let status = answer(ureq::get(&format!("{server}/api/status")).call())?;
+    if let Some(most) = status["upload_bytes"].as_u64() {
+        if bytes.len() as u64 > most {
+            return Err(ClientError::Refused(crate::versions::too_large(most)));
+        }
+    }
+    let mut request = ureq::post(&format!("{server}/api/upload"))
+        .set("Authorization", &format!("Bearer {}", submission.token))
+        .set("Content-Type", "application/gzip")
+        .query("ladder", submission.ladder)
+        .query("name", submission.name);
     if let Some(language) = submission.language {
         request = request.query("language", language);
     }
