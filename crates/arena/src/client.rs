@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The server refused, with its reason.
-    #[error("{0}")]
+    #[error("refused: {0}")]
     Refused(String),
     /// The server could not be reached or answered nonsense.
     #[error("{0}")]
     Transport(String),
-    /// The sources could not be read.
-    #[error("cannot read the sources {path}: {source}")]
+    /// The sources could not be read (what the system said is its source, said after it).
+    #[error("cannot read the sources {path}")]
     Sources {
         /// The folder.
         path: String,
@@ -166,4 +166,51 @@ pub fn leaderboard_text(board: &Value) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error as the command line prints it: each cause after the one it caused.
+    fn said(error: &dyn std::error::Error) -> String {
+        let mut text = error.to_string();
+        let mut cause = error.source();
+        while let Some(error) = cause {
+            text.push_str(&format!(": {error}"));
+            cause = error.source();
+        }
+        text
+    }
+
+    /// Sources that cannot be read are said once, as not read, and the arena is not asked
+    /// (it said 'refused: cannot read the sources x: No such file or directory (os error 2):
+    /// No such file or directory (os error 2)').
+    #[test]
+    fn sources_that_cannot_be_read_are_said_once_and_not_as_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nosuchdir");
+        let submission = Submission {
+            server: "http://127.0.0.1:9",
+            token: "t",
+            ladder: "l",
+            name: "b",
+            sources: &missing,
+            language: None,
+            protocol: None,
+        };
+        let error = submit(&submission).unwrap_err();
+        let text = said(&error);
+        assert_eq!(
+            text,
+            format!(
+                "cannot read the sources {}: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
+        assert_eq!(
+            ClientError::Refused("no ladder is named 'x'".into()).to_string(),
+            "refused: no ladder is named 'x'"
+        );
+    }
 }
