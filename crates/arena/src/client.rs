@@ -155,13 +155,13 @@ pub fn leaderboard_text(board: &Value) -> String {
     for row in board["rows"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "{:>4}  {:<24} {:<16} {:>7.2} ± {:<4.2} {:>8.2} {:>6} {:>13}\n",
-            row["rank"],
+            row["rank"].to_string(),
             format!("{} v{}", row["bot"].as_str().unwrap_or("?"), row["version"]),
             row["owner"].as_str().unwrap_or("(boss)"),
             row["mu"].as_f64().unwrap_or_default(),
             row["sigma"].as_f64().unwrap_or_default(),
             row["conservative"].as_f64().unwrap_or_default(),
-            row["games"],
+            row["games"].to_string(),
             format!("{}-{}-{}", row["wins"], row["draws"], row["losses"]),
         ));
     }
@@ -181,6 +181,27 @@ mod tests {
             cause = error.source();
         }
         text
+    }
+
+    /// The leaderboard's columns line up under their titles (a JSON number is printed
+    /// without the padding asked for: the ranks and games stuck out to the left).
+    #[test]
+    fn the_leaderboards_columns_line_up() {
+        let board = serde_json::json!({ "ladder": "t", "paused": false, "rows": [{
+            "rank": 1, "bot": "alicepy", "version": 1, "owner": "alice", "mu": 26.27,
+            "sigma": 1.76, "conservative": 21.0, "games": 271, "wins": 95, "draws": 137,
+            "losses": 39,
+        }]});
+        let text = leaderboard_text(&board);
+        let lines: Vec<&str> = text.lines().collect();
+        // In characters ('±' is two bytes).
+        let end_of = |line: &str, word: &str| {
+            line[..line.find(word).unwrap() + word.len()]
+                .chars()
+                .count()
+        };
+        assert_eq!(end_of(lines[1], "rank"), end_of(lines[2], "1"), "{text}");
+        assert_eq!(end_of(lines[1], "games"), end_of(lines[2], "271"), "{text}");
     }
 
     /// Sources that cannot be read are said once, as not read, and the arena is not asked
