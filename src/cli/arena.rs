@@ -218,7 +218,7 @@ pub(super) fn run(args: ArenaArgs) -> Result<()> {
 }
 
 fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
-    let id = client::submit(submission).context("refused")?;
+    let id = client::submit(submission)?;
     // The id is the upload's, across bots; the bot numbers its versions 1, 2, ... (below).
     println!("{} uploaded (upload id {id})", submission.name);
     if !wait {

@@ -412,7 +412,8 @@ async function showInvitations() {
       el("tr", {}, ["game", "from", "to", "state", ""].map((title) => el("th", {}, title))),
       list.map((invitation) => el("tr", { class: `invitation ${invitation.state}`, "data-id": invitation.id },
         el("td", {}, invitation.ladder, invitation.rated ? "" : " (casual)"), el("td", {}, invitation.from), el("td", {}, invitation.to || "anyone"),
-        el("td", { class: "state" }, invitation.state === "waiting" ? `waiting (${Math.ceil(invitation.expires_in_s / 60)} min)` : invitation.state),
+        el("td", { class: "state" }, invitation.state === "waiting" ? `waiting (${Math.ceil(invitation.expires_in_s / 60)} min)`
+          : invitation.state === "void" ? "void: its game was cut off when the arena stopped, and counts nowhere" : invitation.state),
         el("td", {}, invitation.state === "waiting"
           ? (invitation.mine ? el("button", { type: "button", name: "cancel", onclick: act(invitation, "cancel") }, "cancel")
             : [el("button", { type: "button", name: "accept", onclick: act(invitation, "accept") }, "accept"), " ",

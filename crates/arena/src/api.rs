@@ -75,16 +75,42 @@ pub async fn serve(
         ..WebSettings::default()
     };
     let api = router(Arc::clone(&shared), &shield, upload);
-    let app = shield.guard(
-        api.merge(crate::pages::router(Arc::clone(&shared), &shield))
-            .merge(crate::people::router(Arc::clone(&shared)))
-            .merge(crate::invitations::router(Arc::clone(&shared)))
-            .merge(crate::friendly::router(Arc::clone(&shared))),
-        &settings,
-    );
+    let app = shield
+        .guard(
+            api.merge(crate::pages::router(Arc::clone(&shared), &shield))
+                .merge(crate::people::router(Arc::clone(&shared)))
+                .merge(crate::invitations::router(Arc::clone(&shared)))
+                .merge(crate::friendly::router(Arc::clone(&shared))),
+            &settings,
+        )
+        .layer(axum::middleware::map_response(move |response| async move {
+            too_large_said(response, upload)
+        }));
     on_ready(&format!("http://{}", shield.shown_host()));
     shield::serve(listener, app, settings).await;
     Ok(())
+}
+
+/// `response`, and when it is a 413 (a body past the upload route's bound or the shield's),
+/// its text replaced by the API's JSON refusal saying the bound (`upload_bytes`): the framework
+/// says only 'length limit exceeded', in plain text, which the command line and the upload
+/// page showed as 'the server answered 413'. The headers stay (the shield's among them).
+fn too_large_said(response: Response, upload_bytes: usize) -> Response {
+    if response.status() != StatusCode::PAYLOAD_TOO_LARGE {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let why = refuse(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        versions::too_large(upload_bytes as u64),
+    )
+    .into_response();
+    let (json, body) = why.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    if let Some(kind) = json.headers.get(header::CONTENT_TYPE) {
+        parts.headers.insert(header::CONTENT_TYPE, kind.clone());
+    }
+    Response::from_parts(parts, body)
 }
 
 /// The API's routes.
@@ -298,6 +324,7 @@ async fn status(State(shared): App) -> Answer {
             .await?;
     Ok(Json(json!({
         "games": games, "playing": playing, "builds_waiting": builds, "message": shared.status(),
+        "upload_bytes": shared.arena.settings.limits.upload_bytes,
     })))
 }
 
@@ -730,4 +757,36 @@ async fn rerate(State(shared): App, headers: HeaderMap) -> Answer {
     admin(&shared, &headers).await?;
     let (versions, changed) = crate::scheduler::rerate(&shared.pool).await?;
     Ok(Json(json!({ "versions": versions, "changed": changed })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An upload past the bound is refused saying the bound, in the API's JSON (the command
+    /// line and the upload page show its `error`); other answers pass unchanged.
+    #[tokio::test]
+    async fn a_413_says_how_large_an_upload_may_be() {
+        let mut framework =
+            (StatusCode::PAYLOAD_TOO_LARGE, "length limit exceeded").into_response();
+        framework
+            .headers_mut()
+            .insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        let said = too_large_said(framework, 2 << 20);
+        assert_eq!(said.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(said.headers()[header::X_FRAME_OPTIONS], "DENY");
+        assert_eq!(said.headers()[header::CONTENT_TYPE], "application/json");
+        let body = axum::body::to_bytes(said.into_body(), 4096).await.unwrap();
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            body["error"],
+            "the upload is too large: the arena takes at most 2097152 bytes (2.0 MiB) of \
+             sources as a .tar.gz"
+        );
+
+        let other = too_large_said((StatusCode::NOT_FOUND, "no").into_response(), 10);
+        assert_eq!(other.status(), StatusCode::NOT_FOUND);
+        let body = axum::body::to_bytes(other.into_body(), 4096).await.unwrap();
+        assert_eq!(&body[..], b"no");
+    }
 }

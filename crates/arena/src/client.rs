@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The server refused, with its reason.
-    #[error("{0}")]
+    #[error("refused: {0}")]
     Refused(String),
     /// The server could not be reached or answered nonsense.
     #[error("{0}")]
     Transport(String),
-    /// The sources could not be read.
-    #[error("cannot read the sources {path}: {source}")]
+    /// The sources could not be read (what the system said is its source, said after it).
+    #[error("cannot read the sources {path}")]
     Sources {
         /// The folder.
         path: String,
@@ -59,21 +59,27 @@ pub struct Submission<'a> {
     pub protocol: Option<&'a str>,
 }
 
-/// Uploads the folder as a new version; returns the version's id.
+/// Uploads the folder as a new version; returns the version's id. An archive larger than the
+/// arena takes is not sent (the server would answer before reading it all, cutting the
+/// connection while it is sent): refused here with the server's words.
 pub fn submit(submission: &Submission<'_>) -> Result<i64, ClientError> {
     let bytes =
         crate::archive::pack(submission.sources).map_err(|source| ClientError::Sources {
             path: submission.sources.display().to_string(),
             source,
         })?;
-    let mut request = ureq::post(&format!(
-        "{}/api/upload",
-        submission.server.trim_end_matches('/')
-    ))
-    .set("Authorization", &format!("Bearer {}", submission.token))
-    .set("Content-Type", "application/gzip")
-    .query("ladder", submission.ladder)
-    .query("name", submission.name);
+    let server = submission.server.trim_end_matches('/');
+    let status = answer(ureq::get(&format!("{server}/api/status")).call())?;
+    if let Some(most) = status["upload_bytes"].as_u64() {
+        if bytes.len() as u64 > most {
+            return Err(ClientError::Refused(crate::versions::too_large(most)));
+        }
+    }
+    let mut request = ureq::post(&format!("{server}/api/upload"))
+        .set("Authorization", &format!("Bearer {}", submission.token))
+        .set("Content-Type", "application/gzip")
+        .query("ladder", submission.ladder)
+        .query("name", submission.name);
     if let Some(language) = submission.language {
         request = request.query("language", language);
     }
@@ -149,15 +155,83 @@ pub fn leaderboard_text(board: &Value) -> String {
     for row in board["rows"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "{:>4}  {:<24} {:<16} {:>7.2} ± {:<4.2} {:>8.2} {:>6} {:>13}\n",
-            row["rank"],
+            row["rank"].to_string(),
             format!("{} v{}", row["bot"].as_str().unwrap_or("?"), row["version"]),
             row["owner"].as_str().unwrap_or("(boss)"),
             row["mu"].as_f64().unwrap_or_default(),
             row["sigma"].as_f64().unwrap_or_default(),
             row["conservative"].as_f64().unwrap_or_default(),
-            row["games"],
+            row["games"].to_string(),
             format!("{}-{}-{}", row["wins"], row["draws"], row["losses"]),
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error as the command line prints it: each cause after the one it caused.
+    fn said(error: &dyn std::error::Error) -> String {
+        let mut text = error.to_string();
+        let mut cause = error.source();
+        while let Some(error) = cause {
+            text.push_str(&format!(": {error}"));
+            cause = error.source();
+        }
+        text
+    }
+
+    /// The leaderboard's columns line up under their titles (a JSON number is printed
+    /// without the padding asked for: the ranks and games stuck out to the left).
+    #[test]
+    fn the_leaderboards_columns_line_up() {
+        let board = serde_json::json!({ "ladder": "t", "paused": false, "rows": [{
+            "rank": 1, "bot": "alicepy", "version": 1, "owner": "alice", "mu": 26.27,
+            "sigma": 1.76, "conservative": 21.0, "games": 271, "wins": 95, "draws": 137,
+            "losses": 39,
+        }]});
+        let text = leaderboard_text(&board);
+        let lines: Vec<&str> = text.lines().collect();
+        // In characters ('±' is two bytes).
+        let end_of = |line: &str, word: &str| {
+            line[..line.find(word).unwrap() + word.len()]
+                .chars()
+                .count()
+        };
+        assert_eq!(end_of(lines[1], "rank"), end_of(lines[2], "1"), "{text}");
+        assert_eq!(end_of(lines[1], "games"), end_of(lines[2], "271"), "{text}");
+    }
+
+    /// Sources that cannot be read are said once, as not read, and the arena is not asked
+    /// (it said 'refused: cannot read the sources x: No such file or directory (os error 2):
+    /// No such file or directory (os error 2)').
+    #[test]
+    fn sources_that_cannot_be_read_are_said_once_and_not_as_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nosuchdir");
+        let submission = Submission {
+            server: "http://127.0.0.1:9",
+            token: "t",
+            ladder: "l",
+            name: "b",
+            sources: &missing,
+            language: None,
+            protocol: None,
+        };
+        let error = submit(&submission).unwrap_err();
+        let text = said(&error);
+        assert_eq!(
+            text,
+            format!(
+                "cannot read the sources {}: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
+        assert_eq!(
+            ClientError::Refused("no ladder is named 'x'".into()).to_string(),
+            "refused: no ladder is named 'x'"
+        );
+    }
 }

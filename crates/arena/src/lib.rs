@@ -247,7 +247,9 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
     ));
     runtime.block_on(async {
         versions::recover(&shared.pool).await?;
-        people::recover(&shared.pool).await?;
+        for cut_off in people::recover(&shared.pool).await? {
+            shared.say(&cut_off);
+        }
         scheduler::recover(&shared.pool).await?;
         worker::publish_settings(&shared.pool, &text).await?;
         worker::store_missing_sources(&shared).await?;

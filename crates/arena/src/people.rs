@@ -79,16 +79,42 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-/// Drops the people's games a crash cut off (before the queue's other games go back to it).
-pub async fn recover(pool: &Pool) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "DELETE FROM scheduled WHERE state = 'playing' AND (first_version IN \
+/// Drops the people's games a crash cut off (before the queue's other games go back to it),
+/// in one transaction with the invitations that began them, which become `void` (they named a
+/// game that is no more); what was dropped, said as the server says it.
+pub async fn recover(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
+    const CUT_OFF: &str = "FROM scheduled WHERE state = 'playing' AND (first_version IN \
          (SELECT id FROM versions WHERE state = 'person') OR second_version IN \
-         (SELECT id FROM versions WHERE state = 'person'))",
-    )
-    .execute(pool)
+         (SELECT id FROM versions WHERE state = 'person'))";
+    let mut tx = store::write(pool).await?;
+    let games: Vec<(i64, String, String, String)> = sqlx::query_as(&format!(
+        "SELECT scheduled.id, scheduled.ladder, \
+         (SELECT bots.name FROM versions JOIN bots ON bots.id = versions.bot_id \
+          WHERE versions.id = first_version), \
+         (SELECT bots.name FROM versions JOIN bots ON bots.id = versions.bot_id \
+          WHERE versions.id = second_version) {CUT_OFF} ORDER BY scheduled.id"
+    ))
+    .fetch_all(&mut *tx)
     .await?;
-    Ok(())
+    for (id, ..) in &games {
+        sqlx::query("UPDATE invitations SET state = 'void' WHERE game_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    sqlx::query(&format!("DELETE {CUT_OFF}"))
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(games
+        .into_iter()
+        .map(|(id, ladder, first, second)| {
+            format!(
+                "game {id} ({ladder}, {first} against {second}) was cut off when the arena \
+                 stopped: a game with a person is not played again, and counts nowhere"
+            )
+        })
+        .collect())
 }
 
 /// Which side the person takes; by default the first (they move first).
@@ -441,9 +467,18 @@ mod tests {
         )
         .await
         .unwrap();
+        // The person's game began with an invitation (as if from themselves, for the test).
+        sqlx::query(
+            "INSERT INTO invitations (id, ladder, from_user, to_user, state, game_id, \
+             created_at, expires_at) VALUES (1, 't', 1, 1, 'accepted', $1, 0, 0)",
+        )
+        .bind(theirs)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
         tx.commit().await.unwrap();
 
-        recover(&pool).await.unwrap();
+        let said = recover(&pool).await.unwrap();
         scheduler::recover(&pool).await.unwrap();
         let left: Vec<(i64, String)> =
             sqlx::query_as("SELECT id, state FROM scheduled ORDER BY id")
@@ -452,5 +487,18 @@ mod tests {
                 .unwrap();
         assert_ne!(theirs, bots);
         assert_eq!(left, [(bots, "scheduled".to_string())]);
+        // Said, and the invitation no longer names a game as accepted.
+        assert_eq!(
+            said,
+            [format!(
+                "game {theirs} (t, @ann against random) was cut off when the arena stopped: a \
+                 game with a person is not played again, and counts nowhere"
+            )]
+        );
+        let (state,): (String,) = sqlx::query_as("SELECT state FROM invitations WHERE id = 1")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(state, "void");
     }
 }

@@ -25,19 +25,29 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Puts the games the server's own slots were playing when it was cut off back in the queue.
+/// Puts the games the server's own slots were playing when it was cut off back in the queue,
+/// with those of no player (from before leases; the people's games, which the server plays
+/// without a lease, were dropped by [`crate::people::recover`] before).
 pub async fn recover(pool: &Pool) -> Result<(), sqlx::Error> {
-    recover_player(pool, crate::SERVER).await
+    requeue_cut_off(pool, crate::SERVER, true).await
 }
 
-/// Puts the games that `player` (the server, or a worker by its name) was playing when it
-/// was cut off back in the queue, with those of no player (from before leases).
+/// Puts the games that the worker `player` was playing when it was cut off back in the queue:
+/// its own only. A game of no player is the server's (a person's game being played there):
+/// a worker starting must leave it be.
 pub async fn recover_player(pool: &Pool, player: &str) -> Result<(), sqlx::Error> {
+    requeue_cut_off(pool, player, false).await
+}
+
+/// Puts the games being played by `player` (and, with `unleased`, those of no player) back in
+/// the queue.
+async fn requeue_cut_off(pool: &Pool, player: &str, unleased: bool) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE scheduled SET state = 'scheduled', worker = NULL, lease_until = NULL \
-         WHERE state = 'playing' AND (worker IS NULL OR worker = $1)",
+         WHERE state = 'playing' AND (worker = $1 OR ($2 = 1 AND worker IS NULL))",
     )
     .bind(player)
+    .bind(i64::from(unleased))
     .execute(pool)
     .await?;
     Ok(())
@@ -907,6 +917,60 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(bosses, 2, "a boss is made once");
+    }
+
+    /// A worker starting takes up again the games it was playing when it was cut off, and
+    /// none other: not the server's, nor a person's game the server is playing (which has no
+    /// lease). It took the person's game, played it with the person's seat absent (a loss,
+    /// rated) and the person's real result was then refused as late.
+    #[tokio::test]
+    async fn a_worker_starting_leaves_a_persons_game_being_played_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pool, mut tx) = ladder_with_bosses(dir.path()).await;
+        sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        let ann = crate::accounts::User {
+            id: 1,
+            name: "ann".into(),
+            is_admin: false,
+        };
+        let person = crate::people::person_version(&mut tx, "l", &ann)
+            .await
+            .unwrap();
+        let persons = enqueue(&mut tx, &Queued::rated("l", person, 1), "playing")
+            .await
+            .unwrap();
+        let mut held = Vec::new();
+        for holder in ["w1", crate::SERVER] {
+            let id = enqueue(&mut tx, &Queued::rated("l", 1, 2), "playing")
+                .await
+                .unwrap();
+            sqlx::query("UPDATE scheduled SET worker = $1, lease_until = 1 WHERE id = $2")
+                .bind(holder)
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            held.push(id);
+        }
+        tx.commit().await.unwrap();
+
+        recover_player(&pool, "w1").await.unwrap();
+        let states: Vec<(i64, String)> =
+            sqlx::query_as("SELECT id, state FROM scheduled ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert_eq!(
+            states,
+            [
+                (persons, "playing".to_string()),
+                (held[0], "scheduled".to_string()),
+                (held[1], "playing".to_string()),
+            ]
+        );
     }
 
     /// Casual games and friendlies are stored with the others but rate nobody: recomputing

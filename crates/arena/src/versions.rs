@@ -124,10 +124,7 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
         }
     }
     if upload.bytes.len() as u64 > settings.limits.upload_bytes {
-        return refused(format!(
-            "the upload is larger than {} bytes",
-            settings.limits.upload_bytes
-        ));
+        return refused(too_large(settings.limits.upload_bytes));
     }
     let hour_ago = store::now() - 3600;
     let (recent,): (i64,) =
@@ -243,6 +240,16 @@ async fn store_version(
     tx.commit().await?;
     shared.wake_builder();
     Ok(id)
+}
+
+/// Why an upload larger than `upload_bytes` is refused: the server's answer, and the command
+/// line's before it sends one.
+pub fn too_large(upload_bytes: u64) -> String {
+    format!(
+        "the upload is too large: the arena takes at most {upload_bytes} bytes ({:.1} MiB) of \
+         sources as a .tar.gz",
+        upload_bytes as f64 / f64::from(1 << 20)
+    )
 }
 
 /// Where a version's sources are unpacked.
