@@ -30,6 +30,21 @@ pub(super) struct ExportArgs {
 }
 
 pub(super) fn run(args: ExportArgs) -> Result<()> {
+    match export_all(&args) {
+        // The reader of the output went away (`referee export DIR | head`): it has what it
+        // wanted, and the export ends quietly, as `cat` does.
+        Err(error)
+            if error
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|error| error.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(())
+        }
+        done => done,
+    }
+}
+
+fn export_all(args: &ExportArgs) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     let mut written = 0;
     for path in &args.paths {

@@ -297,3 +297,26 @@ fn a_game_without_a_format_is_refused_with_the_formats_named() {
         "{stderr}"
     );
 }
+
+/// `referee export DIR | head -1`: once the reader of its output is gone, the export stops
+/// without a word and succeeds, as `cat` does; it used to end with
+/// `referee: Broken pipe (os error 32)` and status 2.
+#[test]
+fn a_reader_that_goes_away_ends_the_export_quietly() {
+    let outcome = Match::new("tictactoe").games(2).run();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = referee()
+        .arg("export")
+        .arg(&outcome.dir)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success() && output.stderr.is_empty(),
+        "{:?}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -24,8 +24,9 @@ fn the_end_of_a_match_gives_the_score_elo_los_and_pairs() {
     );
     assert!(
         elo.starts_with("elo: A - B ")
-            && elo.contains(" +/- ")
-            && elo.contains("(95% interval), LOS ")
+            && elo.contains(" (95% interval ")
+            && elo.contains(" to ")
+            && elo.contains("), LOS ")
             && elo.ends_with("% (the likelihood that A is the stronger)"),
         "{elo}"
     );

@@ -605,7 +605,10 @@ mod tests {
         );
         let even = gauntlet.opponents[1].elo.unwrap();
         assert!(even.elo == 0.0 && (even.los - 0.5).abs() < 1e-6, "{even:?}");
-        assert!(even.error95 > 100.0);
+        assert!(
+            even.low.unwrap() < -50.0 && even.high.unwrap() > 50.0,
+            "{even:?}"
+        );
         assert_eq!(
             gauntlet.opponents[2].elo, None,
             "a nil score has no finite Elo"

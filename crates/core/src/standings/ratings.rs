@@ -166,14 +166,39 @@ fn centred_variances(
     centred.into_iter().map(|v| v * ELO_SQUARED).collect()
 }
 
-/// The Elo difference one player's results against another show, as fastchess and cutechess
-/// report it: the logistic Elo of the mean score, half the width of its 95% interval, and the
-/// likelihood of superiority (the probability that the player is the stronger).
+/// The Elo difference one player's results against another show: the logistic Elo of the mean
+/// score, the ends of its 95% interval, and the likelihood of superiority (the probability that
+/// the player is the stronger).
+///
+/// The interval is the one of the mean score, each end turned into Elo, so it is not centred on
+/// the estimate: 95.7% of the points with an interval of 89.9% to 101.4% is +537 Elo, from +380 up,
+/// without an upper end. (Half its width, as fastchess prints it, was 1010 there: a number made
+/// by clamping the score short of 100%, which made the estimate look no better than a coin toss.)
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct EloEstimate {
     pub elo: f64,
-    pub error95: f64,
+    /// The interval's lower end; `None` when the scores are compatible with a nil score.
+    pub low: Option<f64>,
+    /// The interval's upper end; `None` when the scores are compatible with a perfect score.
+    pub high: Option<f64>,
     pub los: f64,
+}
+
+impl EloEstimate {
+    /// The 95% interval as people read it, with `decimals` decimals: `-30.1 to +262.0`, an end
+    /// the scores do not bound shown as `-inf` or `+inf` (`+380.4 to +inf`).
+    pub fn interval(&self, decimals: usize) -> String {
+        let end = |end: Option<f64>, unbounded: &str| {
+            end.map_or(unbounded.to_string(), |elo| format!("{elo:+.decimals$}"))
+        };
+        format!("{} to {}", end(self.low, "-inf"), end(self.high, "+inf"))
+    }
+
+    /// Whether the interval is a single point: every sample scored the same, a spread of zero
+    /// that so few samples cannot vouch for.
+    pub fn is_exact(&self) -> bool {
+        self.low == Some(self.elo) && self.high == Some(self.elo)
+    }
 }
 
 /// The [`EloEstimate`] of a sample of independent scores, each between 0 and 1, given as
@@ -201,11 +226,10 @@ pub(crate) fn estimate_elo(outcomes: &[(f64, u64)]) -> Option<EloEstimate> {
         / n;
     let standard_error = (variance / n).sqrt();
     let error = 1.959_963_985 * standard_error;
-    let elo = |score: f64| {
-        let score = score.clamp(1e-6, 1.0 - 1e-6);
-        // Adding 0 turns an even score's -0 into 0, which prints as "+0", not "-0".
-        -400.0 * (1.0 / score - 1.0).log10() + 0.0
-    };
+    // Adding 0 turns an even score's -0 into 0, which prints as "+0", not "-0".
+    let elo = |score: f64| -400.0 * (1.0 / score - 1.0).log10() + 0.0;
+    // An end of the interval at or past a nil or perfect score has no Elo: it is unbounded.
+    let end = |score: f64| (score > 0.0 && score < 1.0).then(|| elo(score));
     let los = if standard_error > 0.0 {
         normal_cdf((mean - 0.5) / standard_error)
     } else {
@@ -218,7 +242,8 @@ pub(crate) fn estimate_elo(outcomes: &[(f64, u64)]) -> Option<EloEstimate> {
     };
     Some(EloEstimate {
         elo: elo(mean),
-        error95: (elo(mean + error) - elo(mean - error)) / 2.0,
+        low: end(mean - error),
+        high: end(mean + error),
         los,
     })
 }
@@ -428,6 +453,31 @@ mod tests {
 
     /// 76% of the points is 400 log10(0.76 / 0.24) = 200.2 Elo; the interval follows the
     /// sample's spread, and LOS the normal approximation of the mean score.
+    /// 21 game pairs won and 2 drawn (44 of 46 points): the interval of the mean score reaches
+    /// past 100%, so the Elo interval has a lower end and no upper one. It used to be printed
+    /// as +537 +/- 1010, half the distance to an Elo made by clamping the score at 1 - 1e-6,
+    /// which put its lower end at -473 while LOS said 100%.
+    #[test]
+    fn an_interval_reaching_a_perfect_score_has_no_upper_end() {
+        let estimate = estimate_elo(&[(1.0, 21), (0.5, 2)]).unwrap();
+        assert!((estimate.elo - 537.0).abs() < 0.1, "{estimate:?}");
+        assert_eq!(estimate.high, None);
+        let low = estimate.low.unwrap();
+        assert!(low > 370.0 && low < 390.0, "{estimate:?}");
+        assert_eq!(estimate.interval(1), format!("{low:+.1} to +inf"));
+        assert!(estimate.los > 0.999);
+        // And the other way round: no lower end.
+        let estimate = estimate_elo(&[(0.0, 21), (0.5, 2)]).unwrap();
+        assert_eq!(
+            (estimate.low, estimate.high.map(f64::round)),
+            (None, Some(-low.round()))
+        );
+        assert!(
+            estimate.interval(0).starts_with("-inf to -"),
+            "{estimate:?}"
+        );
+    }
+
     #[test]
     fn elo_of_a_sample_of_scores() {
         // 100 games: 70 won, 12 drawn, 18 lost: 76% of the points.
@@ -438,14 +488,19 @@ mod tests {
             (70.0 * 0.24f64.powi(2) + 12.0 * 0.26f64.powi(2) + 18.0 * 0.76f64.powi(2)) / 100.0;
         let standard_error = (variance / 100.0).sqrt();
         let elo = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
-        let half_width = (elo(0.76 + 1.959_963_985 * standard_error)
-            - elo(0.76 - 1.959_963_985 * standard_error))
-            / 2.0;
-        assert!((estimate.error95 - half_width).abs() < 1e-9);
+        let low = elo(0.76 - 1.959_963_985 * standard_error);
+        let high = elo(0.76 + 1.959_963_985 * standard_error);
+        assert!((estimate.low.unwrap() - low).abs() < 1e-9, "{estimate:?}");
+        assert!((estimate.high.unwrap() - high).abs() < 1e-9, "{estimate:?}");
+        assert_eq!(estimate.interval(1), format!("{low:+.1} to {high:+.1}"));
         assert!((estimate.los - normal_cdf(0.26 / standard_error)).abs() < 1e-12);
         // All draws: even, and certain of it; a perfect score or one game: no estimate.
         let even = estimate_elo(&[(0.5, 10)]).unwrap();
-        assert_eq!((even.elo, even.error95, even.los), (0.0, 0.0, 0.5));
+        assert_eq!(
+            (even.elo, even.low, even.high, even.los),
+            (0.0, Some(0.0), Some(0.0), 0.5)
+        );
+        assert!(even.is_exact() && !estimate.is_exact());
         assert_eq!(format!("{:+.0}", even.elo), "+0");
         assert_eq!(estimate_elo(&[(1.0, 4)]), None);
         assert_eq!(estimate_elo(&[(0.0, 3), (1.0, 0)]), None);

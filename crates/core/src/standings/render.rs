@@ -96,7 +96,15 @@ pub fn ratings_table(standings: &Standings) -> String {
 pub fn gauntlet_table(gauntlet: &Gauntlet) -> String {
     let mut table = new_table(
         &[
-            "opponent", "games", "won", "drawn", "lost", "score", "elo", "+/-", "LOS",
+            "opponent",
+            "games",
+            "won",
+            "drawn",
+            "lost",
+            "score",
+            "elo",
+            "95% interval",
+            "LOS",
         ],
         1,
     );
@@ -112,7 +120,7 @@ pub fn gauntlet_table(gauntlet: &Gauntlet) -> String {
         match &row.elo {
             Some(elo) => cells.extend([
                 format!("{:+.0}", elo.elo),
-                format!("{:.0}", elo.error95),
+                elo.interval(0),
                 percent(elo.los),
             ]),
             None => cells.extend(["", "", ""].map(String::from)),
@@ -161,7 +169,7 @@ pub fn full_report(standings: &Standings) -> String {
     for gauntlet in &standings.gauntlets {
         let challenger = &gauntlet.challenger;
         out.push_str(&format!(
-            "\n{challenger} against each opponent, ranked by its score; elo: its Elo difference over the opponent from their games, with the 95% interval; LOS: the likelihood that {challenger} is the stronger\n\n{}\n",
+            "\n{challenger} against each opponent, ranked by its score; elo: its Elo difference over the opponent from their games, with the 95% interval (-inf or +inf: the games set no bound on that side); LOS: the likelihood that {challenger} is the stronger\n\n{}\n",
             gauntlet_table(gauntlet)
         ));
         if gauntlet.opponents.iter().any(|row| row.elo.is_none()) {
