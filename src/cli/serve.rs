@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub(super) struct ServeArgs {
     /// Directories to serve: --record directories (NNNN.json), tournament outputs
-    /// (journal.jsonl and games/), or directories holding such directories (results/). Games
+    /// (journal.jsonl and games.jsonl), or directories holding such directories (results/). Games
     /// being played into them (referee match --record DIR, a tournament) appear and move live.
     #[arg(value_name = "DIR", default_values = ["results", "records"])]
     dirs: Vec<PathBuf>,
