@@ -163,6 +163,74 @@ fn the_viewer_counts_moves_after_the_opening_as_verdicts_do() {
     assert_eq!(numbers, json!(expected));
 }
 
+/// The answer that lost a game, refused by the rules, ends the move list, numbered as the
+/// verdict numbers it and marked refused with the verdict; an illegal move's square is marked
+/// on the last position, a line that is not a move only listed (the viewer's list ended at the
+/// move before, and the board showed nothing of it).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn the_move_that_lost_the_game_ends_the_move_list() {
+    let records = tempfile::tempdir().unwrap();
+    let illegal = records.path().join("illegal");
+    let outcome = Match::new("tictactoe")
+        .a(scripted("occupied"))
+        .b(RANDOM)
+        .opening("1 1")
+        .games(1)
+        .record(&illegal)
+        .run();
+    let record = outcome.record();
+    assert_eq!(record["result"]["reason"], "illegal-move");
+    let refused = record["result"]["move"].as_str().unwrap().to_string();
+    let number = record["moves"].as_array().unwrap().len() + 1;
+    let detail = record["result"]["detail"].as_str().unwrap().to_string();
+    assert!(detail.contains(&format!("at move {number}")), "{detail}");
+    let garbage = records.path().join("garbage");
+    Match::new("tictactoe")
+        .a(scripted("garbage"))
+        .b(RANDOM)
+        .games(1)
+        .record(&garbage)
+        .run();
+    let (_server, url) = serve(&illegal, &[garbage.to_str().unwrap()]);
+    let browser = Browser::start();
+    let last_item = "const li = document.querySelector('ol.moves li:last-child');
+         return li && li.classList.contains('refused') && [li.value, li.textContent];";
+    browser.goto(&game_page(&url, &illegal, 1));
+    let item = browser.until(last_item);
+    assert_eq!(
+        item,
+        json!([number, format!("{refused} (refused: {detail})")])
+    );
+    // The viewer opens there: the last position, with the refused square marked.
+    let marked = browser.until(&format!(
+        "const box = document.querySelector('.board-box');
+         if (!box || Number(box.dataset.ply) !== {}) return null;
+         const r = box.querySelector('rect.refused');
+         return r ? [Number(r.getAttribute('x')), Number(r.getAttribute('y'))] : 'none';",
+        number + 1
+    ));
+    let (x, y) = cell_corner(&refused);
+    assert_eq!(marked, json!([x, y]));
+    let label = browser.eval("return document.querySelector('.ply-label').textContent;");
+    assert_eq!(label, json!(format!("move {number}, refused: {refused}")));
+
+    // A page of its own, not the last one's list read before the new one is drawn.
+    browser.goto("about:blank");
+    browser.goto(&game_page(&url, &garbage, 1));
+    let item = browser.until(last_item);
+    assert_eq!(item[0], json!(1));
+    assert!(
+        item[1].as_str().unwrap().starts_with("banana (refused: "),
+        "{item}"
+    );
+    let marks = browser.until(
+        "const box = document.querySelector('.board-box');
+         return box && Number(box.dataset.ply) === 1 && box.querySelectorAll('.refused').length + 1;",
+    );
+    assert_eq!(marks, json!(1), "no square named, none marked");
+}
+
 /// A move over its limit that CodinGame's strikes forgave is shown as such in the move list.
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]

@@ -155,6 +155,10 @@ pub struct ResultRecord {
     /// `unrequested-output` and `refused-board`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub line: Option<String>,
+    /// For `illegal-move`: the move as the rules read it, in the referee's notation (`line` as
+    /// a bot of another protocol's adapter translated it): a viewer marks it on the board.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none", default)]
+    pub notation: Option<String>,
     /// The timeout coincided with a stall of the referee longer than the time margin: the
     /// verdict may be the referee's fault (such games are replayed by default).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
@@ -573,6 +577,7 @@ mod tests {
                 violation: None,
                 detail: "draw: board full".into(),
                 line: None,
+                notation: None,
                 stalled: false,
                 overloaded: None,
             },

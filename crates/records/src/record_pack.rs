@@ -529,6 +529,7 @@ mod tests {
                 violation: None,
                 detail: "ann (first player) wins: line completed".into(),
                 line: None,
+                notation: None,
                 stalled: false,
                 overloaded: None,
             },

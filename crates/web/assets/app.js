@@ -255,12 +255,15 @@ function fillGame(parts, view, exportUrl, go) {
     " ", rec.result ? rec.result.detail : `${rec.moves.length} moves so far`, " ", el("small", {}, rec.game));
   parts.scrub.max = view.positions - 1;
   const opening = rec.opening.length;
-  const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })));
+  // The answer that lost the game, when the rules refused it, comes last: where a bot author
+  // looks first.
+  const all = rec.opening.map((move) => ({ move, opening: true })).concat(rec.moves.map((move) => ({ move: move.move, record: move })),
+    typeof view.refused === "string" ? [{ move: view.refused, refused: true }] : []);
   // Numbered as verdicts number them, from the first move after the opening (bulleted).
   parts.moveList.replaceChildren(...all.map((entry, index) => el("li", {
-    class: entry.opening ? "opening" : null, value: entry.opening ? null : index - opening + 1,
+    class: entry.opening ? "opening" : entry.refused ? "refused" : null, value: entry.opening ? null : index - opening + 1,
     "data-ply": index + 1, onclick: () => go(index + 1),
-  }, entry.move, entry.record ? ` (${(entry.record.us / 1000).toFixed(1)} ms${entry.record.strike ? `, strike ${entry.record.strike}` : ""})` : " (opening)")));
+  }, entry.move, moveNote(entry, rec.result))));
   drawChart(parts.chart, rec, opening);
   drawEvaluations(parts, view.evaluations || [], rec, view.positions);
   parts.stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
@@ -269,6 +272,15 @@ function fillGame(parts, view, exportUrl, go) {
     return text ? el("div", {}, el("h2", {}, `stderr of ${player.label}`), el("pre", { class: "lines stderr" }, text)) : null;
   }).filter(Boolean));
   parts.download.replaceChildren(exportUrl && view.export ? el("a", { href: exportUrl, download: `${String(rec.number).padStart(4, "0")}.${view.export}` }, `Download as ${view.export.toUpperCase()}`) : "");
+}
+
+// What the move list says after a move: its time (and strike), that it is the opening's, or
+// the verdict on an answer refused.
+function moveNote(entry, result) {
+  if (entry.opening) return " (opening)";
+  if (entry.refused) return ` (refused: ${result.detail})`;
+  const { us, strike } = entry.record;
+  return ` (${(us / 1000).toFixed(1)} ms${strike ? `, strike ${strike}` : ""})`;
 }
 
 // Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
@@ -340,12 +352,13 @@ function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) 
 // and the charts, and the protocol lines and stderr of its turn.
 function showPly(parts, view, ply) {
   const rec = view.record;
-  const total = view.positions - 1;
   // Moves are counted as verdicts count them: the opening's apart.
   const opening = rec.opening.length;
-  parts.label.textContent = ply === 0 ? `start (${total - opening} moves)`
+  const played = rec.moves.length;
+  parts.label.textContent = ply === 0 ? `start (${played} moves)`
     : ply <= opening ? `opening move ${ply} of ${opening}: ${rec.opening[ply - 1]}`
-      : `move ${ply - opening} of ${total - opening}: ${rec.moves[ply - opening - 1].move}`;
+      : ply > opening + played ? `move ${played + 1}, refused: ${view.refused}`
+        : `move ${ply - opening} of ${played}: ${rec.moves[ply - opening - 1].move}`;
   const moveList = parts.moveList;
   moveList.querySelectorAll("li").forEach((item) => {
     const current = Number(item.dataset.ply) === ply;

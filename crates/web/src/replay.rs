@@ -7,6 +7,7 @@ use referee_records::record::StoredGame;
 use referee_rules::clock::Clock;
 use referee_rules::games::{AnyGame, GameSpec};
 use referee_rules::quote;
+use referee_rules::verdict::Termination;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -15,6 +16,9 @@ use std::time::Duration;
 /// The most bytes of a stderr file shown: the referee writes at most 64 KiB a game, and a
 /// little more after the game ends.
 const STDERR_SHOWN: usize = 256 * 1024;
+
+/// The most characters of a refused answer listed among the moves, as much as a verdict quotes.
+const REFUSED_SHOWN: usize = 60;
 
 /// A line of the transcript, as the viewer places it beside its turn.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -44,8 +48,13 @@ pub(crate) struct GameView {
     /// The record; for a live game, the same fields so far, with `result` null.
     pub record: Value,
     pub live: bool,
-    /// Positions to step through: the start, then one after each move (opening included).
+    /// Positions to step through: the start, then one after each move (opening included), and
+    /// last, when the game was lost by an answer the rules refused, the last position again
+    /// with that answer marked.
     pub positions: usize,
+    /// The answer that lost the game when the rules refused it (an illegal move, a line that
+    /// is not a move), as the bot sent it, escaped and cut short: listed after the moves.
+    pub refused: Option<String>,
     /// The transcript's lines by position: those of the exchange that led to it.
     pub turns: Vec<Vec<TurnLine>>,
     /// Each player's stderr file, escaped line by line, when it wrote anything.
@@ -153,7 +162,7 @@ fn evaluations(record: &Value, stderr: &[Option<(String, Vec<u64>)>; 2]) -> Vec<
 }
 
 /// The moves of a game from its start, opening included.
-pub(crate) fn all_moves(record: &Value) -> Vec<String> {
+fn all_moves(record: &Value) -> Vec<String> {
     let strings = |key: &str, field: Option<&str>| -> Vec<String> {
         record[key]
             .as_array()
@@ -171,7 +180,7 @@ pub(crate) fn all_moves(record: &Value) -> Vec<String> {
 }
 
 /// The game a record or live game was played at.
-pub(crate) fn spec_of_text(game: &str) -> Option<GameSpec> {
+fn spec_of_text(game: &str) -> Option<GameSpec> {
     let mut words = game.split_whitespace();
     let name = words.next()?;
     let params: Vec<&str> = words.collect();
@@ -180,7 +189,7 @@ pub(crate) fn spec_of_text(game: &str) -> Option<GameSpec> {
 
 /// The position after the first `ply` moves; none if a move cannot be played (a record
 /// edited by hand).
-pub(crate) fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn AnyGame>> {
+fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<Box<dyn AnyGame>> {
     let mut game = spec.new_game();
     for mv in moves.iter().take(ply) {
         game.play_text(mv).ok()?;
@@ -188,13 +197,31 @@ pub(crate) fn position(spec: &GameSpec, moves: &[String], ply: usize) -> Option<
     Some(game)
 }
 
+/// The answer that lost a game when the rules refused it (see [`GameView::refused`]); none
+/// for any other ending.
+fn refused(record: &Value) -> Option<String> {
+    let reason: Termination = record["result"]["reason"].as_str()?.parse().ok()?;
+    matches!(reason, Termination::IllegalMove | Termination::NotAMove).then_some(())?;
+    Some(quote::shorten(
+        record["result"]["line"].as_str()?,
+        REFUSED_SHOWN,
+    ))
+}
+
 /// The picture (SVG, no click targets) of the position after `ply` moves of the game a
-/// viewer's record holds; none past its last move or for a record that cannot be replayed.
+/// viewer's record holds, and one past its last move, of a refused answer (see
+/// [`GameView::positions`]): the last position, with the illegal move's square marked; none
+/// past that or for a record that cannot be replayed.
 pub(crate) fn picture_at(record: &Value, ply: usize) -> Option<String> {
     let spec = spec_of_text(record["game"].as_str()?)?;
     let moves = all_moves(record);
-    (ply <= moves.len()).then_some(())?;
-    Some(position(&spec, &moves, ply)?.picture().to_svg(false))
+    let last = moves.len();
+    (ply <= last || (ply == last + 1 && refused(record).is_some())).then_some(())?;
+    let game = position(&spec, &moves, ply.min(last))?;
+    let marked = (ply > last)
+        .then(|| game.refused_picture(record["result"]["move"].as_str()?))
+        .flatten();
+    Some(marked.unwrap_or_else(|| game.picture()).to_svg(false))
 }
 
 /// The view of a finished game, from its record, transcript and stderr as stored.
@@ -274,7 +301,8 @@ fn view(
         .flatten()
         .map(|mv| mv["at_us"].as_f64().unwrap_or(0.0) / 1000.0)
         .collect();
-    let positions = opening + answered.len() + 1;
+    let refused = refused(&record);
+    let positions = opening + answered.len() + 1 + usize::from(refused.is_some());
     // The position a line written `ms` into the game led to: the next one after it.
     let ply_at = |ms: f64| {
         let moves_before = answered.partition_point(|&at| at < ms - 0.001);
@@ -302,6 +330,7 @@ fn view(
         record,
         live,
         positions,
+        refused,
         turns,
         stderr,
         export,
@@ -362,6 +391,40 @@ mod tests {
         );
         assert_eq!(view.turns[2][1].way, "<");
         assert_eq!(view.turns[3][0].player, "B");
+    }
+
+    /// The answer that lost a game, refused by the rules, is a last step after the moves:
+    /// the last position again, an illegal move's square marked; a line that is not a move is
+    /// listed escaped, with no mark.
+    #[test]
+    fn a_refused_answer_is_shown_after_the_moves() {
+        let record = |reason: &str, line: Option<&str>, mv: Option<&str>| {
+            json!({
+                "game": "tictactoe width=3 height=3 line=3 exact=no",
+                "opening": [],
+                "moves": [{"side": "first", "move": "1 1", "at_us": 1000}],
+                "result": {"winner": "first", "reason": reason, "detail": "", "line": line, "move": mv},
+            })
+        };
+        let shown = |record: &Value| {
+            let seen = view(record.clone(), false, "", [None, None], None);
+            (seen.positions, seen.refused)
+        };
+        let marked =
+            |record: &Value, ply| picture_at(record, ply).map(|svg| svg.contains("refused"));
+
+        let illegal = record("illegal-move", Some("1 1"), Some("1 1"));
+        assert_eq!(shown(&illegal), (3, Some("1 1".to_string())));
+        assert_eq!(
+            [0, 1, 2, 3].map(|ply| marked(&illegal, ply)),
+            [Some(false), Some(false), Some(true), None]
+        );
+        let garbage = record("not-a-move", Some("\u{1b}[2J banana"), None);
+        assert_eq!(shown(&garbage), (3, Some("\\x1b[2J banana".to_string())));
+        assert_eq!(marked(&garbage, 2), Some(false));
+        let won = record("line", None, None);
+        assert_eq!(shown(&won), (2, None));
+        assert_eq!(marked(&won, 2), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use crate::assets;
 use crate::library::Library;
-use crate::replay::{self, all_moves, position, spec_of_text};
+use crate::replay;
 use crate::server::tournament_standings;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
@@ -112,16 +112,9 @@ pub fn write_report(
 fn game_view(library: &Library, source: &str, number: u32) -> Option<Value> {
     let game = library.find(source, number)?.stored()?;
     let view = replay::finished(&game);
-    let moves = all_moves(&view.record);
-    let positions: Vec<String> = match spec_of_text(&game.record.game) {
-        Some(spec) => (0..view.positions)
-            .map(|ply| {
-                position(&spec, &moves, ply)
-                    .map_or_else(String::new, |game| game.picture().to_svg(false))
-            })
-            .collect(),
-        None => Vec::new(),
-    };
+    let positions: Vec<String> = (0..view.positions)
+        .map(|ply| replay::picture_at(&view.record, ply).unwrap_or_default())
+        .collect();
     let (prefix, positions) = shared_start(positions);
     // The PDN or SGF text, for the page to offer as a download with no server.
     let download = referee_records::export::export(&game.record)

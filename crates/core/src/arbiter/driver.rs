@@ -202,6 +202,7 @@ fn record(
             violation: verdict.violation().map(str::to_string),
             detail: verdict.sentence(&judged.names).to_string(),
             line: verdict.quoted_line().map(str::to_string),
+            notation: verdict.illegal_move().map(str::to_string),
             stalled,
             overloaded: None,
         },

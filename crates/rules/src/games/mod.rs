@@ -429,6 +429,13 @@ pub trait Game: Clone + Send + 'static {
     /// viewer and the browser seat show.
     fn picture(&self) -> picture::Picture;
 
+    /// The picture with `text`, a move the rules refused here, marked on the square it names:
+    /// where an illegal move went, for the viewer. `None` when it names no square of the board
+    /// (and in games whose moves name no single square).
+    fn refused_picture(&self, _text: &str) -> Option<picture::Picture> {
+        None
+    }
+
     /// Points each side has scored, for games that keep a score (boxes in dots and boxes).
     fn scores(&self) -> Option<[u32; 2]> {
         None
@@ -482,6 +489,8 @@ pub trait AnyGame: Send {
     fn diagram(&self, view: &View) -> Diagram;
     /// See [`Game::picture`].
     fn picture(&self) -> picture::Picture;
+    /// See [`Game::refused_picture`].
+    fn refused_picture(&self, text: &str) -> Option<picture::Picture>;
     /// See [`Game::scores`].
     fn scores(&self) -> Option<[u32; 2]>;
     /// See [`Game::colours`].
@@ -529,6 +538,10 @@ impl<G: Game> AnyGame for G {
 
     fn picture(&self) -> picture::Picture {
         Game::picture(self)
+    }
+
+    fn refused_picture(&self, text: &str) -> Option<picture::Picture> {
+        Game::refused_picture(self, text)
     }
 
     fn scores(&self) -> Option<[u32; 2]> {

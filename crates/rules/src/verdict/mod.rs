@@ -638,6 +638,18 @@ impl Verdict {
         }
     }
 
+    /// For an illegal move: the move as the rules read it, in the referee's notation (what an
+    /// adapter made of the bot's line): where a viewer marks it on the board.
+    pub fn illegal_move(&self) -> Option<&str> {
+        match self {
+            Verdict::Forfeit {
+                forfeit: Forfeit::IllegalMove { sent, .. },
+                ..
+            } => Some(sent.as_str()),
+            _ => None,
+        }
+    }
+
     /// For an illegal move: which rule it broke (`occupied`, `off-board`, ...); for a forbidden
     /// move, which shape (`double-three`, `double-four`, `overline`).
     pub fn violation(&self) -> Option<&'static str> {

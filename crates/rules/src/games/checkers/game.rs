@@ -231,6 +231,10 @@ impl Game for Checkers {
         self.draw_picture()
     }
 
+    fn refused_picture(&self, text: &str) -> Option<Picture> {
+        self.draw_refused(text)
+    }
+
     fn piece_squares(&self, mv: Move) -> Option<(u8, u8)> {
         Some((mv.from(), mv.to()))
     }

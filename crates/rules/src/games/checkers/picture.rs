@@ -91,6 +91,23 @@ impl Checkers {
         }
         picture
     }
+
+    /// The picture with the squares `text` names (`11-15`, `9x18x27`) marked as a refused
+    /// move, joined in order, when each is a square of the board.
+    pub(super) fn draw_refused(&self, text: &str) -> Option<Picture> {
+        let squares = text
+            .split(['-', 'x'])
+            .map(|n| n.trim().parse().ok().filter(|n| (1..=32).contains(n)))
+            .collect::<Option<Vec<u8>>>()
+            .filter(|squares| squares.len() >= 2)?;
+        let mut picture = self.draw_picture();
+        for &square in &squares {
+            let (x, y) = centre(square);
+            picture.rect(x - SQUARE / 2, y - SQUARE / 2, SQUARE, SQUARE, "refused");
+        }
+        picture.polyline(squares.into_iter().map(centre).collect(), "refused");
+        Some(picture)
+    }
 }
 
 #[cfg(test)]
@@ -98,6 +115,18 @@ mod tests {
     use crate::games::checkers::test_games::game;
     use crate::games::picture::Target;
     use crate::games::{AnyGame, Game};
+
+    #[test]
+    fn a_refused_move_is_marked_on_the_squares_it_names() {
+        let position = game("B:W14,23,32:B9");
+        let svg = Game::refused_picture(&position, "9-13")
+            .unwrap()
+            .to_svg(false);
+        assert_eq!(svg.matches("<rect class=\"refused\"").count(), 2, "{svg}");
+        for text in ["9", "9-33", "banana"] {
+            assert!(Game::refused_picture(&position, text).is_none(), "{text}");
+        }
+    }
 
     #[test]
     fn the_last_capture_shows_its_path_and_what_it_took() {

@@ -1,6 +1,7 @@
 //! The m,n,k position: the marks on the board, whose turn it is and whether a line ended it.
 
 use super::params::{MnkParams, Rule};
+use super::picture::with_refused;
 use super::renju::{self, Lines};
 use crate::games::picture::Picture;
 use crate::games::{
@@ -357,6 +358,15 @@ impl Game for Mnk {
 
     fn picture(&self) -> Picture {
         self.draw_picture()
+    }
+
+    fn refused_picture(&self, text: &str) -> Option<Picture> {
+        with_refused(
+            self.draw_picture(),
+            text,
+            self.params.width,
+            self.params.height,
+        )
     }
 }
 

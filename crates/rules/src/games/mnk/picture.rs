@@ -3,7 +3,7 @@
 
 use super::Mnk;
 use crate::games::picture::{Picture, Target};
-use crate::games::{Game, Side};
+use crate::games::{parse_coordinate, Game, Side};
 
 /// A square's side, in the picture's units.
 pub(crate) const CELL: i32 = 32;
@@ -69,6 +69,28 @@ pub(crate) fn targets(picture: &mut Picture, moves: impl IntoIterator<Item = ((u
             Target::Move(notation),
         );
     }
+}
+
+/// `picture` with the square `text` names (`x y`) marked as a refused move, when it is one of
+/// a `width` x `height` grid's.
+pub(crate) fn with_refused(
+    mut picture: Picture,
+    text: &str,
+    width: u8,
+    height: u8,
+) -> Option<Picture> {
+    let mut words = text.split_whitespace();
+    let (Some(x), Some(y), None) = (words.next(), words.next(), words.next()) else {
+        return None;
+    };
+    let on_board = |n: &str, size: u8| {
+        let n = parse_coordinate(n)?;
+        u8::try_from(n).ok().filter(|&n| n < size)
+    };
+    let (x, y) = (on_board(x, width)?, on_board(y, height)?);
+    light(&mut picture, (x, y), "refused");
+    picture.cross(centre(x, y), CELL / 3, "refused");
+    Some(picture)
 }
 
 /// The coordinates along the top and left edges of a grid of `width` x `height` squares.
@@ -166,6 +188,20 @@ mod tests {
         assert_eq!(targets.len(), 7);
         assert!(!targets.contains(&&Target::Move("1 1".into())));
         assert!(targets.contains(&&Target::Move("0 2".into())));
+    }
+
+    #[test]
+    fn a_refused_move_is_marked_on_its_square_when_it_names_one() {
+        let mut game = Mnk::new(TICTACTOE.params);
+        game.play_text("1 1").unwrap();
+        let svg = Game::refused_picture(&game, "1 1").unwrap().to_svg(false);
+        assert!(
+            svg.contains("<rect class=\"refused\" x=\"56\" y=\"56\""),
+            "{svg}"
+        );
+        for text in ["3 0", "1 -1", "banana", "1 1 1"] {
+            assert!(Game::refused_picture(&game, text).is_none(), "{text}");
+        }
     }
 
     #[test]

@@ -295,6 +295,10 @@ impl Game for SwapGame {
         self.board.picture()
     }
 
+    fn refused_picture(&self, text: &str) -> Option<Picture> {
+        self.board.refused_picture(text)
+    }
+
     fn colours(&self) -> Option<[Colour; 2]> {
         let black = self.black()?;
         Some(Side::BOTH.map(|seat| {

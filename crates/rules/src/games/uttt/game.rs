@@ -6,6 +6,7 @@ use super::tables::{
     Square, ALL_CELLS, BIT_OF_SQUARE, BOARD_CELLS, HAS_LINE, LINES, SQUARE_OF_BIT,
 };
 use crate::games::diagram::column_letter;
+use crate::games::mnk::picture::with_refused;
 use crate::games::picture::Picture;
 use crate::games::{
     parse_coordinate, written_square, Diagram, Ending, Game, IllegalMove, MoveError, Outcome, Side,
@@ -386,6 +387,10 @@ impl Game for Uttt {
 
     fn picture(&self) -> Picture {
         self.draw_picture()
+    }
+
+    fn refused_picture(&self, text: &str) -> Option<Picture> {
+        with_refused(self.draw_picture(), text, 9, 9)
     }
 }
 
