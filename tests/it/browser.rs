@@ -1123,6 +1123,84 @@ fn a_tournament_page_shows_standings_crosstable_and_ratings() {
     );
 }
 
+/// The rows of every table `referee standings` printed, each as its cells (a separator line
+/// left out).
+fn printed_rows(printed: &str) -> Vec<Vec<String>> {
+    printed
+        .lines()
+        .filter(|line| line.starts_with('|') && !line.contains("---"))
+        .map(|line| {
+            let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+            inner
+                .split('|')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// A tournament played (see [`small_tournament`]), served, its page open in a browser, and
+/// the rows of the tables `referee standings` prints of it.
+fn tournament_page(
+    head: &str,
+    names: &[&str],
+) -> (tempfile::TempDir, Running, Browser, Vec<Vec<String>>) {
+    let dir = small_tournament(head, names);
+    let output = referee()
+        .arg("standings")
+        .arg(dir.path().join("results/small/journal.jsonl"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed = printed_rows(&String::from_utf8(output.stdout).unwrap());
+    let (server, url) = serve(&dir.path().join("results"), &[]);
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/tournament/results%2Fsmall"));
+    (dir, server, browser, printed)
+}
+
+/// Checks that the page's table of class `class` has `rows` rows under its titles, among
+/// them each of `titles`, and that each row is one the command line printed, cell by cell.
+fn assert_shown_as_printed(
+    browser: &Browser,
+    printed: &[Vec<String>],
+    class: &str,
+    rows: usize,
+    titles: &[&str],
+) {
+    let shown = browser.until(&format!(
+        "const rows = [...document.querySelectorAll('table.{class} tr')];
+         return rows.length === {} && rows.map(tr => [...tr.children].map(cell => cell.textContent));",
+        rows + 1
+    ));
+    let shown: Vec<Vec<String>> = serde_json::from_value(shown).unwrap();
+    for title in titles {
+        assert!(shown[0].iter().any(|t| t == title), "{class}: {shown:?}");
+    }
+    for row in &shown {
+        assert!(printed.contains(row), "{class}: {row:?} not in {printed:?}");
+    }
+}
+
+/// A gauntlet's page answers "does the challenger beat each opponent?" with the table the
+/// command line prints (score, Elo with its 95% interval, LOS), and its ratings have the LOS
+/// column the command line's have: the same cells, from the same computation (the page had
+/// neither).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_gauntlet_page_shows_each_opponent_and_the_los_as_the_command_line_does() {
+    let (_dir, _server, browser, printed) = tournament_page(
+        "game = \"tictactoe\"\nformat = \"gauntlet\"\ngauntlet = [\"v2\"]\ngames = 6\n",
+        &["v2", "v1", "v0"],
+    );
+    assert_shown_as_printed(&browser, &printed, "gauntlet", 2, &["95% interval", "LOS"]);
+    assert_shown_as_printed(&browser, &printed, "ratings", 3, &["LOS"]);
+    let heading = browser.eval(
+        "return [...document.querySelectorAll('h2')].some(h => h.textContent === 'v2 against each opponent');",
+    );
+    assert_eq!(heading, json!(true));
+}
+
 /// A contest's results page, published as it is: it opens on the contest's title and
 /// standings (with their tie-breaks and each player's version), lists every entrant with why
 /// one was left out, and has a page per entrant with its build, its check and its games; on a

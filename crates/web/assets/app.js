@@ -460,6 +460,14 @@ async function showTournament(source) {
       el("progress", { max: data.total_games, value: standings.games })),
     el("p", {}, el("a", { href: `#/?source=${enc(source)}` }, "the games")));
   root.append(el("h2", {}, "Standings"), standingsTable(standings.players, null));
+  // A gauntlet's answer to "does my bot beat each of these?", as the command line gives it.
+  for (const gauntlet of data.tables.gauntlets) {
+    root.append(el("h2", {}, `${gauntlet.challenger} against each opponent`), el("p", { class: "caption" }, gauntlet.caption),
+      cellsTable(gauntlet.table, "gauntlet"));
+  }
+  root.append(el("h2", {}, "Ratings, ranked by Elo"),
+    el("p", { class: "caption" }, "Relative to the field's average, with the 95% interval; LOS: the likelihood of superiority over the next."),
+    cellsTable(data.tables.ratings, "ratings"));
   root.append(el("h2", {}, "Elo with 95% intervals"), eloPlot(standings.players));
   const names = standings.crosstable.map((row) => row.name);
   root.append(el("h2", {}, "Crosstable"), el("table", { class: "crosstable" },
@@ -468,6 +476,14 @@ async function showTournament(source) {
       const met = row.against.find((encounter) => encounter.opponent === name);
       return el("td", { class: "num" }, met ? `${met.points}/${met.games}` : "");
     })))));
+}
+
+// A table the referee formatted (crates/core/src/standings/render.rs): the cells the command
+// line prints.
+function cellsTable(cells, className) {
+  return el("div", { class: "scroll" }, el("table", { class: className },
+    el("tr", {}, cells.titles.map((title) => el("th", {}, title))),
+    cells.rows.map((row) => el("tr", {}, row.map((cell, index) => el("td", { class: index >= cells.right_from ? "num" : null }, cell))))));
 }
 
 // The standings, ranked as the referee ranks them: score, then head-to-head (h2h),

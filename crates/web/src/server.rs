@@ -18,6 +18,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use referee_core::standings::render;
 use referee_core::tournament::journal;
 use referee_core::tournament::merge::merge;
 use referee_records::export::export;
@@ -322,17 +323,33 @@ async fn tournament(State(shared): State<AppState>, Path(source): Path<String>) 
 }
 
 /// A tournament's standings and progress, from its journals (a whole run's, or every
-/// shard's).
+/// shard's), with the tables `referee standings` prints, as its cells.
 pub fn tournament_standings(journals: &[std::path::PathBuf]) -> Option<Value> {
     let merged = merge(journals).ok()?;
     let header = journal::read(journals.first()?).ok()?.header?;
+    let standings = merged.standings();
+    let gauntlets: Vec<Value> = standings
+        .gauntlets
+        .iter()
+        .map(|gauntlet| {
+            json!({
+                "challenger": gauntlet.challenger,
+                "caption": render::gauntlet_caption(&gauntlet.challenger),
+                "table": render::gauntlet_table(gauntlet),
+            })
+        })
+        .collect();
     Some(json!({
         "name": header.tournament.name,
         "game": header.tournament.game,
         "format": header.tournament.format,
         "total_games": header.tournament.total_games,
         "versions": header.tournament.versions,
-        "standings": merged.standings(),
+        "tables": {
+            "gauntlets": gauntlets,
+            "ratings": render::ratings_table(&standings),
+        },
+        "standings": standings,
     }))
 }
 

@@ -1,26 +1,60 @@
 //! The standings as people and programs read them: Markdown-style tables for the terminal (and
-//! for pasting), JSON with everything, CSV with one row per player.
+//! for pasting) whose cells the web pages show too, JSON with everything, CSV with one row per
+//! player.
 
 use super::{Gauntlet, Standings};
 use comfy_table::{presets, CellAlignment, Table};
 use referee_records::export::Exporter;
 use serde::Serialize;
+use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Largest field shown as a crosstable on the terminal (the JSON always has it).
 pub const CROSSTABLE_MAX_PLAYERS: usize = 16;
 
-fn new_table(header: &[&str], right_aligned_from: usize) -> Table {
-    let mut table = Table::new();
-    table.load_preset(presets::ASCII_MARKDOWN);
-    table.set_header(header.to_vec());
-    for column in right_aligned_from..header.len() {
-        if let Some(column) = table.column_mut(column) {
-            column.set_cell_alignment(CellAlignment::Right);
+/// A table as cells of text, formatted once: the terminal prints it (its `Display`, a
+/// Markdown-style table) and the web pages show its cells (its JSON), so that both say the
+/// same numbers the same way.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cells {
+    /// The columns' titles.
+    pub titles: Vec<String>,
+    /// Each row's cells, one per column.
+    pub rows: Vec<Vec<String>>,
+    /// The columns from this one on hold numbers, aligned right.
+    pub right_from: usize,
+}
+
+impl Cells {
+    fn new(titles: &[&str], right_from: usize) -> Cells {
+        Cells {
+            titles: titles.iter().map(ToString::to_string).collect(),
+            rows: Vec::new(),
+            right_from,
         }
     }
-    table
+
+    fn add_row(&mut self, cells: impl IntoIterator<Item = String>) {
+        self.rows.push(cells.into_iter().collect());
+    }
+}
+
+impl fmt::Display for Cells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut table = Table::new();
+        table.load_preset(presets::ASCII_MARKDOWN);
+        table.set_header(self.titles.clone());
+        for column in self.right_from..self.titles.len() {
+            if let Some(column) = table.column_mut(column) {
+                column.set_cell_alignment(CellAlignment::Right);
+            }
+        }
+        for row in &self.rows {
+            table.add_row(row.clone());
+        }
+        write!(f, "{table}")
+    }
 }
 
 fn points(value: f64) -> String {
@@ -33,7 +67,7 @@ fn percent(value: f64) -> String {
 
 /// Rank (by score), points, results, forfeits and tie-breaks; the head-to-head cell is empty
 /// for a player level on score with nobody.
-pub fn standings_table(standings: &Standings) -> String {
+pub fn standings_table(standings: &Standings) -> Cells {
     let versioned = !standings.versions.is_empty();
     let mut titles = vec![
         "#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts", "illegal",
@@ -42,7 +76,7 @@ pub fn standings_table(standings: &Standings) -> String {
     if versioned {
         titles.insert(2, "version");
     }
-    let mut table = new_table(&titles, if versioned { 3 } else { 2 });
+    let mut table = Cells::new(&titles, if versioned { 3 } else { 2 });
     for row in &standings.players {
         let mut cells = vec![row.rank.to_string(), row.name.clone()];
         if versioned {
@@ -69,12 +103,12 @@ pub fn standings_table(standings: &Standings) -> String {
             points(row.buchholz),
         ]));
     }
-    table.to_string()
+    table
 }
 
 /// Players by Elo, with the 95% interval and the likelihood of superiority over the next.
-pub fn ratings_table(standings: &Standings) -> String {
-    let mut table = new_table(&["#", "player", "elo", "+/-", "games", "score", "LOS"], 2);
+pub fn ratings_table(standings: &Standings) -> Cells {
+    let mut table = Cells::new(&["#", "player", "elo", "+/-", "games", "score", "LOS"], 2);
     let mut rows: Vec<_> = standings.players.iter().collect();
     rows.sort_by_key(|row| row.elo_rank);
     for row in rows {
@@ -88,13 +122,13 @@ pub fn ratings_table(standings: &Standings) -> String {
             row.superiority_over_next.map(percent).unwrap_or_default(),
         ]);
     }
-    table.to_string()
+    table
 }
 
 /// A gauntlet challenger against each opponent, best score first: its results, score and the
 /// Elo difference over the opponent with its 95% interval and LOS.
-pub fn gauntlet_table(gauntlet: &Gauntlet) -> String {
-    let mut table = new_table(
+pub fn gauntlet_table(gauntlet: &Gauntlet) -> Cells {
+    let mut table = Cells::new(
         &[
             "opponent",
             "games",
@@ -127,11 +161,18 @@ pub fn gauntlet_table(gauntlet: &Gauntlet) -> String {
         }
         table.add_row(cells);
     }
-    table.to_string()
+    table
+}
+
+/// What a gauntlet's table shows, as its heading says it.
+pub fn gauntlet_caption(challenger: &str) -> String {
+    format!(
+        "{challenger} against each opponent, ranked by its score; elo: its Elo difference over the opponent from their games, with the 95% interval (-inf or +inf: the games set no bound on that side); LOS: the likelihood that {challenger} is the stronger"
+    )
 }
 
 /// Points scored by each row's player against each column's (`1.5/2`), for small fields.
-pub fn crosstable(standings: &Standings) -> Option<String> {
+pub fn crosstable(standings: &Standings) -> Option<Cells> {
     let crosstable = &standings.crosstable;
     if crosstable.len() > CROSSTABLE_MAX_PLAYERS {
         return None;
@@ -139,7 +180,7 @@ pub fn crosstable(standings: &Standings) -> Option<String> {
     let mut header = vec!["#".to_string(), "player".to_string()];
     header.extend((1..=crosstable.len()).map(|rank| rank.to_string()));
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut table = new_table(&header, 2);
+    let mut table = Cells::new(&header, 2);
     for row in 0..crosstable.len() {
         let mut cells = vec![(row + 1).to_string(), crosstable.name(row).to_string()];
         for column in 0..crosstable.len() {
@@ -155,7 +196,7 @@ pub fn crosstable(standings: &Standings) -> Option<String> {
         }
         table.add_row(cells);
     }
-    Some(table.to_string())
+    Some(table)
 }
 
 /// Everything, as printed after a tournament and by `referee standings`; each table says what
@@ -167,9 +208,9 @@ pub fn full_report(standings: &Standings) -> String {
         standings_table(standings),
     );
     for gauntlet in &standings.gauntlets {
-        let challenger = &gauntlet.challenger;
         out.push_str(&format!(
-            "\n{challenger} against each opponent, ranked by its score; elo: its Elo difference over the opponent from their games, with the 95% interval (-inf or +inf: the games set no bound on that side); LOS: the likelihood that {challenger} is the stronger\n\n{}\n",
+            "\n{}\n\n{}\n",
+            gauntlet_caption(&gauntlet.challenger),
             gauntlet_table(gauntlet)
         ));
         if gauntlet.opponents.iter().any(|row| row.elo.is_none()) {
@@ -334,7 +375,7 @@ mod tests {
     #[test]
     fn tables_show_every_player() {
         let standings = sample();
-        let table = standings_table(&standings);
+        let table = standings_table(&standings).to_string();
         assert!(table.lines().count() >= 5, "{table}");
         let alpha = table.lines().find(|l| l.contains("alpha")).unwrap();
         let cells: Vec<&str> = alpha.split('|').map(str::trim).collect();
@@ -345,12 +386,12 @@ mod tests {
         let gamma = table.lines().find(|l| l.contains("gamma")).unwrap();
         let cells: Vec<&str> = gamma.split('|').map(str::trim).collect();
         assert_eq!(cells[9], "1", "a loss by timeout: {gamma}");
-        let ratings = ratings_table(&standings);
+        let ratings = ratings_table(&standings).to_string();
         assert!(
             ratings.lines().nth(2).unwrap().contains("alpha"),
             "{ratings}"
         );
-        let cross = crosstable(&standings).unwrap();
+        let cross = crosstable(&standings).unwrap().to_string();
         let alpha = cross.lines().find(|l| l.contains("alpha")).unwrap();
         assert!(alpha.contains("1.5/2") && alpha.contains("1/1"), "{cross}");
     }
@@ -383,7 +424,7 @@ mod tests {
         ] {
             assert!(report.contains(header), "{header}:\n{report}");
         }
-        let table = gauntlet_table(&standings.gauntlets[0]);
+        let table = gauntlet_table(&standings.gauntlets[0]).to_string();
         let cells = |name: &str| -> Vec<String> {
             let line = table.lines().find(|l| l.contains(name)).unwrap();
             line.split('|').map(|c| c.trim().to_string()).collect()
