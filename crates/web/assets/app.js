@@ -122,6 +122,13 @@ function watch(callback) {
   return () => watchers.delete(callback);
 }
 
+// How a game went for side 0 (first) or 1 (second): won, drew or lost; none while it is played.
+function outcomeOf(summary, side) {
+  if (summary.live) return null;
+  if (!summary.winner) return "drew";
+  return summary.winner === ["first", "second"][side] ? "won" : "lost";
+}
+
 function resultText(summary) {
   if (summary.live) return "playing";
   if (!summary.winner) return "draw";
@@ -147,13 +154,17 @@ async function showIndex(query) {
     source: el("select", {}, el("option", { value: "" }, "all sources"),
       data.sources.map((source) => el("option", { value: source.id }, source.name))),
     player: el("input", { type: "search", placeholder: "player", size: 14 }),
-    result: el("select", {}, ["", "1-0", "0-1", "draw", "playing"].map((value) =>
+    // "The games X lost": the result of the player named, whichever side it played.
+    outcome: el("select", { name: "outcome", "aria-label": "the player's result" }, ["", "won", "drew", "lost"].map((value) =>
+      el("option", { value }, value || "won, drew or lost"))),
+    result: el("select", { name: "result" }, ["", "1-0", "0-1", "draw", "playing"].map((value) =>
       el("option", { value }, value || "any result"))),
     reason: el("select", {}, el("option", { value: "" }, "any reason"),
       reasons(data.games).map((reason) => el("option", { value: reason }, reason))),
   };
   filters.source.value = params.get("source") || "";
   filters.player.value = params.get("player") || "";
+  filters.outcome.value = params.get("outcome") || "";
   const heading = el("h1", {}, "");
   const links = el("ul", { class: "sources" });
   const table = el("table", { class: "games" });
@@ -168,9 +179,12 @@ async function showIndex(query) {
     links.replaceChildren(...data.sources.map((source) => el("li", {}, source.name, " ",
       source.tournament ? el("a", { href: `#/tournament/${enc(source.id)}` }, "standings") : "")));
     const player = filters.player.value.trim().toLowerCase();
+    const outcome = filters.outcome.value;
+    // The sides whose name holds the text typed (both when none is typed).
+    const named = (game) => [0, 1].filter((side) => game.players[side].toLowerCase().includes(player));
     const games = data.games.filter((game) =>
       (filters.source.value === "" || game.source === filters.source.value) &&
-      (player === "" || game.players.some((name) => name.toLowerCase().includes(player))) &&
+      named(game).some((side) => outcome === "" || outcomeOf(game, side) === outcome) &&
       (filters.result.value === "" || resultText(game) === filters.result.value) &&
       (filters.reason.value === "" || game.reason === filters.reason.value));
     const rows = games.slice(0, shown).map((game) => el("tr", {
