@@ -1247,6 +1247,18 @@ fn a_gauntlet_page_shows_each_opponent_and_the_los_as_the_command_line_does() {
     assert_eq!(heading, json!(true));
 }
 
+/// The web standings say what the command line says, tie-breaks included (SB was shown as
+/// `9855.00` and Buchholz as `11760.0` where the command line prints `9855`).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn the_web_standings_are_the_command_lines() {
+    let (_dir, _server, browser, printed) = tournament_page(
+        "game = \"tictactoe\"\ngames = 4\n",
+        &["alpha", "beta", "gamma"],
+    );
+    assert_shown_as_printed(&browser, &printed, "standings", 3, &["SB", "Buch"]);
+}
+
 /// A contest's results page, published as it is: it opens on the contest's title and
 /// standings (with their tie-breaks and each player's version), lists every entrant with why
 /// one was left out, and has a page per entrant with its build, its check and its games; on a

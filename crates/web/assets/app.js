@@ -473,7 +473,9 @@ async function showTournament(source) {
     el("p", { class: "progress" }, `${standings.games} of ${data.total_games} games played`,
       el("progress", { max: data.total_games, value: standings.games })),
     el("p", {}, el("a", { href: `#/?source=${enc(source)}` }, "the games")));
-  root.append(el("h2", {}, "Standings"), standingsTable(standings.players, null));
+  root.append(el("h2", {}, "Standings"),
+    el("p", { class: "caption" }, "Ranked by score (points per game), then among players level on score by head-to-head points (h2h), Sonneborn-Berger (SB), Buchholz (Buch), wins."),
+    cellsTable(data.tables.standings, "standings"));
   // A gauntlet's answer to "does my bot beat each of these?", as the command line gives it.
   for (const gauntlet of data.tables.gauntlets) {
     root.append(el("h2", {}, `${gauntlet.challenger} against each opponent`), el("p", { class: "caption" }, gauntlet.caption),
@@ -498,27 +500,6 @@ function cellsTable(cells, className) {
   return el("div", { class: "scroll" }, el("table", { class: className },
     el("tr", {}, cells.titles.map((title) => el("th", {}, title))),
     cells.rows.map((row) => el("tr", {}, row.map((cell, index) => el("td", { class: index >= cells.right_from ? "num" : null }, cell))))));
-}
-
-// The standings, ranked as the referee ranks them: score, then head-to-head (h2h),
-// Sonneborn-Berger (SB) and Buchholz (Buch); with `versions`, each player's version.
-function standingsTable(players, versions) {
-  const percent = (x) => `${(x * 100).toFixed(1)}%`;
-  const fixed = (x, digits) => (x === null || x === undefined ? "" : x.toFixed(digits));
-  const titles = ["#", "player", "games", "points", "score", "won", "drawn", "lost", "timeouts", "illegal", "crashes", "h2h", "SB", "Buch", "Elo", "±"];
-  if (versions) titles.splice(2, 0, "version");
-  return el("div", { class: "scroll" }, el("table", { class: "standings" },
-    el("tr", {}, titles.map((title) => el("th", {}, title))),
-    players.map((row) => el("tr", {},
-      el("td", { class: "num" }, row.rank), el("td", {}, row.name),
-      versions ? el("td", { class: "version" }, versions[row.name] || "") : "",
-      el("td", { class: "num" }, row.games),
-      el("td", { class: "num" }, row.points), el("td", { class: "num" }, percent(row.score)),
-      el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws), el("td", { class: "num" }, row.losses),
-      el("td", { class: "num" }, row.timeouts), el("td", { class: "num" }, row.illegal), el("td", { class: "num" }, row.crashes),
-      el("td", { class: "num" }, fixed(row.head_to_head, 1)), el("td", { class: "num" }, fixed(row.sonneborn_berger, 2)),
-      el("td", { class: "num" }, fixed(row.buchholz, 1)),
-      el("td", { class: "num" }, row.elo.toFixed(0)), el("td", { class: "num" }, row.elo_error95.toFixed(0))))));
 }
 
 // ----- A contest (the results page of referee contest) -----
@@ -550,10 +531,9 @@ function showContest() {
   root.replaceChildren(el("h1", {}, CONTEST.title));
   const data = CONTEST.standings;
   if (data) {
-    const versions = Object.fromEntries(CONTEST.entrants.map((entrant) => [entrant.name, entrant.version || ""]));
     root.append(el("p", { class: "progress" }, `${data.game.split(" ")[0]}, ${data.format}: ${data.standings.games} of ${data.total_games} games played `,
       el("progress", { max: data.total_games, value: data.standings.games }), " ", el("a", { href: `#/?source=${enc(EMBEDDED.index.sources[0].id)}` }, "every game")),
-    el("h2", {}, "Standings"), standingsTable(data.standings.players, versions));
+    el("h2", {}, "Standings"), cellsTable(data.tables.standings, "standings"));
   }
   root.append(el("h2", {}, "Entrants"), el("div", { class: "scroll" }, el("table", { class: "entrants" },
     el("tr", {}, ["entrant", "status", "language", "version", "why left out"].map((title) => el("th", {}, title))),

@@ -346,6 +346,7 @@ pub fn tournament_standings(journals: &[std::path::PathBuf]) -> Option<Value> {
         "total_games": header.tournament.total_games,
         "versions": header.tournament.versions,
         "tables": {
+            "standings": render::standings_table(&standings),
             "gauntlets": gauntlets,
             "ratings": render::ratings_table(&standings),
         },
