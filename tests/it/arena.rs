@@ -424,3 +424,42 @@ fn a_full_disk_stops_new_games_with_a_message() {
         "{status}"
     );
 }
+
+/// `referee arena submit` of `folder` as the bot `name` on tictactoe, not waiting for its build.
+fn submit_only(url: &str, token: &str, name: &str, folder: &Path) -> std::process::Output {
+    referee()
+        .args(["arena", "submit", "--server", url, "--token", token])
+        .args(["--ladder", "tictactoe", "--name", name])
+        .arg(folder)
+        .output()
+        .unwrap()
+}
+
+/// A bot's name differing from another's on the ladder only in case is refused: it would pass
+/// for the other on the leaderboard ('Rocket' beside 'rocket').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_bot_named_as_another_but_for_case_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let bob = token(&arena, "bob", false);
+    let carol = token(&arena, "carol", false);
+    let good = sources(dir.path(), "good", "tests/bots/first_free.py");
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+    for (who, name) in [(&carol, "Rocket"), (&bob, "ROCKET")] {
+        let refused = submit_only(&url, who, name, &good);
+        assert!(!refused.status.success());
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.contains(&format!(
+                "the name '{name}' is taken on this ladder (by the bot 'rocket': names that \
+                 differ only in upper and lower case are the same name)"
+            )),
+            "{said}"
+        );
+    }
+    // The owner's next version under the same name is taken.
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+}

@@ -161,9 +161,12 @@ pub(crate) async fn ensure_fixed_bot(
     let now = store::now();
     let bot = store::next_id(tx, "bots", "id").await?;
     let version = store::next_id(tx, "versions", "id").await?;
+    // A person whose name differs from an earlier one's only in case (kept from before names
+    // were told apart so) sits as a case twin too.
     sqlx::query(
-        "INSERT INTO bots (id, ladder, name, owner_id, builtin, active_version, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO bots (id, ladder, name, owner_id, builtin, active_version, created_at, \
+         case_twin) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+         COALESCE((SELECT case_twin FROM users WHERE id = $8), 0))",
     )
     .bind(bot)
     .bind(fixed.ladder)
@@ -172,6 +175,7 @@ pub(crate) async fn ensure_fixed_bot(
     .bind(fixed.builtin)
     .bind(version)
     .bind(now)
+    .bind(fixed.owner)
     .execute(&mut **tx)
     .await?;
     sqlx::query(

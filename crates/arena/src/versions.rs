@@ -170,16 +170,28 @@ async fn store_version(
     staging: tempfile::TempDir,
 ) -> Result<i64, SubmitError> {
     let mut tx = store::write(&shared.pool).await?;
-    let bot: Option<(i64, Option<i64>, i64)> =
-        sqlx::query_as("SELECT id, owner_id, retired FROM bots WHERE ladder = $1 AND name = $2")
-            .bind(&upload.ladder)
-            .bind(&upload.name)
-            .fetch_optional(&mut *tx)
-            .await?;
+    // The bot of that name, or else one whose name differs only in case (which would pass
+    // for it on the leaderboard).
+    let bot: Option<(i64, Option<i64>, i64, String)> = sqlx::query_as(
+        "SELECT id, owner_id, retired, name FROM bots WHERE ladder = $1 \
+         AND LOWER(name) = LOWER($2) ORDER BY CASE WHEN name = $3 THEN 0 ELSE 1 END, id LIMIT 1",
+    )
+    .bind(&upload.ladder)
+    .bind(&upload.name)
+    .bind(&upload.name)
+    .fetch_optional(&mut *tx)
+    .await?;
     let now = store::now();
     let bot_id = match bot {
-        Some((id, Some(owner), 0)) if owner == user_id => id,
-        Some((_, _, retired)) if retired != 0 => {
+        Some((_, _, _, name)) if name != upload.name => {
+            return Err(SubmitError::Refused(format!(
+                "the name '{}' is taken on this ladder (by the bot '{name}': names that differ \
+                 only in upper and lower case are the same name)",
+                upload.name
+            )))
+        }
+        Some((id, Some(owner), 0, _)) if owner == user_id => id,
+        Some((_, _, retired, _)) if retired != 0 => {
             return Err(SubmitError::Refused(format!(
                 "the bot '{}' was retired",
                 upload.name
