@@ -16,7 +16,7 @@ pub type Pool = sqlx::AnyPool;
 pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
 
 /// The migrations, embedded in the binary in their order.
-const MIGRATIONS: [(i64, &str, &str); 5] = [
+const MIGRATIONS: [(i64, &str, &str); 6] = [
     (1, "arena", include_str!("../migrations/0001_arena.sql")),
     (
         2,
@@ -26,6 +26,7 @@ const MIGRATIONS: [(i64, &str, &str); 5] = [
     (3, "casual", include_str!("../migrations/0003_casual.sql")),
     (4, "workers", include_str!("../migrations/0004_workers.sql")),
     (5, "names", include_str!("../migrations/0005_names.sql")),
+    (6, "cut off", include_str!("../migrations/0006_cut_off.sql")),
 ];
 
 /// The database's own failures.
@@ -240,7 +241,7 @@ mod tests {
                     .fetch_all(&pool)
                     .await
                     .unwrap();
-            assert_eq!(applied, [(1,), (2,), (3,), (4,), (5,)]);
+            assert_eq!(applied, [(1,), (2,), (3,), (4,), (5,), (6,)]);
             // The new columns and tables are there.
             sqlx::query("UPDATE scheduled SET worker = 'w', lease_until = 0 WHERE 1 = 0")
                 .execute(&pool)
