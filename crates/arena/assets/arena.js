@@ -166,7 +166,8 @@ async function drawBot(ladder, name, [bot, games, history]) {
         ? el("button", { type: "button", onclick: async () => { await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/active`, { version: version.number }); route(); } }, "make active") : ""))))),
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
-    el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
+    el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""),
+    version.stderr ? el("pre", { class: "log stderr" }, version.stderr) : "")) : []),
   ...(!bot.active_version || bot.retired || name.startsWith("@") ? []
     : user ? [playThisBot(ladder, name, user), friendlyMatch(ladder, name)]
       : [el("p", { class: "play-this-bot" }, el("a", { href: "#/login" }, "Log in"), " to play this bot.")]),
