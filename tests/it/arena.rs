@@ -463,3 +463,43 @@ fn a_bot_named_as_another_but_for_case_is_refused() {
     // The owner's next version under the same name is taken.
     succeeded(&submit_only(&url, &bob, "rocket", &good));
 }
+
+/// The arena's own build machinery failing (here its build cache cannot be made) fails the
+/// version saying so: it stayed 'building' until a restart, and `submit --wait` waited for it
+/// half an hour.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_version_the_arena_fails_to_build_fails_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    std::fs::write(arena.join("builds"), "not a folder").unwrap();
+    let (_server, url) = serve(&arena);
+    let bob = token(&arena, "bob", false);
+    let good = sources(dir.path(), "good", "tests/bots/first_free.py");
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+    let started = Instant::now();
+    let version = loop {
+        let bot: Value = ureq::get(&format!("{url}/api/ladders/tictactoe/bots/rocket"))
+            .set("authorization", &format!("Bearer {bob}"))
+            .call()
+            .unwrap()
+            .into_json()
+            .unwrap();
+        let version = bot["versions"][0].clone();
+        if version["state"] == "failed" {
+            break version;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "still {}",
+            version["state"]
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(
+        version["reason"],
+        "the arena could not build or validate it (a fault of the arena's, not of the bot): \
+         upload it again later, or tell the arena's administrator"
+    );
+}

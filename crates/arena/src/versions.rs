@@ -289,6 +289,10 @@ pub fn worker(shared: &Shared) {
             Ok(Some((version, ladder))) => {
                 if let Err(error) = process(shared, &version, &ladder) {
                     shared.say(&format!("version {}: {error}", version.id));
+                    if let Err(error) = shared.block_on(failed_by_the_arena(&shared.pool, &version))
+                    {
+                        shared.say(&format!("version {}: {error}", version.id));
+                    }
                     std::thread::sleep(Duration::from_secs(5));
                 }
             }
@@ -319,6 +323,27 @@ async fn claim(pool: &Pool) -> Result<Option<(Version, String)>, sqlx::Error> {
     set_state(&mut tx, version.id, "building").await?;
     tx.commit().await?;
     Ok(Some((version, ladder)))
+}
+
+/// Why a version failed by the arena's own fault, said to its owner (the fault itself, which
+/// may name the server's files, is said on the server's stderr).
+const ARENA_FAULT: &str = "the arena could not build or validate it (a fault of the arena's, not \
+                           of the bot): upload it again later, or tell the arena's administrator";
+
+/// Marks `version` failed by the arena's own fault (its build or check machinery failed): it
+/// stayed `building` until a restart, and `submit --wait` waited for it half an hour.
+async fn failed_by_the_arena(pool: &Pool, version: &Version) -> Result<(), sqlx::Error> {
+    let mut tx = store::write(pool).await?;
+    sqlx::query(
+        "UPDATE versions SET state = 'failed', reason = $1, updated_at = $2 WHERE id = $3 \
+         AND state IN ('building', 'validating')",
+    )
+    .bind(ARENA_FAULT)
+    .bind(store::now())
+    .bind(version.id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
 }
 
 async fn set_state(tx: &mut store::Tx<'_>, id: i64, state: &str) -> Result<(), sqlx::Error> {
