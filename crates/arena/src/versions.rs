@@ -126,21 +126,9 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
     if upload.bytes.len() as u64 > settings.limits.upload_bytes {
         return refused(too_large(settings.limits.upload_bytes));
     }
-    let hour_ago = store::now() - 3600;
-    let (recent,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM uploads WHERE user_id = $1 AND at > $2")
-            .bind(user_id)
-            .bind(hour_ago)
-            .fetch_one(pool)
-            .await?;
-    if recent >= i64::from(settings.limits.uploads_per_hour) {
-        return Err(SubmitError::RateLimited(settings.limits.uploads_per_hour));
-    }
-    sqlx::query("INSERT INTO uploads (user_id, at) VALUES ($1, $2)")
-        .bind(user_id)
-        .bind(store::now())
-        .execute(pool)
-        .await?;
+    // Before the archive is unpacked, so that uploads past the limit cost the server nothing;
+    // counted again as the upload is stored.
+    within_hourly_limit(pool, user_id, settings.limits.uploads_per_hour).await?;
     let sources = shared.dir.join("sources");
     std::fs::create_dir_all(&sources)?;
     let staging = tempfile::tempdir_in(&sources)?;
@@ -160,7 +148,29 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
     store_version(shared, user_id, &upload, &protocol, &hash, staging).await
 }
 
-/// Stores the version (and its bot on its first version) and moves its sources into place.
+/// Refuses an upload by `user_id` past `per_hour` accepted in the last hour.
+async fn within_hourly_limit<'e, E>(
+    executor: E,
+    user_id: i64,
+    per_hour: u32,
+) -> Result<(), SubmitError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let (recent,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM uploads WHERE user_id = $1 AND at > $2")
+            .bind(user_id)
+            .bind(store::now() - 3600)
+            .fetch_one(executor)
+            .await?;
+    if recent >= i64::from(per_hour) {
+        return Err(SubmitError::RateLimited(per_hour));
+    }
+    Ok(())
+}
+
+/// Stores the version (and its bot on its first version) and moves its sources into place,
+/// counting the upload toward its user's hourly limit (only an upload taken counts).
 async fn store_version(
     shared: &Shared,
     user_id: i64,
@@ -170,6 +180,14 @@ async fn store_version(
     staging: tempfile::TempDir,
 ) -> Result<i64, SubmitError> {
     let mut tx = store::write(&shared.pool).await?;
+    let per_hour = shared.arena.settings.limits.uploads_per_hour;
+    within_hourly_limit(&mut *tx, user_id, per_hour).await?;
+    let now = store::now();
+    sqlx::query("INSERT INTO uploads (user_id, at) VALUES ($1, $2)")
+        .bind(user_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
     // The bot of that name, or else one whose name differs only in case (which would pass
     // for it on the leaderboard).
     let bot: Option<(i64, Option<i64>, i64, String)> = sqlx::query_as(
@@ -181,7 +199,6 @@ async fn store_version(
     .bind(&upload.name)
     .fetch_optional(&mut *tx)
     .await?;
-    let now = store::now();
     let bot_id = match bot {
         Some((_, _, _, name)) if name != upload.name => {
             return Err(SubmitError::Refused(format!(
