@@ -47,6 +47,14 @@ pub(crate) fn set_ladder_time(dir: &Path, ladder: &str, time: &str) {
     .unwrap();
 }
 
+/// Sets a setting of the arena's `arena.toml` (made by [`init`]): the line `from` becomes `to`.
+fn set_setting(dir: &Path, from: &str, to: &str) {
+    let path = dir.join("arena.toml");
+    let settings = std::fs::read_to_string(&path).unwrap();
+    assert!(settings.contains(from), "{from} is in arena.toml");
+    std::fs::write(&path, settings.replace(from, to)).unwrap();
+}
+
 pub(crate) fn token(dir: &Path, user: &str, admin: bool) -> String {
     let mut command = referee();
     command.args(["arena", "token"]).arg(dir).arg(user);
@@ -406,9 +414,7 @@ fn a_full_disk_stops_new_games_with_a_message() {
     let arena = dir.path().join("arena");
     init(&arena);
     // More free space asked for than any disk has: as full a disk as can be made here.
-    let settings = std::fs::read_to_string(arena.join("arena.toml")).unwrap();
-    let settings = settings.replace("min_free_mb = 256", "min_free_mb = 1000000000000");
-    std::fs::write(arena.join("arena.toml"), settings).unwrap();
+    set_setting(&arena, "min_free_mb = 256", "min_free_mb = 1000000000000");
     let (_server, url) = serve(&arena);
     let alice = token(&arena, "alice", false);
     let first = sources(dir.path(), "ff", "tests/bots/first_free.py");
@@ -422,5 +428,115 @@ fn a_full_disk_stops_new_games_with_a_message() {
     assert!(
         message.contains("MiB free: no new game starts until there is"),
         "{status}"
+    );
+}
+
+/// `referee arena submit` of `folder` as the bot `name` on tictactoe, not waiting for its build.
+fn submit_only(url: &str, token: &str, name: &str, folder: &Path) -> std::process::Output {
+    referee()
+        .args(["arena", "submit", "--server", url, "--token", token])
+        .args(["--ladder", "tictactoe", "--name", name])
+        .arg(folder)
+        .output()
+        .unwrap()
+}
+
+/// A bot's name differing from another's on the ladder only in case is refused: it would pass
+/// for the other on the leaderboard ('Rocket' beside 'rocket').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_bot_named_as_another_but_for_case_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let bob = token(&arena, "bob", false);
+    let carol = token(&arena, "carol", false);
+    let good = sources(dir.path(), "good", "tests/bots/first_free.py");
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+    for (who, name) in [(&carol, "Rocket"), (&bob, "ROCKET")] {
+        let refused = submit_only(&url, who, name, &good);
+        assert!(!refused.status.success());
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.contains(&format!(
+                "the name '{name}' is taken on this ladder (by the bot 'rocket': names that \
+                 differ only in upper and lower case are the same name)"
+            )),
+            "{said}"
+        );
+    }
+    // The owner's next version under the same name is taken.
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+}
+
+/// The arena's own build machinery failing (here its build cache cannot be made) fails the
+/// version saying so: it stayed 'building' until a restart, and `submit --wait` waited for it
+/// half an hour.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_version_the_arena_fails_to_build_fails_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    std::fs::write(arena.join("builds"), "not a folder").unwrap();
+    let (_server, url) = serve(&arena);
+    let bob = token(&arena, "bob", false);
+    let good = sources(dir.path(), "good", "tests/bots/first_free.py");
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+    let started = Instant::now();
+    let version = loop {
+        let bot: Value = ureq::get(&format!("{url}/api/ladders/tictactoe/bots/rocket"))
+            .set("authorization", &format!("Bearer {bob}"))
+            .call()
+            .unwrap()
+            .into_json()
+            .unwrap();
+        let version = bot["versions"][0].clone();
+        if version["state"] == "failed" {
+            break version;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "still {}",
+            version["state"]
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(
+        version["reason"],
+        "the arena could not build or validate it (a fault of the arena's, not of the bot): \
+         upload it again later, or tell the arena's administrator"
+    );
+}
+
+/// Only uploads taken count toward a user's hourly limit: a refused archive counted, so that a
+/// few bad archives left no upload for the hour.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_refused_upload_does_not_count_toward_the_hourly_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    set_setting(&arena, "uploads_per_hour = 30", "uploads_per_hour = 1");
+    let (_server, url) = serve(&arena);
+    let bob = token(&arena, "bob", false);
+    let bearer = format!("Bearer {bob}");
+    for _ in 0..2 {
+        let (status, body) = post(
+            &url,
+            "/api/upload?ladder=tictactoe&name=rocket",
+            &[("authorization", &bearer)],
+            b"not an archive",
+        );
+        assert_eq!(status, 400, "{body}");
+    }
+    let good = sources(dir.path(), "good", "tests/bots/first_free.py");
+    succeeded(&submit_only(&url, &bob, "rocket", &good));
+    let refused = submit_only(&url, &bob, "rocket", &good);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("too many uploads: at most 1 an hour"),
+        "{said}"
     );
 }

@@ -228,6 +228,29 @@ fn a_game_page_that_cannot_load_says_so_and_closes_its_stream() {
     assert_eq!(ann.eval("return streams.size;"), 0, "the stream closed");
 }
 
+/// A person's game cut off by the arena stopping: its page, opened again on the restarted
+/// arena, says what became of the game (it said only 'This page does not exist').
+#[test]
+#[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
+fn a_game_cut_off_by_the_arena_stopping_says_so_on_its_page() {
+    let (dir, server, _url, ann) = ann_at_the_random_bot();
+    let play = playing(&ann);
+    let mut server = server;
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    drop(server);
+    // A new port, the same host: the session's cookie goes there too.
+    let (_server, url) = serve(&dir.path().join("arena"));
+    ann.goto(&format!("{url}{}", play.as_str().unwrap()));
+    let said =
+        ann.until("const p = document.querySelector('main p.cut-off'); return p && p.textContent;");
+    assert_eq!(
+        said,
+        "This game was cut off when the arena stopped: a game with a person is not played \
+         again, and counts nowhere. Back to tictactoe."
+    );
+}
+
 /// The address of a game begun by ann against the bot whose page is shown, at her move.
 fn playing(ann: &Browser) -> Value {
     ann.click("button[name=play]");

@@ -166,7 +166,8 @@ async function drawBot(ladder, name, [bot, games, history]) {
         ? el("button", { type: "button", onclick: async () => { await send(`api/ladders/${enc(ladder)}/bots/${enc(name)}/active`, { version: version.number }); route(); } }, "make active") : ""))))),
   ...(mine ? bot.versions.filter((version) => version.build_log || version.validation).map((version) => el("details", { class: "build" },
     el("summary", {}, `version ${version.number}: build and validation`),
-    el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""))) : []),
+    el("pre", { class: "log" }, version.build_log || ""), el("pre", { class: "log validation" }, version.validation || ""),
+    version.stderr ? el("pre", { class: "log stderr" }, version.stderr) : "")) : []),
   ...(!bot.active_version || bot.retired || name.startsWith("@") ? []
     : user ? [playThisBot(ladder, name, user), friendlyMatch(ladder, name)]
       : [el("p", { class: "play-this-bot" }, el("a", { href: "#/login" }, "Log in"), " to play this bot.")]),
@@ -431,10 +432,22 @@ async function showInvitations() {
   markOnce("invitations-shown");
 }
 
+// A person's game: its page, or what became of it when the arena's stopping cut it off (the
+// game is no more, and its page would say only that it does not exist).
+async function showPersonGame(id) {
+  const base = `api/people/${enc(id)}`;
+  try { await showPlay(base); } catch (error) {
+    if (!(error instanceof NotFound)) throw error;
+    const cut = await getJson(`${base}/cut-off`);
+    main().replaceChildren(el("h1", {}, `Game ${id}`), el("p", { class: "cut-off" }, cut.said, " Back to ",
+      el("a", { href: `#/ladder/${enc(cut.ladder)}` }, cut.ladder), "."));
+  }
+}
+
 window.EXTRA_ROUTES = {
   live: () => showLive(),
   invitations: () => showInvitations(),
-  play: ([id]) => showPlay(`api/people/${enc(id)}`),
+  play: ([id]) => showPersonGame(id),
   "": () => showLadders(),
   ladder: showLadder,
   bot: showBot,

@@ -159,12 +159,13 @@ pub async fn create_user(
         ));
     }
     let mut tx = store::write(pool).await?;
-    let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE name = $1")
-        .bind(name)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if taken.is_some() {
-        return Err(AccountError::Invalid(format!("the name '{name}' is taken")));
+    let taken: Option<(String,)> =
+        sqlx::query_as("SELECT name FROM users WHERE LOWER(name) = LOWER($1) ORDER BY id LIMIT 1")
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?;
+    if let Some((taken,)) = taken {
+        return Err(name_taken(name, &taken));
     }
     let id = store::next_id(&mut tx, "users", "id").await?;
     sqlx::query(
@@ -176,12 +177,32 @@ pub async fn create_user(
     .bind(i64::from(admin))
     .bind(store::now())
     .execute(&mut *tx)
-    .await?;
+    .await
+    .map_err(|error| {
+        // Taken by a sign-up at once (the index holds it, whoever writes).
+        if store::is_unique_violation(&error) {
+            name_taken(name, name)
+        } else {
+            error.into()
+        }
+    })?;
     tx.commit().await?;
     Ok(User {
         id,
         name: name.into(),
         is_admin: admin,
+    })
+}
+
+/// Why `name` cannot be had: `taken` has it, or has it but for case.
+fn name_taken(name: &str, taken: &str) -> AccountError {
+    AccountError::Invalid(if name == taken {
+        format!("the name '{name}' is taken")
+    } else {
+        format!(
+            "the name '{name}' is taken (by '{taken}': names that differ only in upper and lower \
+             case are the same name)"
+        )
     })
 }
 
@@ -326,6 +347,21 @@ mod tests {
         assert!(sign_up(&pool, &settings, "alice", "password1", None)
             .await
             .is_err());
+        // Nor in other case, which would pass for alice on a leaderboard.
+        let refused = sign_up(&pool, &settings, "Alice", "password1", None)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the name 'Alice' is taken (by 'alice': names that differ only in upper and lower \
+             case are the same name)"
+        );
+        // The database holds it too, whatever writes there at once.
+        let twin = sqlx::query("INSERT INTO users (id, name, created_at) VALUES (99, 'ALICE', 0)")
+            .execute(&pool)
+            .await
+            .unwrap_err();
+        assert!(store::is_unique_violation(&twin), "{twin}");
         assert!(sign_up(&pool, &settings, "bob", "short", None)
             .await
             .is_err());

@@ -539,6 +539,30 @@ fn check_stderr(shared: &Shared, version: i64) -> String {
     text
 }
 
+/// A version's findings as its owner reads them: where the whole stderr of a validation game
+/// is, said as the bot's page shows it (the file's name, among the version's stderr), never by
+/// the server's path, which they cannot open.
+fn findings_shown(validation: &str) -> String {
+    let shown: Vec<String> = validation
+        .lines()
+        .map(|line| {
+            let detail = line.trim_start();
+            let path = detail
+                .strip_prefix("(all of it: ")
+                .and_then(|rest| rest.strip_suffix(')'));
+            match path.map(|path| std::path::Path::new(path).file_name()) {
+                Some(Some(name)) => format!(
+                    "{}(more of it: {}, in the version's stderr on the bot's page)",
+                    &line[..line.len() - detail.len()],
+                    name.to_string_lossy()
+                ),
+                _ => line.to_string(),
+            }
+        })
+        .collect();
+    shown.join("\n")
+}
+
 /// A version as its owner (everything) or anyone else (no build log, validation or reason)
 /// sees it.
 fn version_json(version: &Version, owner: bool, stderr: &str) -> Value {
@@ -549,7 +573,7 @@ fn version_json(version: &Version, owner: bool, stderr: &str) -> Value {
     if owner {
         value["stderr"] = json!(stderr);
         value["build_log"] = json!(version.build_log);
-        value["validation"] = json!(version.validation);
+        value["validation"] = json!(findings_shown(&version.validation));
         value["reason"] = json!(version.reason);
     }
     value
@@ -788,5 +812,40 @@ mod tests {
         assert_eq!(other.status(), StatusCode::NOT_FOUND);
         let body = axum::body::to_bytes(other.into_body(), 4096).await.unwrap();
         assert_eq!(&body[..], b"no");
+    }
+
+    /// The findings shown to a version's owner name no file by the server's path: they said
+    /// '(all of it: /tmp/aa/arena/checks/16/0001.bot.stderr.txt)', which nobody but the server
+    /// can open; the file is named as the bot's page shows the version's stderr.
+    #[test]
+    fn findings_name_no_server_path() {
+        let version = Version {
+            id: 16,
+            bot_id: 1,
+            number: 1,
+            protocol: "native".into(),
+            language: Some("python".into()),
+            state: "failed".into(),
+            command: None,
+            build_log: String::new(),
+            validation: "ok       it answers ready\n\
+                         PROBLEM  game 1: it crashed\n\
+                         \x20        its stderr ended with:\n\
+                         \x20        | Traceback (most recent call last):\n\
+                         \x20        (all of it: /tmp/aa/arena/checks/16/0001.bot.stderr.txt)"
+                .into(),
+            reason: Some("game 1: it crashed".into()),
+            created_at: 0,
+        };
+        let shown = version_json(&version, true, "== 0001.bot.stderr.txt\nTraceback\n");
+        assert_eq!(
+            shown["validation"],
+            "ok       it answers ready\n\
+             PROBLEM  game 1: it crashed\n\
+             \x20        its stderr ended with:\n\
+             \x20        | Traceback (most recent call last):\n\
+             \x20        (more of it: 0001.bot.stderr.txt, in the version's stderr on the bot's \
+             page)"
+        );
     }
 }

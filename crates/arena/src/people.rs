@@ -72,6 +72,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/api/ladders/{ladder}/bots/{name}/play", post(start))
         .route("/api/people/{id}/state", get(state))
+        .route("/api/people/{id}/cut-off", get(was_cut_off))
         .route("/api/people/{id}/events", get(events))
         .route("/api/people/{id}/move", post(play_move))
         .route("/api/people/{id}/resign", post(resign))
@@ -79,11 +80,16 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
+/// What became of a person's game that the arena's stopping cut off.
+const CUT_OFF: &str = "was cut off when the arena stopped: a game with a person is not played \
+                       again, and counts nowhere";
+
 /// Drops the people's games a crash cut off (before the queue's other games go back to it),
 /// in one transaction with the invitations that began them, which become `void` (they named a
-/// game that is no more); what was dropped, said as the server says it.
+/// game that is no more), and kept as cut off for their people's pages; what was dropped, said
+/// as the server says it.
 pub async fn recover(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
-    const CUT_OFF: &str = "FROM scheduled WHERE state = 'playing' AND (first_version IN \
+    const PLAYING: &str = "FROM scheduled WHERE state = 'playing' AND (first_version IN \
          (SELECT id FROM versions WHERE state = 'person') OR second_version IN \
          (SELECT id FROM versions WHERE state = 'person'))";
     let mut tx = store::write(pool).await?;
@@ -92,7 +98,7 @@ pub async fn recover(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
          (SELECT bots.name FROM versions JOIN bots ON bots.id = versions.bot_id \
           WHERE versions.id = first_version), \
          (SELECT bots.name FROM versions JOIN bots ON bots.id = versions.bot_id \
-          WHERE versions.id = second_version) {CUT_OFF} ORDER BY scheduled.id"
+          WHERE versions.id = second_version) {PLAYING} ORDER BY scheduled.id"
     ))
     .fetch_all(&mut *tx)
     .await?;
@@ -102,19 +108,42 @@ pub async fn recover(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
             .execute(&mut *tx)
             .await?;
     }
-    sqlx::query(&format!("DELETE {CUT_OFF}"))
+    sqlx::query(&format!(
+        "INSERT INTO cut_off (scheduled_id, ladder, first_version, second_version, at) \
+         SELECT id, ladder, first_version, second_version, $1 {PLAYING}"
+    ))
+    .bind(store::now())
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(&format!("DELETE {PLAYING}"))
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
     Ok(games
         .into_iter()
         .map(|(id, ladder, first, second)| {
-            format!(
-                "game {id} ({ladder}, {first} against {second}) was cut off when the arena \
-                 stopped: a game with a person is not played again, and counts nowhere"
-            )
+            format!("game {id} ({ladder}, {first} against {second}) {CUT_OFF}")
         })
         .collect())
+}
+
+/// What became of game `id` of `user`'s that the arena's stopping cut off, said to them, and
+/// its ladder; none if `user` played no such game.
+pub(crate) async fn cut_off(
+    pool: &Pool,
+    id: i64,
+    user: i64,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    let ladder: Option<(String,)> = sqlx::query_as(
+        "SELECT cut_off.ladder FROM cut_off JOIN versions ON versions.id IN \
+         (cut_off.first_version, cut_off.second_version) JOIN bots ON bots.id = versions.bot_id \
+         WHERE cut_off.scheduled_id = $1 AND versions.state = 'person' AND bots.owner_id = $2",
+    )
+    .bind(id)
+    .bind(user)
+    .fetch_optional(pool)
+    .await?;
+    Ok(ladder.map(|(ladder,)| (format!("This game {CUT_OFF}."), ladder)))
 }
 
 /// Which side the person takes; by default the first (they move first).
@@ -395,6 +424,20 @@ async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> R
     }
 }
 
+/// What became of the caller's game `id` that the arena's stopping cut off (its page asks
+/// when the game is not there); 404 for any other.
+async fn was_cut_off(
+    State(shared): App,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let user = required(&shared, &headers).await?;
+    let (said, ladder) = cut_off(&shared.pool, id, user.id)
+        .await?
+        .ok_or_else(|| not_found("game of yours cut off"))?;
+    Ok(Json(json!({ "id": id, "ladder": ladder, "said": said })))
+}
+
 async fn events(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
     on_own_page(&shared, &headers, id, |page| {
         referee_web::server::change_events(page.changes()).into_response()
@@ -500,5 +543,17 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(state, "void");
+        // The game's page tells its person what became of it; it is nobody else's.
+        assert_eq!(
+            cut_off(&pool, theirs, 1).await.unwrap(),
+            Some((
+                "This game was cut off when the arena stopped: a game with a person is not \
+                 played again, and counts nowhere."
+                    .to_string(),
+                "t".to_string()
+            ))
+        );
+        assert_eq!(cut_off(&pool, theirs, 2).await.unwrap(), None);
+        assert_eq!(cut_off(&pool, bots, 1).await.unwrap(), None);
     }
 }

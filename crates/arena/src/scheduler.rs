@@ -161,9 +161,12 @@ pub(crate) async fn ensure_fixed_bot(
     let now = store::now();
     let bot = store::next_id(tx, "bots", "id").await?;
     let version = store::next_id(tx, "versions", "id").await?;
+    // A person whose name differs from an earlier one's only in case (kept from before names
+    // were told apart so) sits as a case twin too.
     sqlx::query(
-        "INSERT INTO bots (id, ladder, name, owner_id, builtin, active_version, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO bots (id, ladder, name, owner_id, builtin, active_version, created_at, \
+         case_twin) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+         COALESCE((SELECT case_twin FROM users WHERE id = $8), 0))",
     )
     .bind(bot)
     .bind(fixed.ladder)
@@ -172,6 +175,7 @@ pub(crate) async fn ensure_fixed_bot(
     .bind(fixed.builtin)
     .bind(version)
     .bind(now)
+    .bind(fixed.owner)
     .execute(&mut **tx)
     .await?;
     sqlx::query(
@@ -426,29 +430,32 @@ impl sqlx::FromRow<'_, sqlx::any::AnyRow> for Claimed {
 }
 
 /// The next game to play (placements first; a game whose lease ran out too), leased to
-/// `shared`'s player; none of a bot built with a language in `excluded`.
+/// `player` for `lease`; never a game with a person in it (the server plays those, as they are
+/// asked for, and a person's seat played by a slot would be absent: a loss, rated), nor one of
+/// a bot built with a language in `excluded`.
 pub(crate) async fn claim(
-    shared: &Shared,
+    pool: &Pool,
+    player: &str,
+    lease: Duration,
     excluded: &[String],
 ) -> Result<Option<Claimed>, sqlx::Error> {
-    let pool = &shared.pool;
     let postgres = store::is_postgres(pool);
     let now = store::now_ms_sql(pool);
+    let list: Vec<String> = (1..=excluded.len()).map(|i| format!("${i}")).collect();
+    let languages = if excluded.is_empty() {
+        String::new()
+    } else {
+        format!(" OR versions.language IN ({})", list.join(", "))
+    };
     let mut sql = format!(
         "SELECT scheduled.id, scheduled.ladder, first_version, second_version, placement, \
          scheduled.rated FROM scheduled JOIN ladders ON ladders.name = scheduled.ladder \
          WHERE ladders.paused = 0 AND (state = 'scheduled' \
-         OR (state = 'playing' AND worker IS NOT NULL AND lease_until < {now}))"
+         OR (state = 'playing' AND worker IS NOT NULL AND lease_until < {now})) \
+         AND NOT EXISTS (SELECT 1 FROM versions WHERE versions.id IN \
+         (first_version, second_version) AND (versions.state = 'person'{languages})) \
+         ORDER BY placement DESC, scheduled.id LIMIT 1"
     );
-    if !excluded.is_empty() {
-        let list: Vec<String> = (1..=excluded.len()).map(|i| format!("${i}")).collect();
-        sql.push_str(&format!(
-            " AND NOT EXISTS (SELECT 1 FROM versions WHERE versions.id IN \
-             (first_version, second_version) AND versions.language IN ({}))",
-            list.join(", ")
-        ));
-    }
-    sql.push_str(" ORDER BY placement DESC, scheduled.id LIMIT 1");
     let mut tx = if postgres {
         sql.push_str(" FOR UPDATE OF scheduled SKIP LOCKED");
         pool.begin().await?
@@ -465,8 +472,8 @@ pub(crate) async fn claim(
             "UPDATE scheduled SET state = 'playing', worker = $1, lease_until = {now} + $2 \
              WHERE id = $3"
         ))
-        .bind(&shared.player)
-        .bind(shared.arena.settings.workers.lease().as_millis() as i64)
+        .bind(player)
+        .bind(lease.as_millis() as i64)
         .bind(game.id)
         .execute(&mut *tx)
         .await?;
@@ -538,7 +545,8 @@ pub fn slot(shared: &Arc<Shared>) {
         }
         let excluded = crate::worker::excluded(shared);
         let started = std::time::Instant::now();
-        let claimed = match shared.block_on(claim(shared, &excluded)) {
+        let lease = shared.arena.settings.workers.lease();
+        let claimed = match shared.block_on(claim(&shared.pool, &shared.player, lease, &excluded)) {
             Ok(Some(game)) => {
                 let took = started.elapsed();
                 shared.costs.add(|totals| totals.claiming += took);
@@ -882,6 +890,24 @@ mod tests {
         (pool, tx)
     }
 
+    /// [`ladder_with_bosses`], with the user ann (1) and her seat on the ladder (its version).
+    async fn ladder_with_a_person(dir: &std::path::Path) -> (Pool, Tx<'static>, i64) {
+        let (pool, mut tx) = ladder_with_bosses(dir).await;
+        sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        let ann = crate::accounts::User {
+            id: 1,
+            name: "ann".into(),
+            is_admin: false,
+        };
+        let person = crate::people::person_version(&mut tx, "l", &ann)
+            .await
+            .unwrap();
+        (pool, tx, person)
+    }
+
     #[tokio::test]
     async fn work_cut_off_by_a_crash_is_taken_up_again() {
         let dir = tempfile::tempdir().unwrap();
@@ -926,19 +952,7 @@ mod tests {
     #[tokio::test]
     async fn a_worker_starting_leaves_a_persons_game_being_played_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let (pool, mut tx) = ladder_with_bosses(dir.path()).await;
-        sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        let ann = crate::accounts::User {
-            id: 1,
-            name: "ann".into(),
-            is_admin: false,
-        };
-        let person = crate::people::person_version(&mut tx, "l", &ann)
-            .await
-            .unwrap();
+        let (pool, mut tx, person) = ladder_with_a_person(dir.path()).await;
         let persons = enqueue(&mut tx, &Queued::rated("l", person, 1), "playing")
             .await
             .unwrap();
@@ -971,6 +985,37 @@ mod tests {
                 (held[1], "playing".to_string()),
             ]
         );
+    }
+
+    /// A worker (or a slot of the server) never takes a game with a person in it, whatever
+    /// state the queue shows it in: queued again (as a worker starting once did to it), or
+    /// leased to a worker whose lease ran out.
+    #[tokio::test]
+    async fn a_game_with_a_person_is_never_claimed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pool, mut tx, person) = ladder_with_a_person(dir.path()).await;
+        enqueue(&mut tx, &Queued::rated("l", person, 1), "scheduled")
+            .await
+            .unwrap();
+        let leased = enqueue(&mut tx, &Queued::rated("l", 2, person), "playing")
+            .await
+            .unwrap();
+        sqlx::query("UPDATE scheduled SET worker = 'w1', lease_until = 1 WHERE id = $1")
+            .bind(leased)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        let bots = enqueue(&mut tx, &Queued::rated("l", 1, 2), "scheduled")
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+
+        let lease = Duration::from_secs(30);
+        let claimed = claim(&pool, "w2", lease, &[]).await.unwrap();
+        assert_eq!(claimed.map(|game| game.id), Some(bots));
+        let python = ["python".to_string()];
+        assert!(claim(&pool, "w2", lease, &python).await.unwrap().is_none());
+        assert!(claim(&pool, "w2", lease, &[]).await.unwrap().is_none());
     }
 
     /// Casual games and friendlies are stored with the others but rate nobody: recomputing

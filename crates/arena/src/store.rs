@@ -16,7 +16,7 @@ pub type Pool = sqlx::AnyPool;
 pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
 
 /// The migrations, embedded in the binary in their order.
-const MIGRATIONS: [(i64, &str, &str); 4] = [
+const MIGRATIONS: [(i64, &str, &str); 6] = [
     (1, "arena", include_str!("../migrations/0001_arena.sql")),
     (
         2,
@@ -25,6 +25,8 @@ const MIGRATIONS: [(i64, &str, &str); 4] = [
     ),
     (3, "casual", include_str!("../migrations/0003_casual.sql")),
     (4, "workers", include_str!("../migrations/0004_workers.sql")),
+    (5, "names", include_str!("../migrations/0005_names.sql")),
+    (6, "cut off", include_str!("../migrations/0006_cut_off.sql")),
 ];
 
 /// The database's own failures.
@@ -175,6 +177,11 @@ pub fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
+/// Whether `error` is a unique index refusing a row: a name taken by a writer at once.
+pub fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(e) if e.is_unique_violation())
+}
+
 /// Begins a transaction that will write, taking the write lock at once, so that writers take
 /// turns as SQLite makes them (and the ids each reads as the next are its own): on SQLite a
 /// no-op update takes the database's lock (two writers wait for each other, busy timeout,
@@ -195,17 +202,23 @@ pub async fn write(pool: &Pool) -> Result<Tx<'static>, sqlx::Error> {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn an_arena_made_before_workers_opens_and_keeps_its_data() {
-        let dir = tempfile::tempdir().unwrap();
-        // As the arena made it before workers: SQLite's own driver, the first three migrations.
+    /// An arena's database in `dir` as an older arena made it: SQLite's own driver, the first
+    /// `migrations` migrations.
+    async fn made_before(dir: &Path, migrations: usize) -> sqlx::SqlitePool {
         let options = sqlx::sqlite::SqliteConnectOptions::new()
-            .filename(dir.path().join("arena.db"))
+            .filename(dir.join("arena.db"))
             .create_if_missing(true);
         let old = sqlx::SqlitePool::connect_with(options).await.unwrap();
         let mut before = migrator();
-        before.migrations = Cow::Owned(before.migrations[..3].to_vec());
+        before.migrations = Cow::Owned(before.migrations[..migrations].to_vec());
         before.run(&old).await.unwrap();
+        old
+    }
+
+    #[tokio::test]
+    async fn an_arena_made_before_workers_opens_and_keeps_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = made_before(dir.path(), 3).await;
         sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'alice', 0)")
             .execute(&old)
             .await
@@ -228,7 +241,7 @@ mod tests {
                     .fetch_all(&pool)
                     .await
                     .unwrap();
-            assert_eq!(applied, [(1,), (2,), (3,), (4,)]);
+            assert_eq!(applied, [(1,), (2,), (3,), (4,), (5,), (6,)]);
             // The new columns and tables are there.
             sqlx::query("UPDATE scheduled SET worker = 'w', lease_until = 0 WHERE 1 = 0")
                 .execute(&pool)
@@ -242,6 +255,53 @@ mod tests {
             .await
             .unwrap();
             pool.close().await;
+        }
+    }
+
+    /// Names taken before names were told apart ignoring case are kept, the later ones as case
+    /// twins; no new name is taken beside any of them.
+    #[tokio::test]
+    async fn names_taken_before_differing_only_in_case_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = made_before(dir.path(), 4).await;
+        sqlx::query(
+            "INSERT INTO users (id, name, created_at) VALUES (1, 'alice', 0), (2, 'Alice', 0), \
+             (3, 'bob', 0); INSERT INTO ladders (name) VALUES ('l'), ('m'); \
+             INSERT INTO bots (id, ladder, name, created_at) VALUES (1, 'l', 'Rocket', 0), \
+             (2, 'l', 'rocket', 0), (3, 'm', 'rocket', 0)",
+        )
+        .execute(&old)
+        .await
+        .unwrap();
+        old.close().await;
+
+        let pool = open(dir.path()).await.unwrap();
+        let users: Vec<(String, i64)> =
+            sqlx::query_as("SELECT name, case_twin FROM users ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        let twins = |names: [&str; 3], flags: [i64; 3]| {
+            names
+                .into_iter()
+                .map(String::from)
+                .zip(flags)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(users, twins(["alice", "Alice", "bob"], [0, 1, 0]));
+        let bots: Vec<(String, i64)> =
+            sqlx::query_as("SELECT name, case_twin FROM bots ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert_eq!(bots, twins(["Rocket", "rocket", "rocket"], [0, 1, 0]));
+        for taken in [
+            "INSERT INTO users (id, name, created_at) VALUES (4, 'ALICE', 0)",
+            "INSERT INTO users (id, name, created_at) VALUES (4, 'Bob', 0)",
+            "INSERT INTO bots (id, ladder, name, created_at) VALUES (4, 'm', 'ROCKET', 0)",
+        ] {
+            let refused = sqlx::query(taken).execute(&pool).await.unwrap_err();
+            assert!(is_unique_violation(&refused), "{taken}: {refused}");
         }
     }
 

@@ -126,21 +126,9 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
     if upload.bytes.len() as u64 > settings.limits.upload_bytes {
         return refused(too_large(settings.limits.upload_bytes));
     }
-    let hour_ago = store::now() - 3600;
-    let (recent,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM uploads WHERE user_id = $1 AND at > $2")
-            .bind(user_id)
-            .bind(hour_ago)
-            .fetch_one(pool)
-            .await?;
-    if recent >= i64::from(settings.limits.uploads_per_hour) {
-        return Err(SubmitError::RateLimited(settings.limits.uploads_per_hour));
-    }
-    sqlx::query("INSERT INTO uploads (user_id, at) VALUES ($1, $2)")
-        .bind(user_id)
-        .bind(store::now())
-        .execute(pool)
-        .await?;
+    // Before the archive is unpacked, so that uploads past the limit cost the server nothing;
+    // counted again as the upload is stored.
+    within_hourly_limit(pool, user_id, settings.limits.uploads_per_hour).await?;
     let sources = shared.dir.join("sources");
     std::fs::create_dir_all(&sources)?;
     let staging = tempfile::tempdir_in(&sources)?;
@@ -160,7 +148,29 @@ pub async fn submit(shared: &Shared, user_id: i64, upload: Upload) -> Result<i64
     store_version(shared, user_id, &upload, &protocol, &hash, staging).await
 }
 
-/// Stores the version (and its bot on its first version) and moves its sources into place.
+/// Refuses an upload by `user_id` past `per_hour` accepted in the last hour.
+async fn within_hourly_limit<'e, E>(
+    executor: E,
+    user_id: i64,
+    per_hour: u32,
+) -> Result<(), SubmitError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let (recent,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM uploads WHERE user_id = $1 AND at > $2")
+            .bind(user_id)
+            .bind(store::now() - 3600)
+            .fetch_one(executor)
+            .await?;
+    if recent >= i64::from(per_hour) {
+        return Err(SubmitError::RateLimited(per_hour));
+    }
+    Ok(())
+}
+
+/// Stores the version (and its bot on its first version) and moves its sources into place,
+/// counting the upload toward its user's hourly limit (only an upload taken counts).
 async fn store_version(
     shared: &Shared,
     user_id: i64,
@@ -170,16 +180,35 @@ async fn store_version(
     staging: tempfile::TempDir,
 ) -> Result<i64, SubmitError> {
     let mut tx = store::write(&shared.pool).await?;
-    let bot: Option<(i64, Option<i64>, i64)> =
-        sqlx::query_as("SELECT id, owner_id, retired FROM bots WHERE ladder = $1 AND name = $2")
-            .bind(&upload.ladder)
-            .bind(&upload.name)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let per_hour = shared.arena.settings.limits.uploads_per_hour;
+    within_hourly_limit(&mut *tx, user_id, per_hour).await?;
     let now = store::now();
+    sqlx::query("INSERT INTO uploads (user_id, at) VALUES ($1, $2)")
+        .bind(user_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    // The bot of that name, or else one whose name differs only in case (which would pass
+    // for it on the leaderboard).
+    let bot: Option<(i64, Option<i64>, i64, String)> = sqlx::query_as(
+        "SELECT id, owner_id, retired, name FROM bots WHERE ladder = $1 \
+         AND LOWER(name) = LOWER($2) ORDER BY CASE WHEN name = $3 THEN 0 ELSE 1 END, id LIMIT 1",
+    )
+    .bind(&upload.ladder)
+    .bind(&upload.name)
+    .bind(&upload.name)
+    .fetch_optional(&mut *tx)
+    .await?;
     let bot_id = match bot {
-        Some((id, Some(owner), 0)) if owner == user_id => id,
-        Some((_, _, retired)) if retired != 0 => {
+        Some((_, _, _, name)) if name != upload.name => {
+            return Err(SubmitError::Refused(format!(
+                "the name '{}' is taken on this ladder (by the bot '{name}': names that differ \
+                 only in upper and lower case are the same name)",
+                upload.name
+            )))
+        }
+        Some((id, Some(owner), 0, _)) if owner == user_id => id,
+        Some((_, _, retired, _)) if retired != 0 => {
             return Err(SubmitError::Refused(format!(
                 "the bot '{}' was retired",
                 upload.name
@@ -277,6 +306,10 @@ pub fn worker(shared: &Shared) {
             Ok(Some((version, ladder))) => {
                 if let Err(error) = process(shared, &version, &ladder) {
                     shared.say(&format!("version {}: {error}", version.id));
+                    if let Err(error) = shared.block_on(failed_by_the_arena(&shared.pool, &version))
+                    {
+                        shared.say(&format!("version {}: {error}", version.id));
+                    }
                     std::thread::sleep(Duration::from_secs(5));
                 }
             }
@@ -307,6 +340,27 @@ async fn claim(pool: &Pool) -> Result<Option<(Version, String)>, sqlx::Error> {
     set_state(&mut tx, version.id, "building").await?;
     tx.commit().await?;
     Ok(Some((version, ladder)))
+}
+
+/// Why a version failed by the arena's own fault, said to its owner (the fault itself, which
+/// may name the server's files, is said on the server's stderr).
+const ARENA_FAULT: &str = "the arena could not build or validate it (a fault of the arena's, not \
+                           of the bot): upload it again later, or tell the arena's administrator";
+
+/// Marks `version` failed by the arena's own fault (its build or check machinery failed): it
+/// stayed `building` until a restart, and `submit --wait` waited for it half an hour.
+async fn failed_by_the_arena(pool: &Pool, version: &Version) -> Result<(), sqlx::Error> {
+    let mut tx = store::write(pool).await?;
+    sqlx::query(
+        "UPDATE versions SET state = 'failed', reason = $1, updated_at = $2 WHERE id = $3 \
+         AND state IN ('building', 'validating')",
+    )
+    .bind(ARENA_FAULT)
+    .bind(store::now())
+    .bind(version.id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
 }
 
 async fn set_state(tx: &mut store::Tx<'_>, id: i64, state: &str) -> Result<(), sqlx::Error> {
