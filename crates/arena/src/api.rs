@@ -546,14 +546,11 @@ fn findings_shown(validation: &str) -> String {
     let shown: Vec<String> = validation
         .lines()
         .map(|line| {
-            let detail = line.trim_start();
-            let path = detail
-                .strip_prefix("(all of it: ")
-                .and_then(|rest| rest.strip_suffix(')'));
+            let path = referee_core::report::whole_stderr_path(line);
             match path.map(|path| std::path::Path::new(path).file_name()) {
                 Some(Some(name)) => format!(
                     "{}(more of it: {}, in the version's stderr on the bot's page)",
-                    &line[..line.len() - detail.len()],
+                    &line[..line.len() - line.trim_start().len()],
                     name.to_string_lossy()
                 ),
                 _ => line.to_string(),

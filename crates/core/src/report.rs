@@ -64,13 +64,29 @@ pub fn stderr_tail_lines(game: &FinishedGame) -> Vec<String> {
                 .files()
                 .and_then(|files| files.stderr[side.index()].as_ref())
             {
-                Some(path) => format!("  (all of it: {})", path.display()),
+                Some(path) => format!("  {}", whole_stderr_at(path)),
                 None => "  (run with --record DIR to keep all of it)".to_string(),
             },
         );
     }
     lines
 }
+
+/// Where the whole of a stderr shown by its end is kept, as the line under that end says it.
+pub fn whole_stderr_at(path: &std::path::Path) -> String {
+    format!("{WHOLE_STDERR_AT}{})", path.display())
+}
+
+/// The path a line written by [`whole_stderr_at`] names, its indent aside (the arena shows its
+/// users another place than the server's path).
+pub fn whole_stderr_path(line: &str) -> Option<&str> {
+    line.trim_start()
+        .strip_prefix(WHOLE_STDERR_AT)?
+        .strip_suffix(')')
+}
+
+/// How [`whole_stderr_at`]'s line begins.
+const WHOLE_STDERR_AT: &str = "(all of it: ";
 
 /// `game 3: timeout during a stall of the referee; replaying it`
 pub fn replay_line(game: &FinishedGame) -> String {

@@ -688,7 +688,7 @@ fn stderr_details(
     details.extend(tail.iter().map(|line| format!("| {}", escape(line))));
     details.push(
         match files.and_then(|files| files.stderr[side.index()].as_ref()) {
-            Some(path) => format!("(all of it: {})", path.display()),
+            Some(path) => crate::report::whole_stderr_at(path),
             None if config.record_dir.is_none() => {
                 "(check again with --record DIR to keep all of it, and every game's transcript)"
                     .to_string()
