@@ -135,9 +135,16 @@ type Row = (
 );
 
 /// The caller's invitations (sent, received, and the open challenges of others), newest
-/// first: a waiting one past its time says `expired`.
+/// first.
 async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
+    Ok(Json(Value::Array(listed(&shared.pool, &user).await?)))
+}
+
+/// `user`'s invitations as the panel shows them: a waiting one past its time says `expired`;
+/// only one still waiting says in how long it expires (`expires_in_s`; null for any other,
+/// which no longer can).
+async fn listed(pool: &store::Pool, user: &User) -> Result<Vec<Value>, sqlx::Error> {
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT invitations.id, ladder, sender.name, invitee.name, state, game_id, expires_at, \
          rated FROM invitations JOIN users AS sender ON sender.id = from_user \
@@ -147,25 +154,25 @@ async fn list(State(shared): App, headers: HeaderMap) -> Result<Json<Value>, Api
     )
     .bind(user.id)
     .bind(user.id)
-    .fetch_all(&shared.pool)
+    .fetch_all(pool)
     .await?;
     let now = store::now();
-    let list: Vec<Value> = rows
+    Ok(rows
         .into_iter()
         .map(|(id, ladder, from, to, state, game, expires, rated)| {
-            let state = if state == "waiting" && expires <= now {
+            let waiting = state == "waiting" && expires > now;
+            let state = if state == "waiting" && !waiting {
                 "expired".to_string()
             } else {
                 state
             };
             json!({
                 "id": id, "ladder": ladder, "from": from, "to": to, "state": state,
-                "game": game, "expires_in_s": (expires - now).max(0),
+                "game": game, "expires_in_s": waiting.then_some(expires - now),
                 "mine": from == user.name, "rated": rated != 0,
             })
         })
-        .collect();
-    Ok(Json(Value::Array(list)))
+        .collect())
 }
 
 async fn events(State(shared): App, headers: HeaderMap) -> Response {
@@ -288,4 +295,72 @@ async fn accept(
         .execute(&mut *tx)
         .await?;
     people::begin(shared, tx, ladder, [first, second], rated).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a waiting invitation says when it expires: an accepted one (or one declined,
+    /// cancelled, void or expired) no longer can, and said `expires_in_s` as if it would.
+    #[tokio::test]
+    async fn only_a_waiting_invitation_says_when_it_expires() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let later = store::now() + 300;
+        sqlx::query(
+            "INSERT INTO ladders (name, paused) VALUES ('t', 0); \
+             INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0), (2, 'bob', 0)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        for (id, state, expires) in [
+            (1, "waiting", later),
+            (2, "waiting", 0),
+            (3, "accepted", later),
+            (4, "declined", later),
+            (5, "cancelled", later),
+            (6, "void", later),
+        ] {
+            sqlx::query(
+                "INSERT INTO invitations (id, ladder, from_user, to_user, state, created_at, \
+                 expires_at) VALUES ($1, 't', 1, 2, $2, 0, $3)",
+            )
+            .bind(id)
+            .bind(state)
+            .bind(expires)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        let ann = User {
+            id: 1,
+            name: "ann".into(),
+            is_admin: false,
+        };
+        let listed = listed(&pool, &ann).await.unwrap();
+        let shown: Vec<(&str, &Value)> = listed
+            .iter()
+            .map(|invitation| {
+                (
+                    invitation["state"].as_str().unwrap(),
+                    &invitation["expires_in_s"],
+                )
+            })
+            .collect();
+        let waiting = shown[5].1.as_i64().unwrap();
+        assert!((299..=300).contains(&waiting), "{listed:?}");
+        assert_eq!(
+            shown,
+            [
+                ("void", &Value::Null),
+                ("cancelled", &Value::Null),
+                ("declined", &Value::Null),
+                ("accepted", &Value::Null),
+                ("expired", &Value::Null),
+                ("waiting", &json!(waiting)),
+            ]
+        );
+    }
 }
