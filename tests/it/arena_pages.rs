@@ -130,10 +130,12 @@ fn leaderboard_agrees_with_the_api(ann: &Browser, url: &str) {
         .unwrap()
         .iter()
         .map(|row| {
-            let boss = if row["boss"] == true { " (boss)" } else { "" };
+            let mark = row["mark"]
+                .as_str()
+                .map_or_else(String::new, |mark| format!(" ({mark})"));
             vec![
                 row["rank"].to_string(),
-                format!("{}{boss}", row["bot"].as_str().unwrap()),
+                format!("{}{mark}", row["bot"].as_str().unwrap()),
                 row["owner"].as_str().unwrap_or("").to_string(),
                 format!(
                     "{:.1} ± {:.1}",

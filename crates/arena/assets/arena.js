@@ -83,7 +83,7 @@ async function showLadder([ladder]) {
     el("div", { class: "scroll" }, el("table", { class: "standings leaderboard" },
       headRow(["#", "bot", "owner", "rating ± deviation", "rank score", "games", "W", "D", "L", "last game"], [2, 3, 9]),
       board.rows.map((row) => el("tr", { "data-bot": row.bot }, el("td", { class: "num" }, row.rank),
-        el("td", { class: "name" }, botLink(ladder, row.bot), row.boss ? " (boss)" : "", row.person ? " (a person)" : ""),
+        el("td", { class: "name" }, botLink(ladder, row.bot), row.mark ? ` (${row.mark})` : ""),
         el("td", { class: "wide name" }, row.owner || ""),
         el("td", { class: "num wide" }, rated(row)), el("td", { class: "num" }, row.conservative.toFixed(1)),
         el("td", { class: "num" }, row.games), el("td", { class: "num" }, row.wins), el("td", { class: "num" }, row.draws),

@@ -361,7 +361,7 @@ fn known_ladder(shared: &Shared, ladder: &str) -> Result<(), ApiError> {
         .ok_or_else(|| not_found("ladder"))
 }
 
-type BoardRow = (
+pub(crate) type BoardRow = (
     String,
     Option<String>,
     Option<String>,
@@ -374,6 +374,36 @@ type BoardRow = (
     Option<i64>,
     Option<i64>,
 );
+
+/// A leaderboard's row as the page and the command line show it.
+pub(crate) fn board_row(row: BoardRow) -> Value {
+    let (bot, owner, builtin, version_id, version, mu, sigma, games, wins, draws, losses) = row;
+    let rating = crate::ladder::Rating {
+        mu: mu.unwrap_or(crate::ladder::Rating::INITIAL.mu),
+        sigma: sigma.unwrap_or(crate::ladder::Rating::INITIAL.sigma),
+    };
+    let person = bot.starts_with('@');
+    json!({
+        "person": person, "mark": mark(person, builtin.is_some()),
+        "bot": bot, "owner": owner, "boss": builtin.is_some(),
+        "version": version, "version_id": version_id,
+        "mu": rating.mu, "sigma": rating.sigma, "conservative": rating.conservative(),
+        "games": games.unwrap_or(0), "wins": wins.unwrap_or(0),
+        "draws": draws.unwrap_or(0), "losses": losses.unwrap_or(0),
+    })
+}
+
+/// What a leaderboard says after a name that is no contestant's bot, in brackets (the page and
+/// the command line both show it): a boss, or a person (`@NAME`, rated in the bots' pool).
+fn mark(person: bool, boss: bool) -> Option<&'static str> {
+    if boss {
+        Some("boss")
+    } else if person {
+        Some("a person")
+    } else {
+        None
+    }
+}
 
 async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
     known_ladder(&shared, &ladder)?;
@@ -389,25 +419,7 @@ async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
     .bind(&ladder)
     .fetch_all(&shared.pool)
     .await?;
-    let mut rows: Vec<Value> = rows
-        .into_iter()
-        .map(
-            |(bot, owner, builtin, version_id, version, mu, sigma, games, wins, draws, losses)| {
-                let rating = crate::ladder::Rating {
-                    mu: mu.unwrap_or(crate::ladder::Rating::INITIAL.mu),
-                    sigma: sigma.unwrap_or(crate::ladder::Rating::INITIAL.sigma),
-                };
-                json!({
-                    "person": bot.starts_with('@'),
-                    "bot": bot, "owner": owner, "boss": builtin.is_some(),
-                    "version": version, "version_id": version_id,
-                    "mu": rating.mu, "sigma": rating.sigma, "conservative": rating.conservative(),
-                    "games": games.unwrap_or(0), "wins": wins.unwrap_or(0),
-                    "draws": draws.unwrap_or(0), "losses": losses.unwrap_or(0),
-                })
-            },
-        )
-        .collect();
+    let mut rows: Vec<Value> = rows.into_iter().map(board_row).collect();
     rows.sort_by(|a, b| {
         b["conservative"]
             .as_f64()

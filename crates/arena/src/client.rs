@@ -156,8 +156,15 @@ pub fn leaderboard_text(board: &Value) -> String {
         out.push_str(&format!(
             "{:>4}  {:<24} {:<16} {:>7.2} ± {:<4.2} {:>8.2} {:>6} {:>13}\n",
             row["rank"].to_string(),
-            format!("{} v{}", row["bot"].as_str().unwrap_or("?"), row["version"]),
-            row["owner"].as_str().unwrap_or("(boss)"),
+            format!(
+                "{} v{}{}",
+                row["bot"].as_str().unwrap_or("?"),
+                row["version"],
+                row["mark"]
+                    .as_str()
+                    .map_or_else(String::new, |mark| format!(" ({mark})"))
+            ),
+            row["owner"].as_str().unwrap_or_default(),
             row["mu"].as_f64().unwrap_or_default(),
             row["sigma"].as_f64().unwrap_or_default(),
             row["conservative"].as_f64().unwrap_or_default(),
@@ -202,6 +209,51 @@ mod tests {
         };
         assert_eq!(end_of(lines[1], "rank"), end_of(lines[2], "1"), "{text}");
         assert_eq!(end_of(lines[1], "games"), end_of(lines[2], "271"), "{text}");
+    }
+
+    /// People and bosses are marked as the leaderboard page marks them, from the mark the API
+    /// gives each row (the command line marked no person, and bosses only by their empty
+    /// owner).
+    #[test]
+    fn the_leaderboard_marks_people_and_bosses_as_the_page_does() {
+        let row = |bot: &str, owner: Option<&str>, builtin: Option<&str>| {
+            let rating = (Some(25.0), Some(2.0), Some(10), Some(4), Some(2), Some(4));
+            let (mu, sigma, games, wins, draws, losses) = rating;
+            crate::api::board_row((
+                bot.into(),
+                owner.map(String::from),
+                builtin.map(String::from),
+                1,
+                1,
+                mu,
+                sigma,
+                games,
+                wins,
+                draws,
+                losses,
+            ))
+        };
+        let rows = [
+            row("@ann", Some("ann"), None),
+            row("builtin-random", None, Some("random")),
+            row("rocket", Some("bob"), None),
+        ];
+        let board = serde_json::json!({ "ladder": "t", "paused": false, "rows": rows });
+        let text = leaderboard_text(&board);
+        let names: Vec<&str> = text
+            .lines()
+            .skip(2)
+            .map(|line| line[6..31].trim_end())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "@ann v1 (a person)",
+                "builtin-random v1 (boss)",
+                "rocket v1"
+            ],
+            "{text}"
+        );
     }
 
     /// Sources that cannot be read are said once, as not read, and the arena is not asked
