@@ -84,10 +84,16 @@ pub fn router(shared: Arc<Shared>) -> Router {
 const CUT_OFF: &str = "was cut off when the arena stopped: a game with a person is not played \
                        again, and counts nowhere";
 
+/// How long a game cut off stays so for its people's pages: a week, for a person who comes
+/// back to a tab left open over a weekend. Only a restart adds such games, and it forgets
+/// those older (see [`recover`]).
+const CUT_OFF_KEPT_S: i64 = 7 * 24 * 3600;
+
 /// Drops the people's games a crash cut off (before the queue's other games go back to it),
 /// in one transaction with the invitations that began them, which become `void` (they named a
-/// game that is no more), and kept as cut off for their people's pages; what was dropped, said
-/// as the server says it.
+/// game that is no more), and kept as cut off for their people's pages (for
+/// [`CUT_OFF_KEPT_S`]: those cut off longer ago are forgotten); what was dropped, said as the
+/// server says it.
 pub async fn recover(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
     const PLAYING: &str = "FROM scheduled WHERE state = 'playing' AND (first_version IN \
          (SELECT id FROM versions WHERE state = 'person') OR second_version IN \
@@ -108,11 +114,16 @@ pub async fn recover(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
             .execute(&mut *tx)
             .await?;
     }
+    let now = store::now();
+    sqlx::query("DELETE FROM cut_off WHERE at < $1")
+        .bind(now - CUT_OFF_KEPT_S)
+        .execute(&mut *tx)
+        .await?;
     sqlx::query(&format!(
         "INSERT INTO cut_off (scheduled_id, ladder, first_version, second_version, at) \
          SELECT id, ladder, first_version, second_version, $1 {PLAYING}"
     ))
-    .bind(store::now())
+    .bind(now)
     .execute(&mut *tx)
     .await?;
     sqlx::query(&format!("DELETE {PLAYING}"))
@@ -555,5 +566,34 @@ mod tests {
         );
         assert_eq!(cut_off(&pool, theirs, 2).await.unwrap(), None);
         assert_eq!(cut_off(&pool, bots, 1).await.unwrap(), None);
+    }
+
+    /// The games cut off are kept for a week, not for ever: a restart forgets those cut off
+    /// longer ago (only a restart adds any), and keeps the others for their people's pages.
+    #[tokio::test]
+    async fn games_cut_off_are_forgotten_after_a_week() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let now = store::now();
+        for (id, at) in [
+            (1, now - CUT_OFF_KEPT_S - 60),
+            (2, now - CUT_OFF_KEPT_S + 60),
+        ] {
+            sqlx::query(
+                "INSERT INTO cut_off (scheduled_id, ladder, first_version, second_version, at) \
+                 VALUES ($1, 't', 1, 2, $2)",
+            )
+            .bind(id)
+            .bind(at)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        assert_eq!(recover(&pool).await.unwrap(), Vec::<String>::new());
+        let kept: Vec<(i64,)> = sqlx::query_as("SELECT scheduled_id FROM cut_off")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(kept, [(2,)]);
     }
 }
