@@ -540,3 +540,44 @@ fn a_refused_upload_does_not_count_toward_the_hourly_limit() {
         "{said}"
     );
 }
+
+/// A friendly match asked for on a paused ladder is queued, and its asker told that it waits
+/// for the ladder to resume (it waited without a word); on a ladder that plays, only queued.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_friendly_match_on_a_paused_ladder_says_it_waits_for_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let admin = format!("Bearer {}", token(&arena, "root", true));
+    let ann = format!("Bearer {}", token(&arena, "ann", false));
+    let json_body = ("content-type", "application/json");
+    let ask = |ladder: &str| {
+        let (status, body) = post(
+            &url,
+            &format!("/api/ladders/{ladder}/friendlies"),
+            &[("authorization", &ann), json_body],
+            br#"{"first": "builtin-random", "second": "builtin-greedy", "games": 2}"#,
+        );
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap()
+    };
+    let (status, body) = post(
+        &url,
+        "/api/admin/ladders/tictactoe/pause",
+        &[("authorization", &admin), json_body],
+        br#"{"paused": true}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let asked = ask("tictactoe");
+    assert_eq!(asked["games"].as_array().unwrap().len(), 2, "{asked}");
+    assert_eq!(asked["paused"], json!(true), "{asked}");
+    assert_eq!(
+        asked["said"],
+        "2 games queued; the ladder is paused: the match will be played when it resumes"
+    );
+    let asked = ask("uttt");
+    assert_eq!(asked["paused"], json!(false), "{asked}");
+    assert_eq!(asked["said"], "2 games queued");
+}

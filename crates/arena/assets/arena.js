@@ -207,7 +207,7 @@ function friendlyMatch(ladder, name) {
     event.preventDefault();
     try {
       const answer = await send(`api/ladders/${enc(ladder)}/friendlies`, { first: name, second: opponent.value.trim(), games: Number(games.value) });
-      message.textContent = `${answer.games.length} games queued`;
+      message.textContent = answer.said;
     } catch (error) { message.textContent = error.message; }
   });
   return node;

@@ -2,7 +2,9 @@
 //! alternated, unrated. They wait in the queue with the ladder's own games (in the order they
 //! were asked for), are played by the same slots and stored and shown like any game, marked
 //! unrated; the ratings never see them. A user may have at most the settings'
-//! `friendly_games` of them waiting at once, so that nobody fills the queue.
+//! `friendly_games` of them waiting at once, so that nobody fills the queue. On a paused
+//! ladder they are queued as on any other and wait, as its own games do, until it resumes:
+//! the answer says so.
 
 use crate::api::{not_found, refuse, required, ApiError};
 use crate::scheduler::{self, Queued};
@@ -105,6 +107,28 @@ async fn ask(
         };
         ids.push(scheduler::enqueue(&mut tx, &queued, "scheduled").await?);
     }
+    let (paused,): (i64,) = sqlx::query_as("SELECT paused FROM ladders WHERE name = $1")
+        .bind(&ladder)
+        .fetch_one(&mut *tx)
+        .await?;
     tx.commit().await?;
-    Ok(Json(json!({ "games": ids })))
+    let paused = paused != 0;
+    Ok(Json(
+        json!({ "games": ids, "paused": paused, "said": queued_said(ids.len(), paused) }),
+    ))
+}
+
+/// What the asker is told of their match's `games` queued: when the ladder is paused, that
+/// they wait for it to resume (a paused ladder's queue is not played).
+fn queued_said(games: usize, paused: bool) -> String {
+    let queued = if games == 1 {
+        "1 game queued".to_string()
+    } else {
+        format!("{games} games queued")
+    };
+    if paused {
+        format!("{queued}; the ladder is paused: the match will be played when it resumes")
+    } else {
+        queued
+    }
 }
