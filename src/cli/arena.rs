@@ -224,12 +224,7 @@ fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
     if !wait {
         return Ok(());
     }
-    let version = client::wait(
-        submission.server,
-        submission.token,
-        id,
-        Duration::from_secs(1800),
-    )?;
+    let version = client::wait(submission, id, Duration::from_secs(1800))?;
     let text = |key: &str| version[key].as_str().unwrap_or_default().to_string();
     println!(
         "version {} ({}, {}): {}",

@@ -11,9 +11,29 @@ pub enum ClientError {
     /// The server refused, with its reason.
     #[error("refused: {0}")]
     Refused(String),
-    /// The server could not be reached or answered nonsense.
+    /// The server answered nonsense, or not in time.
     #[error("{0}")]
     Transport(String),
+    /// The server did not answer (down, or not at this address).
+    #[error("the arena did not answer")]
+    Unreachable(#[source] Connection),
+    /// The server stopped answering while the command line waited for a version it had taken.
+    #[error(
+        "the arena stopped answering while upload {id} was being built and validated: it has \
+         the upload and keeps it (its build goes on when the arena is back); see how it went on \
+         the bot's page, {page}, or at {api} with your token"
+    )]
+    StoppedAnswering {
+        /// The upload's id.
+        id: i64,
+        /// The bot's page.
+        page: String,
+        /// The version's address in the API.
+        api: String,
+        /// What the connection said.
+        #[source]
+        source: Connection,
+    },
     /// The sources could not be read (what the system said is its source, said after it).
     #[error("cannot read the sources {path}")]
     Sources {
@@ -23,6 +43,12 @@ pub enum ClientError {
         source: std::io::Error,
     },
 }
+
+/// What the connection to the arena said, in ureq's words, which end with their own cause
+/// (so that it is not chained, to be said twice).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Connection(String);
 
 fn answer(result: Result<ureq::Response, ureq::Error>) -> Result<Value, ClientError> {
     match result {
@@ -36,7 +62,9 @@ fn answer(result: Result<ureq::Response, ureq::Error>) -> Result<Value, ClientEr
                 .map_or_else(|| format!("the server answered {status}"), str::to_string);
             Err(ClientError::Refused(why))
         }
-        Err(error) => Err(ClientError::Transport(error.to_string())),
+        Err(ureq::Error::Transport(error)) => {
+            Err(ClientError::Unreachable(Connection(error.to_string())))
+        }
     }
 }
 
@@ -92,23 +120,35 @@ pub fn submit(submission: &Submission<'_>) -> Result<i64, ClientError> {
         .ok_or_else(|| ClientError::Transport("the server gave no version id".into()))
 }
 
+/// The address of version `id` in the API of the arena at `server`.
+fn version_address(server: &str, id: i64) -> String {
+    format!("{}/api/versions/{id}", server.trim_end_matches('/'))
+}
+
 /// The version `id` as its owner sees it.
 pub fn version(server: &str, token: &str, id: i64) -> Result<Value, ClientError> {
     answer(
-        ureq::get(&format!(
-            "{}/api/versions/{id}",
-            server.trim_end_matches('/')
-        ))
-        .set("Authorization", &format!("Bearer {token}"))
-        .call(),
+        ureq::get(&version_address(server, id))
+            .set("Authorization", &format!("Bearer {token}"))
+            .call(),
     )
 }
 
-/// Waits until version `id` is built and validated (or failed); returns it.
-pub fn wait(server: &str, token: &str, id: i64, most: Duration) -> Result<Value, ClientError> {
+/// Waits until version `id` of `submission` is built and validated (or failed); returns it.
+/// An arena that stops answering meanwhile is said so, with where to see the version later.
+pub fn wait(submission: &Submission<'_>, id: i64, most: Duration) -> Result<Value, ClientError> {
+    let server = submission.server.trim_end_matches('/');
     let started = Instant::now();
     loop {
-        let value = version(server, token, id)?;
+        let value = version(server, submission.token, id).map_err(|error| match error {
+            ClientError::Unreachable(source) => ClientError::StoppedAnswering {
+                id,
+                page: format!("{server}/#/bot/{}/{}", submission.ladder, submission.name),
+                api: version_address(server, id),
+                source,
+            },
+            other => other,
+        })?;
         if matches!(value["state"].as_str(), Some("passed" | "failed")) {
             return Ok(value);
         }
@@ -254,6 +294,36 @@ mod tests {
             ],
             "{text}"
         );
+    }
+
+    /// An arena that stops answering while a version it took is awaited is said so in one
+    /// line, with what became of the upload and where to see it later (it said only
+    /// 'Connection refused').
+    #[test]
+    fn an_arena_that_stops_answering_while_awaited_is_said_so() {
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let server = format!("http://{}", closed.local_addr().unwrap());
+        drop(closed);
+        let submission = Submission {
+            server: &server,
+            token: "t",
+            ladder: "tictactoe",
+            name: "rocket",
+            sources: Path::new("rocket"),
+            language: None,
+            protocol: None,
+        };
+        let error = wait(&submission, 7, Duration::from_secs(60)).unwrap_err();
+        let text = said(&error);
+        let expected = format!(
+            "the arena stopped answering while upload 7 was being built and validated: it has \
+             the upload and keeps it (its build goes on when the arena is back); see how it \
+             went on the bot's page, {server}/#/bot/tictactoe/rocket, or at \
+             {server}/api/versions/7 with your token: "
+        );
+        assert!(text.starts_with(&expected), "{text}");
+        assert_eq!(text.matches("Connection refused").count(), 1, "{text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
     }
 
     /// Sources that cannot be read are said once, as not read, and the arena is not asked
