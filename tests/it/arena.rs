@@ -581,3 +581,44 @@ fn a_friendly_match_on_a_paused_ladder_says_it_waits_for_the_ladder() {
     assert_eq!(asked["paused"], json!(false), "{asked}");
     assert_eq!(asked["said"], "2 games queued");
 }
+
+/// A second `arena serve` of the same folder on the port the first one listens on stops at
+/// once, saying so once, and leaves the first one's games alone: it used to mark the person's
+/// game being played as cut off by a restart before it found the port taken.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_second_server_on_a_port_in_use_stops_at_once_saying_so_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let ann = format!("Bearer {}", token(&arena, "ann", false));
+    let auth = [("Authorization", ann.as_str())];
+    let started = Instant::now();
+    let game = loop {
+        let path = "/api/ladders/tictactoe/bots/builtin-random/play";
+        match post(&url, path, &auth, b"") {
+            (200, body) => break serde_json::from_str::<Value>(&body).unwrap()["id"].clone(),
+            answer => assert!(started.elapsed() < Duration::from_secs(60), "{answer:?}"),
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let port = url.rsplit(':').next().unwrap();
+    let second = referee()
+        .args(["arena", "serve"])
+        .arg(&arena)
+        .args(["--port", port])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{said}");
+    assert_eq!(said.matches("Address already in use").count(), 1, "{said}");
+    assert!(!said.contains("panicked"), "{said}");
+    let cut_off = ureq::get(&format!("{url}/api/people/{game}/cut-off"))
+        .set("Authorization", &ann)
+        .call();
+    assert!(
+        matches!(cut_off, Err(ureq::Error::Status(404, _))),
+        "the game being played is not cut off: {cut_off:?}"
+    );
+}

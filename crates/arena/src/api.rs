@@ -56,15 +56,20 @@ pub(crate) fn not_found(what: &str) -> ApiError {
 
 type Answer = Result<Json<Value>, ApiError>;
 
-/// Serves the API on `address` until the process stops.
+/// Takes `address`, before the server touches anything: a second server started on a port
+/// in use must stop before it recovers games the first one is playing.
+pub async fn listen(address: SocketAddr) -> Result<tokio::net::TcpListener, ArenaError> {
+    tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(crate::io_error(format!("cannot listen on {address}")))
+}
+
+/// Serves the API on `listener` until the process stops.
 pub async fn serve(
     shared: Arc<Shared>,
-    address: SocketAddr,
+    listener: tokio::net::TcpListener,
     on_ready: impl FnOnce(&str),
 ) -> Result<(), ArenaError> {
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(crate::io_error(format!("cannot listen on {address}")))?;
     let bound = listener
         .local_addr()
         .map_err(crate::io_error("cannot read the address listened on"))?;

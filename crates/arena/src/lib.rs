@@ -40,7 +40,7 @@ pub enum ArenaError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A query.
-    #[error("database: {0}")]
+    #[error("database")]
     Sql(#[from] sqlx::Error),
     /// The bots' host (sandbox, supervisor).
     #[error(transparent)]
@@ -55,7 +55,7 @@ pub enum ArenaError {
     #[error(transparent)]
     Worker(#[from] worker::WorkerError),
     /// Files or the network.
-    #[error("{what}: {source}")]
+    #[error("{what}")]
     Io {
         /// What was being done.
         what: String,
@@ -230,6 +230,7 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         .enable_all()
         .build()
         .map_err(io_error("cannot start the runtime"))?;
+    let listener = runtime.block_on(api::listen(options.address))?;
     let dir = std::path::absolute(&options.dir)
         .map_err(io_error(format!("cannot find {}", options.dir.display())))?;
     let database = store::Database::new(&dir, options.database.as_deref())?;
@@ -272,7 +273,7 @@ pub fn serve(options: &ServeOptions, on_ready: impl FnOnce(&str)) -> Result<(), 
         let slot = Arc::clone(&shared);
         std::thread::spawn(move || scheduler::slot(&slot));
     }
-    runtime.block_on(api::serve(shared, options.address, on_ready))
+    runtime.block_on(api::serve(shared, listener, on_ready))
 }
 
 /// Makes `user` if needed (an administrator with `admin`) and returns a new API token for it.
