@@ -815,11 +815,25 @@ function tick(seat) {
   clock.classList.toggle("low", left < 5000);
 }
 
+// The game's page stops answering the person: its clock stopped, its controls disabled, and
+// `said` in place of the turn's message.
+function halt(seat, said) {
+  const { ui } = seat;
+  seat.deadline = null;
+  runClock(seat);
+  for (const control of [ui.resign, ui.typed, ui.sendTyped, ui.draw]) control.disabled = true;
+  ui.clock.textContent = "";
+  ui.message.textContent = said;
+}
+
+const UNREACHABLE = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
+
 // A person's game: the board to click, the clock, resign and draw, and a player console to
 // type moves in as a bot writes them (`4 4`, `11-15`, `swap`), refused with the same words.
 // `base` is where the seat's page is served: `api/play` for `referee play --browser`, the
-// game's own address in the arena.
-async function showPlay(base = "api/play") {
+// game's own address in the arena. `gone`, when given, shows the page of a game that is no
+// more (the arena's, cut off by its stopping): at once, or once the server answers again.
+async function showPlay(base = "api/play", gone = null) {
   const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, timer: null, left: false, chosen: [], pending: null, offerDraw: false, placeMore: false };
   const { ui } = seat;
   wirePlayControls(seat);
@@ -838,22 +852,21 @@ async function showPlay(base = "api/play") {
     runClock(seat);
   });
   source.addEventListener("changed", refresh);
-  // The stream broke: the server may be gone (`play --browser` ends with its game), and a
-  // page left showing "Your move" with a clock running would never hear of it.
+  // The stream broke: the server may be gone (`play --browser` ends with its game) or starting
+  // again (the stream tries again by itself), and a page left showing "Your move" with a clock
+  // running would never hear of it. A server that answers that the game is no more is heard.
   source.addEventListener("error", async () => {
     try { await refresh(); } catch (error) {
-      source.close();
-      seat.deadline = null;
-      runClock(seat);
-      for (const control of [ui.resign, ui.typed, ui.sendTyped, ui.draw]) control.disabled = true;
-      ui.clock.textContent = "";
-      ui.message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
+      if (error instanceof NotFound) source.close();
+      if (error instanceof NotFound && gone) await gone().catch(() => halt(seat, UNREACHABLE));
+      else halt(seat, source.readyState === EventSource.CLOSED ? UNREACHABLE : `${UNREACHABLE} Trying to reconnect...`);
     }
   });
   // A first state that cannot be loaded leaves nothing to follow: the stream is closed and the
   // page says why (a game that is not there stays a page that does not exist).
   try { await refresh(); } catch (error) {
     source.close();
+    if (error instanceof NotFound && gone) return gone();
     throw error instanceof NotFound ? error : new Error(`The game could not be loaded (${error.message})`);
   }
 }
