@@ -166,7 +166,8 @@ fn the_viewer_counts_moves_after_the_opening_as_verdicts_do() {
 /// The answer that lost a game, refused by the rules, ends the move list, numbered as the
 /// verdict numbers it and marked refused with the verdict; an illegal move's square is marked
 /// on the last position, a line that is not a move only listed (the viewer's list ended at the
-/// move before, and the board showed nothing of it).
+/// move before, and the board showed nothing of it). Its time, in the record, is the time
+/// chart's last bar, marked refused (it had none).
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn the_move_that_lost_the_game_ends_the_move_list() {
@@ -214,6 +215,21 @@ fn the_move_that_lost_the_game_ends_the_move_list() {
     assert_eq!(marked, json!([x, y]));
     let label = browser.eval("return document.querySelector('.ply-label').textContent;");
     assert_eq!(label, json!(format!("move {number}, refused: {refused}")));
+    assert!(record["result"]["us"].is_u64(), "{record}");
+    let bar = browser.eval(LAST_BAR);
+    assert_eq!(
+        bar[0],
+        json!(number),
+        "a bar for each move and the refused one"
+    );
+    assert_eq!(bar[1], json!((number + 1).to_string()));
+    assert!(
+        bar[2]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("refused: {refused}: ")),
+        "{bar}"
+    );
 
     // A page of its own, not the last one's list read before the new one is drawn.
     browser.goto("about:blank");
@@ -229,7 +245,19 @@ fn the_move_that_lost_the_game_ends_the_move_list() {
          return box && Number(box.dataset.ply) === 1 && box.querySelectorAll('.refused').length + 1;",
     );
     assert_eq!(marks, json!(1), "no square named, none marked");
+    let bar = browser.eval(LAST_BAR);
+    assert_eq!(bar[0], json!(1));
+    assert!(
+        bar[2].as_str().unwrap().starts_with("refused: banana: "),
+        "{bar}"
+    );
 }
+
+/// The time chart's bars, and of its last bar the position it shows and its title when it is
+/// marked refused.
+const LAST_BAR: &str = "const bars = document.querySelectorAll('svg.chart rect');
+     const last = bars[bars.length - 1];
+     return [bars.length, last.dataset.ply, last.classList.contains('bar-refused') && last.textContent];";
 
 /// A move over its limit that CodinGame's strikes forgave is shown as such in the move list.
 #[test]

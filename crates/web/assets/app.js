@@ -278,7 +278,7 @@ function fillGame(parts, view, exportUrl, go) {
     class: entry.opening ? "opening" : entry.refused ? "refused" : null, value: entry.opening ? null : index - opening + 1,
     "data-ply": index + 1, onclick: () => go(index + 1),
   }, entry.move, moveNote(entry, rec.result))));
-  drawChart(parts.chart, rec, opening);
+  drawChart(parts.chart, rec, opening, view.refused);
   drawEvaluations(parts, view.evaluations || [], rec, view.positions);
   parts.stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
     const lines = view.stderr[index];
@@ -297,11 +297,19 @@ function moveNote(entry, result) {
   return ` (${(us / 1000).toFixed(1)} ms${strike ? `, strike ${strike}` : ""})`;
 }
 
+// The answer the rules refused (`refused`, as the move list shows it) as a last move of the
+// time chart, when the record has its time (records written before it was kept do not).
+function refusedTimed(rec, refused) {
+  const { result } = rec;
+  if (typeof refused !== "string" || !result || typeof result.us !== "number") return [];
+  return [{ side: result.winner === "first" ? "second" : "first", move: refused, us: result.us, refused: true }];
+}
+
 // Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
-// moves show as well as a slow one's; the dashed line is the limit.
-function drawChart(chart, rec, opening) {
+// moves show as well as a slow one's, a refused answer's marked so; the dashed line is the limit.
+function drawChart(chart, rec, opening, refused) {
   chart.replaceChildren();
-  const moves = rec.moves;
+  const moves = rec.moves.concat(refusedTimed(rec, refused));
   if (!moves.length) return;
   const limits = moves.map((move) => {
     const time = rec.players[move.side === "first" ? 0 : 1].time || {};
@@ -320,10 +328,10 @@ function drawChart(chart, rec, opening) {
   moves.forEach((move, index) => {
     const height = Math.max(1, scale(move.us));
     const bar = svgEl("rect", {
-      class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
+      class: `bar-${move.side}${move.refused ? " bar-refused" : ""}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
       width: Math.max(width - 1, 0.5), height,
     });
-    bar.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
+    bar.append(svgEl("title", {}, `${move.refused ? "refused: " : ""}${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
     chart.append(bar);
   });
   const limitY = 105 - scale(limits[0]);
