@@ -1372,7 +1372,8 @@ fn a_contest_page_opens_on_its_standings_and_every_entrant() {
 
 /// A link names a game's folder, so a folder added beside it (first in name order) does not
 /// change what it shows (`#/game/1/1` showed another game then); the final position of a game
-/// won by a line draws the line; what the bots said of their positions is drawn as a graph.
+/// won by a line draws the line; what the bots said of their positions is drawn as a graph,
+/// its axis labelled with values that a phone shows whole and in the page's type (it had none).
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_link_keeps_its_game_and_the_viewer_draws_the_line_and_the_evaluations() {
@@ -1399,6 +1400,26 @@ fn a_link_keeps_its_game_and_the_viewer_draws_the_line_and_the_evaluations() {
         "return document.querySelector('svg.evaluations circle.eval-second title').textContent;",
     );
     assert!(said.as_str().unwrap().contains(": 10"), "{said}");
+    // The top and the bottom of each side's line (X's scores up to 40, O's up to 30, each its
+    // own), and zero.
+    let axis =
+        "return [...document.querySelectorAll('.eval-axis > div')].map((at) => at.innerText);";
+    assert_eq!(browser.eval(axis), json!(["+40\n-30", "0", "-40\n+30"]));
+    let phone = Browser::phone();
+    phone.goto(&link);
+    phone.until("return document.querySelectorAll('.eval-axis span').length === 4;");
+    let fits = phone.eval(
+        "const graph = document.querySelector('svg.evaluations').getBoundingClientRect();
+         const labels = [...document.querySelectorAll('.eval-axis span, .eval-axis > div:nth-child(2)')];
+         return document.documentElement.scrollWidth <= innerWidth && graph.width > 250
+           && labels.every((label) => { const r = label.getBoundingClientRect();
+             return r.left >= 0 && r.right <= graph.left && parseFloat(getComputedStyle(label).fontSize) >= 12; });",
+    );
+    assert_eq!(
+        fits,
+        json!(true),
+        "the axis beside the graph, on the phone's screen"
+    );
     // The graph takes the viewer to the move clicked.
     browser.click("svg.evaluations");
     browser.until(

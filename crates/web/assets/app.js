@@ -245,15 +245,19 @@ function gameLayout(steps) {
     chart: svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" }),
     evalTitle: el("h2", { hidden: true }, "Evaluations the bots reported"),
     evalChart: svgEl("svg", { class: "chart evaluations", viewBox: "0 0 600 110", preserveAspectRatio: "none" }),
+    evalAxis: el("div", { class: "eval-axis" }),
     turn: el("pre", { class: "lines turn" }),
     stderrBoxes: el("div", {}),
     download: el("p", {}),
   };
   parts.speed.value = "600";
+  // The axis's values in the page's type beside the graph: in the graph, stretched to its width,
+  // a phone would squeeze them.
+  parts.evalGraph = el("div", { class: "eval-graph" }, parts.evalAxis, parts.evalChart);
   const controls = el("div", { class: "controls" }, button("|◀", "first"), button("◀", "back"), parts.autoplay,
     button("▶", "forward"), button("▶|", "last"), parts.speed, parts.scrub, parts.label);
   main().replaceChildren(parts.title, parts.detail, el("div", { class: "viewer" },
-    el("div", {}, parts.board, controls, el("h2", {}, "Time of each move against its limit"), parts.chart, parts.evalTitle, parts.evalChart),
+    el("div", {}, parts.board, controls, el("h2", {}, "Time of each move against its limit"), parts.chart, parts.evalTitle, parts.evalGraph),
     el("div", {}, el("h2", {}, "Moves"), parts.moveList, el("h2", {}, "This turn's protocol lines"), parts.turn,
       parts.stderrBoxes, parts.download)));
   return parts;
@@ -341,18 +345,22 @@ function drawChart(chart, rec, opening, refused) {
 
 // Each bot's evaluations from the first player's point of view (up: good for the first
 // player), each on its own scale (bots use their own units); a mate is drawn at the edge.
-function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) {
+function drawEvaluations({ evalChart, evalTitle, evalGraph, evalAxis }, evaluations, rec, positions) {
   evalChart.replaceChildren();
   evalTitle.hidden = evaluations.length === 0;
-  evalChart.style.display = evaluations.length ? "" : "none";
+  evalGraph.style.display = evaluations.length ? "" : "none";
   if (!evaluations.length) return;
   const total = Math.max(positions - 1, 1);
   const x = (ply) => (ply / total) * 600;
   evalChart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: 55, y2: 55 }));
+  const scales = {};
+  const least = 1e-9;
   for (const side of ["first", "second"]) {
     const own = evaluations.filter((e) => e.side === side);
     if (!own.length) continue;
-    const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), 1e-9);
+    const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), least);
+    // On the axis when the side reported a value but mates and zeros.
+    if (scale > least) scales[side] = scale;
     const y = (e) => {
       const forFirst = side === "first" ? 1 : -1;
       const sign = Math.sign(e.value) * forFirst;
@@ -368,6 +376,17 @@ function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) 
   }
   evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 10 }, "good for the first player"));
   evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 106 }, "good for the second player"));
+  drawEvalAxis(evalAxis, scales);
+}
+
+const AXIS_NUMBER = new Intl.NumberFormat("en", { maximumSignificantDigits: 3, notation: "compact", signDisplay: "exceptZero" });
+
+// The evaluations' axis: the value each side's line has at the top and at the bottom of the
+// graph, as that side reported it (its own units and point of view, in its colour), and zero.
+function drawEvalAxis(axis, scales) {
+  const at = (edge) => el("div", {}, Object.entries(scales).map(([side, scale]) =>
+    el("span", { class: `eval-${side}` }, AXIS_NUMBER.format(edge * (side === "first" ? scale : -scale)))));
+  axis.replaceChildren(at(1), el("div", {}, "0"), at(-1));
 }
 
 // What the viewer shows of move `ply` besides the board: its label, the move lit in the list
