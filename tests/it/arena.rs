@@ -11,11 +11,16 @@ use std::time::{Duration, Instant};
 
 /// `referee arena serve DIR` on a free port with two game slots, and its address.
 pub(crate) fn serve(dir: &Path) -> (Running, String) {
+    serve_at(dir, 0)
+}
+
+/// [`serve`] at `port` (0: any free port).
+pub(crate) fn serve_at(dir: &Path, port: u16) -> (Running, String) {
     let mut command = referee();
     command
         .args(["arena", "serve"])
         .arg(dir)
-        .args(["--port", "0", "--slots", "2"]);
+        .args(["--port", &port.to_string(), "--slots", "2"]);
     start_with_url(command)
 }
 

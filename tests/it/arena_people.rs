@@ -5,7 +5,7 @@
 //! with the game; nobody else (nor another site's page) reaches their game's page. Two people: an invitation seen live,
 //! accepted and played, declined, or left to expire.
 
-use crate::arena::{get, init, serve, set_ladder_time, token};
+use crate::arena::{get, init, serve, serve_at, set_ladder_time, token};
 use crate::arena_pages::sign_up;
 use crate::browser_support::{Browser, Running};
 use serde_json::Value;
@@ -228,27 +228,41 @@ fn a_game_page_that_cannot_load_says_so_and_closes_its_stream() {
     assert_eq!(ann.eval("return streams.size;"), 0, "the stream closed");
 }
 
-/// A person's game cut off by the arena stopping: its page, opened again on the restarted
-/// arena, says what became of the game (it said only 'This page does not exist').
+/// A person's game cut off by the arena stopping: its page, open while the arena starts again
+/// on its address, says what became of the game once the arena answers, by itself (it said
+/// that the server could not be reached until reloaded), and so does the page opened again (it
+/// said only 'This page does not exist').
 #[test]
 #[ignore = "needs bubblewrap, chromium and chromium-driver; .ci/run runs it"]
 fn a_game_cut_off_by_the_arena_stopping_says_so_on_its_page() {
-    let (dir, server, _url, ann) = ann_at_the_random_bot();
+    let (dir, server, url, ann) = ann_at_the_random_bot();
     let play = playing(&ann);
+    // Set on this page only: gone if the page is loaded again.
+    ann.eval("window.notReloaded = true;");
     let mut server = server;
     server.0.kill().unwrap();
     server.0.wait().unwrap();
     drop(server);
-    // A new port, the same host: the session's cookie goes there too.
-    let (_server, url) = serve(&dir.path().join("arena"));
-    ann.goto(&format!("{url}{}", play.as_str().unwrap()));
-    let said =
-        ann.until("const p = document.querySelector('main p.cut-off'); return p && p.textContent;");
-    assert_eq!(
-        said,
-        "This game was cut off when the arena stopped: a game with a person is not played \
-         again, and counts nowhere. Back to tictactoe."
+    ann.until(
+        "return document.querySelector('.message').textContent.endsWith('Trying to reconnect...');",
     );
+    let port: u16 = url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    let (_server, again) = serve_at(&dir.path().join("arena"), port);
+    assert_eq!(again, url, "the same address");
+    let said = "This game was cut off when the arena stopped: a game with a person is not played \
+         again, and counts nowhere. Back to tictactoe.";
+    let cut_off = "const p = document.querySelector('main p.cut-off'); return p && p.textContent;";
+    assert_eq!(ann.until(cut_off), said);
+    assert_eq!(ann.eval("return window.notReloaded;"), true, "not reloaded");
+    ann.goto("about:blank");
+    ann.goto(&format!("{url}{}", play.as_str().unwrap()));
+    assert_eq!(ann.until(cut_off), said);
 }
 
 /// The address of a game begun by ann against the bot whose page is shown, at her move.

@@ -166,7 +166,8 @@ fn the_viewer_counts_moves_after_the_opening_as_verdicts_do() {
 /// The answer that lost a game, refused by the rules, ends the move list, numbered as the
 /// verdict numbers it and marked refused with the verdict; an illegal move's square is marked
 /// on the last position, a line that is not a move only listed (the viewer's list ended at the
-/// move before, and the board showed nothing of it).
+/// move before, and the board showed nothing of it). Its time, in the record, is the time
+/// chart's last bar, marked refused (it had none).
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn the_move_that_lost_the_game_ends_the_move_list() {
@@ -214,6 +215,21 @@ fn the_move_that_lost_the_game_ends_the_move_list() {
     assert_eq!(marked, json!([x, y]));
     let label = browser.eval("return document.querySelector('.ply-label').textContent;");
     assert_eq!(label, json!(format!("move {number}, refused: {refused}")));
+    assert!(record["result"]["us"].is_u64(), "{record}");
+    let bar = browser.eval(LAST_BAR);
+    assert_eq!(
+        bar[0],
+        json!(number),
+        "a bar for each move and the refused one"
+    );
+    assert_eq!(bar[1], json!((number + 1).to_string()));
+    assert!(
+        bar[2]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("refused: {refused}: ")),
+        "{bar}"
+    );
 
     // A page of its own, not the last one's list read before the new one is drawn.
     browser.goto("about:blank");
@@ -229,7 +245,19 @@ fn the_move_that_lost_the_game_ends_the_move_list() {
          return box && Number(box.dataset.ply) === 1 && box.querySelectorAll('.refused').length + 1;",
     );
     assert_eq!(marks, json!(1), "no square named, none marked");
+    let bar = browser.eval(LAST_BAR);
+    assert_eq!(bar[0], json!(1));
+    assert!(
+        bar[2].as_str().unwrap().starts_with("refused: banana: "),
+        "{bar}"
+    );
 }
+
+/// The time chart's bars, and of its last bar the position it shows and its title when it is
+/// marked refused.
+const LAST_BAR: &str = "const bars = document.querySelectorAll('svg.chart rect');
+     const last = bars[bars.length - 1];
+     return [bars.length, last.dataset.ply, last.classList.contains('bar-refused') && last.textContent];";
 
 /// A move over its limit that CodinGame's strikes forgave is shown as such in the move list.
 #[test]
@@ -1344,7 +1372,8 @@ fn a_contest_page_opens_on_its_standings_and_every_entrant() {
 
 /// A link names a game's folder, so a folder added beside it (first in name order) does not
 /// change what it shows (`#/game/1/1` showed another game then); the final position of a game
-/// won by a line draws the line; what the bots said of their positions is drawn as a graph.
+/// won by a line draws the line; what the bots said of their positions is drawn as a graph,
+/// its axis labelled with values that a phone shows whole and in the page's type (it had none).
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn a_link_keeps_its_game_and_the_viewer_draws_the_line_and_the_evaluations() {
@@ -1371,6 +1400,26 @@ fn a_link_keeps_its_game_and_the_viewer_draws_the_line_and_the_evaluations() {
         "return document.querySelector('svg.evaluations circle.eval-second title').textContent;",
     );
     assert!(said.as_str().unwrap().contains(": 10"), "{said}");
+    // The top and the bottom of each side's line (X's scores up to 40, O's up to 30, each its
+    // own), and zero.
+    let axis =
+        "return [...document.querySelectorAll('.eval-axis > div')].map((at) => at.innerText);";
+    assert_eq!(browser.eval(axis), json!(["+40\n-30", "0", "-40\n+30"]));
+    let phone = Browser::phone();
+    phone.goto(&link);
+    phone.until("return document.querySelectorAll('.eval-axis span').length === 4;");
+    let fits = phone.eval(
+        "const graph = document.querySelector('svg.evaluations').getBoundingClientRect();
+         const labels = [...document.querySelectorAll('.eval-axis span, .eval-axis > div:nth-child(2)')];
+         return document.documentElement.scrollWidth <= innerWidth && graph.width > 250
+           && labels.every((label) => { const r = label.getBoundingClientRect();
+             return r.left >= 0 && r.right <= graph.left && parseFloat(getComputedStyle(label).fontSize) >= 12; });",
+    );
+    assert_eq!(
+        fits,
+        json!(true),
+        "the axis beside the graph, on the phone's screen"
+    );
     // The graph takes the viewer to the move clicked.
     browser.click("svg.evaluations");
     browser.until(

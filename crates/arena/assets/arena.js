@@ -433,15 +433,15 @@ async function showInvitations() {
 }
 
 // A person's game: its page, or what became of it when the arena's stopping cut it off (the
-// game is no more, and its page would say only that it does not exist).
-async function showPersonGame(id) {
+// game is no more, and its page would say only that it does not exist), said when the page is
+// opened or, open then, once the arena answers again.
+function showPersonGame(id) {
   const base = `api/people/${enc(id)}`;
-  try { await showPlay(base); } catch (error) {
-    if (!(error instanceof NotFound)) throw error;
+  return showPlay(base, async () => {
     const cut = await getJson(`${base}/cut-off`);
     main().replaceChildren(el("h1", {}, `Game ${id}`), el("p", { class: "cut-off" }, cut.said, " Back to ",
       el("a", { href: `#/ladder/${enc(cut.ladder)}` }, cut.ladder), "."));
-  }
+  });
 }
 
 window.EXTRA_ROUTES = {

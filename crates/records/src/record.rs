@@ -159,6 +159,10 @@ pub struct ResultRecord {
     /// a bot of another protocol's adapter translated it): a viewer marks it on the board.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none", default)]
     pub notation: Option<String>,
+    /// For `illegal-move` and `not-a-move`, when the referee read the answer itself (not a
+    /// seat's adapter): its time in microseconds, as a move's ([`MoveRecord::us`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub us: Option<u64>,
     /// The timeout coincided with a stall of the referee longer than the time margin: the
     /// verdict may be the referee's fault (such games are replayed by default).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
@@ -578,6 +582,7 @@ mod tests {
                 detail: "draw: board full".into(),
                 line: None,
                 notation: None,
+                us: None,
                 stalled: false,
                 overloaded: None,
             },

@@ -530,6 +530,7 @@ mod tests {
                 detail: "ann (first player) wins: line completed".into(),
                 line: None,
                 notation: None,
+                us: None,
                 stalled: false,
                 overloaded: None,
             },

@@ -245,15 +245,19 @@ function gameLayout(steps) {
     chart: svgEl("svg", { class: "chart", viewBox: "0 0 600 110", preserveAspectRatio: "none" }),
     evalTitle: el("h2", { hidden: true }, "Evaluations the bots reported"),
     evalChart: svgEl("svg", { class: "chart evaluations", viewBox: "0 0 600 110", preserveAspectRatio: "none" }),
+    evalAxis: el("div", { class: "eval-axis" }),
     turn: el("pre", { class: "lines turn" }),
     stderrBoxes: el("div", {}),
     download: el("p", {}),
   };
   parts.speed.value = "600";
+  // The axis's values in the page's type beside the graph: in the graph, stretched to its width,
+  // a phone would squeeze them.
+  parts.evalGraph = el("div", { class: "eval-graph" }, parts.evalAxis, parts.evalChart);
   const controls = el("div", { class: "controls" }, button("|◀", "first"), button("◀", "back"), parts.autoplay,
     button("▶", "forward"), button("▶|", "last"), parts.speed, parts.scrub, parts.label);
   main().replaceChildren(parts.title, parts.detail, el("div", { class: "viewer" },
-    el("div", {}, parts.board, controls, el("h2", {}, "Time of each move against its limit"), parts.chart, parts.evalTitle, parts.evalChart),
+    el("div", {}, parts.board, controls, el("h2", {}, "Time of each move against its limit"), parts.chart, parts.evalTitle, parts.evalGraph),
     el("div", {}, el("h2", {}, "Moves"), parts.moveList, el("h2", {}, "This turn's protocol lines"), parts.turn,
       parts.stderrBoxes, parts.download)));
   return parts;
@@ -278,7 +282,7 @@ function fillGame(parts, view, exportUrl, go) {
     class: entry.opening ? "opening" : entry.refused ? "refused" : null, value: entry.opening ? null : index - opening + 1,
     "data-ply": index + 1, onclick: () => go(index + 1),
   }, entry.move, moveNote(entry, rec.result))));
-  drawChart(parts.chart, rec, opening);
+  drawChart(parts.chart, rec, opening, view.refused);
   drawEvaluations(parts, view.evaluations || [], rec, view.positions);
   parts.stderrBoxes.replaceChildren(...rec.players.map((player, index) => {
     const lines = view.stderr[index];
@@ -297,11 +301,19 @@ function moveNote(entry, result) {
   return ` (${(us / 1000).toFixed(1)} ms${strike ? `, strike ${strike}` : ""})`;
 }
 
+// The answer the rules refused (`refused`, as the move list shows it) as a last move of the
+// time chart, when the record has its time (records written before it was kept do not).
+function refusedTimed(rec, refused) {
+  const { result } = rec;
+  if (typeof refused !== "string" || !result || typeof result.us !== "number") return [];
+  return [{ side: result.winner === "first" ? "second" : "first", move: refused, us: result.us, refused: true }];
+}
+
 // Bars on a logarithmic scale from 10 microseconds to the limit, so that a fast bot's
-// moves show as well as a slow one's; the dashed line is the limit.
-function drawChart(chart, rec, opening) {
+// moves show as well as a slow one's, a refused answer's marked so; the dashed line is the limit.
+function drawChart(chart, rec, opening, refused) {
   chart.replaceChildren();
-  const moves = rec.moves;
+  const moves = rec.moves.concat(refusedTimed(rec, refused));
   if (!moves.length) return;
   const limits = moves.map((move) => {
     const time = rec.players[move.side === "first" ? 0 : 1].time || {};
@@ -320,10 +332,10 @@ function drawChart(chart, rec, opening) {
   moves.forEach((move, index) => {
     const height = Math.max(1, scale(move.us));
     const bar = svgEl("rect", {
-      class: `bar-${move.side}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
+      class: `bar-${move.side}${move.refused ? " bar-refused" : ""}`, "data-ply": opening + index + 1, x: index * width, y: 105 - height,
       width: Math.max(width - 1, 0.5), height,
     });
-    bar.append(svgEl("title", {}, `${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
+    bar.append(svgEl("title", {}, `${move.refused ? "refused: " : ""}${move.move}: ${(move.us / 1000).toFixed(3)} ms of ${limits[index] / 1000} ms`));
     chart.append(bar);
   });
   const limitY = 105 - scale(limits[0]);
@@ -333,18 +345,22 @@ function drawChart(chart, rec, opening) {
 
 // Each bot's evaluations from the first player's point of view (up: good for the first
 // player), each on its own scale (bots use their own units); a mate is drawn at the edge.
-function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) {
+function drawEvaluations({ evalChart, evalTitle, evalGraph, evalAxis }, evaluations, rec, positions) {
   evalChart.replaceChildren();
   evalTitle.hidden = evaluations.length === 0;
-  evalChart.style.display = evaluations.length ? "" : "none";
+  evalGraph.style.display = evaluations.length ? "" : "none";
   if (!evaluations.length) return;
   const total = Math.max(positions - 1, 1);
   const x = (ply) => (ply / total) * 600;
   evalChart.append(svgEl("line", { class: "tick", x1: 0, x2: 600, y1: 55, y2: 55 }));
+  const scales = {};
+  const least = 1e-9;
   for (const side of ["first", "second"]) {
     const own = evaluations.filter((e) => e.side === side);
     if (!own.length) continue;
-    const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), 1e-9);
+    const scale = Math.max(...own.filter((e) => !e.mate).map((e) => Math.abs(e.value)), least);
+    // On the axis when the side reported a value but mates and zeros.
+    if (scale > least) scales[side] = scale;
     const y = (e) => {
       const forFirst = side === "first" ? 1 : -1;
       const sign = Math.sign(e.value) * forFirst;
@@ -360,6 +376,17 @@ function drawEvaluations({ evalChart, evalTitle }, evaluations, rec, positions) 
   }
   evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 10 }, "good for the first player"));
   evalChart.append(svgEl("text", { class: "tick-label", x: 2, y: 106 }, "good for the second player"));
+  drawEvalAxis(evalAxis, scales);
+}
+
+const AXIS_NUMBER = new Intl.NumberFormat("en", { maximumSignificantDigits: 3, notation: "compact", signDisplay: "exceptZero" });
+
+// The evaluations' axis: the value each side's line has at the top and at the bottom of the
+// graph, as that side reported it (its own units and point of view, in its colour), and zero.
+function drawEvalAxis(axis, scales) {
+  const at = (edge) => el("div", {}, Object.entries(scales).map(([side, scale]) =>
+    el("span", { class: `eval-${side}` }, AXIS_NUMBER.format(edge * (side === "first" ? scale : -scale)))));
+  axis.replaceChildren(at(1), el("div", {}, "0"), at(-1));
 }
 
 // What the viewer shows of move `ply` besides the board: its label, the move lit in the list
@@ -815,11 +842,25 @@ function tick(seat) {
   clock.classList.toggle("low", left < 5000);
 }
 
+// The game's page stops answering the person: its clock stopped, its controls disabled, and
+// `said` in place of the turn's message.
+function halt(seat, said) {
+  const { ui } = seat;
+  seat.deadline = null;
+  runClock(seat);
+  for (const control of [ui.resign, ui.typed, ui.sendTyped, ui.draw]) control.disabled = true;
+  ui.clock.textContent = "";
+  ui.message.textContent = said;
+}
+
+const UNREACHABLE = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
+
 // A person's game: the board to click, the clock, resign and draw, and a player console to
 // type moves in as a bot writes them (`4 4`, `11-15`, `swap`), refused with the same words.
 // `base` is where the seat's page is served: `api/play` for `referee play --browser`, the
-// game's own address in the arena.
-async function showPlay(base = "api/play") {
+// game's own address in the arena. `gone`, when given, shows the page of a game that is no
+// more (the arena's, cut off by its stopping): at once, or once the server answers again.
+async function showPlay(base = "api/play", gone = null) {
   const seat = { base, ui: playLayout(), post: pagePoster(), state: null, deadline: null, timer: null, left: false, chosen: [], pending: null, offerDraw: false, placeMore: false };
   const { ui } = seat;
   wirePlayControls(seat);
@@ -838,22 +879,21 @@ async function showPlay(base = "api/play") {
     runClock(seat);
   });
   source.addEventListener("changed", refresh);
-  // The stream broke: the server may be gone (`play --browser` ends with its game), and a
-  // page left showing "Your move" with a clock running would never hear of it.
+  // The stream broke: the server may be gone (`play --browser` ends with its game) or starting
+  // again (the stream tries again by itself), and a page left showing "Your move" with a clock
+  // running would never hear of it. A server that answers that the game is no more is heard.
   source.addEventListener("error", async () => {
     try { await refresh(); } catch (error) {
-      source.close();
-      seat.deadline = null;
-      runClock(seat);
-      for (const control of [ui.resign, ui.typed, ui.sendTyped, ui.draw]) control.disabled = true;
-      ui.clock.textContent = "";
-      ui.message.textContent = "The server cannot be reached: the game may be over, or the server stopped (with referee play --browser, its terminal says how the game ended).";
+      if (error instanceof NotFound) source.close();
+      if (error instanceof NotFound && gone) await gone().catch(() => halt(seat, UNREACHABLE));
+      else halt(seat, source.readyState === EventSource.CLOSED ? UNREACHABLE : `${UNREACHABLE} Trying to reconnect...`);
     }
   });
   // A first state that cannot be loaded leaves nothing to follow: the stream is closed and the
   // page says why (a game that is not there stays a page that does not exist).
   try { await refresh(); } catch (error) {
     source.close();
+    if (error instanceof NotFound && gone) return gone();
     throw error instanceof NotFound ? error : new Error(`The game could not be loaded (${error.message})`);
   }
 }

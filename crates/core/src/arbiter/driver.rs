@@ -203,6 +203,7 @@ fn record(
             detail: verdict.sentence(&judged.names).to_string(),
             line: verdict.quoted_line().map(str::to_string),
             notation: verdict.illegal_move().map(str::to_string),
+            us: judged.refused_us,
             stalled,
             overloaded: None,
         },

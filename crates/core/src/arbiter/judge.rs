@@ -47,6 +47,9 @@ pub struct Judge {
     /// (a take-back at the console): verdicts count them, so that a move keeps its number.
     resumed: u32,
     verdict: Option<Verdict>,
+    /// The time of the answer that lost the game when the rules refused it (not a move, an
+    /// illegal move), in microseconds, as a move's.
+    refused_us: Option<u64>,
 }
 
 /// What a judged game leaves for its record.
@@ -61,6 +64,8 @@ pub struct Judged {
     pub verdict: Verdict,
     /// How the verdict names the players, with their colours when a swap opening chose them.
     pub names: [String; 2],
+    /// The time of the answer that lost the game when the rules refused it, in microseconds.
+    pub refused_us: Option<u64>,
 }
 
 impl Judge {
@@ -91,6 +96,7 @@ impl Judge {
             moves: Vec::new(),
             resumed: u32::try_from(resumed).unwrap_or(u32::MAX),
             verdict: None,
+            refused_us: None,
         })
     }
 
@@ -189,15 +195,16 @@ impl Judge {
                 return false;
             }
         };
+        let us = micros(answer.elapsed);
         let reply = match Reply::parse(&answer.line) {
             Ok(reply) => reply,
             Err(unprintable) => {
-                self.verdict = Some(forfeit(Forfeit::NotAMove {
+                let refused = Forfeit::NotAMove {
                     sent: answer.line,
                     written: answer.original,
                     expected: unprintable.to_string(),
-                }));
-                return false;
+                };
+                return self.refuse(forfeit(refused), us);
             }
         };
         let (text, offers_draw) = match reply {
@@ -223,7 +230,7 @@ impl Judge {
             }
             Reply::Move { text, offers_draw } => (text, offers_draw),
         };
-        match self.game.play_text(&text) {
+        let refused = match self.game.play_text(&text) {
             Ok(notation) => {
                 self.unseen[side.opponent().index()].push(notation.clone());
                 if offers_draw {
@@ -232,31 +239,34 @@ impl Judge {
                 self.moves.push(MoveRecord {
                     side,
                     notation,
-                    us: micros(answer.elapsed),
+                    us,
                     at_us: micros(at),
                     offers_draw,
                     messages: answer.messages,
                     strike,
                 });
-                true
+                return true;
             }
-            Err(MoveError::NotAMove(expected)) => {
-                self.verdict = Some(forfeit(Forfeit::NotAMove {
-                    sent: text,
-                    written: answer.original,
-                    expected,
-                }));
-                false
-            }
-            Err(MoveError::Illegal(error)) => {
-                self.verdict = Some(forfeit(Forfeit::IllegalMove {
-                    sent: text,
-                    written: answer.original,
-                    error,
-                }));
-                false
-            }
-        }
+            Err(MoveError::NotAMove(expected)) => Forfeit::NotAMove {
+                sent: text,
+                written: answer.original,
+                expected,
+            },
+            Err(MoveError::Illegal(error)) => Forfeit::IllegalMove {
+                sent: text,
+                written: answer.original,
+                error,
+            },
+        };
+        self.refuse(forfeit(refused), us)
+    }
+
+    /// The answer, which took `us` microseconds, lost the game by `verdict`: the rules refused
+    /// it. Returns that no move was played.
+    fn refuse(&mut self, verdict: Verdict, us: u64) -> bool {
+        self.verdict = Some(verdict);
+        self.refused_us = Some(us);
+        false
     }
 
     /// The position now, and the last move played.
@@ -309,6 +319,7 @@ impl Judge {
             moves: self.moves,
             verdict: self.verdict.expect("finish after the verdict"),
             names,
+            refused_us: self.refused_us,
         }
     }
 }
@@ -592,6 +603,22 @@ mod tests {
             sentence(&judge),
             "B (second player) played the illegal move '1 1' at move 2: 1 1 is already taken"
         );
+    }
+
+    /// The time of an answer the rules refused (an illegal move, a line that is not a move) is
+    /// kept for the record, as a move's; a resignation is no refusal.
+    #[test]
+    fn a_refused_answer_keeps_its_time() {
+        for (answer, kept) in [
+            ("1 1", Some(7000)),
+            ("banana", Some(7000)),
+            ("1\u{7}1", Some(7000)),
+            ("resign", None),
+        ] {
+            let (judge, _) = play("move=200", &[("1 1", MS(1)), (answer, MS(7))]);
+            assert!(judge.verdict().is_some(), "{answer:?}");
+            assert_eq!(judge.finish().refused_us, kept, "{answer:?}");
+        }
     }
 
     /// The opening's moves are not counted; moves kept from before a take-back are.

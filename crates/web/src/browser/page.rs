@@ -183,7 +183,13 @@ impl PlayPage {
         if let Some(shape) = Forbidden::played(after.as_ref()) {
             return Err(PlayRefused::Illegal(shape.refusal(&canonical)));
         }
+        // The turn is over in what the pages show at once, its message with it: a page that
+        // fetched the state before the seat showed the next one read "Your move." with the
+        // turn no longer theirs.
         shown.your_turn = false;
+        let offer = if offers_draw { " and offer a draw" } else { "" };
+        shown.message = format!("You played {canonical}{offer}.");
+        self.changed();
         self.submit(Submission::Move {
             canonical,
             offers_draw,
@@ -256,6 +262,11 @@ impl PlayPage {
 
     pub(super) fn show(&self, shown: Shown) {
         *self.state.shown.lock().expect("never poisoned") = Some((shown, None));
+        self.changed();
+    }
+
+    /// Tells the pages that what they show changed.
+    fn changed(&self) {
         self.state
             .changes
             .send_modify(|generation| *generation += 1);
@@ -327,10 +338,28 @@ mod tests {
             remaining_ms: None,
             draw_offers: false,
             draw_offered: false,
-            message: String::new(),
+            message: "Your move.".into(),
             over: false,
             game,
         });
+    }
+
+    /// A move taken ends the turn in what the pages are shown, its message with it, and they
+    /// are told (a page fetching the state then read "Your move." with `your_turn` false).
+    #[test]
+    fn a_move_taken_ends_the_turn_and_its_message() {
+        let page = PlayPage::detached();
+        let _answers = page.answers();
+        let game = GameSpec::from_words::<&str>("tictactoe", &[])
+            .unwrap()
+            .new_game();
+        your_turn_in(&page, game);
+        let changes = page.changes();
+        page.play_move("1 1").unwrap();
+        let view = page.view();
+        assert_eq!(view["your_turn"], false);
+        assert_eq!(view["message"], "You played 1 1.");
+        assert!(changes.has_changed().unwrap(), "the pages are told");
     }
 
     /// A typed move on a point forbidden to Black is refused as a click on it is, not played
