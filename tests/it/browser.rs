@@ -654,6 +654,13 @@ fn a_person_plays_tictactoe_to_the_end_by_clicking() {
     });
     let status = play.0.wait().unwrap();
     assert!(status.success(), "{status}");
+    // The server ends with its game; the page keeps saying how the game ended.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let message = browser.eval("return document.querySelector('.message').textContent;");
+    assert!(
+        message.as_str().unwrap().starts_with("Game over"),
+        "{message}"
+    );
     let record = first_record(records.path());
     assert_eq!(record["players"][0]["name"], "human");
     assert!(

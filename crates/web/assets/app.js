@@ -883,6 +883,9 @@ async function showPlay(base = "api/play", gone = null) {
   // again (the stream tries again by itself), and a page left showing "Your move" with a clock
   // running would never hear of it. A server that answers that the game is no more is heard.
   source.addEventListener("error", async () => {
+    // A game over has nothing left to hear, and its result stays shown: `play --browser`
+    // ends with its game, and its page is then read, not reconnected.
+    if (seat.state?.over) return source.close();
     try { await refresh(); } catch (error) {
       if (error instanceof NotFound) source.close();
       if (error instanceof NotFound && gone) await gone().catch(() => halt(seat, UNREACHABLE));
