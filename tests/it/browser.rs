@@ -12,7 +12,6 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::process::Stdio;
 
-/// `referee serve DIR` on a free port, and its address.
 /// The address of game `number` of the records served from `dir` (the served directory's
 /// own name is its source's id).
 fn game_page(url: &str, dir: &Path, number: u32) -> String {
@@ -20,6 +19,7 @@ fn game_page(url: &str, dir: &Path, number: u32) -> String {
     format!("{url}#/game/{id}/{number}")
 }
 
+/// `referee serve DIR` on a free port, and its address.
 fn serve(dir: &Path, extra: &[&str]) -> (Running, String) {
     let mut command = referee();
     command
@@ -124,6 +124,40 @@ fn a_replay_shows_the_recorded_position_at_each_move() {
 
 /// The viewer numbers moves as verdicts do, from the first after the opening, whose moves it
 /// names apart: "move 1" of a game from an opening is the verdicts' move 1.
+/// A viewer left while it fetches the next position ahead aborts that request on purpose: its
+/// rejection, which nothing awaits, is no error in the browser's console (it was one).
+#[test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+fn a_viewer_left_while_it_fetches_ahead_shows_no_error() {
+    let records = tempfile::tempdir().unwrap();
+    Match::new("tictactoe")
+        .a(RANDOM)
+        .b(RANDOM)
+        .games(1)
+        .record(records.path())
+        .run();
+    let (_server, url) = serve(records.path(), &[]);
+    let browser = Browser::start();
+    browser.goto(&format!("{url}#/"));
+    browser.until("return document.querySelector('table');");
+    // The second position's request hangs, as on a slow network, until the page aborts it;
+    // the rejections nothing handles are counted, with whether the page excused them.
+    browser.eval(
+        "const fetchReal = window.fetch;
+         window.fetch = (url, options) => /api\\/position\\/.*\\/1$/.test(String(url))
+           ? new Promise((_, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason)))
+           : fetchReal(url, options);
+         window.rejections = [];
+         window.addEventListener('unhandledrejection', (e) => rejections.push([e.reason?.name, e.defaultPrevented]));",
+    );
+    let first = game_page("", records.path(), 1);
+    browser.eval(&format!("location.hash = '{first}/0'; return true;"));
+    browser.until("return document.querySelector('[data-ply=\"0\"]');");
+    browser.eval("location.hash = '#/'; return true;");
+    let rejections = browser.until("return rejections.length > 0 && rejections;");
+    assert_eq!(rejections, json!([["AbortError", true]]));
+}
+
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 fn the_viewer_counts_moves_after_the_opening_as_verdicts_do() {

@@ -908,6 +908,11 @@ async function showPlay(base = "api/play", gone = null) {
 // left while it loaded never draws over the page shown next.
 let page = new AbortController();
 function onLeave(cleanup) { page.signal.addEventListener("abort", cleanup); }
+// A request of a page left is aborted on purpose: its rejection, which nothing awaits once the
+// page is gone (the next position fetched ahead), is not an error to show in the console.
+window.addEventListener("unhandledrejection", (event) => {
+  if (event.reason?.name === "AbortError") event.preventDefault();
+});
 async function route() {
   page.abort();
   const here = page = new AbortController();
