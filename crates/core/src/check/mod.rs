@@ -820,16 +820,15 @@ fn fault_problem(
                 result.detail
             ),
         ),
-        Termination::Timeout => (
-            "timeout",
-            format!(
-                "timeout: {}{}",
-                result.detail,
-                late_hint(late).unwrap_or_else(|| {
-                    ". Answer every 'turn' within its time, and flush".to_string()
-                })
-            ),
-        ),
+        Termination::Timeout => {
+            // A move quoted from its stderr: the detail already says where moves go, flushed.
+            let advice = match &result.line {
+                Some(_) => "",
+                None => ". Answer every 'turn' within its time, and flush",
+            };
+            let hint = late_hint(late).unwrap_or_else(|| advice.to_string());
+            ("timeout", format!("timeout: {}{hint}", result.detail))
+        }
         Termination::NotReady => {
             let mut text = format!(
                 "start-up failed: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
