@@ -1103,6 +1103,42 @@ fn check_names_a_foreign_bots_missing_flush_and_unended_line() {
     assert!(survivors(&marker).is_empty());
 }
 
+/// A bot of another system that breaks the same rule in both games of its check is told the
+/// whole diagnosis once, with its stderr, and one short line for the second game, as a bot of
+/// protocol.md is: it used to get all of it twice.
+#[test]
+fn check_says_a_foreign_bots_repeated_fault_once() {
+    let marker = marker();
+    for (game, bot, said) in [
+        ("gomoku", brain("no-newline"), "but never ended the line"),
+        (
+            "uttt",
+            codingame("stderr"),
+            "on standard error; moves must go",
+        ),
+    ] {
+        let stdout = check_output(game, &bot, &marker);
+        let adapter = bot.command(&marker);
+        let adapter = adapter.split(':').next().unwrap();
+        assert_eq!(stdout.matches("PROBLEM").count(), 1, "{stdout}");
+        assert_eq!(stdout.matches(said).count(), 1, "{stdout}");
+        assert_eq!(
+            stdout.matches("its stderr ended with:").count(),
+            1,
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(&format!(
+                "again    game 2 (through the {adapter} adapter, as the second player): timeout \
+                 again, as in game 1"
+            )),
+            "{stdout}"
+        );
+        assert!(stdout.contains("not compliant: 1 problem,"), "{stdout}");
+    }
+    assert!(survivors(&marker).is_empty());
+}
+
 /// A bot of another system that writes its move to stderr times out, and the verdict quotes
 /// the move as the bot wrote it, in its own protocol's format.
 #[test]

@@ -486,6 +486,50 @@ fn serve_answers_only_to_its_own_names() {
     assert!(stderr.contains("--allow-host"), "{stderr}");
 }
 
+/// A referee killed outright (SIGKILL) in a game leaves that game's live file, named with this
+/// machine and the referee's process id, as it was: serve does not list the game as being
+/// played once that process is gone, and the file is kept (the game is in no journal).
+#[test]
+fn a_game_cut_short_by_a_killed_referee_is_not_listed_as_being_played() {
+    let records = tempfile::tempdir().unwrap();
+    let mut referee = Match::new("tictactoe")
+        .a(scripted("good"))
+        .b(scripted("slow:400"))
+        .games(20)
+        .time("move=5000")
+        .record(records.path())
+        .command()
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let live = records
+        .path()
+        .join(format!("live-{}-{}-1.jsonl", host.trim(), referee.id()));
+    let game_2_begun =
+        || std::fs::read_to_string(&live).is_ok_and(|text| text.contains("\"number\":2"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !game_2_begun() {
+        assert!(std::time::Instant::now() < deadline, "game 2 never began");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    referee.kill().unwrap();
+    referee.wait().unwrap();
+    let (_server, url) = serve(records.path(), &[]);
+    let (status, body) = get(&url, "/api/games", None);
+    assert_eq!(status, 200, "{body}");
+    let listed: Value = serde_json::from_str(&body).unwrap();
+    let games = listed["games"].as_array().unwrap();
+    assert!(
+        games
+            .iter()
+            .any(|game| game["number"] == 1 && game["live"] == false),
+        "{body}"
+    );
+    assert!(games.iter().all(|game| game["live"] == false), "{body}");
+    assert!(game_2_begun(), "the live file is kept");
+}
+
 /// Connections that never finish their request's header (a slowloris): they are bounded in
 /// number and time, and a person's request still gets through at once.
 #[test]

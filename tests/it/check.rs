@@ -259,7 +259,31 @@ fn a_silent_bot_times_out_without_a_flush_diagnosis() {
     let (code, stdout) = check("silent", &["--time", "move=200"]);
     assert_eq!(code, 1);
     assert!(stdout.contains("timeout"), "{stdout}");
+    assert!(
+        stdout.contains(". Answer every 'turn' within its time, and flush"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("missing flush:"), "{stdout}");
+}
+
+/// A bot that writes its move on stderr is told where moves go, and that is all the advice it
+/// gets: the generic advice to answer in time and flush would say it again.
+#[test]
+fn a_move_on_stderr_is_told_where_moves_go_once() {
+    let (code, stdout) = check("stderr", &["--time", "move=200"]);
+    assert_eq!(code, 1, "{stdout}");
+    let problem = lines(&stdout, "PROBLEM").join("\n");
+    assert!(
+        problem
+            .trim_start()
+            .starts_with("PROBLEM  game 1 (from the start, as the first player): timeout: ")
+            && problem.contains(
+                "; it wrote '0 0' on standard error; moves must go to standard output (print / \
+                 System.out / cout), flushed"
+            ),
+        "{stdout}"
+    );
+    assert!(!problem.contains("Answer every"), "{stdout}");
 }
 
 /// A bot that flushes but is slow on one move timed out: it used to be told "missing flush"

@@ -234,6 +234,8 @@ fn a_move_written_to_stderr_is_named_in_the_timeout() {
             ),
         "{detail}"
     );
+    // The line the detail quotes, whole, as for any verdict that quotes one.
+    assert_eq!(record["result"]["line"], "1 0", "{record:#}");
 }
 
 #[test]

@@ -272,8 +272,8 @@ impl Supervisor {
     }
 
     /// Notes a file that shows the game being played at a table, so that an interrupt, which
-    /// ends this process without unwinding, empties it: a game it cut short does not stay
-    /// listed as being played.
+    /// ends this process without unwinding, removes it: a game it cut short does not stay
+    /// listed as being played, nor an empty file behind.
     pub fn shows_live_games(&self, path: &Path) {
         let mut files = self
             .shared
@@ -321,7 +321,7 @@ struct Bots {
     sweep_wanted: AtomicBool,
     /// What the next run needs to sweep up should this one be killed.
     run_file: Option<RunFile>,
-    /// Files that show games being played (see [`Supervisor::shows_live_games`]), emptied on
+    /// Files that show games being played (see [`Supervisor::shows_live_games`]), removed on
     /// an interrupt.
     live_files: Mutex<Vec<PathBuf>>,
 }
@@ -386,22 +386,14 @@ impl Bots {
         }
     }
 
-    /// Empties the live files (without making any that a table has not made yet).
-    fn empty_live_files(&self) {
-        use std::os::unix::fs::OpenOptionsExt;
+    /// Removes the live files (a link put in the place of one is removed, not followed).
+    fn remove_live_files(&self) {
         let files = self
             .live_files
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         for path in files.iter() {
-            // Never through a link put in its place: the referee may run as root.
-            let opened = std::fs::OpenOptions::new()
-                .write(true)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(path);
-            if let Ok(file) = opened {
-                let _ = file.set_len(0);
-            }
+            let _ = std::fs::remove_file(path);
         }
     }
 
@@ -538,7 +530,7 @@ fn stop_bots_on_interrupt(bots: Weak<Bots>) -> io::Result<()> {
                     if let Some(run_file) = &bots.run_file {
                         run_file.clean_up_before_exit();
                     }
-                    bots.empty_live_files();
+                    bots.remove_live_files();
                 }
                 eprintln!(
                     "referee: stopped by signal {signal}; every bot was killed, finished games are recorded"

@@ -1,11 +1,18 @@
 //! Games being played, as a running `referee serve` sees them: while a game is played with
 //! `--record DIR`, the table playing it keeps its moves so far in its live file,
-//! `DIR/live-PID-N.jsonl` (a header line, then one line per move as it is played), and empties
-//! it once the game's record is written. Serve rescans the directory and pushes each change to
-//! the pages watching. A table keeps one file for all its games, emptied rather than removed,
-//! so that games played by the thousand do not create and delete a file each (on ext4, each
-//! deleted inode slows the next file creations), and the process id in the name keeps the
-//! tables of shards sharing a directory apart.
+//! `DIR/live-HOST-PID-N.jsonl` (a header line, then one line per move as it is played), and
+//! empties it once the game's record is written. Serve rescans the directory and pushes each
+//! change to the pages watching. A table keeps one file for all its games, emptied rather than
+//! removed, so that games played by the thousand do not create and delete a file each (on ext4,
+//! each deleted inode slows the next file creations), and the host name and process id in the
+//! name keep apart the tables of shards sharing a directory, from one machine or several.
+//!
+//! A referee killed outright (SIGKILL, a crash) leaves its live files behind: a file named with
+//! this machine's name and a process id no process has now is [abandoned](is_abandoned), its
+//! game cut short. It is not shown as being played, and it is kept: the game is in no journal
+//! (a resumed run plays it again), and its moves are all that is left of it. The next table to
+//! record into the directory removes the abandoned files that hold no game. Files named
+//! `live-PID-N.jsonl`, without the host, are an earlier referee's, and read as before.
 
 use crate::record::MoveRecord;
 use referee_rules::clock::TimeControl;
@@ -14,6 +21,7 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
 
 /// What a live game is, before its first move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,24 +62,92 @@ impl LiveGame {
     }
 }
 
-/// Whether a file name is a live file's, `live-PID-N.jsonl`.
-pub fn is_live_name(name: &str) -> bool {
-    name.strip_prefix("live-")
-        .and_then(|rest| rest.strip_suffix(".jsonl"))
-        .and_then(|numbers| numbers.split_once('-'))
-        .is_some_and(|(pid, n)| {
-            [pid, n]
-                .iter()
-                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
-        })
+/// Who wrote a live file, as its name says: the host (none in an earlier referee's name) and
+/// the process id, from `live-HOST-PID-N.jsonl` or `live-PID-N.jsonl`.
+fn writer(name: &str) -> Option<(Option<&str>, u32)> {
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    let numbers = name.strip_prefix("live-")?.strip_suffix(".jsonl")?;
+    let (named, _) = numbers
+        .rsplit_once('-')
+        .filter(|(_, table)| digits(table))?;
+    if digits(named) {
+        return Some((None, named.parse().ok()?));
+    }
+    let (host, pid) = named
+        .rsplit_once('-')
+        .filter(|(host, pid)| !host.is_empty() && host.bytes().all(host_byte) && digits(pid))?;
+    Some((Some(host), pid.parse().ok()?))
 }
 
-/// The live game numbered `number` in `dir`, if one of its live files holds it now.
+/// Whether a byte is kept as it is in the host part of a live file's name.
+fn host_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'-' | b'_')
+}
+
+/// This machine's name as live files' names carry it: its host name, every byte but a letter,
+/// a digit, `.`, `-` or `_` made `_`.
+fn this_host() -> &'static str {
+    static HOST: OnceLock<String> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let name = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        let name: String = (name.trim().bytes())
+            .map(|b| if host_byte(b) { char::from(b) } else { '_' })
+            .collect();
+        if name.is_empty() {
+            "localhost".into()
+        } else {
+            name
+        }
+    })
+}
+
+/// Whether a file name is a live file's, `live-HOST-PID-N.jsonl` (or an earlier referee's
+/// `live-PID-N.jsonl`).
+pub fn is_live_name(name: &str) -> bool {
+    writer(name).is_some()
+}
+
+/// Whether the live file at `path` was left by a referee process gone from this machine: its
+/// name carries this machine's name and a process id no process has now. The file of another
+/// machine sharing the directory, or of an earlier referee (no host in its name), is never
+/// taken for abandoned.
+pub fn is_abandoned(path: &Path) -> bool {
+    let named = path.file_name().and_then(|name| name.to_str());
+    match named.and_then(writer) {
+        Some((Some(host), pid)) => {
+            host == this_host() && !Path::new("/proc").join(pid.to_string()).exists()
+        }
+        _ => false,
+    }
+}
+
+/// Removes the live files in `dir` that processes gone from this machine left empty (a run
+/// interrupted between games); those holding a game cut short are kept.
+fn remove_abandoned(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let empty = || {
+            entry
+                .metadata()
+                .is_ok_and(|meta| meta.is_file() && meta.len() == 0)
+        };
+        if is_abandoned(&path) && empty() {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
+
+/// The live game numbered `number` in `dir`, if one of its live files holds it now (an
+/// abandoned one holds none).
 pub fn find_live(dir: &Path, number: u32) -> Option<LiveGame> {
     fs::read_dir(dir)
         .ok()?
         .flatten()
         .filter(|entry| entry.file_name().to_str().is_some_and(is_live_name))
+        .filter(|entry| !is_abandoned(&entry.path()))
         .filter_map(|entry| LiveGame::read(&entry.path()).ok())
         .find(|game| game.header.number == number)
 }
@@ -89,7 +165,11 @@ impl LiveFile {
         static TABLES: AtomicU32 = AtomicU32::new(1);
         let n = TABLES.fetch_add(1, Ordering::Relaxed);
         LiveFile {
-            path: dir.join(format!("live-{}-{n}.jsonl", std::process::id())),
+            path: dir.join(format!(
+                "live-{}-{}-{n}.jsonl",
+                this_host(),
+                std::process::id()
+            )),
             file: None,
         }
     }
@@ -104,15 +184,12 @@ impl LiveFile {
         self.path.parent() == Some(dir)
     }
 
-    /// Begins a game: the file holds its header until the returned writer is dropped.
+    /// Begins a game: the file holds its header until the returned writer is dropped. The
+    /// table's first game makes the file, and removes the empty ones abandoned beside it.
     pub fn start(&mut self, header: &LiveHeader) -> LiveWriter<'_> {
         let file = match self.file.take() {
             Some(file) => Ok(file),
-            None => self
-                .path
-                .parent()
-                .map_or(Ok(()), fs::create_dir_all)
-                .and_then(|()| File::create(&self.path)),
+            None => self.create(),
         };
         self.file = file
             .and_then(|mut file| {
@@ -123,6 +200,16 @@ impl LiveFile {
             })
             .ok();
         LiveWriter { live: self }
+    }
+
+    /// Makes the file, and its directory if need be, removing the abandoned files there that
+    /// hold no game.
+    fn create(&self) -> io::Result<File> {
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+            remove_abandoned(dir);
+        }
+        File::create(&self.path)
     }
 }
 
@@ -239,11 +326,92 @@ mod tests {
     }
 
     #[test]
-    fn live_files_are_named_by_process_and_table() {
-        assert!(is_live_name("live-123-4.jsonl"));
-        assert!(!is_live_name("live-123.jsonl"));
-        assert!(!is_live_name("live--4.jsonl"));
-        assert!(!is_live_name("live-1-x.jsonl"));
-        assert!(!is_live_name("0007.json"));
+    fn live_files_are_named_by_host_process_and_table() {
+        let table = LiveFile::new(Path::new("records"));
+        let name = table.path().file_name().unwrap().to_str().unwrap();
+        let own = format!("live-{}-{}-", this_host(), std::process::id());
+        assert!(name.starts_with(&own), "{name}");
+        assert!(is_live_name(name));
+        assert_eq!(
+            writer("live-node-7.lan-123-4.jsonl"),
+            Some((Some("node-7.lan"), 123))
+        );
+        assert_eq!(writer("live-42-123-4.jsonl"), Some((Some("42"), 123)));
+        // An earlier referee's name, without the host.
+        assert_eq!(writer("live-123-4.jsonl"), Some((None, 123)));
+        for not in [
+            "live-123.jsonl",
+            "live--4.jsonl",
+            "live-1-x.jsonl",
+            "live-a b-1-2.jsonl",
+            "live--1-2.jsonl",
+            "0007.json",
+        ] {
+            assert!(!is_live_name(not), "{not}");
+        }
+    }
+
+    /// A process id that no process has now: a child's, once it was waited for.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        child.id()
+    }
+
+    #[test]
+    fn a_live_file_of_a_process_gone_from_this_machine_is_abandoned() {
+        let dead = dead_pid();
+        let host = this_host();
+        let abandoned = |name: String| is_abandoned(Path::new(&name));
+        assert!(abandoned(format!("live-{host}-{dead}-1.jsonl")));
+        assert!(!abandoned(format!(
+            "live-{host}-{}-1.jsonl",
+            std::process::id()
+        )));
+        // Another machine's, and an earlier referee's: their processes cannot be looked at.
+        assert!(!abandoned(format!("live-{host}x-{dead}-1.jsonl")));
+        assert!(!abandoned(format!("live-{dead}-1.jsonl")));
+    }
+
+    /// A killed run's empty live files go when the next table records beside them; one holding
+    /// a game cut short stays (the game is in no journal, its moves are all there is of it), as
+    /// do the files of other machines and of earlier referees.
+    #[test]
+    fn a_new_table_removes_the_empty_abandoned_live_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let dead = dead_pid();
+        let host = this_host();
+        let file = |name: String, text: &str| {
+            let path = dir.path().join(name);
+            fs::write(&path, text).unwrap();
+            path
+        };
+        let empty = file(format!("live-{host}-{dead}-1.jsonl"), "");
+        let cut_short = file(format!("live-{host}-{dead}-2.jsonl"), "{\"number\":3}\n");
+        let elsewhere = file(format!("live-{host}x-{dead}-1.jsonl"), "");
+        let earlier = file(format!("live-{dead}-1.jsonl"), "");
+        let mut table = LiveFile::new(dir.path());
+        assert!(
+            empty.exists(),
+            "nothing removed before the table's first game"
+        );
+        let header = LiveHeader {
+            number: 1,
+            game: "tictactoe width=3 height=3 line=3 exact=no".into(),
+            players: ["A".into(), "B".into()],
+            time: [TimeControl::default(); 2],
+            opening: Vec::new(),
+            started: String::new(),
+        };
+        drop(table.start(&header));
+        assert!(!empty.exists());
+        for kept in [
+            &cut_short,
+            &elsewhere,
+            &earlier,
+            &table.path().to_path_buf(),
+        ] {
+            assert!(kept.exists(), "{kept:?}");
+        }
     }
 }

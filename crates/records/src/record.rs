@@ -152,7 +152,8 @@ pub struct ResultRecord {
     /// escaped to printable ASCII and shortened.
     pub detail: String,
     /// The bot's line the detail quotes, exactly as read (for `not-a-move`, `illegal-move`,
-    /// `unrequested-output` and `refused-board`).
+    /// `unrequested-output` and `refused-board`, and for a `timeout` naming the move the bot
+    /// wrote on standard error).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub line: Option<String>,
     /// For `illegal-move`: the move as the rules read it, in the referee's notation (`line` as

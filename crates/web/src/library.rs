@@ -9,7 +9,7 @@
 //! keeps its meaning when folders are added beside it.
 
 use referee_records::export::{is_record_name, read_record};
-use referee_records::live::{is_live_name, LiveGame};
+use referee_records::live::{is_abandoned, is_live_name, LiveGame};
 use referee_records::record::{read_stored, GameRecord, StoredGame};
 use referee_records::record_pack::{
     is_pack_name, read_game, GameAt, Indexed, PackError, PackIndex,
@@ -317,14 +317,18 @@ fn index_pack(
     changed
 }
 
-/// The record files, records files and live files of a directory and of its `games/` folder.
+/// The record files, records files and live files of a directory and of its `games/` folder;
+/// not the live files abandoned by a referee killed on this machine (their games are not being
+/// played), looked at again at each scan since a file does not change when its writer dies.
 fn game_files(dir: &Path) -> Vec<PathBuf> {
     [dir.to_path_buf(), dir.join("games")]
         .iter()
         .flat_map(|dir| fs::read_dir(dir).into_iter().flatten().flatten())
         .filter(|entry| {
             entry.file_name().to_str().is_some_and(|name| {
-                is_record_name(name) || is_live_name(name) || is_pack_name(name)
+                is_record_name(name)
+                    || (is_live_name(name) && !is_abandoned(&entry.path()))
+                    || is_pack_name(name)
             })
         })
         .map(|entry| entry.path())
@@ -615,5 +619,40 @@ mod tests {
         drop(live);
         assert!(library.scan());
         assert!(library.games().is_empty());
+    }
+
+    /// A referee killed in a game (SIGKILL) leaves its live file as it was: once no process on
+    /// this machine has the id in its name, the game is no longer listed as being played, and
+    /// the file is kept.
+    #[test]
+    fn a_game_whose_referee_was_killed_is_not_listed_as_being_played() {
+        let records = tempfile::tempdir().unwrap();
+        let header = LiveHeader {
+            number: 2,
+            game: "tictactoe width=3 height=3 line=3 exact=no".into(),
+            players: ["A".into(), "B".into()],
+            time: Default::default(),
+            opening: Vec::new(),
+            started: String::new(),
+        };
+        let mut table = LiveFile::new(records.path());
+        let path = table.path().to_path_buf();
+        let live = table.start(&header);
+        let mut library = Library::new(vec![records.path().to_path_buf()]);
+        assert!(library.games()[0].live);
+        // The same file, as a process that is gone left it.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let own = format!("-{}-", std::process::id());
+        let left = records
+            .path()
+            .join(name.replacen(&own, &format!("-{}-", child.id()), 1));
+        fs::copy(&path, &left).unwrap();
+        drop(live);
+        assert!(library.scan());
+        assert!(library.games().is_empty(), "{:?}", library.games());
+        assert!(library.find(&library.sources[0].id.clone(), 2).is_none());
+        assert!(left.exists(), "kept");
     }
 }

@@ -33,6 +33,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod said;
 mod trial;
 
 /// Environment variables that make a program's output unbuffered, which a contest server does
@@ -281,11 +282,9 @@ fn native(
     let mut check = Check {
         config,
         supervisor,
-        report,
-        findings: Vec::new(),
+        said: said::Said::new(config, report),
         bot: None,
         opponent: None,
-        causes: Vec::new(),
         crlf_lines: 0,
         stderr_dropped: 0,
         multi_noted: false,
@@ -307,15 +306,12 @@ fn native(
 struct Check<'a, R: FnMut(&Finding)> {
     config: &'a CheckConfig,
     supervisor: &'a Supervisor,
-    /// Told each finding as it is made.
-    report: R,
-    findings: Vec<Finding>,
+    /// What the check found so far.
+    said: said::Said<'a, R>,
     /// The bot's process, while it is kept for its next game.
     bot: Option<BotProcess>,
     /// The random opponent's process, kept until it breaks a rule.
     opponent: Option<BotProcess>,
-    /// Each cause reported, with the game it was first seen in.
-    causes: Vec<(Cause, u32)>,
     /// Lines ended with CR LF, over the bot's processes that have ended.
     crlf_lines: usize,
     /// Bytes of stderr dropped past the cap, over all games.
@@ -329,22 +325,6 @@ struct Check<'a, R: FnMut(&Finding)> {
 }
 
 impl<R: FnMut(&Finding)> Check<'_, R> {
-    /// Reports a finding and keeps it.
-    fn note(&mut self, severity: Severity, text: String, details: Vec<String>) {
-        self.keep(Finding {
-            severity,
-            text,
-            details,
-            stderr_end: None,
-        });
-    }
-
-    /// Reports a finding made whole and keeps it.
-    fn keep(&mut self, finding: Finding) {
-        (self.report)(&finding);
-        self.findings.push(finding);
-    }
-
     /// Plays game `number` of `count` and says what it showed; breaks when the games left could
     /// only repeat a problem.
     fn game(
@@ -372,7 +352,8 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         self.note_ready(&played, side, number, &rules);
         if let Some(problem) = self.problem(&played, side, &title, &rules) {
             let repeated =
-                self.report_problem(&problem, &title, number, &played, side, files.as_ref());
+                self.said
+                    .problem(&problem, &title, number, &played, side, files.as_ref());
             if self.stop_early(&problem.cause, repeated, number, count) {
                 return Ok(ControlFlow::Break(()));
             }
@@ -457,7 +438,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             } else {
                 Severity::Ok
             };
-            self.note(
+            self.said.note(
                 severity,
                 format!(
                     "start-up: '{}' after {} ms{}",
@@ -477,7 +458,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         }
         if !self.multi_noted {
             self.multi_noted = true;
-            self.note(
+            self.said.note(
                 Severity::Ok,
                 if ready.multi_game {
                     "declares 'multi': the next games are played in the same process".into()
@@ -501,47 +482,12 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         let late = played.late[side.index()].as_ref();
         match diagnose(played, side, &self.config.time, rules, late) {
             Ok((severity, text)) => {
-                self.note(severity, format!("{title}: {text}"), Vec::new());
+                self.said
+                    .note(severity, format!("{title}: {text}"), Vec::new());
                 None
             }
             Err(problem) => Some(missing_flush(late).unwrap_or(problem)),
         }
-    }
-
-    /// Says a problem: in full, with the end of the bot's stderr, the first time its cause is
-    /// seen, in one short line after that. Returns the game it was first seen in, when it was
-    /// seen before.
-    fn report_problem(
-        &mut self,
-        problem: &Problem,
-        title: &str,
-        number: u32,
-        played: &PlayedGame,
-        side: Side,
-        files: Option<&RecordFiles>,
-    ) -> Option<u32> {
-        let repeated = self
-            .causes
-            .iter()
-            .find(|(cause, _)| *cause == problem.cause)
-            .map(|&(_, first)| first);
-        match repeated {
-            Some(first) => self.note(
-                Severity::Again,
-                format!("{title}: {} again, as in game {first}", problem.name),
-                Vec::new(),
-            ),
-            None => {
-                self.keep(Finding {
-                    severity: Severity::Problem,
-                    text: format!("{title}: {}", problem.text),
-                    details: stderr_details(played, side, files, self.config),
-                    stderr_end: stderr_end(played, side),
-                });
-                self.causes.push((problem.cause.clone(), number));
-            }
-        }
-        repeated
     }
 
     /// Whether the games left could only repeat the problem just seen (its `cause`, first seen
@@ -553,11 +499,9 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         number: u32,
         count: u32,
     ) -> bool {
-        let left = count - number;
-        let Some(why) = needless_games(cause, repeated, number).filter(|_| left > 0) else {
+        if !self.said.stop_early(cause, repeated, number, count) {
             return false;
-        };
-        self.keep(stopped(left, &why));
+        }
         if let Some(process) = self.bot.take() {
             self.crlf_lines += process.crlf_lines();
         }
@@ -584,19 +528,19 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
     fn quit(&mut self, process: BotProcess) {
         match process.quit() {
             Some(_) if self.quit_noted => {}
-            Some(took) => self.note(
+            Some(took) => self.said.note(
                 Severity::Ok,
                 format!("quit: exited {} ms after 'quit'", took.as_millis()),
                 Vec::new(),
             ),
-            None if self.quit_failed => self.note(
+            None if self.quit_failed => self.said.note(
                 Severity::Again,
                 "quit: still running after 'quit' again".into(),
                 Vec::new(),
             ),
             None => {
                 self.quit_failed = true;
-                self.note(
+                self.said.note(
                     Severity::Problem,
                     format!(
                         "quit: still running {} ms after 'quit', so it was killed; exit when \
@@ -619,7 +563,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
         }
         let (crlf_lines, stderr_dropped) = (self.crlf_lines, self.stderr_dropped);
         if crlf_lines > 0 {
-            self.note(
+            self.said.note(
                 Severity::Warning,
                 format!(
                     "line ends: {crlf_lines} lines ended with CR LF; the referee accepts them, but \
@@ -629,7 +573,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             );
         }
         if stderr_dropped > 0 {
-            self.note(
+            self.said.note(
                 Severity::Warning,
                 format!(
                     "stderr flood: {stderr_dropped} bytes of debug output were dropped past the cap \
@@ -639,37 +583,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
                 Vec::new(),
             );
         }
-        self.findings
-    }
-}
-
-/// Why the games left could only repeat the problem just seen in game `number` (its `cause`,
-/// first seen in game `repeated` when it was seen before), when they could only.
-fn needless_games(cause: &Cause, repeated: Option<u32>, number: u32) -> Option<String> {
-    match (cause, repeated) {
-        (Cause::MissingFlush, _) => {
-            Some("every game would end the same way until the bot flushes its output".to_string())
-        }
-        (Cause::Fault { in_setup: true, .. }, Some(first)) => Some(format!(
-            "the bot failed the same way before its first move in games {first} and {number}, \
-             and the other games begin with the same setup"
-        )),
-        _ => None,
-    }
-}
-
-/// The finding that the last `left` games were not played, and `why`.
-fn stopped(left: u32, why: &str) -> Finding {
-    let games = if left == 1 {
-        "game was".to_string()
-    } else {
-        format!("{left} games were")
-    };
-    Finding {
-        severity: Severity::Stopped,
-        text: format!("the last {games} not played: {why}"),
-        details: Vec::new(),
-        stderr_end: None,
+        self.said.findings()
     }
 }
 
@@ -820,16 +734,15 @@ fn fault_problem(
                 result.detail
             ),
         ),
-        Termination::Timeout => (
-            "timeout",
-            format!(
-                "timeout: {}{}",
-                result.detail,
-                late_hint(late).unwrap_or_else(|| {
-                    ". Answer every 'turn' within its time, and flush".to_string()
-                })
-            ),
-        ),
+        Termination::Timeout => {
+            // A move quoted from its stderr: the detail already says where moves go, flushed.
+            let advice = match &result.line {
+                Some(_) => "",
+                None => ". Answer every 'turn' within its time, and flush",
+            };
+            let hint = late_hint(late).unwrap_or_else(|| advice.to_string());
+            ("timeout", format!("timeout: {}{hint}", result.detail))
+        }
         Termination::NotReady => {
             let mut text = format!(
                 "start-up failed: {}. Answer 'start' with 'ready NAME VERSION' within {} ms",
@@ -869,13 +782,19 @@ fn fault_problem(
         text.push_str(&hint);
     }
     Problem {
-        cause: Cause::Fault {
-            reason: result.reason,
-            violation: result.violation.clone(),
-            in_setup: played.ready[side.index()].is_none(),
-        },
+        cause: fault_cause(played, side),
         name,
         text,
+    }
+}
+
+/// The cause of the rule `side` broke in `played`, to say it once however many games show it.
+fn fault_cause(played: &PlayedGame, side: Side) -> Cause {
+    let result = &played.record.result;
+    Cause::Fault {
+        reason: result.reason,
+        violation: result.violation.clone(),
+        in_setup: played.ready[side.index()].is_none(),
     }
 }
 

@@ -2,15 +2,17 @@
 //! none of the native one's edge cases to try, so the bot plays the random bot through its
 //! adapter, once as each side, exactly as a tournament's table plays it (same adapter, clocks,
 //! margins and limits). Whatever it does wrong there is the game's verdict, said as the record
-//! says it, with the end of its stderr.
+//! says it, with the end of its stderr, once: a game that shows it again gets one short line, as
+//! for a bot speaking protocol.md.
 
+use super::said::Said;
 use super::{
-    fault_hints, late_hint, missing_flush, needless_games, stderr_details, stderr_end, stopped,
-    CheckConfig, CheckError, Finding, Severity, BUFFERING_VARIABLES,
+    fault_cause, fault_hints, late_hint, missing_flush, CheckConfig, CheckError, Finding, Problem,
+    Severity, BUFFERING_VARIABLES,
 };
-use crate::arbiter::GameRules;
+use crate::arbiter::{GameRules, PlayedGame};
 use crate::players::PlayerSpec;
-use crate::table::{FinishedGame, Player, Recorder, ScheduledGame, Table, TableSettings, Venue};
+use crate::table::{Player, Recorder, ScheduledGame, Table, TableSettings, Venue};
 use referee_bots::Level;
 use referee_cage::limits::Limits;
 use referee_cage::process_options::ProcessOptions;
@@ -21,7 +23,7 @@ use referee_rules::games::Side;
 pub(super) fn run_trial(
     config: &CheckConfig,
     supervisor: &Supervisor,
-    mut report: impl FnMut(&Finding),
+    report: impl FnMut(&Finding),
 ) -> Result<Vec<Finding>, CheckError> {
     let players = [
         Player {
@@ -58,7 +60,7 @@ pub(super) fn run_trial(
     // rather than played with the bot not knowing where the opening's marks are.
     crate::table::check_players(&venue, &players, &config.opening)?;
     let mut table = Table::new(supervisor);
-    let mut findings = Vec::new();
+    let mut said = Said::new(config, report);
     let games = [(1, Side::First), (2, Side::Second)];
     for (number, side) in games {
         let seats = match side {
@@ -71,49 +73,41 @@ pub(super) fn run_trial(
             opening: config.opening.clone(),
         };
         let finished = table.play(&venue, &players, &game, |_| {})?;
+        let played = &finished.played;
         let title = format!(
             "game {number} (through the {} adapter, as the {side} player)",
             config.player.protocol()
         );
-        let finding = finding(config, &finished, side, &title);
-        report(&finding);
-        findings.push(finding);
-        // A missing flush would end the next game the same way.
-        let left = games.len() as u32 - number;
-        let late = finished.played.late[side.index()].as_ref();
-        let flush = missing_flush(late);
-        let needless = flush.and_then(|flush| needless_games(&flush.cause, None, number));
-        if let Some(why) = needless.filter(|_| left > 0) {
-            let stop = stopped(left, &why);
-            report(&stop);
-            findings.push(stop);
-            break;
-        }
-    }
-    Ok(findings)
-}
-
-/// What game `finished` showed of the bot playing `side`: how it ended, or the rule it broke,
-/// a missing flush rather than the fault when its late answer shows one.
-fn finding(config: &CheckConfig, finished: &FinishedGame, side: Side, title: &str) -> Finding {
-    let played = &finished.played;
-    let result = &played.record.result;
-    if !played.faulted[side.index()] {
-        return Finding {
-            severity: Severity::Ok,
-            text: format!(
+        let Some(problem) = problem(config, played, side) else {
+            let result = &played.record.result;
+            let text = format!(
                 "{title}: played to the end ({}, {} moves in all)",
                 result.reason,
                 played.record.moves.len()
-            ),
-            details: Vec::new(),
-            stderr_end: None,
+            );
+            said.note(Severity::Ok, text, Vec::new());
+            continue;
         };
+        let repeated = said.problem(&problem, &title, number, played, side, finished.files());
+        if said.stop_early(&problem.cause, repeated, number, games.len() as u32) {
+            break;
+        }
+    }
+    Ok(said.findings())
+}
+
+/// The rule the bot playing `side` broke in `played`, as the record says it, a missing flush
+/// rather than the fault when its late answer shows one; `None` when it broke none.
+fn problem(config: &CheckConfig, played: &PlayedGame, side: Side) -> Option<Problem> {
+    if !played.faulted[side.index()] {
+        return None;
     }
     let late = played.late[side.index()].as_ref();
-    let text = match missing_flush(late) {
-        Some(flush) => flush.text,
-        None => fault_hints(played, side, &config.rules).into_iter().fold(
+    let result = &played.record.result;
+    let fault = || Problem {
+        cause: fault_cause(played, side),
+        name: result.reason.code(),
+        text: fault_hints(played, side, &config.rules).into_iter().fold(
             format!(
                 "{}: {}{}",
                 result.reason,
@@ -123,10 +117,5 @@ fn finding(config: &CheckConfig, finished: &FinishedGame, side: Side, title: &st
             |text, hint| format!("{text}; {hint}"),
         ),
     };
-    Finding {
-        severity: Severity::Problem,
-        text: format!("{title}: {text}"),
-        details: stderr_details(played, side, finished.files(), config),
-        stderr_end: stderr_end(played, side),
-    }
+    Some(missing_flush(late).unwrap_or_else(fault))
 }

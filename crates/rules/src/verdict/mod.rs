@@ -618,7 +618,8 @@ impl Verdict {
 
     /// The bot's line the sentence quotes, as the bot wrote it (the sentence escapes and
     /// shortens it): a reply that is not a move or an illegal move, a line written when not
-    /// asked, a Gomocup brain's refusal of the board or the rule.
+    /// asked, a Gomocup brain's refusal of the board or the rule, the move a bot that timed out
+    /// wrote on standard error.
     pub fn quoted_line(&self) -> Option<&str> {
         let Verdict::Forfeit { forfeit, .. } = self else {
             return None;
@@ -634,6 +635,7 @@ impl Verdict {
             Forfeit::Seat(
                 Fault::RefusedBoard { answer, .. } | Fault::RefusedRule { answer, .. },
             ) => Some(answer),
+            Forfeit::Late { on_stderr, .. } => on_stderr.as_deref(),
             _ => None,
         }
     }
