@@ -248,3 +248,23 @@ fn a_record_directory_that_cannot_be_made_is_refused_at_once() {
         );
     }
 }
+
+/// A tournament asked to play billions of games at once plays as many as it has: it made a
+/// worker for each and aborted, out of memory, before the first game.
+#[test]
+fn more_games_at_once_than_games_plays_them_all_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.toml"),
+        "game = \"tictactoe\"\nconcurrency = 4000000000\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n[[players]]\nname = \"b\"\nbuiltin = \"greedy\"\n",
+    )
+    .unwrap();
+    for args in [
+        &["tournament", "t.toml", "--out", "cup"][..],
+        &["tournament", "t.toml", "--out", "cup2", "-j", "4000000000"],
+    ] {
+        let output = referee_in(dir.path(), args, 0);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("2 games, 2 at a time"), "{stdout}");
+    }
+}
