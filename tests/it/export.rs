@@ -320,3 +320,23 @@ fn a_reader_that_goes_away_ends_the_export_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A mistyped path is said not to exist: it was said to hold no game record, as an empty
+/// folder is.
+#[test]
+fn a_path_that_does_not_exist_is_said_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["export", "no/such.json"][..],
+        &["export", "gone", "--files", "out"],
+    ] {
+        let output = referee()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let expected = format!("referee: {} does not exist\n", args[1]);
+        assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    }
+}

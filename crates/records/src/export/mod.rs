@@ -124,6 +124,12 @@ pub enum ExportError {
         /// The game's name, without its parameters.
         game: &'static str,
     },
+    /// A path that names nothing.
+    #[error("{path} does not exist")]
+    Missing {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// A path with no record file and no records file in it, nor in its `games/` folder.
     #[error("{path} holds no game record (NNNN.json) and no records file (games.jsonl)")]
     NoRecords {
@@ -223,6 +229,11 @@ fn holders(path: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ExportError> {
             .and_then(|name| name.to_str())
             .is_some_and(is_pack_name)
     };
+    if !path.exists() {
+        return Err(ExportError::Missing {
+            path: path.to_path_buf(),
+        });
+    }
     if path.is_file() {
         return Ok(if is_pack(path) {
             (Vec::new(), vec![path.to_path_buf()])
