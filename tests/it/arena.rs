@@ -627,3 +627,27 @@ fn a_second_server_on_a_port_in_use_stops_at_once_saying_so_once() {
         "the game being played is not cut off: {cut_off:?}"
     );
 }
+
+/// A cause that an error's own message already holds is said once: an arena database that
+/// cannot be opened said 'unable to open database file' twice, as the database library's
+/// error repeats its cause.
+#[test]
+fn a_database_that_cannot_be_opened_says_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    std::fs::create_dir(arena.join("arena.db")).unwrap();
+    let output = referee()
+        .args(["arena", "token"])
+        .arg(&arena)
+        .arg("ann")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert_eq!(
+        said.matches("unable to open database file").count(),
+        1,
+        "{said}"
+    );
+}
