@@ -651,3 +651,27 @@ fn a_database_that_cannot_be_opened_says_why_once() {
         "{said}"
     );
 }
+
+/// A token asked of a folder that is no arena's is refused, saying how to make one: it said
+/// 'unable to open database file' for a folder that does not exist, and made a database in
+/// any other.
+#[test]
+fn a_token_of_a_folder_that_is_no_arena_says_how_to_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["nowhere", "."] {
+        let output = referee()
+            .current_dir(dir.path())
+            .args(["arena", "token", folder, "ann"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!(
+                "referee: {folder} is not an arena's folder (it has no arena.toml): make one \
+                 with referee arena init {folder}\n"
+            )
+        );
+    }
+    assert!(!dir.path().join("arena.db").exists());
+}

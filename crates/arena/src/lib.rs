@@ -54,6 +54,12 @@ pub enum ArenaError {
     /// A worker's start.
     #[error(transparent)]
     Worker(#[from] worker::WorkerError),
+    /// A folder without `arena.toml`, given for an arena's.
+    #[error("{dir} is not an arena's folder (it has no arena.toml): make one with referee arena init {dir}")]
+    NotAnArena {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// Files or the network.
     #[error("{what}")]
     Io {
@@ -283,6 +289,12 @@ pub fn token(
     user: &str,
     admin: bool,
 ) -> Result<String, ArenaError> {
+    // Its database would otherwise be made there, for no arena.
+    if database.is_none() && !dir.join("arena.toml").is_file() {
+        return Err(ArenaError::NotAnArena {
+            dir: dir.to_path_buf(),
+        });
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
