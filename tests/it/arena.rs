@@ -675,3 +675,22 @@ fn a_token_of_a_folder_that_is_no_arena_says_how_to_make_one() {
     }
     assert!(!dir.path().join("arena.db").exists());
 }
+
+/// A second `arena init` of a folder leaves its arena.toml as it is and says what to do: it
+/// said 'arena.toml exists: entity already exists'.
+#[test]
+fn a_second_init_says_the_arena_is_there_already() {
+    let dir = tempfile::tempdir().unwrap();
+    init(&dir.path().join("arena"));
+    let output = referee()
+        .current_dir(dir.path())
+        .args(["arena", "init", "arena"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: arena holds an arena.toml already (left as it is): edit it, or start the \
+         arena with referee arena serve arena\n"
+    );
+}
