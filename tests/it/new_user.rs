@@ -268,3 +268,45 @@ fn more_games_at_once_than_games_plays_them_all_at_once() {
         assert!(stdout.contains("2 games, 2 at a time"), "{stdout}");
     }
 }
+
+/// A value of the wrong type where a file wants a table is told what table: the parser named
+/// the referee's own Rust types ('expected struct RawPlayer').
+#[test]
+fn a_value_where_a_table_belongs_is_told_what_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = "name = \"x\"\ngame = \"tictactoe\"\n";
+    for (command, text, expected) in [
+        (
+            "tournament",
+            "players = [\"a\", \"b\"]",
+            "expected a player's table, [[players]]",
+        ),
+        (
+            "tournament",
+            "openings = \"deck.txt\"\n[[players]]\nname = \"a\"\nbuiltin = \"random\"",
+            "expected a table, { file = \"openings.txt\" } or { plies = N }",
+        ),
+        (
+            "contest",
+            "sources = \"s\"\nlanguages = { python = \"pypy3\" }",
+            "expected a language's table, [languages.NAME]",
+        ),
+    ] {
+        std::fs::write(dir.path().join("f.toml"), format!("{start}{text}\n")).unwrap();
+        let output = referee_in(dir.path(), &[command, "f.toml"], 2);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(expected) && !stderr.contains("struct"),
+            "{stderr}"
+        );
+    }
+    let arena = dir.path().join("arena");
+    std::fs::create_dir(&arena).unwrap();
+    std::fs::write(arena.join("arena.toml"), "ladders = [\"a\"]\n").unwrap();
+    let output = referee_in(dir.path(), &["arena", "serve", "arena", "--port", "0"], 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("expected a ladder's table, [[ladders]]"),
+        "{stderr}"
+    );
+}

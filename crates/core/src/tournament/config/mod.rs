@@ -187,7 +187,10 @@ enum FormatName {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a player's table, [[players]] with name = \"...\" and command = \"...\" or builtin = \"...\""
+)]
 struct RawPlayer {
     name: String,
     command: Option<String>,
@@ -204,7 +207,10 @@ struct RawPlayer {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table, { file = \"openings.txt\" } or { plies = N }"
+)]
 struct RawOpenings {
     file: Option<PathBuf>,
     #[serde(default)]
