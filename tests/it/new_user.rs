@@ -310,3 +310,32 @@ fn a_value_where_a_table_belongs_is_told_what_table() {
         "{stderr}"
     );
 }
+
+/// A second match into a record directory is refused before it plays, the first match's
+/// records kept: it wrote its games over them (over some of them when it had fewer games,
+/// leaving two matches mixed as one).
+#[test]
+fn a_match_into_a_record_directory_of_an_earlier_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "match",
+        "tictactoe",
+        "builtin:random",
+        "builtin:greedy",
+        "--record",
+        "games",
+    ];
+    referee_in(dir.path(), &args, 0);
+    let first = std::fs::read(dir.path().join("games/0001.json")).unwrap();
+    let output = referee_in(dir.path(), &args, 2);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: the record directory games holds an earlier run's records: record into a \
+         new one, or empty it\n"
+    );
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        std::fs::read(dir.path().join("games/0001.json")).unwrap(),
+        first
+    );
+}
