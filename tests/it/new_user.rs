@@ -339,3 +339,34 @@ fn a_match_into_a_record_directory_of_an_earlier_run_is_refused() {
         first
     );
 }
+
+/// A tournament file and an output folder whose names are not UTF-8 are used as they are: the
+/// referee panicked ('called `Result::unwrap()` on an `Err` value') as it wrote who holds the
+/// journal.
+#[test]
+fn a_tournament_file_named_in_bytes_that_are_not_utf8_is_played() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"cup\xff.toml");
+    std::fs::write(
+        dir.path().join(name),
+        "name = \"cup\"\ngame = \"tictactoe\"\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n[[players]]\nname = \"b\"\nbuiltin = \"greedy\"\n",
+    )
+    .unwrap();
+    let out = std::ffi::OsStr::from_bytes(b"out\xff");
+    let output = referee()
+        .current_dir(dir.path())
+        .arg("tournament")
+        .arg(name)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(dir.path().join(out).join("journal.jsonl").is_file());
+}

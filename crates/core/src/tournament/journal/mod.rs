@@ -544,7 +544,10 @@ impl WriterLock {
             Err((_, errno)) => return Err(io_error(errno.into())),
         };
         let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-        let command: Vec<String> = std::env::args().collect();
+        // Lossy: an argument that is not UTF-8 (a file name) must not stop the run.
+        let command: Vec<String> = std::env::args_os()
+            .map(|arg| arg.to_string_lossy().into_owned())
+            .collect();
         let holder = format!(
             "pid {} on {}, since {}: {}\n",
             std::process::id(),
