@@ -581,7 +581,11 @@ impl Tournament {
         let raw: RawConfig = toml::from_str(text).map_err(syntax)?;
         let settings: Settings = toml::from_str(text).map_err(syntax)?;
         let name = raw.name.clone().unwrap_or_else(|| default_name.to_string());
-        check_name("name", &name)?;
+        let key = match raw.name {
+            Some(_) => "name",
+            None => "name (the file's own, as it gives none: write name = \"...\")",
+        };
+        check_name(key, &name)?;
         let spec = raw.game_spec()?;
         let time = settings
             .time_control()

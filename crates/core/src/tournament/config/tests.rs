@@ -274,6 +274,22 @@ fn a_missing_key_is_named() {
     assert!(message.contains("missing field `game`"), "{message}");
 }
 
+/// A file that gives no name is named after itself, which may be no usable name: the user is
+/// told where the name came from and how to give one.
+#[test]
+fn a_file_name_that_is_no_usable_name_says_to_write_one() {
+    let Err(Problem::Invalid(message)) = Tournament::parse(MINIMAL, "my cup") else {
+        panic!("accepted");
+    };
+    assert!(
+        message.starts_with(
+            "name (the file's own, as it gives none: write name = \"...\"): 'my cup' is not a \
+             usable name"
+        ),
+        "{message}"
+    );
+}
+
 /// The decks shipped in openings/: each loads for its game, and every opening in it is legal,
 /// leaves the game going with moves to make, and appears once.
 #[test]
