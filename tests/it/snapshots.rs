@@ -114,6 +114,7 @@ fn error_messages() {
         "speed=3",
         "move=99999999999999999999",
         "bank=0,increment=100",
+        "strikes=999999999,hard=50",
     ] {
         let error = TimeControl::parse_over(TimeControl::default(), spec).unwrap_err();
         show(&format!("time {spec:?}"), error.to_string());
