@@ -694,3 +694,29 @@ fn a_second_init_says_the_arena_is_there_already() {
          arena with referee arena serve arena\n"
     );
 }
+
+/// An arena's address without http:// is refused saying how to write it: it said 'the arena
+/// did not answer: Bad URL: failed to parse URL: RelativeUrlWithoutBase: relative URL without
+/// a base', having asked nothing.
+#[test]
+fn a_server_address_without_http_says_how_to_write_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = "referee: --server takes the arena's address, http://HOST:PORT (e.g. \
+                    http://127.0.0.1:8400), not '127.0.0.1:8400'\n";
+    for args in [
+        &["leaderboard", "--ladder", "uttt"][..],
+        &[
+            "submit", "--token", "t", "--ladder", "uttt", "--name", "a", ".",
+        ],
+    ] {
+        let output = referee()
+            .current_dir(dir.path())
+            .arg("arena")
+            .args(args)
+            .args(["--server", "127.0.0.1:8400"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    }
+}
