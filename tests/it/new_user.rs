@@ -370,3 +370,45 @@ fn a_tournament_file_named_in_bytes_that_are_not_utf8_is_played() {
     );
     assert!(dir.path().join(out).join("journal.jsonl").is_file());
 }
+
+/// `referee serve` given a file says to serve its directory, and given a directory that does
+/// not exist says so before serving: it served an empty index without a word either way.
+#[test]
+fn serve_says_what_it_cannot_show() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("games")).unwrap();
+    std::fs::write(dir.path().join("games/0001.json"), "{}").unwrap();
+    assert_eq!(
+        first_error_line(dir.path(), &["serve", "games/0001.json", "--port", "0"]),
+        "referee: games/0001.json is a file: serve the directory holding it (referee serve \
+         games)"
+    );
+    assert_eq!(
+        first_error_line(dir.path(), &["serve", "gmaes", "--port", "0"]),
+        "referee: note: gmaes does not exist (yet): its games appear once it is made"
+    );
+}
+
+/// The first line the referee writes on stderr within 10 s (none: empty), then it is stopped.
+fn first_error_line(dir: &Path, args: &[&str]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut child = referee()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let line = BufReader::new(stderr).lines().next();
+        let _ = sender.send(line.and_then(Result::ok).unwrap_or_default());
+    });
+    let line = lines
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .unwrap_or_default();
+    let _ = child.kill();
+    child.wait().unwrap();
+    line
+}
