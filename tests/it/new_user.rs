@@ -429,3 +429,17 @@ fn a_report_from_a_folder_that_does_not_exist_says_so() {
         "referee: no game records found in reslts (which does not exist), empty\n"
     );
 }
+
+/// A report into a folder that cannot be made names that folder: it named the page in it.
+#[test]
+fn a_report_into_a_file_names_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["match", "tictactoe", "builtin:random", "builtin:greedy"];
+    referee_in(dir.path(), &[&args[..], &["--record", "games"]].concat(), 0);
+    std::fs::write(dir.path().join("site"), "").unwrap();
+    let output = referee_in(dir.path(), &["report", "site", "--from", "games"], 2);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: cannot write site: File exists (os error 17)\n"
+    );
+}

@@ -78,7 +78,10 @@ pub fn write_report(
         path: path.clone(),
         source,
     };
-    fs::create_dir_all(out_dir).map_err(write_error)?;
+    fs::create_dir_all(out_dir).map_err(|source| ReportError::Write {
+        path: out_dir.to_path_buf(),
+        source,
+    })?;
     let mut page = Page::begin(File::create(&path).map_err(write_error)?).map_err(write_error)?;
     let index = json!({ "generation": 0, "sources": library.sources, "games": games });
     page.data(&format!("{{\"index\":{index},\"games\":{{"))
