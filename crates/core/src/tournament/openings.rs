@@ -253,7 +253,10 @@ mod tests {
         let error = deck("0 0,1 0,0 1,1 1,0 2\n", "tictactoe")
             .unwrap_err()
             .to_string();
-        assert!(error.contains("must not end the game"), "{error}");
+        assert!(
+            error.contains("ends the game: an opening must leave it going"),
+            "{error}"
+        );
         let error = deck("# nothing\n\n", "tictactoe").unwrap_err().to_string();
         assert!(error.contains("holds no opening"), "{error}");
         let error = Openings::from_file(
