@@ -443,3 +443,20 @@ fn a_report_into_a_file_names_the_folder() {
         "referee: cannot write site: File exists (os error 17)\n"
     );
 }
+
+/// A contest asked to build billions of players at once says it builds as many as it has.
+#[test]
+fn a_contest_builds_no_more_at_once_than_it_has_players() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        "name = \"c\"\ngame = \"tictactoe\"\nsandbox = false\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n[[players]]\nname = \"b\"\nbuiltin = \"greedy\"\n",
+    )
+    .unwrap();
+    let output = referee_in(dir.path(), &["contest", "c.toml", "-j", "4000000000"], 0);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("2 players; building and checking 2 at a time"),
+        "{stdout}"
+    );
+}
