@@ -117,17 +117,17 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     if let Err(error) = settings.validate() {
         bail!("--{} must be {error}", error.key().replace('_', "-"));
     }
-    let base = settings.time_control()?;
+    let base = settings.time_control().context("--time")?;
     let time = [
-        TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
-        TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
+        TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or("")).context("--time-a")?,
+        TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or("")).context("--time-b")?,
     ];
     let table = settings.table(spec.clone(), true);
     let host = host::prepare(&table.process)?;
-    let base = settings.limits()?;
+    let base = settings.limits().context("--limits")?;
     let limits = [
-        Limits::parse_over(base, args.limits_a.as_deref().unwrap_or(""))?,
-        Limits::parse_over(base, args.limits_b.as_deref().unwrap_or(""))?,
+        Limits::parse_over(base, args.limits_a.as_deref().unwrap_or("")).context("--limits-a")?,
+        Limits::parse_over(base, args.limits_b.as_deref().unwrap_or("")).context("--limits-b")?,
     ];
     if let Some(warning) = host::processes_limit_warning(&limits) {
         eprintln!("referee: warning: {warning}");

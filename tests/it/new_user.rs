@@ -460,3 +460,23 @@ fn a_contest_builds_no_more_at_once_than_it_has_players() {
         "{stdout}"
     );
 }
+
+/// A bad time control or limit says which option gave it: '--time-b x' said only "bad time
+/// control 'x'", leaving the user to find which of --time, --time-a and --time-b it was.
+#[test]
+fn a_bad_time_control_or_limit_names_its_option() {
+    let dir = tempfile::tempdir().unwrap();
+    for (option, value) in [
+        ("--time", "move=0"),
+        ("--time-b", "x"),
+        ("--limits-a", "cpu=0"),
+    ] {
+        let match_args = ["match", "tictactoe", "builtin:random", "builtin:random"];
+        let output = referee_in(dir.path(), &[&match_args[..], &[option, value]].concat(), 2);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with(&format!("referee: {option}: bad ")),
+            "{stderr}"
+        );
+    }
+}
