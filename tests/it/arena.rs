@@ -720,3 +720,21 @@ fn a_server_address_without_http_says_how_to_write_it() {
         assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
     }
 }
+
+/// A PostgreSQL address where no database answers is said at once, with why: the arena
+/// waited 30 s, then said only 'pool timed out while waiting for an open connection'.
+#[test]
+fn a_database_address_where_none_answers_is_said_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = referee()
+        .args(["arena", "token"])
+        .arg(dir.path())
+        .args(["ann", "--database", "postgres://127.0.0.1:47499/arena"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("Connection refused"), "{said}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
