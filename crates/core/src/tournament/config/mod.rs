@@ -605,6 +605,16 @@ impl Tournament {
         if raw.concurrency == Some(0) {
             return Err(Problem::Invalid("concurrency: at least 1".into()));
         }
+        if raw
+            .output
+            .as_ref()
+            .is_some_and(|out| out.as_os_str().is_empty())
+        {
+            return Err(Problem::Invalid(
+                "output: empty: name the folder for the results, or leave output out (results/NAME)"
+                    .into(),
+            ));
+        }
         Ok(Tournament {
             output: raw
                 .output

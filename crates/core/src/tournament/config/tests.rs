@@ -232,6 +232,10 @@ fn bad_values_are_named() {
             "concurrency: at least 1",
         ),
         (
+            format!("output = \"\"\n{MINIMAL}"),
+            "output: empty: name the folder for the results",
+        ),
+        (
             "game = \"tictactoe\"\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n".to_string(),
             "at least 2 players",
         ),
