@@ -43,13 +43,14 @@ pub(super) fn run(args: ServeArgs) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a file given for a directory; notes a directory that does not exist (yet), whose
-/// games appear once a run makes it, rather than serve an empty index without a word.
+/// Refuses a file (or a device) given for a directory; notes a directory that does not exist
+/// (yet), whose games appear once a run makes it, rather than serve an empty index without a
+/// word.
 fn check_dirs(dirs: &[PathBuf]) -> Result<()> {
     for dir in dirs {
-        if dir.is_file() {
+        if dir.exists() && !dir.is_dir() {
             bail!(
-                "{} is a file: serve the directory holding it (referee serve {})",
+                "{} is not a directory: serve the directory holding it (referee serve {})",
                 dir.display(),
                 dir.parent()
                     .filter(|parent| !parent.as_os_str().is_empty())

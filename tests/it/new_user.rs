@@ -380,8 +380,12 @@ fn serve_says_what_it_cannot_show() {
     std::fs::write(dir.path().join("games/0001.json"), "{}").unwrap();
     assert_eq!(
         first_error_line(dir.path(), &["serve", "games/0001.json", "--port", "0"]),
-        "referee: games/0001.json is a file: serve the directory holding it (referee serve \
-         games)"
+        "referee: games/0001.json is not a directory: serve the directory holding it \
+         (referee serve games)"
+    );
+    assert_eq!(
+        first_error_line(dir.path(), &["serve", "/dev/null", "--port", "0"]),
+        "referee: /dev/null is not a directory: serve the directory holding it (referee serve /dev)"
     );
     assert_eq!(
         first_error_line(dir.path(), &["serve", "gmaes", "--port", "0"]),
