@@ -484,3 +484,19 @@ fn a_bad_time_control_or_limit_names_its_option() {
         );
     }
 }
+
+/// A file that is no record, found by report, is noted as a report's: the note began
+/// 'referee: serve:' in a report.
+#[test]
+fn a_report_notes_a_file_that_is_no_record_as_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["match", "tictactoe", "builtin:random", "builtin:greedy"];
+    referee_in(dir.path(), &[&args[..], &["--record", "games"]].concat(), 0);
+    std::fs::write(dir.path().join("games/0003.json"), "garbage").unwrap();
+    let output = referee_in(dir.path(), &["report", "site", "--from", "games"], 0);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: note: games/0003.json is not a game record: expected value at line 1 column \
+         1; left out\n"
+    );
+}
