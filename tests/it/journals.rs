@@ -265,3 +265,21 @@ fn games_in_two_journals_are_noted_once_for_them_all() {
         format!("referee: note: {journal}: 4 games (1, 2, 3, 4) also in {journal}, counted once\n")
     );
 }
+
+/// An output directory that cannot be made is named: a file in its way was said as
+/// 'cannot use the journal out/journal.jsonl: File exists'.
+#[test]
+fn an_output_directory_that_cannot_be_made_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &builtins(), "");
+    let out = dir.path().join("out");
+    std::fs::write(&out, "").unwrap();
+    let message = refused(&["tournament", &config, "--out", out.to_str().unwrap()]);
+    assert_eq!(
+        message,
+        format!(
+            "referee: cannot make the output directory {}: File exists (os error 17)\n",
+            out.display()
+        )
+    );
+}

@@ -223,6 +223,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
 /// A journal that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
+    /// The folder of the journal cannot be made (a file in the way).
+    #[error("cannot make the output directory {dir}")]
+    OutputDir {
+        /// The folder.
+        dir: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
     /// The journal or its lock file cannot be opened, read or written.
     #[error("cannot use the journal {path}")]
     Io {
@@ -585,7 +594,10 @@ impl Journal {
             source,
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io_error)?;
+            std::fs::create_dir_all(dir).map_err(|source| JournalError::OutputDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
         let lock = WriterLock::take(path)?;
         let existing = match read(path) {
