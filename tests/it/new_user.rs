@@ -500,3 +500,21 @@ fn a_report_notes_a_file_that_is_no_record_as_its_own() {
          1; left out\n"
     );
 }
+
+/// A contest's output folder that cannot be made is named: a file in its way was said as
+/// 'cannot use the journal out/journal.jsonl: Not a directory'.
+#[test]
+fn a_contest_output_folder_that_cannot_be_made_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        "name = \"c\"\ngame = \"tictactoe\"\nsandbox = false\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n[[players]]\nname = \"b\"\nbuiltin = \"greedy\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("out"), "").unwrap();
+    let output = referee_in(dir.path(), &["contest", "c.toml", "--out", "out"], 2);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: cannot write out: File exists (os error 17)\n"
+    );
+}
