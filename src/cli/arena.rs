@@ -226,13 +226,7 @@ fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
     }
     let version = client::wait(submission, id, Duration::from_secs(1800))?;
     let text = |key: &str| version[key].as_str().unwrap_or_default().to_string();
-    println!(
-        "version {} ({}, {}): {}",
-        version["number"],
-        text("language"),
-        text("protocol"),
-        text("state")
-    );
+    println!("{}", version_line(&version));
     if !text("build_log").is_empty() {
         println!("build: {}", text("build_log"));
     }
@@ -242,9 +236,41 @@ fn submit(submission: &Submission<'_>, wait: bool) -> Result<()> {
     Ok(())
 }
 
+/// A version's number, its language and protocol where known, and its state: `version 1
+/// (python, native): passed`, or `version 1 (native): failed` for sources of no language.
+fn version_line(version: &serde_json::Value) -> String {
+    let known: Vec<&str> = ["language", "protocol"]
+        .iter()
+        .filter_map(|key| version[key].as_str().filter(|text| !text.is_empty()))
+        .collect();
+    format!(
+        "version {} ({}): {}",
+        version["number"],
+        known.join(", "),
+        version["state"].as_str().unwrap_or_default()
+    )
+}
+
 /// HOST-PID: a worker's name unless it is given one.
 fn default_worker_name() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map_or_else(|_| "worker".into(), |name| name.trim().to_string());
     format!("{host}-{}", std::process::id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Sources of no known language fail without one: the line said '(, native)'.
+    #[test]
+    fn a_version_line_names_only_what_is_known() {
+        let version = |language: &str| json!({ "number": 1, "language": language, "protocol": "native", "state": "failed" });
+        assert_eq!(
+            version_line(&version("python")),
+            "version 1 (python, native): failed"
+        );
+        assert_eq!(version_line(&version("")), "version 1 (native): failed");
+    }
 }

@@ -100,7 +100,9 @@ pub(super) fn run(args: ContestArgs) -> Result<()> {
     }
     contest.build.rebuild = args.rebuild;
     referee_cage::boxes::use_box_ids(contest.box_ids)?;
-    let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency());
+    // Never more at once than there are players to build and check.
+    let jobs = referee_core::tournament::runner::jobs(args.jobs, contest.concurrency())
+        .min(contest.players.len().max(1));
     let resume = args.resume || !args.rejudge.is_empty();
     for name in &args.rejudge {
         if !contest.players.iter().any(|player| player.name == *name) {

@@ -14,6 +14,7 @@ use referee_core::report::{
 use referee_core::settings::Settings;
 use referee_core::standings::sprt::SprtSpec;
 use referee_core::table::{Player, Recorder, Venue};
+use referee_records::export::is_record_name;
 use referee_rules::clock::TimeControl;
 use referee_rules::games::GameSpec;
 use std::path::PathBuf;
@@ -72,7 +73,8 @@ pub(super) struct MatchArgs {
     /// games also Gomocup's offsets from the centre, e.g. "0,0, 1,0, 1,1".
     #[arg(long, value_name = "MOVES")]
     opening: Option<String>,
-    /// Write a JSON record, a transcript and the bots' stderr for every game into DIR.
+    /// Write a JSON record, a transcript and the bots' stderr for every game into DIR (a new
+    /// or empty one: an earlier run's records there are not written over).
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
     /// Resource limits of player A only, overriding --limits where it names a key.
@@ -115,17 +117,17 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     if let Err(error) = settings.validate() {
         bail!("--{} must be {error}", error.key().replace('_', "-"));
     }
-    let base = settings.time_control()?;
+    let base = settings.time_control().context("--time")?;
     let time = [
-        TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or(""))?,
-        TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or(""))?,
+        TimeControl::parse_over(base, args.time_a.as_deref().unwrap_or("")).context("--time-a")?,
+        TimeControl::parse_over(base, args.time_b.as_deref().unwrap_or("")).context("--time-b")?,
     ];
     let table = settings.table(spec.clone(), true);
     let host = host::prepare(&table.process)?;
-    let base = settings.limits()?;
+    let base = settings.limits().context("--limits")?;
     let limits = [
-        Limits::parse_over(base, args.limits_a.as_deref().unwrap_or(""))?,
-        Limits::parse_over(base, args.limits_b.as_deref().unwrap_or(""))?,
+        Limits::parse_over(base, args.limits_a.as_deref().unwrap_or("")).context("--limits-a")?,
+        Limits::parse_over(base, args.limits_b.as_deref().unwrap_or("")).context("--limits-b")?,
     ];
     if let Some(warning) = host::processes_limit_warning(&limits) {
         eprintln!("referee: warning: {warning}");
@@ -141,7 +143,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
         venue: Venue {
             settings: table,
             referee_exe: host.referee_exe,
-            records: super::record_dir(args.record)?.map(Recorder::Files),
+            records: record_dir(args.record)?.map(Recorder::Files),
         },
         players: [player(0, player_a), player(1, player_b)],
         opening,
@@ -208,6 +210,27 @@ fn odd_games_note(games: u32) -> Option<String> {
             games + 1
         )
     })
+}
+
+/// The directory the games are recorded into (see [`super::record_dir`]), refused when it
+/// holds records already, as a tournament's output is: this match's would write over an
+/// earlier run's, or over some of them and leave two runs mixed as one.
+fn record_dir(dir: Option<PathBuf>) -> Result<Option<PathBuf>> {
+    let dir = super::record_dir(dir)?;
+    if let Some(dir) = &dir {
+        let earlier = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot read the record directory {}", dir.display()))?
+            .flatten()
+            .any(|entry| entry.file_name().to_str().is_some_and(is_record_name));
+        if earlier {
+            bail!(
+                "the record directory {} holds an earlier run's records: record into a new \
+                 one, or empty it",
+                dir.display()
+            );
+        }
+    }
+    Ok(dir)
 }
 
 #[cfg(test)]

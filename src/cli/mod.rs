@@ -128,10 +128,24 @@ pub(crate) fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("referee: {error:#}");
+            eprintln!("referee: {}", message(&error));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes, joined by ': ', leaving out a cause its error already says (as
+/// some libraries' errors do: 'error returned from database: X' caused by 'X').
+fn message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain().map(ToString::to_string) {
+        if text.is_empty() {
+            text = cause;
+        } else if !text.ends_with(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

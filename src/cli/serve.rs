@@ -1,16 +1,17 @@
 //! `referee serve`: the web viewer over record and tournament directories.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use referee_web::{serve, ServeOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub(super) struct ServeArgs {
     /// Directories to serve: --record directories (NNNN.json), tournament outputs
     /// (journal.jsonl and games.jsonl), or directories holding such directories (results/). Games
-    /// being played into them (referee match --record DIR, a tournament) appear and move live.
+    /// being played into them (referee match --record DIR, a tournament) appear and move live,
+    /// in a directory made after the server started too.
     #[arg(value_name = "DIR", default_values = ["results", "records"])]
     dirs: Vec<PathBuf>,
     /// The port to listen on (0: any free port).
@@ -28,6 +29,7 @@ pub(super) struct ServeArgs {
 }
 
 pub(super) fn run(args: ServeArgs) -> Result<()> {
+    check_dirs(&args.dirs)?;
     let options = ServeOptions {
         dirs: args.dirs.clone(),
         address: SocketAddr::new(args.bind, args.port),
@@ -38,5 +40,30 @@ pub(super) fn run(args: ServeArgs) -> Result<()> {
         println!("serving {} at {url}", dirs.join(", "));
         println!("(new games and moves appear as they are played; Ctrl-C stops)");
     })?;
+    Ok(())
+}
+
+/// Refuses a file (or a device) given for a directory; notes a directory that does not exist
+/// (yet), whose games appear once a run makes it, rather than serve an empty index without a
+/// word.
+fn check_dirs(dirs: &[PathBuf]) -> Result<()> {
+    for dir in dirs {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "{} is not a directory: serve the directory holding it (referee serve {})",
+                dir.display(),
+                dir.parent()
+                    .filter(|parent| !parent.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."))
+                    .display()
+            );
+        }
+        if !dir.exists() {
+            eprintln!(
+                "referee: note: {} does not exist (yet): its games appear once it is made",
+                dir.display()
+            );
+        }
+    }
     Ok(())
 }

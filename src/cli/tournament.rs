@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 pub(super) struct TournamentArgs {
     /// The tournament's configuration file (TOML).
     config: PathBuf,
-    /// Games played at once [default: the configuration's concurrency, else half the CPU cores,
-    /// at least 1: a game runs two bots]. With exactly as many games at once as the CPU cores
+    /// Games played at once, never more than the games to play [default: the configuration's
+    /// concurrency, else half the CPU cores, at least 1: a game runs two bots]. With exactly as many games at once as the CPU cores
     /// the referee may use, each game and its two bots run on one core of their own (a bot's
     /// threads share that core).
     #[arg(
@@ -57,6 +57,26 @@ pub(super) fn run(args: TournamentArgs) -> Result<()> {
     )
 }
 
+/// How many of the `games` to play run at once: `asked`, else the file's concurrency, else half
+/// the cores, or with `pin_games` as many games as the machine holds, each on a processor of
+/// its own; never more than the games (a worker each: billions asked would abort the referee).
+fn games_at_once(tournament: &Tournament, asked: Option<usize>, games: u64) -> usize {
+    let jobs = if tournament.pin_games {
+        let memory_per_game = tournament
+            .players
+            .iter()
+            .filter_map(|player| player.limits.memory_mb)
+            .max()
+            .map(|mb| 2 * mb);
+        asked
+            .or(tournament.concurrency)
+            .unwrap_or_else(|| runner::games_the_machine_holds(memory_per_game))
+    } else {
+        runner::jobs(asked, tournament.concurrency)
+    };
+    jobs.min(usize::try_from(games).unwrap_or(usize::MAX).max(1))
+}
+
 /// Plays `tournament` (or its `shard`) into `out` with bots of `host`, `jobs` games at a time
 /// (else the file's concurrency, else half the cores, or with `pin_games` as many games as the
 /// machine holds, each on a processor of its own), then prints and saves its standings:
@@ -76,20 +96,10 @@ pub(super) fn play(
         &tournament.players,
         tournament.table.process.working_dir.as_deref(),
     )?;
+    let schedule = &tournament.schedule;
+    let games = schedule.games_in(shard);
+    let jobs = games_at_once(tournament, jobs, games);
     let cores = runner::cores();
-    let jobs = if tournament.pin_games {
-        // A game on a processor of its own: as many as the machine holds.
-        let memory_per_game = tournament
-            .players
-            .iter()
-            .filter_map(|player| player.limits.memory_mb)
-            .max()
-            .map(|mb| 2 * mb);
-        jobs.or(tournament.concurrency)
-            .unwrap_or_else(|| runner::games_the_machine_holds(memory_per_game))
-    } else {
-        runner::jobs(jobs, tournament.concurrency)
-    };
     if jobs > cores {
         eprintln!(
             "referee: warning: -j {jobs} plays {jobs} games at once on {cores} CPU cores; bots may be slowed down and lose on time"
@@ -103,8 +113,6 @@ pub(super) fn play(
         referee_exe: host.referee_exe.clone(),
         pin: tournament.pin_games,
     };
-    let schedule = &tournament.schedule;
-    let games = schedule.games_in(shard);
     say(&format!(
         "tournament {}: {}, {} players, {}, {} games per pairing, openings: {}",
         tournament.name,

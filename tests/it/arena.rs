@@ -627,3 +627,114 @@ fn a_second_server_on_a_port_in_use_stops_at_once_saying_so_once() {
         "the game being played is not cut off: {cut_off:?}"
     );
 }
+
+/// A cause that an error's own message already holds is said once: an arena database that
+/// cannot be opened said 'unable to open database file' twice, as the database library's
+/// error repeats its cause.
+#[test]
+fn a_database_that_cannot_be_opened_says_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    std::fs::create_dir(arena.join("arena.db")).unwrap();
+    let output = referee()
+        .args(["arena", "token"])
+        .arg(&arena)
+        .arg("ann")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert_eq!(
+        said.matches("unable to open database file").count(),
+        1,
+        "{said}"
+    );
+}
+
+/// A token asked of a folder that is no arena's is refused, saying how to make one: it said
+/// 'unable to open database file' for a folder that does not exist, and made a database in
+/// any other.
+#[test]
+fn a_token_of_a_folder_that_is_no_arena_says_how_to_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["nowhere", "."] {
+        let output = referee()
+            .current_dir(dir.path())
+            .args(["arena", "token", folder, "ann"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!(
+                "referee: {folder} is not an arena's folder (it has no arena.toml): make one \
+                 with referee arena init {folder}\n"
+            )
+        );
+    }
+    assert!(!dir.path().join("arena.db").exists());
+}
+
+/// A second `arena init` of a folder leaves its arena.toml as it is and says what to do: it
+/// said 'arena.toml exists: entity already exists'.
+#[test]
+fn a_second_init_says_the_arena_is_there_already() {
+    let dir = tempfile::tempdir().unwrap();
+    init(&dir.path().join("arena"));
+    let output = referee()
+        .current_dir(dir.path())
+        .args(["arena", "init", "arena"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: arena holds an arena.toml already (left as it is): edit it, or start the \
+         arena with referee arena serve arena\n"
+    );
+}
+
+/// An arena's address without http:// is refused saying how to write it: it said 'the arena
+/// did not answer: Bad URL: failed to parse URL: RelativeUrlWithoutBase: relative URL without
+/// a base', having asked nothing.
+#[test]
+fn a_server_address_without_http_says_how_to_write_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = "referee: --server takes the arena's address, http://HOST:PORT (e.g. \
+                    http://127.0.0.1:8400), not '127.0.0.1:8400'\n";
+    for args in [
+        &["leaderboard", "--ladder", "uttt"][..],
+        &[
+            "submit", "--token", "t", "--ladder", "uttt", "--name", "a", ".",
+        ],
+    ] {
+        let output = referee()
+            .current_dir(dir.path())
+            .arg("arena")
+            .args(args)
+            .args(["--server", "127.0.0.1:8400"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    }
+}
+
+/// A PostgreSQL address where no database answers is said at once, with why: the arena
+/// waited 30 s, then said only 'pool timed out while waiting for an open connection'.
+#[test]
+fn a_database_address_where_none_answers_is_said_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = referee()
+        .args(["arena", "token"])
+        .arg(dir.path())
+        .args(["ann", "--database", "postgres://127.0.0.1:47499/arena"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("Connection refused"), "{said}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

@@ -320,3 +320,42 @@ fn a_reader_that_goes_away_ends_the_export_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A mistyped path is said not to exist: it was said to hold no game record, as an empty
+/// folder is.
+#[test]
+fn a_path_that_does_not_exist_is_said_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["export", "no/such.json"][..],
+        &["export", "gone", "--files", "out"],
+    ] {
+        let output = referee()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let expected = format!("referee: {} does not exist\n", args[1]);
+        assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    }
+}
+
+/// A record whose move the rules refuse (edited by hand) is refused, naming the move: its
+/// move off the board was written as SGF letters past 'z' ('99 99'), or the export panicked
+/// ('200 200': "attempt to add with overflow").
+#[test]
+fn a_record_with_a_move_the_rules_refuse_is_refused() {
+    let outcome = Match::new("gomoku").games(1).run();
+    let path = outcome.dir.join("0001.json");
+    let mut record = outcome.record().clone();
+    record["moves"][1]["move"] = "200 200".into();
+    std::fs::write(&path, record.to_string()).unwrap();
+    let output = referee().arg("export").arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: game 1: its move 2, '200 200', cannot be played: illegal move: 200 200 is \
+         off the 15x15 board (x from 0 to 14, y from 0 to 14)\n"
+    );
+}

@@ -243,3 +243,43 @@ fn input_files_are_read_with_a_bound() {
     let message = refused(&["tournament", "/dev/zero"]);
     assert!(message.contains("larger than 16 MiB"), "{message}");
 }
+
+/// A journal given twice (or journals that overlap) is noted once, not once per game: the
+/// same journal twice printed a note for every game of it.
+#[test]
+fn games_in_two_journals_are_noted_once_for_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &builtins(), "");
+    let out = dir.path().join("out");
+    assert!(
+        run(&["tournament", &config, "--out", out.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let journal = out.join("journal.jsonl");
+    let journal = journal.to_str().unwrap();
+    let output = run(&["standings", journal, journal]);
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("referee: note: {journal}: 4 games (1, 2, 3, 4) also in {journal}, counted once\n")
+    );
+}
+
+/// An output directory that cannot be made is named: a file in its way was said as
+/// 'cannot use the journal out/journal.jsonl: File exists'.
+#[test]
+fn an_output_directory_that_cannot_be_made_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &builtins(), "");
+    let out = dir.path().join("out");
+    std::fs::write(&out, "").unwrap();
+    let message = refused(&["tournament", &config, "--out", out.to_str().unwrap()]);
+    assert_eq!(
+        message,
+        format!(
+            "referee: cannot make the output directory {}: File exists (os error 17)\n",
+            out.display()
+        )
+    );
+}

@@ -39,3 +39,17 @@ fn a_depth_too_deep_to_wait_for_says_how_long_it_would_take() {
         "{first}"
     );
 }
+
+#[test]
+fn an_illegal_opening_move_says_why_once() {
+    let output = referee()
+        .args(["perft", "gomoku", "1", "--opening", "99 99"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "referee: opening move '99 99': illegal move: 99 99 is off the 15x15 board \
+         (x from 0 to 14, y from 0 to 14)\n"
+    );
+}

@@ -114,6 +114,7 @@ fn error_messages() {
         "speed=3",
         "move=99999999999999999999",
         "bank=0,increment=100",
+        "strikes=999999999,hard=50",
     ] {
         let error = TimeControl::parse_over(TimeControl::default(), spec).unwrap_err();
         show(&format!("time {spec:?}"), error.to_string());
@@ -130,7 +131,14 @@ fn error_messages() {
         let error = GameSpec::from_words(game, &words).unwrap_err();
         show(&format!("game {game} {words:?}"), error.to_string());
     }
-    for spec in ["memory=lots", "cpu=0", "threads=4", "memory=1", "files=3"] {
+    for spec in [
+        "memory=lots",
+        "cpu=0",
+        "memory=99999999999999999",
+        "threads=4",
+        "memory=1",
+        "files=3",
+    ] {
         let error = Limits::parse_over(Limits::default(), spec).unwrap_err();
         show(&format!("limits {spec:?}"), error.to_string());
     }

@@ -14,6 +14,9 @@ pub enum ClientError {
     /// The server answered nonsense, or not in time.
     #[error("{0}")]
     Transport(String),
+    /// `--server` is no web address.
+    #[error("--server takes the arena's address, http://HOST:PORT (e.g. http://{0}), not '{0}'")]
+    NotAnAddress(String),
     /// The server did not answer (down, or not at this address).
     #[error("the arena did not answer")]
     Unreachable(#[source] Connection),
@@ -96,7 +99,7 @@ pub fn submit(submission: &Submission<'_>) -> Result<i64, ClientError> {
             path: submission.sources.display().to_string(),
             source,
         })?;
-    let server = submission.server.trim_end_matches('/');
+    let server = address(submission.server)?;
     let status = answer(ureq::get(&format!("{server}/api/status")).call())?;
     if let Some(most) = status["upload_bytes"].as_u64() {
         if bytes.len() as u64 > most {
@@ -118,6 +121,16 @@ pub fn submit(submission: &Submission<'_>) -> Result<i64, ClientError> {
     value["version_id"]
         .as_i64()
         .ok_or_else(|| ClientError::Transport("the server gave no version id".into()))
+}
+
+/// The arena's address as `--server` gives it, without a final `/`, if it is one: a word
+/// without `http://` (`127.0.0.1:8400`) was refused as a 'relative URL without a base'.
+fn address(server: &str) -> Result<&str, ClientError> {
+    if server.starts_with("http://") || server.starts_with("https://") {
+        Ok(server.trim_end_matches('/'))
+    } else {
+        Err(ClientError::NotAnAddress(server.to_string()))
+    }
 }
 
 /// The address of version `id` in the API of the arena at `server`.
@@ -165,13 +178,8 @@ pub fn wait(submission: &Submission<'_>, id: i64, most: Duration) -> Result<Valu
 
 /// The leaderboard of `ladder`.
 pub fn leaderboard(server: &str, ladder: &str) -> Result<Value, ClientError> {
-    answer(
-        ureq::get(&format!(
-            "{}/api/ladders/{ladder}/leaderboard",
-            server.trim_end_matches('/')
-        ))
-        .call(),
-    )
+    let server = address(server)?;
+    answer(ureq::get(&format!("{server}/api/ladders/{ladder}/leaderboard")).call())
 }
 
 /// The leaderboard as a table for the terminal.

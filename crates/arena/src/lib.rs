@@ -54,6 +54,18 @@ pub enum ArenaError {
     /// A worker's start.
     #[error(transparent)]
     Worker(#[from] worker::WorkerError),
+    /// `arena init` of a folder with an `arena.toml` already.
+    #[error("{dir} holds an arena.toml already (left as it is): edit it, or start the arena with referee arena serve {dir}")]
+    Initialised {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A folder without `arena.toml`, given for an arena's.
+    #[error("{dir} is not an arena's folder (it has no arena.toml): make one with referee arena init {dir}")]
+    NotAnArena {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// Files or the network.
     #[error("{what}")]
     Io {
@@ -75,9 +87,8 @@ pub fn init(dir: &Path) -> Result<PathBuf, ArenaError> {
     std::fs::create_dir_all(dir).map_err(io_error(format!("cannot make {}", dir.display())))?;
     let path = dir.join("arena.toml");
     if path.exists() {
-        return Err(ArenaError::Io {
-            what: format!("{} exists", path.display()),
-            source: std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+        return Err(ArenaError::Initialised {
+            dir: dir.to_path_buf(),
         });
     }
     std::fs::write(&path, settings::TEMPLATE)
@@ -283,6 +294,12 @@ pub fn token(
     user: &str,
     admin: bool,
 ) -> Result<String, ArenaError> {
+    // Its database would otherwise be made there, for no arena.
+    if database.is_none() && !dir.join("arena.toml").is_file() {
+        return Err(ArenaError::NotAnArena {
+            dir: dir.to_path_buf(),
+        });
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

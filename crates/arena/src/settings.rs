@@ -134,7 +134,7 @@ pub enum Signup {
 
 /// Sizes, rates and disk.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table, [limits]")]
 pub struct ArenaLimits {
     /// Bytes of one upload.
     pub upload_bytes: u64,
@@ -168,7 +168,7 @@ impl Default for ArenaLimits {
 
 /// How pairs are chosen (see [`crate::ladder`]).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table, [matchmaking]")]
 pub struct Matchmaking {
     /// Games kept waiting per ladder.
     pub scheduled: u32,
@@ -193,7 +193,7 @@ impl Default for Matchmaking {
 
 /// How games being played are leased (see [`crate::scheduler`]).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table, [workers]")]
 pub struct Workers {
     /// Seconds a claim or a renewal holds a game.
     pub lease_s: u64,
@@ -214,7 +214,10 @@ impl Workers {
 
 /// One ladder as the file gives it.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a ladder's table, [[ladders]] with name = \"...\" and game = \"...\""
+)]
 pub struct LadderSettings {
     /// Its name in addresses and commands.
     pub name: String,

@@ -3,7 +3,7 @@
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{ConnectOptions, Executor};
+use sqlx::{ConnectOptions, Connection, Executor};
 use std::borrow::Cow;
 use std::path::Path;
 use std::str::FromStr;
@@ -100,6 +100,10 @@ pub async fn connect(database: &Database) -> Result<Pool, StoreError> {
                 .await?
         }
         Database::Postgres(url) => {
+            // One connection first, so that an address where no database answers is said at
+            // once, in its own words: the pool would retry for its whole timeout, then say
+            // only that it timed out.
+            sqlx::AnyConnection::connect(url).await?.close().await?;
             AnyPoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(Duration::from_secs(30))

@@ -26,6 +26,7 @@ use referee_rules::games::mnk::{Mnk, SwapGame, SwapRule};
 use referee_rules::games::uttt::Uttt;
 use referee_rules::games::{Game, GameSpec, MoveError, Side};
 use referee_rules::protocol::{Ready, RefereeMessage};
+use referee_rules::quote;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
@@ -323,9 +324,9 @@ pub enum BotError {
     #[error("i/o with the referee failed")]
     Io(#[from] io::Error),
     /// The referee sent a line the bot cannot read or act on.
-    #[error("the referee sent '{line}' but {problem}")]
+    #[error("the referee sent '{}' but {problem}", quote::shorten(line, 100))]
     Protocol {
-        /// The line as received.
+        /// The line as received (said escaped, and cut short).
         line: String,
         /// What is wrong with it, e.g. a move before any game was set up.
         problem: String,
@@ -456,13 +457,43 @@ fn ready_by(setup_started: Instant, startup: Duration) -> Instant {
     setup_started + startup.mul_f64(1.0 - STARTUP_RESERVE_SHARE)
 }
 
+/// The longest line a referee sends: its longest, the legal moves of the largest board, is a
+/// few KiB.
+const MAX_REFEREE_LINE: usize = 1 << 20;
+
+/// The referee's next line without its end (LF or CR LF), `None` at the end of the input. A
+/// longer line than [`MAX_REFEREE_LINE`] is refused, not held in memory however long it is.
+fn next_line(input: &mut impl BufRead) -> Result<Option<String>, BotError> {
+    let mut bytes = Vec::new();
+    let room = MAX_REFEREE_LINE as u64 + 2;
+    io::Read::take(&mut *input, room).read_until(b'\n', &mut bytes)?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    }
+    let line = String::from_utf8(bytes)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()))?;
+    if line.len() > MAX_REFEREE_LINE {
+        return Err(BotError::Protocol {
+            line,
+            problem: format!("it is longer than {MAX_REFEREE_LINE} bytes, as no referee's line is"),
+        });
+    }
+    Ok(Some(line))
+}
+
 /// Plays as the built-in bot `bot` until told to quit or the input ends; `startup` is the
 /// start-up allowance of each game's setup (see [`DEFAULT_STARTUP`]).
 pub fn run(
     bot: BotSpec,
     seed: u64,
     startup: Duration,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write + Send,
 ) -> Result<(), BotError> {
     // One session per game kind, kept across the games of a match so brains keep what they learnt.
@@ -475,8 +506,7 @@ pub fn run(
     let mut lateness = Lateness::default();
     let idle = IdleWatch::start();
     let mut setup_started = Instant::now();
-    for line in input.lines() {
-        let line = line?;
+    while let Some(line) = next_line(&mut input)? {
         let received = Instant::now();
         let problem = |problem: String| BotError::Protocol {
             line: line.clone(),
@@ -713,6 +743,30 @@ mod tests {
         };
         assert_eq!(answer(0, 5000), ("slow".into(), "slow\n".into()));
         assert_eq!(answer(2000, 1), ("quick".into(), "quick\n".into()));
+    }
+
+    /// A line longer than any the referee sends is refused once that much is read, said cut
+    /// short: the bot read it whole, however long, and said it whole.
+    #[test]
+    fn a_line_longer_than_any_referee_s_is_refused_said_short() {
+        let line = "x".repeat(3 * MAX_REFEREE_LINE);
+        let err = run(
+            Level::Random.into(),
+            1,
+            DEFAULT_STARTUP,
+            line.as_bytes(),
+            Vec::new(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            format!(
+                "the referee sent '{}...' but it is longer than 1048576 bytes, as no referee's \
+                 line is",
+                "x".repeat(100)
+            )
+        );
     }
 
     /// Asked for a move in a game already won, every level says so instead of panicking.

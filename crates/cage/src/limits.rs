@@ -55,6 +55,9 @@ pub const MIN_MEMORY_MB: u64 = 16;
 /// The fewest open files a bot may be limited to (see [`MIN_MEMORY_MB`]).
 pub const MIN_OPEN_FILES: u64 = 16;
 
+/// The largest value a limit takes (far above any machine's, in any of its units).
+const MAX_LIMIT: u64 = (1 << 40) - 1;
+
 /// A limit specification that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("bad limits '{spec}': {reason} (expected comma-separated key=value with keys memory (MiB), cpu (seconds), processes, filesize (MiB), files; a value 'none' lifts a limit)")]
@@ -81,8 +84,12 @@ impl Limits {
                     number
                         .parse::<u64>()
                         .ok()
-                        .filter(|&n| n > 0 && n < (1 << 40))
-                        .ok_or_else(|| error(format!("'{number}' is not a positive number")))?,
+                        .filter(|&n| (1..=MAX_LIMIT).contains(&n))
+                        .ok_or_else(|| {
+                            error(format!(
+                                "'{number}' is not a whole number from 1 to {MAX_LIMIT}"
+                            ))
+                        })?,
                 ),
             };
             match key.trim() {

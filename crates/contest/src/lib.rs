@@ -84,6 +84,11 @@ pub fn open(
     options: PrepareOptions<'_>,
 ) -> Result<Host, ContestError> {
     let shape = shape(contest, origin)?;
+    // Made now: a file in its way is said as such, not as a journal that cannot be read.
+    std::fs::create_dir_all(out).map_err(|source| ContestError::Write {
+        path: out.to_path_buf(),
+        source,
+    })?;
     if options.plays {
         journal::precheck(
             &journal_path(out, Shard::WHOLE),

@@ -313,12 +313,34 @@ fn interpreted(program: &str, path: &Path) -> Result<(), String> {
     }
 }
 
-/// Why `words` (a program and its arguments) cannot start, if it cannot.
+/// Why `words` (a program and its arguments) cannot start, if it cannot; with a path the
+/// command line split at its spaces named whole.
 fn startable(words: &[String], working_dir: Option<&Path>) -> Result<(), String> {
-    let here = |path: &Path| match working_dir {
+    startable_as_split(words, working_dir).map_err(|why| {
+        match (0..words.len())
+            .flat_map(|start| (start + 2..=words.len()).map(move |end| words[start..end].join(" ")))
+            .find(|joined| here(working_dir, Path::new(joined)).exists())
+        {
+            Some(path) => format!(
+                "{why}; '{path}' exists: a command line is split at its spaces, so quote \
+                 that path in it (\"'{path}'\")"
+            ),
+            None => why,
+        }
+    })
+}
+
+/// `path` as seen from the directory commands run from.
+fn here(working_dir: Option<&Path>, path: &Path) -> PathBuf {
+    match working_dir {
         Some(dir) => dir.join(path),
         None => path.to_path_buf(),
-    };
+    }
+}
+
+/// Why `words`, as split, cannot start, if they cannot.
+fn startable_as_split(words: &[String], working_dir: Option<&Path>) -> Result<(), String> {
+    let here = |path: &Path| here(working_dir, path);
     let Some((program, args)) = words.split_first() else {
         return Err("its command is empty".into());
     };
@@ -689,6 +711,18 @@ mod tests {
         ));
         assert!(why("python3 mybot.py")
             .starts_with("its command names 'mybot.py', which does not exist"));
+        // A path with a space, split by the command line, is said to need quoting.
+        script("my robot.py", "#!/usr/bin/env python3\nprint(1)\n");
+        assert!(why("./my robot.py").ends_with(
+            "; './my robot.py' exists: a command line is split at its spaces, so quote that \
+             path in it (\"'./my robot.py'\")"
+        ));
+        assert!(
+            why("python3 my robot.py")
+                .starts_with("its command names 'robot.py', which does not exist")
+                && why("python3 my robot.py").contains("'my robot.py' exists")
+        );
+        assert_eq!(startable(&words("'./my robot.py'"), at), Ok(()));
         // A word that only looks like a file is not asked for when it is an option.
         assert_eq!(
             startable(&words("python3 -c 'print(1)' --out=x.py"), at),

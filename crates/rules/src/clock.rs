@@ -121,6 +121,12 @@ impl TimeControl {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| error(format!("'{part}' is not key=value")))?;
+            // Every key but strikes (a count of moves) is in milliseconds.
+            let unit = if key.trim() == "strikes" {
+                ""
+            } else {
+                " of milliseconds"
+            };
             let ms: u64 = value
                 .trim()
                 .parse()
@@ -128,7 +134,7 @@ impl TimeControl {
                 .filter(|&ms| ms <= MAX_MS)
                 .ok_or_else(|| {
                     error(format!(
-                        "'{value}' is not a whole number of milliseconds up to {MAX_MS}"
+                        "'{value}' is not a whole number{unit} up to {MAX_MS}"
                     ))
                 })?;
             match key.trim() {

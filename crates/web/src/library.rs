@@ -360,7 +360,7 @@ fn summarise(source: &str, path: &Path) -> Option<GameSummary> {
                 std::iter::successors(Some(&error as &dyn std::error::Error), |e| e.source())
                     .map(ToString::to_string)
                     .collect();
-            eprintln!("referee: serve: {}; not listed", why.join(": "));
+            eprintln!("referee: note: {}; left out", why.join(": "));
             None
         }
     }

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// No finished game in any of the directories: there would be nothing to show.
-    #[error("no game records found in {}", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "))]
+    #[error("no game records found in {}", dirs.join(", "))]
     Empty {
-        /// The directories looked in.
-        dirs: Vec<PathBuf>,
+        /// The directories looked in, each said not to exist when it does not.
+        dirs: Vec<String>,
     },
     /// The output folder or the page could not be written.
     #[error("cannot write {path}")]
@@ -62,8 +62,15 @@ pub fn write_report(
         .filter(|game| !game.live)
         .collect();
     if games.is_empty() {
+        let dirs = dirs.iter().map(|dir| {
+            if dir.exists() {
+                dir.display().to_string()
+            } else {
+                format!("{} (which does not exist)", dir.display())
+            }
+        });
         return Err(ReportError::Empty {
-            dirs: dirs.to_vec(),
+            dirs: dirs.collect(),
         });
     }
     let path = out_dir.join("index.html");
@@ -71,7 +78,10 @@ pub fn write_report(
         path: path.clone(),
         source,
     };
-    fs::create_dir_all(out_dir).map_err(write_error)?;
+    fs::create_dir_all(out_dir).map_err(|source| ReportError::Write {
+        path: out_dir.to_path_buf(),
+        source,
+    })?;
     let mut page = Page::begin(File::create(&path).map_err(write_error)?).map_err(write_error)?;
     let index = json!({ "generation": 0, "sources": library.sources, "games": games });
     page.data(&format!("{{\"index\":{index},\"games\":{{"))

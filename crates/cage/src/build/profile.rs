@@ -33,7 +33,10 @@ pub struct Profile {
 /// A `[languages.NAME]` table: any key left out keeps the built-in profile's (a new language
 /// must give `detect` and `run`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a language's table, [languages.NAME] with detect, compile, run or version = \"...\""
+)]
 pub struct ProfileOverride {
     /// Replaces [`Profile::detect`].
     pub detect: Option<Vec<String>>,

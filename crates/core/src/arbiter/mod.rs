@@ -102,14 +102,25 @@ impl PlayedGame {
 
 /// An opening that cannot be played: the user's mistake, reported before any game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("opening move {number} '{notation}' cannot be played: {error}")]
+#[error("opening move {number} '{notation}' {problem}")]
 pub struct OpeningError {
     /// Its place in the opening, from 1.
     pub number: usize,
     /// The move as the user wrote it.
     pub notation: String,
-    /// Why the game refuses it.
-    pub error: MoveError,
+    /// What is wrong with it.
+    pub problem: OpeningProblem,
+}
+
+/// What is wrong with a move of an opening.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningProblem {
+    /// The game refuses it.
+    #[error("cannot be played: {0}")]
+    Refused(MoveError),
+    /// It ends the game, leaving the bots nothing to play.
+    #[error("ends the game: an opening must leave it going (leave that move out)")]
+    EndsGame,
 }
 
 /// Plays the opening on a fresh game, returning the position and the moves in canonical form.
@@ -120,18 +131,17 @@ pub fn play_opening(
     let mut game = spec.new_game();
     let mut canonical = Vec::new();
     for (index, notation) in opening.iter().enumerate() {
-        let played = game.play_text(notation).map_err(|error| OpeningError {
+        let refused = |problem| OpeningError {
             number: index + 1,
             notation: notation.clone(),
-            error,
-        })?;
+            problem,
+        };
+        let played = game
+            .play_text(notation)
+            .map_err(|error| refused(OpeningProblem::Refused(error)))?;
         canonical.push(played);
         if game.outcome().is_some() {
-            return Err(OpeningError {
-                number: index + 1,
-                notation: notation.clone(),
-                error: MoveError::NotAMove("the opening must not end the game".into()),
-            });
+            return Err(refused(OpeningProblem::EndsGame));
         }
     }
     Ok((game, canonical))

@@ -3,9 +3,10 @@
 
 use super::journal::{self, Identity, JournalError};
 use super::schedule::KNOCKOUT;
+use crate::report::counted;
 use crate::standings::{Standings, Tally};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The games of several journals, and what the user should know about them.
 pub struct Merged {
@@ -63,6 +64,21 @@ fn enter(tournaments: &mut Vec<Seen>, tally: &mut Tally, identity: &Identity) ->
     })
 }
 
+/// The note on `games` of the journal `path` counted already from `earlier`: one for them
+/// all (a journal given twice has every game in both).
+fn repeated(path: &Path, earlier: &Path, games: &[u64]) -> String {
+    const SHOWN: usize = 5;
+    let numbers: Vec<String> = games.iter().take(SHOWN).map(u64::to_string).collect();
+    format!(
+        "{}: {} ({}{}) also in {}, counted once",
+        path.display(),
+        counted(games.len() as u64, "game"),
+        numbers.join(", "),
+        if games.len() > SHOWN { ", ..." } else { "" },
+        earlier.display()
+    )
+}
+
 /// Reads every journal, one line at a time, and adds each game once (by its tournament and
 /// schedule index).
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
@@ -72,6 +88,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
     for (at, path) in paths.iter().enumerate() {
         // The tournament of this journal, found at its first game (or after it, with none).
         let mut slot = None;
+        // Games counted already, by the journal they were counted from (its place, from 1).
+        let mut repeats: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
         let end = journal::read_each(path, |header, entry, seats| {
             let slot = *slot
                 .get_or_insert_with(|| enter(&mut tournaments, &mut tally, &header.tournament));
@@ -88,14 +106,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, JournalError> {
                     let seats = seats.map(|seat| seen.players[seat]);
                     tally.add_between(seats, entry.winner, entry.reason);
                 }
-                first => notes.push(format!(
-                    "{}: game {} is also in {}; counted once",
-                    path.display(),
-                    entry.index + 1,
-                    paths[first as usize - 1].display()
-                )),
+                first => repeats.entry(first).or_default().push(entry.index + 1),
             }
         })?;
+        for (first, games) in repeats {
+            notes.push(repeated(path, &paths[first as usize - 1], &games));
+        }
         if end.torn > 0 {
             notes.push(format!(
                 "{}: ignored {} bytes of a last line cut short (a crash while writing it)",

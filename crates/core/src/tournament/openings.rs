@@ -151,7 +151,8 @@ fn random_opening(
         SeededRng::seed_from_u64(seed.wrapping_add(cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
     'attempt: for _ in 0..RANDOM_ATTEMPTS {
         let mut game = spec.new_game();
-        let mut moves = Vec::with_capacity(plies as usize);
+        // Not sized by `plies`: a file may ask for billions, and no game lasts that long.
+        let mut moves = Vec::new();
         for _ in 0..plies {
             let legal = game.legal_moves_text();
             if legal.is_empty() || game.outcome().is_some() {
@@ -252,7 +253,10 @@ mod tests {
         let error = deck("0 0,1 0,0 1,1 1,0 2\n", "tictactoe")
             .unwrap_err()
             .to_string();
-        assert!(error.contains("must not end the game"), "{error}");
+        assert!(
+            error.contains("ends the game: an opening must leave it going"),
+            "{error}"
+        );
         let error = deck("# nothing\n\n", "tictactoe").unwrap_err().to_string();
         assert!(error.contains("holds no opening"), "{error}");
         let error = Openings::from_file(
@@ -283,6 +287,8 @@ mod tests {
         assert!(distinct.len() > 5, "{distinct:?}");
         // Tic-tac-toe cannot be played 9 plies deep without ending.
         let error = Openings::random(9, 1, &spec("tictactoe")).unwrap_err();
+        assert!(error.to_string().contains("use fewer plies"), "{error}");
+        let error = Openings::random(u32::MAX, 1, &spec("tictactoe")).unwrap_err();
         assert!(error.to_string().contains("use fewer plies"), "{error}");
     }
 }

@@ -8,7 +8,7 @@ mod sgf;
 
 use crate::record::{read_stored, GameRecord, StoredGame};
 use crate::record_pack::{is_pack_name, read_game, PackError, PackIndex};
-use referee_rules::games::{GameSpec, SpecError};
+use referee_rules::games::{GameSpec, MoveError, SpecError};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -124,6 +124,25 @@ pub enum ExportError {
         /// The game's name, without its parameters.
         game: &'static str,
     },
+    /// A move of a record that the rules refuse (a record edited by hand).
+    #[error("game {number}: its move {ply}, '{notation}', cannot be played")]
+    BadMove {
+        /// The game's number in its match or tournament.
+        number: u32,
+        /// The move's place in the game, opening included, from 1.
+        ply: usize,
+        /// The move as the record has it.
+        notation: String,
+        /// Why the rules refuse it.
+        #[source]
+        source: MoveError,
+    },
+    /// A path that names nothing.
+    #[error("{path} does not exist")]
+    Missing {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// A path with no record file and no records file in it, nor in its `games/` folder.
     #[error("{path} holds no game record (NNNN.json) and no records file (games.jsonl)")]
     NoRecords {
@@ -161,6 +180,7 @@ pub fn export(
         number: record.number,
         game: spec.name(),
     })?;
+    replay(record, &spec)?;
     let mut text = Vec::new();
     format
         .write(record, &mut text)
@@ -169,6 +189,23 @@ pub fn export(
         format,
         String::from_utf8(text).expect("PDN and SGF are made as text"),
     ))
+}
+
+/// Plays the record's opening and moves on a fresh game: one the rules refuse is refused, not
+/// written as a square off the board.
+fn replay(record: &GameRecord, spec: &GameSpec) -> Result<(), ExportError> {
+    let mut game = spec.new_game();
+    let played = record.moves.iter().map(|mv| &mv.notation);
+    for (at, notation) in record.opening.iter().chain(played).enumerate() {
+        game.play_text(notation)
+            .map_err(|source| ExportError::BadMove {
+                number: record.number,
+                ply: at + 1,
+                notation: notation.clone(),
+                source,
+            })?;
+    }
+    Ok(())
 }
 
 /// Reads one `NNNN.json` record.
@@ -223,6 +260,11 @@ fn holders(path: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ExportError> {
             .and_then(|name| name.to_str())
             .is_some_and(is_pack_name)
     };
+    if !path.exists() {
+        return Err(ExportError::Missing {
+            path: path.to_path_buf(),
+        });
+    }
     if path.is_file() {
         return Ok(if is_pack(path) {
             (Vec::new(), vec![path.to_path_buf()])

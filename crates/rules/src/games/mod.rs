@@ -160,9 +160,16 @@ pub enum MoveError {
     /// The text does not follow the notation; the message says what was expected.
     #[error("not a move: {0}")]
     NotAMove(String),
-    /// The text is a move in the notation, but the rules forbid it here.
+    /// The text is a move in the notation, but the rules forbid it here. The rule broken is
+    /// part of the message, not a source: a chain of causes would say it twice.
     #[error("illegal move: {0}")]
-    Illegal(#[from] IllegalMove),
+    Illegal(IllegalMove),
+}
+
+impl From<IllegalMove> for MoveError {
+    fn from(illegal: IllegalMove) -> Self {
+        MoveError::Illegal(illegal)
+    }
 }
 
 /// A well-formed move that the rules forbid. Every variant is a distinct verdict, with a stable

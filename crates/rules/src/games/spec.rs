@@ -303,6 +303,13 @@ mod tests {
             "parameter 'fen' of game 'checkers': 'B:W21:B33' is not a checkers FEN: \
              '33' is not a square number from 1 to 32"
         );
+        // A position whose side to move cannot move would end every game before it began.
+        let err = GameSpec::from_words("checkers", &["fen=W:W:B1"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "parameter 'fen' of game 'checkers': in 'W:W:B1' White, to move, has no move: a \
+             game from it would be over before it began"
+        );
         let err = GameSpec::from_words("checkers", &["repetition=1"]).unwrap_err();
         assert!(err.to_string().contains("from 2 to 10"), "{err}");
         let err = GameSpec::from_words("checkers", &["moverule=201"]).unwrap_err();

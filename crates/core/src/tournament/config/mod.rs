@@ -187,7 +187,10 @@ enum FormatName {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a player's table, [[players]] with name = \"...\" and command = \"...\" or builtin = \"...\""
+)]
 struct RawPlayer {
     name: String,
     command: Option<String>,
@@ -204,7 +207,10 @@ struct RawPlayer {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table, { file = \"openings.txt\" } or { plies = N }"
+)]
 struct RawOpenings {
     file: Option<PathBuf>,
     #[serde(default)]
@@ -575,7 +581,11 @@ impl Tournament {
         let raw: RawConfig = toml::from_str(text).map_err(syntax)?;
         let settings: Settings = toml::from_str(text).map_err(syntax)?;
         let name = raw.name.clone().unwrap_or_else(|| default_name.to_string());
-        check_name("name", &name)?;
+        let key = match raw.name {
+            Some(_) => "name",
+            None => "name (the file's own, as it gives none: write name = \"...\")",
+        };
+        check_name(key, &name)?;
         let spec = raw.game_spec()?;
         let time = settings
             .time_control()
@@ -594,6 +604,16 @@ impl Tournament {
             .map_err(|e| Problem::Invalid(format!("{}: {e}", e.key())))?;
         if raw.concurrency == Some(0) {
             return Err(Problem::Invalid("concurrency: at least 1".into()));
+        }
+        if raw
+            .output
+            .as_ref()
+            .is_some_and(|out| out.as_os_str().is_empty())
+        {
+            return Err(Problem::Invalid(
+                "output: empty: name the folder for the results, or leave output out (results/NAME)"
+                    .into(),
+            ));
         }
         Ok(Tournament {
             output: raw

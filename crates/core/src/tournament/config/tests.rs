@@ -232,6 +232,10 @@ fn bad_values_are_named() {
             "concurrency: at least 1",
         ),
         (
+            format!("output = \"\"\n{MINIMAL}"),
+            "output: empty: name the folder for the results",
+        ),
+        (
             "game = \"tictactoe\"\n[[players]]\nname = \"a\"\nbuiltin = \"random\"\n".to_string(),
             "at least 2 players",
         ),
@@ -272,6 +276,22 @@ fn players_may_speak_other_protocols_where_the_game_allows() {
 fn a_missing_key_is_named() {
     let message = error("[[players]]\nname = \"a\"\nbuiltin = \"random\"\n");
     assert!(message.contains("missing field `game`"), "{message}");
+}
+
+/// A file that gives no name is named after itself, which may be no usable name: the user is
+/// told where the name came from and how to give one.
+#[test]
+fn a_file_name_that_is_no_usable_name_says_to_write_one() {
+    let Err(Problem::Invalid(message)) = Tournament::parse(MINIMAL, "my cup") else {
+        panic!("accepted");
+    };
+    assert!(
+        message.starts_with(
+            "name (the file's own, as it gives none: write name = \"...\"): 'my cup' is not a \
+             usable name"
+        ),
+        "{message}"
+    );
 }
 
 /// The decks shipped in openings/: each loads for its game, and every opening in it is legal,

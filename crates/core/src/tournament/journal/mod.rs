@@ -223,6 +223,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
 /// A journal that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
+    /// The folder of the journal cannot be made (a file in the way).
+    #[error("cannot make the output directory {dir}")]
+    OutputDir {
+        /// The folder.
+        dir: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
     /// The journal or its lock file cannot be opened, read or written.
     #[error("cannot use the journal {path}")]
     Io {
@@ -544,7 +553,10 @@ impl WriterLock {
             Err((_, errno)) => return Err(io_error(errno.into())),
         };
         let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-        let command: Vec<String> = std::env::args().collect();
+        // Lossy: an argument that is not UTF-8 (a file name) must not stop the run.
+        let command: Vec<String> = std::env::args_os()
+            .map(|arg| arg.to_string_lossy().into_owned())
+            .collect();
         let holder = format!(
             "pid {} on {}, since {}: {}\n",
             std::process::id(),
@@ -582,7 +594,10 @@ impl Journal {
             source,
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io_error)?;
+            std::fs::create_dir_all(dir).map_err(|source| JournalError::OutputDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
         let lock = WriterLock::take(path)?;
         let existing = match read(path) {

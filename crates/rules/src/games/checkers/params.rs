@@ -1,7 +1,7 @@
 //! The start and draw rules of a checkers game, read from `key=value` parameters.
 
 use super::fen::FenError;
-use super::position::Position;
+use super::position::{colour_name, Position};
 use crate::games::param_reader::{ParamError, ParamReader};
 use serde::{Deserialize, Serialize};
 
@@ -27,15 +27,28 @@ impl Default for CheckersParams {
     }
 }
 
+/// The position of `fen`, if a game can start from it: one whose side to move has no move
+/// would be over before its first move, each game of a match decided by the FEN alone.
+fn playable(fen: &str) -> Result<Position, String> {
+    let start: Position = fen.parse().map_err(|e: FenError| e.to_string())?;
+    let mut moves = Vec::new();
+    start.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Err(format!(
+            "in '{fen}' {}, to move, has no move: a game from it would be over before it began",
+            colour_name(start.to_move)
+        ));
+    }
+    Ok(start)
+}
+
 impl CheckersParams {
     /// Reads `fen`, `repetition` and `moverule`, each its default unless given.
     pub(crate) fn read(reader: &mut ParamReader) -> Result<CheckersParams, ParamError> {
         let defaults = CheckersParams::default();
         let start = match reader.take("fen") {
             None => defaults.start,
-            Some(fen) => fen
-                .parse()
-                .map_err(|e: FenError| reader.bad("fen", e.to_string()))?,
+            Some(fen) => playable(&fen).map_err(|message| reader.bad("fen", message))?,
         };
         let repetition = reader.number("repetition", 2..=10, 3)?;
         let move_rule = reader.number("moverule", 0..=200, 40)?;
