@@ -1,15 +1,17 @@
 //! `referee standings`: the standings of tournament journals, merged.
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use referee_core::report::say;
 use referee_core::standings::render;
 use referee_core::tournament::merge::merge;
+use referee_core::tournament::runner::journals_in;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub(super) struct StandingsArgs {
-    /// Journal files (journal.jsonl, or every shard's journal-K-of-N.jsonl).
+    /// Journal files (journal.jsonl, or every shard's journal-K-of-N.jsonl), or the output
+    /// directories holding them (every journal in each).
     #[arg(required = true, value_name = "JOURNAL")]
     journals: Vec<PathBuf>,
     /// Also write the standings, ratings and crosstable as JSON to FILE.
@@ -21,7 +23,7 @@ pub(super) struct StandingsArgs {
 }
 
 pub(super) fn run(args: StandingsArgs) -> Result<()> {
-    let merged = merge(&args.journals)?;
+    let merged = merge(&journals(args.journals)?)?;
     for note in &merged.notes {
         eprintln!("referee: note: {note}");
     }
@@ -34,4 +36,26 @@ pub(super) fn run(args: StandingsArgs) -> Result<()> {
         render::write_file(&render::Csv, path, &standings)?;
     }
     Ok(())
+}
+
+/// The journals `given`: each file as it is, each directory's journals (a tournament's output
+/// folder is what its run names, and what people give).
+fn journals(given: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    for path in given {
+        if !path.is_dir() {
+            found.push(path);
+            continue;
+        }
+        let inside =
+            journals_in(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        if inside.is_empty() {
+            bail!(
+                "{} holds no tournament journal (journal.jsonl, or a shard's journal-K-of-N.jsonl)",
+                path.display()
+            );
+        }
+        found.extend(inside);
+    }
+    Ok(found)
 }

@@ -283,3 +283,34 @@ fn an_output_directory_that_cannot_be_made_is_named() {
         )
     );
 }
+
+/// A tournament's output directory given to `standings` stands for its journals: the run
+/// names the directory, and 'referee standings out' said 'cannot use the journal out: Is a
+/// directory'. A directory with no journal is said to hold none.
+#[test]
+fn standings_of_an_output_directory_are_its_journals() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &builtins(), "");
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    assert!(run(&["tournament", &config, "--out", out]).status.success());
+    let of_journal = run(&["standings", &format!("{out}/journal.jsonl")]);
+    let of_directory = run(&["standings", out]);
+    assert!(
+        of_directory.status.success(),
+        "{}",
+        String::from_utf8_lossy(&of_directory.stderr)
+    );
+    assert_eq!(of_directory.stdout, of_journal.stdout);
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let message = refused(&["standings", empty.to_str().unwrap()]);
+    assert_eq!(
+        message,
+        format!(
+            "referee: {} holds no tournament journal (journal.jsonl, or a shard's \
+             journal-K-of-N.jsonl)\n",
+            empty.display()
+        )
+    );
+}
