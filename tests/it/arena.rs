@@ -738,3 +738,29 @@ fn a_database_address_where_none_answers_is_said_at_once() {
     assert!(said.contains("Connection refused"), "{said}");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+/// A --server that is some other web server is asked whether it is an arena's: its 404 was
+/// said as 'refused: the server answered 404'.
+#[test]
+fn a_server_that_is_no_arena_is_asked_about() {
+    let records = tempfile::tempdir().unwrap();
+    let mut viewer = referee();
+    viewer
+        .arg("serve")
+        .arg(records.path())
+        .args(["--port", "0"]);
+    let (_viewer, url) = start_with_url(viewer);
+    let output = referee()
+        .args(["arena", "leaderboard", "--ladder", "uttt", "--server", &url])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "referee: refused: the server answered 404 for {}/api/ladders/uttt/leaderboard, \
+             as no arena does: is --server an arena's address?\n",
+            url.trim_end_matches('/')
+        )
+    );
+}
