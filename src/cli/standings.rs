@@ -1,11 +1,11 @@
 //! `referee standings`: the standings of tournament journals, merged.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use referee_core::report::say;
 use referee_core::standings::render;
 use referee_core::tournament::merge::merge;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub(super) struct StandingsArgs {
@@ -21,6 +21,18 @@ pub(super) struct StandingsArgs {
 }
 
 pub(super) fn run(args: StandingsArgs) -> Result<()> {
+    for (option, output) in [("--json", &args.json), ("--csv", &args.csv)] {
+        if let Some(output) = output
+            .as_deref()
+            .filter(|out| is_one_of(out, &args.journals))
+        {
+            bail!(
+                "{option} {} is a journal read: writing the standings there would destroy it; \
+                 give another file",
+                output.display()
+            );
+        }
+    }
     let merged = merge(&args.journals)?;
     for note in &merged.notes {
         eprintln!("referee: note: {note}");
@@ -34,4 +46,14 @@ pub(super) fn run(args: StandingsArgs) -> Result<()> {
         render::write_file(&render::Csv, path, &standings)?;
     }
     Ok(())
+}
+
+/// Whether `path` is the same file as one of `files` (however each is written).
+fn is_one_of(path: &Path, files: &[PathBuf]) -> bool {
+    let Ok(path) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    files
+        .iter()
+        .any(|file| std::fs::canonicalize(file).is_ok_and(|file| file == path))
 }
