@@ -24,7 +24,7 @@ pub(super) struct ServeArgs {
     /// A name the pages may be opened by besides the address listened on (repeatable):
     /// NAME or NAME:PORT, e.g. --allow-host myhost.lan. A request naming the server otherwise
     /// (as a DNS-rebinding page would) is refused. Needed with --bind 0.0.0.0.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = host_name)]
     allow_host: Vec<String>,
 }
 
@@ -66,4 +66,20 @@ fn check_dirs(dirs: &[PathBuf]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A name the pages may be opened by, as --allow-host takes it: a host name or address,
+/// with an optional port; an empty or spaced one made the printed address unusable.
+fn host_name(text: &str) -> Result<String, String> {
+    let fine = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '[' | ']'));
+    if fine {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "'{text}' is not a host name: give NAME or NAME:PORT, e.g. myhost.lan or 192.168.1.5"
+        ))
+    }
 }

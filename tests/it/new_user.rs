@@ -518,3 +518,25 @@ fn a_contest_output_folder_that_cannot_be_made_is_named() {
         "referee: cannot write out: File exists (os error 17)\n"
     );
 }
+
+/// An empty --allow-host is refused: it was taken, and the address printed was
+/// 'http://:PORT/?token=...'.
+#[test]
+fn an_empty_allowed_host_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "serve",
+        ".",
+        "--bind",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--allow-host",
+        "",
+    ];
+    assert_eq!(
+        first_error_line(dir.path(), &args),
+        "error: invalid value '' for '--allow-host <NAME>': '' is not a host name: give NAME or \
+         NAME:PORT, e.g. myhost.lan or 192.168.1.5"
+    );
+}
