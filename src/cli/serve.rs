@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
+use referee_web::shield::check_allowed_host;
 use referee_web::{serve, ServeOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -68,18 +69,7 @@ fn check_dirs(dirs: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
-/// A name the pages may be opened by, as --allow-host takes it: a host name or address,
-/// with an optional port; an empty or spaced one made the printed address unusable.
+/// A name the pages may be opened by, as --allow-host takes it (see [`check_allowed_host`]).
 fn host_name(text: &str) -> Result<String, String> {
-    let fine = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '[' | ']'));
-    if fine {
-        Ok(text.to_string())
-    } else {
-        Err(format!(
-            "'{text}' is not a host name: give NAME or NAME:PORT, e.g. myhost.lan or 192.168.1.5"
-        ))
-    }
+    check_allowed_host(text).map(|()| text.to_string())
 }
