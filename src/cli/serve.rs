@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
+use referee_web::shield::check_allowed_host;
 use referee_web::{serve, ServeOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ pub(super) struct ServeArgs {
     /// A name the pages may be opened by besides the address listened on (repeatable):
     /// NAME or NAME:PORT, e.g. --allow-host myhost.lan. A request naming the server otherwise
     /// (as a DNS-rebinding page would) is refused. Needed with --bind 0.0.0.0.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = host_name)]
     allow_host: Vec<String>,
 }
 
@@ -66,4 +67,9 @@ fn check_dirs(dirs: &[PathBuf]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A name the pages may be opened by, as --allow-host takes it (see [`check_allowed_host`]).
+fn host_name(text: &str) -> Result<String, String> {
+    check_allowed_host(text).map(|()| text.to_string())
 }

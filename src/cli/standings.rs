@@ -6,7 +6,7 @@ use referee_core::report::say;
 use referee_core::standings::render;
 use referee_core::tournament::merge::merge;
 use referee_core::tournament::runner::journals_in;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub(super) struct StandingsArgs {
@@ -23,7 +23,17 @@ pub(super) struct StandingsArgs {
 }
 
 pub(super) fn run(args: StandingsArgs) -> Result<()> {
-    let merged = merge(&journals(args.journals)?)?;
+    let journals = journals(args.journals)?;
+    for (option, output) in [("--json", &args.json), ("--csv", &args.csv)] {
+        if let Some(output) = output.as_deref().filter(|out| is_one_of(out, &journals)) {
+            bail!(
+                "{option} {} is a journal read: writing the standings there would destroy it; \
+                 give another file",
+                output.display()
+            );
+        }
+    }
+    let merged = merge(&journals)?;
     for note in &merged.notes {
         eprintln!("referee: note: {note}");
     }
@@ -36,6 +46,16 @@ pub(super) fn run(args: StandingsArgs) -> Result<()> {
         render::write_file(&render::Csv, path, &standings)?;
     }
     Ok(())
+}
+
+/// Whether `path` is the same file as one of `files` (however each is written).
+fn is_one_of(path: &Path, files: &[PathBuf]) -> bool {
+    let Ok(path) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    files
+        .iter()
+        .any(|file| std::fs::canonicalize(file).is_ok_and(|file| file == path))
 }
 
 /// The journals `given`: each file as it is, each directory's journals (a tournament's output

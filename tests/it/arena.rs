@@ -738,3 +738,67 @@ fn a_database_address_where_none_answers_is_said_at_once() {
     assert!(said.contains("Connection refused"), "{said}");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+/// A --server that is some other web server is asked whether it is an arena's: its 404 was
+/// said as 'refused: the server answered 404'.
+#[test]
+fn a_server_that_is_no_arena_is_asked_about() {
+    let records = tempfile::tempdir().unwrap();
+    let mut viewer = referee();
+    viewer
+        .arg("serve")
+        .arg(records.path())
+        .args(["--port", "0"]);
+    let (_viewer, url) = start_with_url(viewer);
+    let output = referee()
+        .args(["arena", "leaderboard", "--ladder", "uttt", "--server", &url])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "referee: refused: the server answered 404 for {}/api/ladders/uttt/leaderboard, \
+             as no arena does: is --server an arena's address?\n",
+            url.trim_end_matches('/')
+        )
+    );
+}
+
+/// An arena's allowed host that is no host name is refused: allowed_hosts = [""] was taken,
+/// and the arena's address printed as 'http://:PORT'.
+#[test]
+fn an_allowed_host_that_is_no_host_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let settings = arena.join("arena.toml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let edited = text.replace("allowed_hosts = []", "allowed_hosts = [\"\"]");
+    assert_ne!(text, edited);
+    std::fs::write(&settings, edited).unwrap();
+    let mut server = referee()
+        .args(["arena", "serve"])
+        .arg(&arena)
+        .args(["--port", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_timeout::ChildExt::wait_timeout(&mut server, Duration::from_secs(30));
+    if status.as_ref().is_ok_and(Option::is_none) {
+        server.kill().unwrap();
+        server.wait().unwrap();
+        panic!("the arena started");
+    }
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut said).unwrap();
+    assert_eq!(status.unwrap().unwrap().code(), Some(2), "{said}");
+    assert!(
+        said.ends_with(
+            "allowed_hosts: '' is not a host name: give NAME or NAME:PORT, e.g. myhost.lan or \
+             192.168.1.5\n"
+        ),
+        "{said}"
+    );
+}

@@ -314,3 +314,29 @@ fn standings_of_an_output_directory_are_its_journals() {
         )
     );
 }
+
+/// Standings written over a journal they read are refused, the journal kept: '--json' naming
+/// the journal (a slip of tab completion) replaced it with the standings.
+#[test]
+fn standings_are_not_written_over_a_journal_they_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &builtins(), "");
+    let out = dir.path().join("out");
+    assert!(
+        run(&["tournament", &config, "--out", out.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let journal = out.join("journal.jsonl");
+    let before = std::fs::read(&journal).unwrap();
+    let journal = journal.to_str().unwrap();
+    let message = refused(&["standings", journal, "--json", journal]);
+    assert_eq!(
+        message,
+        format!(
+            "referee: --json {journal} is a journal read: writing the standings there would \
+             destroy it; give another file\n"
+        )
+    );
+    assert_eq!(std::fs::read(journal).unwrap(), before);
+}

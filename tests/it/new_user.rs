@@ -417,20 +417,21 @@ fn first_error_line(dir: &Path, args: &[&str]) -> String {
     line
 }
 
-/// A report from a folder that does not exist says so: it said only that no game records
-/// were found there, as for an empty folder.
+/// A report from a folder that does not exist, or from a file, says so: it said only that no
+/// game records were found there, as for an empty folder.
 #[test]
 fn a_report_from_a_folder_that_does_not_exist_says_so() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("empty")).unwrap();
-    let output = referee_in(
-        dir.path(),
-        &["report", "site", "--from", "reslts", "--from", "empty"],
-        2,
-    );
+    std::fs::write(dir.path().join("afile"), "").unwrap();
+    let args = [
+        "report", "site", "--from", "reslts", "--from", "empty", "--from", "afile",
+    ];
+    let output = referee_in(dir.path(), &args, 2);
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "referee: no game records found in reslts (which does not exist), empty\n"
+        "referee: no game records found in reslts (which does not exist), empty, afile (which \
+         is not a directory)\n"
     );
 }
 
@@ -516,5 +517,27 @@ fn a_contest_output_folder_that_cannot_be_made_is_named() {
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         "referee: cannot write out: File exists (os error 17)\n"
+    );
+}
+
+/// An empty --allow-host is refused: it was taken, and the address printed was
+/// 'http://:PORT/?token=...'.
+#[test]
+fn an_empty_allowed_host_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "serve",
+        ".",
+        "--bind",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--allow-host",
+        "",
+    ];
+    assert_eq!(
+        first_error_line(dir.path(), &args),
+        "error: invalid value '' for '--allow-host <NAME>': '' is not a host name: give NAME or \
+         NAME:PORT, e.g. myhost.lan or 192.168.1.5"
     );
 }

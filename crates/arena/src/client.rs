@@ -59,10 +59,17 @@ fn answer(result: Result<ureq::Response, ureq::Error>) -> Result<Value, ClientEr
             .into_json()
             .map_err(|e| ClientError::Transport(format!("the server's answer is not JSON: {e}"))),
         Err(ureq::Error::Status(status, response)) => {
+            let url = response.get_url().to_string();
             let body: Value = response.into_json().unwrap_or(Value::Null);
-            let why = body["error"]
-                .as_str()
-                .map_or_else(|| format!("the server answered {status}"), str::to_string);
+            let why = match (body["error"].as_str(), status) {
+                (Some(why), _) => why.to_string(),
+                // No arena's page is missing without saying why: this is another server.
+                (None, 404) => format!(
+                    "the server answered 404 for {url}, as no arena does: is --server an \
+                     arena's address?"
+                ),
+                (None, _) => format!("the server answered {status}"),
+            };
             Err(ClientError::Refused(why))
         }
         Err(ureq::Error::Transport(error)) => {

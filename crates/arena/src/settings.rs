@@ -363,6 +363,10 @@ impl Arena {
 
     /// Checks `settings` for an arena in `dir`.
     pub fn new(settings: Settings, dir: &Path) -> Result<Arena, SettingsError> {
+        for host in &settings.allowed_hosts {
+            referee_web::shield::check_allowed_host(host)
+                .map_err(|e| SettingsError(format!("allowed_hosts: {e}")))?;
+        }
         let mut ladders = Vec::new();
         for ladder in &settings.ladders {
             if !crate::store::valid_name(&ladder.name) {

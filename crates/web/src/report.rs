@@ -63,8 +63,10 @@ pub fn write_report(
         .collect();
     if games.is_empty() {
         let dirs = dirs.iter().map(|dir| {
-            if dir.exists() {
+            if dir.is_dir() {
                 dir.display().to_string()
+            } else if dir.exists() {
+                format!("{} (which is not a directory)", dir.display())
             } else {
                 format!("{} (which does not exist)", dir.display())
             }

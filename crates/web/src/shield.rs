@@ -40,6 +40,23 @@ use tower::ServiceExt;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
+/// Whether `name` can be a name the pages are opened by (`--allow-host`, an arena's
+/// `allowed_hosts`): a host name or address with an optional port. An empty or spaced one made
+/// the address printed for the pages unusable (`http://:8300/`).
+pub fn check_allowed_host(name: &str) -> Result<(), String> {
+    let fine = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '[' | ']'));
+    if fine {
+        Ok(())
+    } else {
+        Err(format!(
+            "'{name}' is not a host name: give NAME or NAME:PORT, e.g. myhost.lan or 192.168.1.5"
+        ))
+    }
+}
+
 /// The header a page sends its token in with every state-changing request.
 pub const PAGE_TOKEN_HEADER: &str = "x-referee-page";
 
