@@ -114,7 +114,11 @@ pub(super) fn run(args: PlayArgs) -> Result<()> {
         seed: settings.seed,
         pause: Duration::from_millis(args.pause_ms),
     };
-    let mut pages = args.browser.then(|| BrowserPages::new(args.port));
+    let mut pages = args
+        .browser
+        .then(|| BrowserPages::new(args.port))
+        .transpose()
+        .with_context(|| format!("cannot serve the browser page on port {}", args.port))?;
     play_at_console(
         &config,
         &host.supervisor,

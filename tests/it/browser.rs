@@ -665,6 +665,36 @@ fn play_in_browser(game: &str, records: &Path, extra: &[&str]) -> (Running, Stri
     start_with_url(command)
 }
 
+/// A page's port in use is said before the game is announced, as the page's and not as the
+/// person's failure: it was 'player X cannot start: cannot serve the browser page: ...',
+/// after the banner.
+#[test]
+fn a_browser_port_in_use_is_said_before_the_game() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = referee()
+        .args([
+            "play",
+            "tictactoe",
+            "--browser",
+            "--port",
+            &port,
+            "--no-record",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "referee: cannot serve the browser page on port {port}: Address already in use \
+             (os error 98)\n"
+        )
+    );
+}
+
 /// Plays the person's turns by clicking the first square offered until the game is over,
 /// checking `each_turn` at every turn first.
 fn click_until_over(browser: &Browser, each_turn: impl Fn()) {

@@ -31,23 +31,28 @@ const OPEN_DEADLINE: Duration = Duration::from_secs(300);
 /// The pages of the people who play in the browser (`referee play --browser`): the first
 /// person's on the port asked for (0: any free port), a second person's on any free port.
 pub struct BrowserPages {
-    port: u16,
-    opened: usize,
+    /// The first page's socket, until that page is opened.
+    first: Option<std::net::TcpListener>,
 }
 
 impl BrowserPages {
-    /// Pages whose first is served on `port`.
-    pub fn new(port: u16) -> BrowserPages {
-        BrowserPages { port, opened: 0 }
+    /// Pages whose first is served on `port`, taken now: a port in use is said before the
+    /// game is announced (it was said as the person's failure to start, after the banner).
+    pub fn new(port: u16) -> std::io::Result<BrowserPages> {
+        Ok(BrowserPages {
+            first: Some(PlayPage::listen(port)?),
+        })
     }
 }
 
 impl PersonPages for BrowserPages {
     fn open(&mut self, label: &str, opponent: String) -> Result<Box<dyn Seat + Send>, String> {
-        let port = if self.opened == 0 { self.port } else { 0 };
-        self.opened += 1;
-        let (page, url) = PlayPage::start(port)
-            .map_err(|error| format!("cannot serve the browser page: {error}"))?;
+        let served = match self.first.take() {
+            Some(listener) => PlayPage::start(listener),
+            None => PlayPage::listen(0).and_then(PlayPage::start),
+        };
+        let (page, url) =
+            served.map_err(|error| format!("cannot serve the browser page: {error}"))?;
         Screen::stdout().say(
             Voice::Plain,
             &format!(

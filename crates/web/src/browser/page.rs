@@ -103,10 +103,15 @@ impl PlayPage {
         }
     }
 
-    /// A page served on 127.0.0.1 at `port` (0: any free port), and its address.
-    pub fn start(port: u16) -> io::Result<(PlayPage, String)> {
+    /// The socket of a page on 127.0.0.1 at `port` (0: any free port), taken before the game
+    /// is announced, so that a port in use is said before anything else.
+    pub fn listen(port: u16) -> io::Result<std::net::TcpListener> {
+        std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+    }
+
+    /// A page served on `listener` (see [`PlayPage::listen`]), and its address.
+    pub fn start(listener: std::net::TcpListener) -> io::Result<(PlayPage, String)> {
         let page = PlayPage::detached();
-        let listener = std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
         listener.set_nonblocking(true)?;
         let url = format!("http://{}/", listener.local_addr()?);
         let runtime = tokio::runtime::Builder::new_current_thread()
