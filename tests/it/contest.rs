@@ -148,6 +148,36 @@ fn page_data(page: &Path) -> Value {
 /// `referee report SITE --from OUTPUT` makes the contest's own page from its output folder,
 /// its entrants included (its contest section was left out). Built-in players and no sandbox:
 /// no build, so no bubblewrap.
+/// A contest whose field falls below two players once checked says so as a contest: it said
+/// 'out/tournament.toml: players: a tournament needs at least 2 players, found 1', of a file
+/// the organiser never wrote.
+#[test]
+fn a_contest_left_with_one_player_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("cup.toml");
+    std::fs::write(
+        &config,
+        "game = \"tictactoe\"\ngames = 2\nsandbox = false\n[[players]]\nname = \"ann\"\n\
+         builtin = \"random\"\n[[players]]\nname = \"bob\"\ncommand = \"sh -c 'exit 3'\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = contest(&config, &out, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.ends_with(&format!(
+            "referee: 1 of the 2 players passed their build and check, and a contest needs at \
+             least 2 to play: {} says why each was left out\n",
+            out.join("players.txt").display()
+        )),
+        "{stderr}"
+    );
+    assert!(std::fs::read_to_string(out.join("players.txt"))
+        .unwrap()
+        .contains("exited with code 3"));
+}
+
 #[test]
 fn the_report_of_a_contests_output_is_the_contests_own_page() {
     let dir = tempfile::tempdir().unwrap();

@@ -37,6 +37,19 @@ pub enum ContestError {
     /// The results page could not be written.
     #[error(transparent)]
     Page(#[from] ReportError),
+    /// Fewer than two players are left to play once built and checked.
+    #[error(
+        "{playing} of the {total} players passed their build and check, and a contest needs at \
+         least 2 to play: {list} says why each was left out"
+    )]
+    TooFew {
+        /// The players left to play.
+        playing: usize,
+        /// The players of the field.
+        total: usize,
+        /// The saved list of players.
+        list: String,
+    },
     /// The list of players or the tournament file could not be written.
     #[error("cannot write {path}")]
     Write {
@@ -132,13 +145,13 @@ pub fn prepare(
     field::save(out, &entries).map_err(write_error(out))?;
     // Every built player, to read the game, the clocks and the limits the check needs.
     let candidates = Tournament::from_text(
-        &contest.tournament_text(&field::playing(&entries)),
+        &contest.tournament_text(&enough_play(&entries, out)?),
         &contest.name,
         origin,
     )?;
     let entries = field::gate(contest, entries, &candidates, host, &earlier, jobs, report)?;
     field::save(out, &entries).map_err(write_error(out))?;
-    let mut text = contest.tournament_text(&field::playing(&entries));
+    let mut text = contest.tournament_text(&enough_play(&entries, out)?);
     text.insert_str(
         0,
         &format!(
@@ -153,6 +166,22 @@ pub fn prepare(
         entries,
         tournament_file,
         tournament,
+    })
+}
+
+/// The players of `entries` left to play, when there are enough for a tournament: a contest
+/// whose field fell below two says so as its own (the tournament file written for it said
+/// 'a tournament needs at least 2 players').
+fn enough_play(entries: &[Entry], out: &Path) -> Result<Vec<toml::Table>, ContestError> {
+    let playing = field::playing(entries);
+    if playing.len() >= 2 {
+        return Ok(playing);
+    }
+    let [_, list] = field::saved(out);
+    Err(ContestError::TooFew {
+        playing: playing.len(),
+        total: entries.len(),
+        list: list.display().to_string(),
     })
 }
 
