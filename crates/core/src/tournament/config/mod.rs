@@ -353,6 +353,15 @@ impl RawConfig {
             None => Ok(Openings::None),
             Some(RawOpenings {
                 file: Some(file),
+                plies: None,
+                ..
+            }) if file.as_os_str().is_empty() => Err(Problem::Invalid(
+                "openings: file = \"\": name the openings file, one opening a line (e.g. \
+                 file = \"openings/gomoku.txt\")"
+                    .into(),
+            )),
+            Some(RawOpenings {
+                file: Some(file),
                 order,
                 plies: None,
             }) => Openings::from_file(file, spec, *order, seed).map_err(Problem::from),

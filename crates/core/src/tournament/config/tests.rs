@@ -232,6 +232,10 @@ fn bad_values_are_named() {
             "concurrency: at least 1",
         ),
         (
+            format!("openings = {{ file = \"\" }}\n{MINIMAL}"),
+            "openings: file = \"\": name the openings file",
+        ),
+        (
             format!("output = \"\"\n{MINIMAL}"),
             "output: empty: name the folder for the results",
         ),
