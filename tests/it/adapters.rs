@@ -613,10 +613,25 @@ fn brains_lines_that_are_not_moves_are_passed_over_and_kept() {
 
 #[test]
 fn wrong_replies_illegal_moves_and_timeouts_of_brains() {
-    // 'x y' is not a move: passed over, and the brain, which writes nothing more, loses on time.
+    // 'x y' is not a move: passed over, and the brain, which writes nothing more, loses on time,
+    // told the line it wrote and what a move is.
     let games = play(Match::new("gomoku").a(brain("wrong")).b(RANDOM).games(1));
     assert_eq!(games[0].reason(), "timeout", "{}", games[0].detail());
     assert_eq!(games[0].moves().len(), 4, "{}", games[0].transcript);
+    let detail = games[0].detail();
+    let (before, after) = detail
+        .split_once("; it wrote '")
+        .unwrap_or_else(|| panic!("{detail}"));
+    assert!(before.contains("did not answer move"), "{detail}");
+    let (line, sentence) = after.split_once('\'').unwrap();
+    assert!(line.split(' ').all(|n| n.parse::<u8>().is_ok()), "{detail}");
+    assert!(
+        sentence.starts_with(
+            ", which is no move and was passed over: \
+             a Gomocup move is 'x,y' (column, then row, from 0), e.g. '7,7'"
+        ),
+        "{detail}"
+    );
     let games = play(Match::new("gomoku").a(brain("occupied")).b(RANDOM).games(1));
     assert_eq!(games[0].reason(), "illegal-move", "{}", games[0].detail());
     let games = play(

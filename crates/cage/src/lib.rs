@@ -71,8 +71,12 @@ pub const MAX_MESSAGE_CHARS: usize = 256;
 pub enum Reading {
     /// The awaited answer, in the referee's own protocol.
     Answer(String),
-    /// A line logged and passed over (Gomocup's `DEBUG`, `ERROR`, ...); the clock runs on.
+    /// A line for people logged and passed over (Gomocup's `DEBUG`, an empty line); the clock
+    /// runs on.
     Skip,
+    /// A line logged and passed over that is no move (Gomocup's `ERROR ...`, or `7 7` for
+    /// `7,7`); the clock runs on, and a timeout names the last one, with what a move is (this).
+    NoMove(&'static str),
     /// A line for people, logged and kept with the move (the text of Gomocup's `MESSAGE`);
     /// the clock runs on.
     Message(String),

@@ -29,7 +29,7 @@ use nix::unistd::Pid;
 use referee_records::transcript::{SeatLog, Transcript};
 use referee_rules::protocol::{Ready, RefereeMessage};
 use referee_rules::quote;
-use referee_rules::verdict::{Fault, ResourceLimit, StderrMove};
+use referee_rules::verdict::{Fault, PassedOver, ResourceLimit, StderrMove};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
@@ -270,11 +270,16 @@ impl BotProcess {
             .and_then(|sent_at| {
                 let deadline = sent_at + watchdog;
                 let mut messages = Vec::new();
+                let mut passed_over = None;
                 loop {
                     let (text, at) = match self.receive(asked_at, sent_at, deadline) {
                         Err(Fault::Timeout { waited, .. }) => {
                             let on_stderr = self.moves_on_stderr(asked_at, &mut read);
-                            break Err(Fault::Timeout { waited, on_stderr });
+                            break Err(Fault::Timeout {
+                                waited,
+                                on_stderr,
+                                passed_over,
+                            });
                         }
                         received => received?,
                     };
@@ -290,6 +295,12 @@ impl BotProcess {
                             });
                         }
                         Reading::Skip => {}
+                        Reading::NoMove(expected) => {
+                            passed_over = Some(PassedOver {
+                                written: text,
+                                expected,
+                            });
+                        }
                         Reading::Message(text) => {
                             if messages.len() < MAX_MESSAGES {
                                 messages.push(quote::shorten(&text, MAX_MESSAGE_CHARS));

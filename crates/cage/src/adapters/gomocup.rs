@@ -190,8 +190,9 @@ fn read_reply(line: &str) -> Reading {
 /// The brain's move `x,y` as the referee's `x y`; a `SUGGEST x,y` is confirmed with `PLAY`.
 /// Every other line is kept in the transcript and passed over, as Gomocup managers do: real
 /// brains write `ERROR Unknown command`, or a raw CR inside a `MESSAGE` that splits it in two.
-/// A brain that writes no move loses on time; a move that is illegal still loses. A `MESSAGE`
-/// (the brain's evaluation, depth or best line) is kept with the move.
+/// A brain that writes no move loses on time, its last line that is no move named; a move that
+/// is illegal still loses. A `MESSAGE` (the brain's evaluation, depth or best line) is kept
+/// with the move.
 fn read_move(line: &str) -> Reading {
     match square(line) {
         Some(((x, y), true)) => Reading::Reply(vec![format!("PLAY {x},{y}")]),
@@ -200,9 +201,13 @@ fn read_move(line: &str) -> Reading {
         None if keyword(line) == "MESSAGE" => {
             Reading::Message(trim_blanks(&trim_blanks(line)["MESSAGE".len()..]).to_string())
         }
-        None => Reading::Skip,
+        None if is_chatter(line) => Reading::Skip,
+        None => Reading::NoMove(MOVE_FORM),
     }
 }
+
+/// What a brain's move is, for the sentence of a timeout after lines that are none.
+const MOVE_FORM: &str = "a Gomocup move is 'x,y' (column, then row, from 0), e.g. '7,7'";
 
 /// The bytes told in `INFO max_memory`: the budget, but at most half the enforced limit (the
 /// address space), since a brain sizes its hash table to it and its code, stacks and
@@ -604,10 +609,10 @@ mod tests {
             Reading::Message("depth 7 eval +35 pv 7,7 8,8".into())
         );
         assert_eq!(read_move("message hi"), Reading::Message("hi".into()));
-        for passed_over in [
-            "DEBUG depth 7",
-            "",
-            "  ",
+        for chatter in ["DEBUG depth 7", "", "  "] {
+            assert_eq!(read_move(chatter), Reading::Skip, "{chatter}");
+        }
+        for no_move in [
             "7 8",
             "ERROR out of memory",
             "ERROR Unknown command",
@@ -617,7 +622,7 @@ mod tests {
             "7,8,1",
             " nodes 1200",
         ] {
-            assert_eq!(read_move(passed_over), Reading::Skip, "{passed_over}");
+            assert_eq!(read_move(no_move), Reading::NoMove(MOVE_FORM), "{no_move}");
         }
         assert_eq!(
             read_move("SUGGEST 10,10"),

@@ -188,9 +188,14 @@ impl Riddles {
                 elapsed: spent + answer.elapsed,
                 ..answer
             }),
-            Err(Fault::Timeout { waited, on_stderr }) => Err(Fault::Timeout {
+            Err(Fault::Timeout {
+                waited,
+                on_stderr,
+                passed_over,
+            }) => Err(Fault::Timeout {
                 waited: spent + waited,
                 on_stderr,
+                passed_over,
             }),
             Err(fault) => Err(fault),
         }

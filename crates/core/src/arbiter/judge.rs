@@ -191,7 +191,12 @@ impl Judge {
             Ok(Settled::InTime) => None,
             Ok(Settled::Strike(number)) => Some(number),
             Err(overtime) => {
-                self.verdict = Some(forfeit(Forfeit::late(Some(answer.elapsed), overtime, None)));
+                self.verdict = Some(forfeit(Forfeit::late(
+                    Some(answer.elapsed),
+                    overtime,
+                    None,
+                    None,
+                )));
                 return false;
             }
         };
@@ -444,6 +449,7 @@ mod tests {
             let fault = Fault::Timeout {
                 waited: MS(260),
                 on_stderr,
+                passed_over: None,
             };
             judge.answer(request.side, Err(fault), MS(260));
             sentence(&judge)

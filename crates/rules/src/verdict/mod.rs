@@ -225,6 +225,8 @@ pub enum Fault {
         /// The lines the bot wrote on standard error meanwhile that its protocol reads as a
         /// move: most likely its answer, written to the wrong stream (see [`Forfeit::Late`]).
         on_stderr: Vec<StderrMove>,
+        /// The last line the bot wrote meanwhile that its protocol passed over as no move.
+        passed_over: Option<PassedOver>,
     },
     /// A line longer than the maximum, newline not yet seen.
     LineTooLong {
@@ -287,6 +289,17 @@ pub struct StderrMove {
     pub written: String,
     /// The move it reads as, in the referee's protocol (`x y` for a CodinGame bot's `y x`).
     pub notation: String,
+}
+
+/// A line a bot wrote while its answer was awaited that its protocol passes over as no move
+/// (a Gomocup brain's `7 7` for `7,7`): most likely its answer, which the sentence of its
+/// timeout names with the form a move has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassedOver {
+    /// The line as the bot wrote it.
+    pub written: String,
+    /// What a move is in the bot's protocol, with an example.
+    pub expected: &'static str,
 }
 
 /// What to tell a bot whose line, not a move, reads like words meant for people: most likely
@@ -412,6 +425,7 @@ impl Fault {
         Fault::Timeout {
             waited,
             on_stderr: Vec::new(),
+            passed_over: None,
         }
     }
 }
@@ -451,6 +465,8 @@ pub enum Forfeit {
         /// A legal move the player wrote on standard error while its answer was awaited, as it
         /// wrote it: the sentence tells it that moves go to standard output.
         on_stderr: Option<String>,
+        /// The last line the player wrote meanwhile that its protocol passed over as no move.
+        passed_over: Option<PassedOver>,
     },
     /// `draw` when no draw was offered.
     UnofferedDraw,
@@ -511,11 +527,13 @@ pub enum Verdict {
 
 impl Forfeit {
     /// Lateness: the answer after `answered_after` (`None`: none before the watchdog gave up),
-    /// over `overtime`; `on_stderr`, a legal move written on standard error meanwhile.
+    /// over `overtime`; `on_stderr`, a legal move written on standard error meanwhile;
+    /// `passed_over`, the last line written meanwhile that is no move.
     pub fn late(
         answered_after: Option<Duration>,
         overtime: Overtime,
         on_stderr: Option<String>,
+        passed_over: Option<PassedOver>,
     ) -> Forfeit {
         Forfeit::Late {
             answered_after,
@@ -523,6 +541,7 @@ impl Forfeit {
             margin: overtime.margin,
             strikes: overtime.strikes,
             on_stderr,
+            passed_over,
         }
     }
 }
@@ -539,9 +558,13 @@ impl Verdict {
         legal: impl Fn(&str) -> bool,
     ) -> Self {
         let forfeit = match fault {
-            Fault::Timeout { on_stderr, .. } => {
+            Fault::Timeout {
+                on_stderr,
+                passed_over,
+                ..
+            } => {
                 let written = on_stderr.into_iter().rev().find(|mv| legal(&mv.notation));
-                Forfeit::late(None, overtime, written.map(|mv| mv.written))
+                Forfeit::late(None, overtime, written.map(|mv| mv.written), passed_over)
             }
             Fault::NotAMove { line, expected } => Forfeit::NotAMove {
                 sent: line,
@@ -635,7 +658,13 @@ impl Verdict {
             Forfeit::Seat(
                 Fault::RefusedBoard { answer, .. } | Fault::RefusedRule { answer, .. },
             ) => Some(answer),
-            Forfeit::Late { on_stderr, .. } => on_stderr.as_deref(),
+            Forfeit::Late {
+                on_stderr,
+                passed_over,
+                ..
+            } => on_stderr
+                .as_deref()
+                .or(passed_over.as_ref().map(|line| line.written.as_str())),
             _ => None,
         }
     }
@@ -688,6 +717,32 @@ pub struct Sentence<'a> {
 /// How much of a bot's line a verdict quotes.
 const QUOTED: usize = 60;
 
+/// What a bot that ran out of time wrote while its answer was awaited, that was no answer: a
+/// move on standard error, a line its protocol passed over as no move.
+fn written_meanwhile(
+    f: &mut fmt::Formatter<'_>,
+    on_stderr: Option<&str>,
+    passed_over: Option<&PassedOver>,
+) -> fmt::Result {
+    if let Some(line) = on_stderr {
+        write!(
+            f,
+            "; it wrote '{}' on standard error; moves must go to standard output \
+             (print / System.out / cout), flushed",
+            shorten(line, QUOTED)
+        )?;
+    }
+    if let Some(line) = passed_over {
+        write!(
+            f,
+            "; it wrote '{}', which is no move and was passed over: {}",
+            shorten(&line.written, QUOTED),
+            line.expected
+        )?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Sentence<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who = |side: Side| &self.names[side.index()];
@@ -726,6 +781,7 @@ impl fmt::Display for Sentence<'_> {
                 margin,
                 strikes,
                 on_stderr,
+                passed_over,
             } => {
                 match answered_after {
                     Some(after) => write!(
@@ -759,15 +815,7 @@ impl fmt::Display for Sentence<'_> {
                     )?,
                     None => {}
                 }
-                match on_stderr {
-                    Some(line) => write!(
-                        f,
-                        "; it wrote '{}' on standard error; moves must go to standard output \
-                         (print / System.out / cout), flushed",
-                        shorten(line, QUOTED)
-                    ),
-                    None => Ok(()),
-                }
+                written_meanwhile(f, on_stderr.as_deref(), passed_over.as_ref())
             }
             Forfeit::UnofferedDraw => write!(
                 f,

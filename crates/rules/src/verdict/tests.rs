@@ -70,6 +70,7 @@ fn lateness_reads_the_same_with_or_without_an_answer() {
             margin: Duration::from_millis(10),
             strikes: None,
             on_stderr: None,
+            passed_over: None,
         },
     };
     let names = names();
@@ -98,6 +99,7 @@ fn a_move_written_on_stderr_is_named_in_the_timeout() {
         let fault = Fault::Timeout {
             waited: Duration::from_millis(160),
             on_stderr,
+            passed_over: None,
         };
         Verdict::fault(Side::First, Moment::Move(1), fault, overtime, |notation| {
             notation != "0 0"
