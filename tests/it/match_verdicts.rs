@@ -249,10 +249,16 @@ fn partial_output_does_not_extend_the_deadline() {
 fn not_a_move() {
     let record = verdict(as_first("garbage"));
     assert_forfeit(&record, "first", "not-a-move");
-    assert!(record["result"]["detail"]
-        .as_str()
-        .unwrap()
-        .contains("'banana' for move 1"));
+    let detail = record["result"]["detail"].as_str().unwrap();
+    assert!(detail.contains("'banana' for move 1"), "{detail}");
+    // What a move is, with an example on this board (its centre).
+    assert!(
+        detail.contains(
+            "which is not a move: expected 'x y', two whole numbers separated by a space \
+             (column, then row, from 0 at the top left), e.g. '1 1'"
+        ),
+        "{detail}"
+    );
 }
 
 #[test]

@@ -106,6 +106,16 @@ impl Mnk {
         format!("{}x{}", self.params.width, self.params.height)
     }
 
+    /// What a move is, with an example (the centre), for [`MoveError::NotAMove`].
+    fn notation(&self) -> String {
+        format!(
+            "expected 'x y', two whole numbers separated by a space (column, then row, from 0 \
+             at the top left), e.g. '{} {}'",
+            self.params.width / 2,
+            self.params.height / 2
+        )
+    }
+
     /// What the coordinates run over, for [`IllegalMove::OffBoard`].
     fn coordinate_ranges(&self) -> String {
         format!(
@@ -272,15 +282,11 @@ impl Game for Mnk {
     fn parse_move(&self, text: &str) -> Result<Square, MoveError> {
         let mut words = text.split_whitespace();
         let (Some(x), Some(y), None) = (words.next(), words.next(), words.next()) else {
-            return Err(MoveError::NotAMove(
-                "expected two numbers 'x y' (column, then row)".into(),
-            ));
+            return Err(MoveError::NotAMove(self.notation()));
         };
         let (x_written, y_written) = (x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
-            return Err(MoveError::NotAMove(
-                "expected two whole numbers 'x y' (column, then row)".into(),
-            ));
+            return Err(MoveError::NotAMove(self.notation()));
         };
         let (w, h) = (self.params.width as i64, self.params.height as i64);
         if !(0..w).contains(&x) || !(0..h).contains(&y) {

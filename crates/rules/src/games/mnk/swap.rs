@@ -115,14 +115,15 @@ impl SwapGame {
         }
     }
 
-    /// What the side to move may answer, for a message.
-    fn expected(&self) -> &'static str {
+    /// What the side to move may answer at a choice of the opening, for a message; `None`
+    /// when it places a stone, which the board's message says.
+    fn expected(&self) -> Option<&'static str> {
         if self.may_place_more() {
-            "expected 'swap', a stone 'x y' (column, then row) or 'x y more'"
+            Some("expected 'swap', a stone 'x y' (column, then row) or 'x y more'")
         } else if self.choosing() {
-            "expected 'swap' or a stone 'x y' (column, then row)"
+            Some("expected 'swap' or a stone 'x y' (column, then row)")
         } else {
-            "expected two numbers 'x y' (column, then row)"
+            None
         }
     }
 
@@ -213,7 +214,10 @@ impl Game for SwapGame {
         };
         let square = match self.board.parse_move(&square_text) {
             Ok(square) => square,
-            Err(MoveError::NotAMove(_)) => return Err(MoveError::NotAMove(self.expected().into())),
+            Err(MoveError::NotAMove(board_says)) => {
+                let expected = self.expected().map_or(board_says, Into::into);
+                return Err(MoveError::NotAMove(expected));
+            }
             Err(illegal) => return Err(illegal),
         };
         let mv = mv(square);

@@ -47,6 +47,10 @@ pub struct Uttt {
 /// What the coordinates run over, for [`IllegalMove::OffBoard`].
 const COORDINATES: &str = "x and y from 0 to 8";
 
+/// What a move is, with an example, for [`MoveError::NotAMove`].
+const NOTATION: &str = "expected 'x y', two whole numbers separated by a space (column, then \
+                        row, each 0 to 8, from the top left), e.g. '4 4'";
+
 impl Uttt {
     /// The empty board, X (the first player) to move anywhere.
     pub fn new(params: UtttParams) -> Uttt {
@@ -266,15 +270,11 @@ impl Game for Uttt {
     fn parse_move(&self, text: &str) -> Result<Square, MoveError> {
         let mut words = text.split_whitespace();
         let (Some(x), Some(y), None) = (words.next(), words.next(), words.next()) else {
-            return Err(MoveError::NotAMove(
-                "expected two numbers 'x y' (column, then row, each 0 to 8)".into(),
-            ));
+            return Err(MoveError::NotAMove(NOTATION.into()));
         };
         let (x_written, y_written) = (x, y);
         let (Some(x), Some(y)) = (parse_coordinate(x), parse_coordinate(y)) else {
-            return Err(MoveError::NotAMove(
-                "expected two whole numbers 'x y' (column, then row, each 0 to 8)".into(),
-            ));
+            return Err(MoveError::NotAMove(NOTATION.into()));
         };
         if !(0..9).contains(&x) || !(0..9).contains(&y) {
             return Err(IllegalMove::OffBoard {
