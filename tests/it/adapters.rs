@@ -943,7 +943,8 @@ fn codingame_messages_crlf_wrong_replies_and_the_first_move_allowance() {
     assert!(
         games[0].detail().contains(
             "for move 5, which is not a move: expected 'ROW COL' (the row first, then the \
-             column, each 0 to 8)"
+             column, each 0 to 8), optionally followed by a message, e.g. '2 7' for row 2, \
+             column 7"
         ),
         "{}",
         games[0].detail()
@@ -1344,9 +1345,10 @@ fn riddles_wrong_replies_timeouts_and_crlf() {
         if dialect == "riddles" {
             assert_eq!(games[0].reason(), "not-a-move");
             assert!(
-                games[0]
-                    .detail()
-                    .contains("for move 5, which is not a move: expected 'place_move X Y'"),
+                games[0].detail().contains(
+                    "for move 5, which is not a move: expected 'place_move X Y' (the \
+                         column, then the row, each 0 to 8), e.g. 'place_move 7 2'"
+                ),
                 "{}",
                 games[0].detail()
             );

@@ -144,7 +144,7 @@ fn not_a_move(line: &str) -> Reading {
     Reading::Refuse(Fault::NotAMove {
         line: line.to_string(),
         expected: "expected 'ROW COL' (the row first, then the column, each 0 to 8), \
-                   optionally followed by a message"
+                   optionally followed by a message, e.g. '2 7' for row 2, column 7"
             .into(),
     })
 }

@@ -270,7 +270,8 @@ fn macroboard(dialect: &Dialect, game: &Uttt) -> String {
 }
 
 /// What a reply that is not `place_move X Y` is told.
-const EXPECTED: &str = "expected 'place_move X Y' (the column, then the row, each 0 to 8)";
+const EXPECTED: &str =
+    "expected 'place_move X Y' (the column, then the row, each 0 to 8), e.g. 'place_move 7 2'";
 
 /// The words of a line as Java's `line.split(" ")` gives them: cut at every single space, the
 /// empty words at the end dropped.
