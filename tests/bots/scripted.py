@@ -89,6 +89,11 @@ for raw in sys.stdin:
         if mode == "bad-ready":
             send("hello")
             continue
+        if mode == "bom":
+            # As C#'s Console with Encoding.UTF8 writes it: a byte order mark first.
+            sys.stdout.buffer.write(b"\xef\xbb\xbf" + ready_line.encode() + b"\n")
+            sys.stdout.flush()
+            continue
         if mode == "early":
             # One write, so the extra line is there before the referee can ask anything.
             send(ready_line + "\n0 0")

@@ -460,3 +460,19 @@ fn a_dots_bot_that_misses_its_extra_move_is_told_the_rule() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_byte_order_mark_is_named() {
+    let (code, stdout) = check("bom", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let problems = lines(&stdout, "PROBLEM");
+    assert_eq!(problems.len(), 1, "{stdout}");
+    assert!(
+        problems[0].contains(
+            "got '\\u{feff}ready scripted 1' ('\\u{feff}' (a byte order mark, which an output \
+             stream set to UTF-8 with a signature writes first, as C#'s Encoding.UTF8 does: \
+             write ASCII, or UTF-8 without the mark) is not allowed: a line is printable ASCII"
+        ),
+        "{stdout}"
+    );
+}

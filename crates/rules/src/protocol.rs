@@ -229,15 +229,29 @@ pub fn trim_blanks(text: &str) -> &str {
 /// A bot's line holding a character no line of the protocol may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{}' is not allowed: a line is printable ASCII, its words separated by spaces or tabs",
-    crate::quote::escape(&.character.to_string())
+    "'{}'{} is not allowed: a line is printable ASCII, its words separated by spaces or tabs",
+    crate::quote::escape(&.character.to_string()),
+    Unprintable::named(*.character)
 )]
 pub struct Unprintable {
     /// The first such character in the line.
     pub character: char,
 }
 
+/// What a byte order mark is, and where it comes from, for a bot that wrote one.
+const BYTE_ORDER_MARK: &str = " (a byte order mark, which an output stream set to \
+                               UTF-8 with a signature writes first, as C#'s Encoding.UTF8 does: \
+                               write ASCII, or UTF-8 without the mark)";
+
 impl Unprintable {
+    /// What `character` is, when its escape alone does not say it, for the sentence.
+    fn named(character: char) -> &'static str {
+        match character {
+            '\u{feff}' => BYTE_ORDER_MARK,
+            _ => "",
+        }
+    }
+
     /// Refuses `line` if it holds a character other than printable ASCII (space to `~`) and
     /// tabs. Every notation and keyword is printable ASCII, so anything else (a control
     /// character, a CR left by a doubled line end, a no-break space) can only be a mistake or
