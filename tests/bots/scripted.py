@@ -123,6 +123,9 @@ for raw in sys.stdin:
         if mode == "needs-legal" and not legal:
             # A beginner's bot that plays from the `legal` line, run without one.
             legal[0]
+        if mode == "reads-ahead":
+            # Reads a line more than it is sent before answering: blocked until the result.
+            sys.stdin.readline()
         if mode == "debug-stdout":
             # Debug output on the wrong stream, before the move.
             send("thinking about move %d" % moves_made)

@@ -476,3 +476,25 @@ fn a_byte_order_mark_is_named() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_bot_that_reads_a_line_too_many_is_told_so_not_that_it_is_slow() {
+    let (code, stdout) = check("reads-ahead", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let problems = lines(&stdout, "PROBLEM");
+    assert_eq!(problems.len(), 1, "{stdout}");
+    assert!(
+        problems[0]
+            .contains("did not answer move 1 within 1010 ms; the limit is 1000 ms (+10 ms margin)"),
+        "{stdout}"
+    );
+    assert!(
+        problems[0].ends_with(
+            ". It did answer, '0 0', at once when it was sent the next line (the result): it \
+             waited to read more than it was sent, most likely a line too many or all of its \
+             input; answer each 'turn' as soon as it is read"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("too slow"), "{stdout}");
+}

@@ -24,6 +24,9 @@ pub enum LateAnswer {
     Slow(String, Duration),
     /// Written without its line feed (the referee waits for the end of a line): its start.
     Unended(String),
+    /// Written at once when its input was still open and it was sent a line after its request
+    /// (the result): the bot waited to read more than it was sent before answering.
+    WhenTold(String),
 }
 
 impl BotProcess {
@@ -36,10 +39,14 @@ impl BotProcess {
         let first =
             |lines: Vec<(String, Instant)>| lines.into_iter().find(|(line, _)| is_answer(line));
         if let Some((line, at)) = first(self.collect_for(WATCH)) {
-            return Some(LateAnswer::Slow(
-                line,
-                at.saturating_duration_since(watched),
-            ));
+            let told = self
+                .last_sent
+                .is_some_and(|sent| at.saturating_duration_since(sent) <= FLUSHED_AT_EXIT);
+            return Some(if told {
+                LateAnswer::WhenTold(line)
+            } else {
+                LateAnswer::Slow(line, at.saturating_duration_since(watched))
+            });
         }
         let closed = Instant::now();
         let Some((line, at)) = first(self.close_input_and_collect(WATCH)) else {

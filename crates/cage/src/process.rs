@@ -92,6 +92,8 @@ pub struct BotProcess {
     cpu_logged: Duration,
     /// The bytes of the last request, a buffer kept for the next.
     request: Vec<u8>,
+    /// When the last lines sent were handed to the pipe (see `LateAnswer::WhenTold`).
+    pub(crate) last_sent: Option<Instant>,
     /// Lines the bot ended with CR LF rather than LF alone (accepted, but worth telling).
     crlf_lines: usize,
     reaped: bool,
@@ -152,6 +154,7 @@ impl BotProcess {
             stderr,
             transcript: Transcript::default(),
             options,
+            last_sent: None,
             closed: false,
             reaped: false,
             killed: false,
@@ -183,6 +186,7 @@ impl BotProcess {
         }
         let sent = self.write_request(&bytes, deadline);
         self.request = bytes;
+        self.last_sent = sent.as_ref().ok().copied();
         sent
     }
 

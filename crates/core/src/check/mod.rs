@@ -164,6 +164,12 @@ fn late_hint(late: Option<&LateAnswer>) -> Option<String> {
             after.as_secs_f64()
         )),
         LateAnswer::Unended(start) => Some(format!("; {}", unended(start))),
+        LateAnswer::WhenTold(line) => Some(format!(
+            ". It did answer, '{}', at once when it was sent the next line (the result): it \
+             waited to read more than it was sent, most likely a line too many or all of its \
+             input; answer each 'turn' as soon as it is read",
+            referee_rules::quote::shorten(line, 60)
+        )),
         LateAnswer::Unflushed(_) => None,
     }
 }
