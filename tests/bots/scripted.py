@@ -54,7 +54,7 @@ if mode == "cpus":
         allowed = [l.split(":", 1)[1].strip() for l in status if l.startswith("Cpus_allowed_list:")]
     with open(os.path.join(param, "%d.%s" % (os.getpid(), os.urandom(4).hex())), "w") as out:
         out.write(allowed[0])
-ready_line = "ready scripted 1" + (" multi" if mode == "multi" else "")
+ready_line = "ready scripted 1" + (" multi" if mode in ("multi", "multi-once") else "")
 
 def completes_box(move):
     """Whether the dots line `move` ('h x y' or 'v x y') draws the last side of a box."""
@@ -311,6 +311,9 @@ for raw in sys.stdin:
             send("%d %d" % square)
         if mode == "fork":
             time.sleep(3600)
+    elif words[0] == "result" and mode == "multi-once":
+        # Declares 'multi', yet ends with its first game, as a one-game bot does.
+        break
     elif words[0] == "quit":
         if mode == "farewell":
             print("farewell after %d moves" % moves_made, file=sys.stderr, flush=True)

@@ -498,3 +498,20 @@ fn a_bot_that_reads_a_line_too_many_is_told_so_not_that_it_is_slow() {
     );
     assert!(!stdout.contains("too slow"), "{stdout}");
 }
+
+#[test]
+fn a_multi_bot_that_exits_after_its_first_game_is_told_what_multi_means() {
+    let (code, stdout) = check("multi-once", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let problems = lines(&stdout, "PROBLEM");
+    assert_eq!(problems.len(), 1, "{stdout}");
+    assert!(
+        problems[0].contains("game 2 (from the start, as the second player, same process): crash")
+            && problems[0].ends_with(
+                "; it declared 'multi' but exited after the previous game: a 'multi' bot reads \
+                 on after 'result' (the next game's 'referee 1', or 'quit'); a bot that plays \
+                 one game per process answers 'ready NAME VERSION' without 'multi'"
+            ),
+        "{stdout}"
+    );
+}

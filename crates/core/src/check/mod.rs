@@ -153,6 +153,17 @@ fn unended(start: &str) -> String {
     )
 }
 
+/// What to tell a bot that declared `multi` and exited between two games.
+const MULTI_EXITED: &str = "; it declared 'multi' but exited after the previous game: a 'multi' \
+                            bot reads on after 'result' (the next game's 'referee 1', or \
+                            'quit'); a bot that plays one game per process answers 'ready NAME \
+                            VERSION' without 'multi'";
+
+/// Whether `side` exited before its `ready` in `played`.
+fn exited_before_ready(played: &PlayedGame, side: Side) -> bool {
+    played.record.result.reason == Termination::Exited && played.ready[side.index()].is_none()
+}
+
 /// What a bot's late answer adds to the sentence of its timeout: the answer it wrote too late,
 /// or the line it never ended.
 fn late_hint(late: Option<&LateAnswer>) -> Option<String> {
@@ -356,7 +367,7 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
             if same_process { ", same process" } else { "" }
         );
         self.note_ready(&played, side, number, &rules);
-        if let Some(problem) = self.problem(&played, side, &title, &rules) {
+        if let Some(problem) = self.problem(&played, side, &title, &rules, same_process) {
             let repeated =
                 self.said
                     .problem(&problem, &title, number, &played, side, files.as_ref());
@@ -477,13 +488,15 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
     }
 
     /// Notes how the game went for the bot when it went well; otherwise returns the problem it
-    /// showed, a missing flush rather than the fault when that explains it.
+    /// showed, a missing flush rather than the fault when that explains it. `same_process`:
+    /// the game was played by the process of the one before (the bot declared `multi`).
     fn problem(
         &mut self,
         played: &PlayedGame,
         side: Side,
         title: &str,
         rules: &GameRules,
+        same_process: bool,
     ) -> Option<Problem> {
         let late = played.late[side.index()].as_ref();
         match diagnose(played, side, &self.config.time, rules, late) {
@@ -492,7 +505,12 @@ impl<R: FnMut(&Finding)> Check<'_, R> {
                     .note(severity, format!("{title}: {text}"), Vec::new());
                 None
             }
-            Err(problem) => Some(missing_flush(late).unwrap_or(problem)),
+            Err(mut problem) => {
+                if same_process && exited_before_ready(played, side) {
+                    problem.text.push_str(MULTI_EXITED);
+                }
+                Some(missing_flush(late).unwrap_or(problem))
+            }
         }
     }
 
