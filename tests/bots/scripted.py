@@ -114,6 +114,10 @@ for raw in sys.stdin:
             sys.exit(2)
     elif words[0] == "turn":
         moves_made += 1
+        if mode == "algebraic":
+            # A checkers move in the notation of a chess board, not PDN's square numbers.
+            send("c3-d4")
+            continue
         if mode == "thinks-aloud":
             # A line of stderr at each move, as bots log their search.
             print("move %d" % moves_made, file=sys.stderr, flush=True)

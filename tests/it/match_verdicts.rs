@@ -548,3 +548,22 @@ fn a_timeout_on_an_overloaded_machine_says_so() {
         "{detail}"
     );
 }
+
+#[test]
+fn a_checkers_move_written_as_on_a_chess_board_is_told_the_square_numbers() {
+    let record = verdict(
+        Match::new("checkers")
+            .a(scripted("algebraic"))
+            .b(RANDOM)
+            .games(1),
+    );
+    assert_forfeit(&record, "first", "not-a-move");
+    let detail = record["result"]["detail"].as_str().unwrap();
+    assert_eq!(
+        detail,
+        "A (first player) sent 'c3-d4' for move 1, which is not a move: 'c3' names a square by \
+         its column letter and row digit: PDN numbers the dark squares 1 to 32, 1-4 on Black's \
+         side (see protocol.md, 'checkers'); expected a PDN move such as 11-15, a capture such \
+         as 22x15, or a multi-jump with every landing square such as 9x18x27"
+    );
+}

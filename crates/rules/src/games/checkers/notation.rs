@@ -23,6 +23,11 @@ pub(super) fn parse_notation(text: &str) -> Result<(Vec<u64>, bool), MoveError> 
         let next = tail.next();
         if number.is_empty() {
             return Err(not_a_move(match next {
+                _ if is_algebraic(rest) => format!(
+                    "'{}' names a square by its column letter and row digit: PDN numbers the \
+                     dark squares 1 to 32, 1-4 on Black's side (see protocol.md, 'checkers')",
+                    &rest[..2]
+                ),
                 Some(c) if !matches!(c, '-' | 'x' | 'X') => {
                     format!("'{c}' is neither a digit nor a separator")
                 }
@@ -55,6 +60,15 @@ pub(super) fn parse_notation(text: &str) -> Result<(Vec<u64>, bool), MoveError> 
         ));
     }
     Ok((squares, first == 'x'))
+}
+
+/// Whether `text` starts with a square named as on a chess board (`c3`), as another notation
+/// of checkers writes it.
+fn is_algebraic(text: &str) -> bool {
+    matches!(
+        text.as_bytes(),
+        [b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8', ..]
+    )
 }
 
 #[cfg(test)]
