@@ -199,9 +199,10 @@ fn debug_output_on_stdout_is_pointed_to_stderr_once() {
     assert_eq!(
         stdout
             .matches(
-                "sent 'thinking about move 1' for move 1, which is not a move: expected two \
-                 numbers 'x y' (column, then row); it reads like debug output: write that to \
-                 stderr, stdout carries the protocol only"
+                "sent 'thinking about move 1' for move 1, which is not a move: expected 'x y', \
+                 two whole numbers separated by a space (column, then row, from 0 at the top \
+                 left), e.g. '1 1'; it reads like debug output: write that to stderr, stdout \
+                 carries the protocol only"
             )
             .count(),
         1,
