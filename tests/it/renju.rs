@@ -27,9 +27,10 @@ fn a_forbidden_move_is_played_and_loses_with_its_shape() {
     assert_eq!(record["result"]["reason"], "forbidden-move");
     assert_eq!(record["result"]["violation"], "double-four");
     assert_eq!(record["result"]["winner"], "second");
-    assert!(outcome
-        .stdout
-        .contains("B (second player) wins: forbidden move of Black (double four)"));
+    assert!(outcome.stdout.contains(
+        "B (second player) wins: A (first player) made a forbidden double four with move 1, \
+             '0 0' (renju forbids it to Black)"
+    ));
     let transcript = outcome.file("0001.transcript.txt");
     assert!(
         transcript.contains("A> result loss forbidden-move"),

@@ -9,7 +9,7 @@ use referee_records::record::{micros, MoveRecord};
 use referee_rules::clock::{Clock, Settled, TimeControl};
 use referee_rules::games::{AnyGame, GameSpec, MoveError, Side};
 use referee_rules::protocol::{GameResult, RefereeMessage, Reply, VERSION};
-use referee_rules::verdict::{Fault, Forfeit, Moment, Verdict};
+use referee_rules::verdict::{Fault, Forfeit, LastMove, Moment, Verdict};
 use std::time::Duration;
 
 /// What the side to move must be sent, and how long its answer may take and still count.
@@ -128,9 +128,14 @@ impl Judge {
             return None;
         }
         if let Some(outcome) = self.game.outcome() {
+            let last = self.moves.last().map(|played| LastMove {
+                number: self.resumed + self.moves.len() as u32,
+                notation: played.notation.clone(),
+            });
             self.verdict = Some(Verdict::Rules {
                 winner: outcome.winner,
                 ending: outcome.ending,
+                last,
             });
             return None;
         }

@@ -437,6 +437,15 @@ impl fmt::Display for Fault {
     }
 }
 
+/// A move as a verdict names it: its number (see [`Moment::Move`]) and its notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// Counted from 1 over both sides, the opening not included.
+    pub number: u32,
+    /// As the rules write it, e.g. `7 7`.
+    pub notation: String,
+}
+
 /// When in the game a forfeit happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Moment {
@@ -508,6 +517,9 @@ pub enum Verdict {
         winner: Option<Side>,
         /// Which rule ended the game.
         ending: Ending,
+        /// The move that ended it, when the bots played one (not the opening's): a forbidden
+        /// move is named by it.
+        last: Option<LastMove>,
     },
     /// `accepted_by` answered `draw` to its opponent's offer.
     Agreement {
@@ -743,18 +755,41 @@ fn written_meanwhile(
     Ok(())
 }
 
+impl Sentence<'_> {
+    /// The sentence of a game the rules ended, `last` its last move: a forbidden one is named.
+    fn rules_ending(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        winner: Option<Side>,
+        ending: Ending,
+        last: Option<&LastMove>,
+    ) -> fmt::Result {
+        let who = |side: Side| &self.names[side.index()];
+        match (winner, ending, last) {
+            (Some(side), Ending::Forbidden(shape), Some(last)) => write!(
+                f,
+                "{} wins: {} made a forbidden {shape} with move {}, '{}' (renju forbids it to \
+                 Black)",
+                who(side),
+                who(side.opponent()),
+                last.number,
+                last.notation
+            ),
+            (Some(side), ending, _) => write!(f, "{} wins: {ending}", who(side)),
+            (None, ending, _) => write!(f, "draw: {ending}"),
+        }
+    }
+}
+
 impl fmt::Display for Sentence<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who = |side: Side| &self.names[side.index()];
         let (loser, at, forfeit) = match self.verdict {
             Verdict::Rules {
-                winner: Some(side),
+                winner,
                 ending,
-            } => return write!(f, "{} wins: {ending}", who(*side)),
-            Verdict::Rules {
-                winner: None,
-                ending,
-            } => return write!(f, "draw: {ending}"),
+                last,
+            } => return self.rules_ending(f, *winner, *ending, last.as_ref()),
             Verdict::Agreement { accepted_by } => {
                 return write!(
                     f,

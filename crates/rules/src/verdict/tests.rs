@@ -279,6 +279,7 @@ fn a_forbidden_move_is_a_loss_by_the_rules_that_names_its_shape() {
         let verdict = Verdict::Rules {
             winner: Some(Side::Second),
             ending: Ending::Forbidden(shape),
+            last: None,
         };
         assert_eq!(verdict.termination(), Termination::ForbiddenMove);
         assert_eq!(verdict.violation(), Some(shape.code()));
@@ -288,10 +289,15 @@ fn a_forbidden_move_is_a_loss_by_the_rules_that_names_its_shape() {
     let verdict = Verdict::Rules {
         winner: Some(Side::Second),
         ending: Ending::Forbidden(Forbidden::DoubleThree),
+        last: Some(super::LastMove {
+            number: 9,
+            notation: "7 7".into(),
+        }),
     };
     assert_eq!(
         verdict.sentence(&names()).to_string(),
-        "B (second player) wins: forbidden move of Black (double three)"
+        "B (second player) wins: A (first player) made a forbidden double three with move 9, \
+         '7 7' (renju forbids it to Black)"
     );
     assert_eq!("forbidden-move".parse(), Ok(Termination::ForbiddenMove));
 }
