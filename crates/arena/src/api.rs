@@ -6,6 +6,7 @@
 //! shown), bounded where it is stored.
 
 use crate::accounts::{self, User};
+use crate::body::Body;
 use crate::store;
 use crate::versions::{self, SubmitError, Upload, Version, VERSION_COLUMNS};
 use crate::{ArenaError, Shared};
@@ -29,6 +30,18 @@ pub const COOKIE: &str = "arena_session";
 /// A refusal or failure, sent as `{"error": "..."}` with its status.
 #[derive(Debug)]
 pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    /// The status sent.
+    pub fn status(&self) -> StatusCode {
+        self.0
+    }
+
+    /// The text sent as `error`.
+    pub fn text(&self) -> &str {
+        &self.1
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -245,7 +258,7 @@ struct Credentials {
     code: Option<String>,
 }
 
-async fn sign_up(State(shared): App, Json(body): Json<Credentials>) -> Result<Response, ApiError> {
+async fn sign_up(State(shared): App, Body(body): Body<Credentials>) -> Result<Response, ApiError> {
     accounts::sign_up(
         &shared.pool,
         &shared.arena.settings,
@@ -259,10 +272,10 @@ async fn sign_up(State(shared): App, Json(body): Json<Credentials>) -> Result<Re
         accounts::AccountError::Refused(why) => refuse(StatusCode::FORBIDDEN, why),
         accounts::AccountError::Invalid(why) => refuse(StatusCode::BAD_REQUEST, why),
     })?;
-    log_in(State(shared), Json(body)).await
+    log_in(State(shared), Body(body)).await
 }
 
-async fn log_in(State(shared): App, Json(body): Json<Credentials>) -> Result<Response, ApiError> {
+async fn log_in(State(shared): App, Body(body): Body<Credentials>) -> Result<Response, ApiError> {
     match accounts::log_in(&shared.pool, &body.name, &body.password).await? {
         None => Err(refuse(StatusCode::UNAUTHORIZED, "wrong name or password")),
         Some(token) => {
@@ -664,7 +677,7 @@ async fn choose_active(
     State(shared): App,
     headers: HeaderMap,
     Path((ladder, name)): Path<(String, String)>,
-    Json(body): Json<Active>,
+    Body(body): Body<Active>,
 ) -> Answer {
     let user = required(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;
@@ -746,7 +759,7 @@ async fn pause(
     State(shared): App,
     headers: HeaderMap,
     Path(ladder): Path<String>,
-    Json(body): Json<Pause>,
+    Body(body): Body<Pause>,
 ) -> Answer {
     admin(&shared, &headers).await?;
     known_ladder(&shared, &ladder)?;

@@ -7,6 +7,7 @@
 //! the answer says so.
 
 use crate::api::{not_found, refuse, required, ApiError};
+use crate::body::Body;
 use crate::scheduler::{self, Queued};
 use crate::store::{self, Tx};
 use crate::Shared;
@@ -55,7 +56,7 @@ async fn ask(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     Path(ladder): Path<String>,
-    Json(body): Json<Ask>,
+    Body(body): Body<Ask>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     if shared.arena.ladder(&ladder).is_none() {

@@ -6,6 +6,7 @@
 
 use crate::accounts::User;
 use crate::api::{not_found, refuse, required, ApiError};
+use crate::body::Body;
 use crate::people::{self, Sitter};
 use crate::store;
 use crate::Shared;
@@ -61,7 +62,7 @@ struct Invite {
 async fn invite(
     State(shared): App,
     headers: HeaderMap,
-    Json(body): Json<Invite>,
+    Body(body): Body<Invite>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     if shared.arena.ladder(&body.ladder).is_none() {

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod api;
 pub mod archive;
+pub mod body;
 pub mod client;
 pub mod friendly;
 pub mod invitations;

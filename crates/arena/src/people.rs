@@ -17,6 +17,7 @@
 
 use crate::accounts::User;
 use crate::api::{not_found, refuse, required, ApiError};
+use crate::body::Body;
 use crate::live::LiveGame;
 use crate::pages::LIVE;
 use crate::scheduler::{self, Claimed, FixedBot, Queued};
@@ -203,13 +204,13 @@ async fn start(
     State(shared): App,
     headers: HeaderMap,
     Path((ladder_name, bot_name)): Path<(String, String)>,
-    body: Option<Json<StartBody>>,
+    body: Option<Body<StartBody>>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     if shared.arena.ladder(&ladder_name).is_none() {
         return Err(not_found("ladder"));
     }
-    let (side, rated) = body.map_or((Side::First, true), |Json(body)| (body.side, body.rated));
+    let (side, rated) = body.map_or((Side::First, true), |Body(body)| (body.side, body.rated));
     let mut tx = store::write(&shared.pool).await?;
     let bot: Option<(i64, String, String)> = sqlx::query_as(
         "SELECT versions.id, versions.command, versions.protocol FROM bots \
