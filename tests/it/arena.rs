@@ -852,3 +852,39 @@ fn a_wrong_json_body_is_told_in_the_apis_shape_naming_the_field() {
         assert_eq!(answer, json!({ "error": error }), "{body}");
     }
 }
+
+/// An address whose number is no number (or whose bytes are no text) is told in the API's own
+/// shape: the framework answered in plain text naming Rust's types ('Invalid URL: Cannot
+/// parse `abc` to a `i64`').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_wrong_address_is_told_in_the_apis_shape_without_type_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let cases = [
+        (
+            "/api/games/abc",
+            "the address has 'abc' where a whole number goes",
+        ),
+        (
+            "/api/game/tictactoe/1/stderr/-1",
+            "the address has '-1' where a whole number (0 or more) goes",
+        ),
+        (
+            "/api/ladders/%ff/leaderboard",
+            "the address holds bytes that are not UTF-8 text",
+        ),
+    ];
+    for (path, error) in cases {
+        let (status, text) = match ureq::get(&format!("{url}{path}")).call() {
+            Ok(response) => (response.status(), response.into_string().unwrap()),
+            Err(ureq::Error::Status(status, response)) => (status, response.into_string().unwrap()),
+            Err(error) => panic!("{error}"),
+        };
+        assert_eq!(status, 400, "{path}: {text}");
+        let answer: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+        assert_eq!(answer, json!({ "error": error }), "{path}");
+    }
+}

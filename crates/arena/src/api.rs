@@ -6,12 +6,13 @@
 //! shown), bounded where it is stored.
 
 use crate::accounts::{self, User};
+use crate::address::Address;
 use crate::body::Body;
 use crate::store;
 use crate::versions::{self, SubmitError, Upload, Version, VERSION_COLUMNS};
 use crate::{ArenaError, Shared};
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -423,7 +424,7 @@ fn mark(person: bool, boss: bool) -> Option<&'static str> {
     }
 }
 
-async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
+async fn leaderboard(State(shared): App, Address(ladder): Address<String>) -> Answer {
     known_ladder(&shared, &ladder)?;
     let rows: Vec<BoardRow> = sqlx::query_as(
         "SELECT bots.name, users.name, bots.builtin, versions.id, versions.number, ratings.mu, \
@@ -490,7 +491,11 @@ fn game_json(row: GameRow) -> Value {
     })
 }
 
-async fn games(State(shared): App, Path(ladder): Path<String>, Query(page): Query<Page>) -> Answer {
+async fn games(
+    State(shared): App,
+    Address(ladder): Address<String>,
+    Query(page): Query<Page>,
+) -> Answer {
     known_ladder(&shared, &ladder)?;
     let limit = page.limit.unwrap_or(100).clamp(1, 1000);
     let rows: Vec<GameRow> = sqlx::query_as(&format!(
@@ -507,7 +512,7 @@ async fn games(State(shared): App, Path(ladder): Path<String>, Query(page): Quer
     )))
 }
 
-async fn game(State(shared): App, Path(number): Path<i64>) -> Answer {
+async fn game(State(shared): App, Address(number): Address<i64>) -> Answer {
     let row: Option<GameRow> =
         sqlx::query_as(&format!("SELECT {GAME_COLUMNS} WHERE games.number = $1"))
             .bind(number)
@@ -517,7 +522,7 @@ async fn game(State(shared): App, Path(number): Path<i64>) -> Answer {
         .ok_or_else(|| not_found("game"))
 }
 
-async fn record(State(shared): App, Path(number): Path<i64>) -> Result<Response, ApiError> {
+async fn record(State(shared): App, Address(number): Address<i64>) -> Result<Response, ApiError> {
     let row: Option<(String,)> = sqlx::query_as("SELECT record FROM games WHERE number = $1")
         .bind(number)
         .fetch_optional(&shared.pool)
@@ -619,7 +624,7 @@ type BotRow = (
 async fn bot(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, name)): Path<(String, String)>,
+    Address((ladder, name)): Address<(String, String)>,
 ) -> Answer {
     let user = caller(&shared, &headers).await?;
     let row: Option<BotRow> = sqlx::query_as(
@@ -647,7 +652,7 @@ async fn bot(
     })))
 }
 
-async fn version(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Answer {
+async fn version(State(shared): App, headers: HeaderMap, Address(id): Address<i64>) -> Answer {
     let user = required(&shared, &headers).await?;
     let version: Option<Version> = sqlx::query_as(&format!(
         "SELECT {VERSION_COLUMNS} FROM versions WHERE id = $1"
@@ -676,7 +681,7 @@ struct Active {
 async fn choose_active(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, name)): Path<(String, String)>,
+    Address((ladder, name)): Address<(String, String)>,
     Body(body): Body<Active>,
 ) -> Answer {
     let user = required(&shared, &headers).await?;
@@ -758,7 +763,7 @@ struct Pause {
 async fn pause(
     State(shared): App,
     headers: HeaderMap,
-    Path(ladder): Path<String>,
+    Address(ladder): Address<String>,
     Body(body): Body<Pause>,
 ) -> Answer {
     admin(&shared, &headers).await?;
@@ -774,7 +779,7 @@ async fn pause(
 async fn retire(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, name)): Path<(String, String)>,
+    Address((ladder, name)): Address<(String, String)>,
 ) -> Answer {
     admin(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;

@@ -106,9 +106,9 @@ fn said(field: &str, message: &str) -> String {
 }
 
 /// serde's name of a wanted type (`u32`, `a string`) in words.
-fn in_words(wanted: &str) -> &str {
+pub(crate) fn in_words(wanted: &str) -> &str {
     match wanted {
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number, 0 or more",
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number (0 or more)",
         "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
         "f32" | "f64" => "a number",
         other => other,
@@ -169,7 +169,7 @@ mod tests {
             (
                 r#"{"name": "a", "password": "b", "count": -1}"#,
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "the field 'count' must be a whole number, 0 or more",
+                "the field 'count' must be a whole number (0 or more)",
             ),
         ];
         for (body, status, text) in cases {

@@ -6,6 +6,7 @@
 //! ladders are.
 
 pub mod accounts;
+pub mod address;
 pub mod api;
 pub mod archive;
 pub mod body;
