@@ -888,3 +888,31 @@ fn a_wrong_address_is_told_in_the_apis_shape_without_type_names() {
         assert_eq!(answer, json!({ "error": error }), "{path}");
     }
 }
+
+/// A query parameter that is missing or no number is told in the API's own shape: the
+/// framework answered in plain text ('Failed to deserialize query string: missing field
+/// `ladder`').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_wrong_query_is_told_in_the_apis_shape_naming_the_parameter() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let games = ureq::get(&format!("{url}/api/ladders/tictactoe/games?limit=abc")).call();
+    let Err(ureq::Error::Status(400, response)) = games else {
+        panic!("{games:?}")
+    };
+    let answer: Value = response.into_json().unwrap();
+    assert_eq!(
+        answer,
+        json!({ "error": "the parameter 'limit' cannot be read: invalid digit found in string" })
+    );
+    let (status, text) = post(&url, "/api/upload", &[("authorization", "Bearer x")], b"x");
+    assert_eq!(status, 400, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+    assert_eq!(
+        answer,
+        json!({ "error": "the parameter 'ladder' is missing (as ?ladder=...)" })
+    );
+}

@@ -7,7 +7,7 @@ use crate::api::{refuse, ApiError};
 use crate::body::in_words;
 use axum::extract::path::ErrorKind;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{FromRequestParts, Path};
+use axum::extract::{FromRequestParts, Path, Query};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
@@ -56,5 +56,60 @@ fn said(rejection: &PathRejection) -> String {
             "the address holds bytes that are not UTF-8 text".into()
         }
         _ => "this address cannot be read".into(),
+    }
+}
+
+/// The address's query (`?ladder=...&name=...`), read into `T`.
+pub struct Params<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Query(values)| Params(values))
+            .map_err(|rejection| {
+                refuse(StatusCode::BAD_REQUEST, query_said(&rejection.body_text()))
+            })
+    }
+}
+
+/// The sentence for the framework's `text` about a query it could not read ('Failed to
+/// deserialize query string: limit: invalid digit found in string').
+fn query_said(text: &str) -> String {
+    let text = text
+        .strip_prefix("Failed to deserialize query string: ")
+        .unwrap_or(text);
+    if let Some(missing) = text
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        return format!("the parameter '{missing}' is missing (as ?{missing}=...)");
+    }
+    match text.split_once(": ") {
+        Some((name, why)) if !name.contains(' ') => format!(
+            "the parameter '{}' cannot be read: {}",
+            referee_rules::quote::shorten(name, 40),
+            referee_rules::quote::shorten(why, 80)
+        ),
+        _ => "the address's parameters cannot be read".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_that_cannot_be_read_is_told_by_its_parameter() {
+        assert_eq!(
+            query_said("Failed to deserialize query string: missing field `ladder`"),
+            "the parameter 'ladder' is missing (as ?ladder=...)"
+        );
+        assert_eq!(
+            query_said("Failed to deserialize query string: limit: invalid digit found in string"),
+            "the parameter 'limit' cannot be read: invalid digit found in string"
+        );
     }
 }

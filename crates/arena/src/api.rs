@@ -6,13 +6,13 @@
 //! shown), bounded where it is stored.
 
 use crate::accounts::{self, User};
-use crate::address::Address;
+use crate::address::{Address, Params};
 use crate::body::Body;
 use crate::store;
 use crate::versions::{self, SubmitError, Upload, Version, VERSION_COLUMNS};
 use crate::{ArenaError, Shared};
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -494,7 +494,7 @@ fn game_json(row: GameRow) -> Value {
 async fn games(
     State(shared): App,
     Address(ladder): Address<String>,
-    Query(page): Query<Page>,
+    Params(page): Params<Page>,
 ) -> Answer {
     known_ladder(&shared, &ladder)?;
     let limit = page.limit.unwrap_or(100).clamp(1, 1000);
@@ -727,7 +727,7 @@ struct UploadQuery {
 async fn upload(
     State(shared): App,
     headers: HeaderMap,
-    Query(query): Query<UploadQuery>,
+    Params(query): Params<UploadQuery>,
     body: Bytes,
 ) -> Answer {
     let user = required(&shared, &headers).await?;
