@@ -916,3 +916,40 @@ fn a_wrong_query_is_told_in_the_apis_shape_naming_the_parameter() {
         json!({ "error": "the parameter 'ladder' is missing (as ?ladder=...)" })
     );
 }
+
+/// Every refusal of an API address is in the API's shape, the shield's and the framework's
+/// too: a method the address does not take was a 405 with no text, the shield's refusals and
+/// an unknown address were plain text.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn every_refusal_of_an_api_address_is_in_the_apis_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let answer = |result: Result<ureq::Response, ureq::Error>| match result {
+        Err(ureq::Error::Status(status, response)) => {
+            let kind = response.content_type().to_string();
+            let text = response.into_string().unwrap();
+            assert_eq!(kind, "application/json", "{status}: {text}");
+            (status, serde_json::from_str::<Value>(&text).unwrap())
+        }
+        other => panic!("{other:?}"),
+    };
+    let error = |text: &str| json!({ "error": text });
+    assert_eq!(
+        answer(ureq::get(&format!("{url}/api/signup")).call()),
+        (
+            405,
+            error("this address does not take GET (its header Allow says what it takes)")
+        )
+    );
+    assert_eq!(
+        answer(ureq::post(&format!("{url}/api/logout")).call()),
+        (403, error("only this server's own page may do that"))
+    );
+    assert_eq!(
+        answer(ureq::get(&format!("{url}/api/nothing")).call()),
+        (404, error("no such address"))
+    );
+}

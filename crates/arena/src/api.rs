@@ -102,29 +102,66 @@ pub async fn serve(
                 .merge(crate::friendly::router(Arc::clone(&shared))),
             &settings,
         )
-        .layer(axum::middleware::map_response(move |response| async move {
-            too_large_said(response, upload)
+        .layer(axum::middleware::from_fn(move |request, next| {
+            in_api_shape(request, next, upload)
         }));
     on_ready(&format!("http://{}", shield.shown_host()));
     shield::serve(listener, app, settings).await;
     Ok(())
 }
 
-/// `response`, and when it is a 413 (a body past the upload route's bound or the shield's),
-/// its text replaced by the API's JSON refusal saying the bound (`upload_bytes`): the framework
-/// says only 'length limit exceeded', in plain text, which the command line and the upload
-/// page showed as 'the server answered 413'. The headers stay (the shield's among them).
-fn too_large_said(response: Response, upload_bytes: usize) -> Response {
-    if response.status() != StatusCode::PAYLOAD_TOO_LARGE {
+/// The answer to `request`, and when it is a refusal of an API address (`/api/...`) not in
+/// the API's shape, its text put as `{"error": "..."}`: the framework and the shield answer in
+/// plain text ('only this server's own page may do that', 'no such address') or with no text
+/// at all (a method the address does not take: 405, with the framework's `Allow`). A 413 (a body past the upload route's
+/// bound or the shield's) says the bound (`upload_bytes`): the framework says only 'length
+/// limit exceeded'. The headers stay (the shield's and `Allow` among them).
+async fn in_api_shape(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+    upload_bytes: usize,
+) -> Response {
+    let api = request.uri().path().starts_with("/api/");
+    let method = request.method().clone();
+    let response = too_large_said(next.run(request).await, upload_bytes);
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"application/json"));
+    if !api || json || !status.is_client_error() {
         return response;
     }
-    let (mut parts, _) = response.into_parts();
-    let why = refuse(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        versions::too_large(upload_bytes as u64),
-    )
-    .into_response();
-    let (json, body) = why.into_parts();
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 16 << 10)
+        .await
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
+        .unwrap_or_default();
+    let text = if !text.is_empty() {
+        text
+    } else if status == StatusCode::METHOD_NOT_ALLOWED {
+        format!("this address does not take {method} (its header Allow says what it takes)")
+    } else if status == StatusCode::NOT_FOUND {
+        "no such address".to_string()
+    } else {
+        status.canonical_reason().unwrap_or("refused").to_string()
+    };
+    with_text(parts, refuse(status, text))
+}
+
+/// `response`, and when it is a 413, its text replaced by the API's refusal saying the bound.
+fn too_large_said(response: Response, upload_bytes: usize) -> Response {
+    let status = response.status();
+    if status != StatusCode::PAYLOAD_TOO_LARGE {
+        return response;
+    }
+    let why = versions::too_large(upload_bytes as u64);
+    with_text(response.into_parts().0, refuse(status, why))
+}
+
+/// A response of `parts` (its status and headers) with `why` as its text, in the API's shape.
+fn with_text(mut parts: axum::http::response::Parts, why: ApiError) -> Response {
+    let (json, body) = why.into_response().into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
     if let Some(kind) = json.headers.get(header::CONTENT_TYPE) {
         parts.headers.insert(header::CONTENT_TYPE, kind.clone());
