@@ -7,6 +7,7 @@ use crate::api::{refuse, ApiError};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, OptionalFromRequest, Request};
 use axum::http::{header, HeaderMap, StatusCode};
+use referee_web::address::in_words;
 use serde::de::DeserializeOwned;
 
 /// A JSON object sent as the request's body, read into `T`.
@@ -102,16 +103,6 @@ fn said(field: &str, message: &str) -> String {
             format!("the field '{field}' must be {}", in_words(wanted))
         }
         _ => format!("the field '{field}' is not what this request takes"),
-    }
-}
-
-/// serde's name of a wanted type (`u32`, `a string`) in words.
-pub(crate) fn in_words(wanted: &str) -> &str {
-    match wanted {
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number (0 or more)",
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
-        "f32" | "f64" => "a number",
-        other => other,
     }
 }
 
