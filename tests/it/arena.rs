@@ -953,3 +953,35 @@ fn every_refusal_of_an_api_address_is_in_the_apis_shape() {
         (404, error("no such address"))
     );
 }
+
+/// A name someone has is a conflict (409), not a malformed request: signing up as 'ALICE'
+/// when 'alice' exists was a 400 like a name with a space in it.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_sign_up_under_a_name_someone_has_is_a_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let page = get(&url, "/api/session")["page_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let headers = [
+        ("x-referee-page", page.as_str()),
+        ("content-type", "application/json"),
+    ];
+    let sign_up = |name: &str| {
+        let body = json!({ "name": name, "password": "a long password" }).to_string();
+        post(&url, "/api/signup", &headers, body.as_bytes())
+    };
+    assert_eq!(sign_up("alice").0, 200);
+    let (status, text) = sign_up("ALICE");
+    assert_eq!(status, 409, "{text}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({ "error": "the name 'ALICE' is taken (by 'alice': names that differ only in \
+                          upper and lower case are the same name)" })
+    );
+    assert_eq!(sign_up("has space").0, 400);
+}

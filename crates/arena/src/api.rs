@@ -309,6 +309,7 @@ async fn sign_up(State(shared): App, Body(body): Body<Credentials>) -> Result<Re
         accounts::AccountError::Store(error) => error.into(),
         accounts::AccountError::Refused(why) => refuse(StatusCode::FORBIDDEN, why),
         accounts::AccountError::Invalid(why) => refuse(StatusCode::BAD_REQUEST, why),
+        accounts::AccountError::Taken(why) => refuse(StatusCode::CONFLICT, why),
     })?;
     log_in(State(shared), Body(body)).await
 }
