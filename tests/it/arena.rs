@@ -985,3 +985,34 @@ fn a_sign_up_under_a_name_someone_has_is_a_conflict() {
     );
     assert_eq!(sign_up("has space").0, 400);
 }
+
+/// A body too large for an address that takes no upload says so, not that an upload is too
+/// large: POST /api/login with a body past the bound said 'the upload is too large: the arena
+/// takes at most 2097152 bytes (2.0 MiB) of sources as a .tar.gz'.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_body_too_large_for_a_log_in_is_not_called_an_upload() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    // Only the header is sent: the length it announces is past the bound.
+    let host = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "POST /api/login HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer x\r\n\
+         Content-Type: application/json\r\nContent-Length: 99999999\r\n\
+         Connection: close\r\n\r\n{{"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 413 "), "{response}");
+    let (_, body) = response.split_once("\r\n\r\n").unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(body).unwrap(),
+        json!({ "error": "the body is too large for this address" })
+    );
+}

@@ -113,17 +113,22 @@ pub async fn serve(
 /// The answer to `request`, and when it is a refusal of an API address (`/api/...`) not in
 /// the API's shape, its text put as `{"error": "..."}`: the framework and the shield answer in
 /// plain text ('only this server's own page may do that', 'no such address') or with no text
-/// at all (a method the address does not take: 405, with the framework's `Allow`). A 413 (a body past the upload route's
-/// bound or the shield's) says the bound (`upload_bytes`): the framework says only 'length
-/// limit exceeded'. The headers stay (the shield's and `Allow` among them).
+/// at all (a method the address does not take: 405, with the framework's `Allow`). A 413 of
+/// an upload says the bound (`upload_bytes`), and of any other address that its body is too
+/// large: the framework says only 'length limit exceeded'. The headers stay (the shield's).
 async fn in_api_shape(
     request: axum::extract::Request,
     next: axum::middleware::Next,
     upload_bytes: usize,
 ) -> Response {
     let api = request.uri().path().starts_with("/api/");
+    let upload = request.uri().path() == "/api/upload";
     let method = request.method().clone();
-    let response = too_large_said(next.run(request).await, upload_bytes);
+    let response = next.run(request).await;
+    let response = match upload {
+        true => too_large_said(response, upload_bytes),
+        false => response,
+    };
     let status = response.status();
     let json = response
         .headers()
@@ -137,7 +142,9 @@ async fn in_api_shape(
         .await
         .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
         .unwrap_or_default();
-    let text = if !text.is_empty() {
+    let text = if status == StatusCode::PAYLOAD_TOO_LARGE {
+        "the body is too large for this address".to_string()
+    } else if !text.is_empty() {
         text
     } else if status == StatusCode::METHOD_NOT_ALLOWED {
         format!("this address does not take {method} (its header Allow says what it takes)")
