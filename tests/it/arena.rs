@@ -1016,3 +1016,27 @@ fn a_body_too_large_for_a_log_in_is_not_called_an_upload() {
         json!({ "error": "the body is too large for this address" })
     );
 }
+
+/// An Authorization header that is no bearer token says how to give one: 'Authorization:
+/// Basic ...' (or a token without 'Bearer ') was told 'this API token is not known', as
+/// though the token were wrong.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn an_authorization_that_is_no_bearer_token_says_how_to_give_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    for value in ["Basic YWxpY2U6eA==", "0123abcd"] {
+        let me = ureq::get(&format!("{url}/api/me"))
+            .set("authorization", value)
+            .call();
+        let Err(ureq::Error::Status(401, response)) = me else {
+            panic!("{me:?}")
+        };
+        assert_eq!(
+            response.into_json::<Value>().unwrap(),
+            json!({ "error": "give the API token as the header 'Authorization: Bearer TOKEN'" })
+        );
+    }
+}

@@ -217,11 +217,12 @@ pub fn router(shared: Arc<Shared>, shield: &Shield, upload_bytes: usize) -> Rout
 /// The caller: by bearer API token, else by session cookie.
 pub(crate) async fn caller(shared: &Shared, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
     if let Some(value) = headers.get(header::AUTHORIZATION) {
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or_default();
+        let Some(token) = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")) else {
+            return Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                "give the API token as the header 'Authorization: Bearer TOKEN'",
+            ));
+        };
         return match accounts::token_user(&shared.pool, token.trim()).await? {
             Some(user) => Ok(Some(user)),
             None => Err(refuse(
