@@ -802,3 +802,241 @@ fn an_allowed_host_that_is_no_host_name_is_refused() {
         "{said}"
     );
 }
+
+/// A wrong JSON body is told in the API's own shape, in a sentence naming the field: the
+/// framework answered in plain text with the parser's words ('Failed to deserialize the JSON
+/// body into the target type: invalid length 0, expected struct Credentials with 3 elements
+/// at line 1 column 2').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_wrong_json_body_is_told_in_the_apis_shape_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let page = get(&url, "/api/session")["page_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let json = [
+        ("x-referee-page", page.as_str()),
+        ("content-type", "application/json"),
+    ];
+    let cases = [
+        (true, "", 400, "the body is not JSON (line 1, column 0)"),
+        (true, "[]", 422, "the body must be a JSON object"),
+        (
+            true,
+            r#"{"name": "bob"}"#,
+            422,
+            "the field 'password' is missing",
+        ),
+        (
+            true,
+            r#"{"name": 1, "password": "a long password"}"#,
+            422,
+            "the field 'name' must be a string",
+        ),
+        (
+            false,
+            r#"{"name": "bob", "password": "a long password"}"#,
+            415,
+            "send the body as a JSON object, with the header Content-Type: application/json",
+        ),
+    ];
+    for (typed, body, status, error) in cases {
+        let headers = if typed { &json[..] } else { &json[..1] };
+        let (got, text) = post(&url, "/api/signup", headers, body.as_bytes());
+        assert_eq!(got, status, "{body}: {text}");
+        let answer: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+        assert_eq!(answer, json!({ "error": error }), "{body}");
+    }
+}
+
+/// An address whose number is no number (or whose bytes are no text) is told in the API's own
+/// shape: the framework answered in plain text naming Rust's types ('Invalid URL: Cannot
+/// parse `abc` to a `i64`').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_wrong_address_is_told_in_the_apis_shape_without_type_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let cases = [
+        (
+            "/api/games/abc",
+            "the address has 'abc' where a whole number goes",
+        ),
+        (
+            "/api/game/tictactoe/1/stderr/-1",
+            "the address has '-1' where a whole number (0 or more) goes",
+        ),
+        (
+            "/api/ladders/%ff/leaderboard",
+            "the address holds bytes that are not UTF-8 text",
+        ),
+    ];
+    for (path, error) in cases {
+        let (status, text) = match ureq::get(&format!("{url}{path}")).call() {
+            Ok(response) => (response.status(), response.into_string().unwrap()),
+            Err(ureq::Error::Status(status, response)) => (status, response.into_string().unwrap()),
+            Err(error) => panic!("{error}"),
+        };
+        assert_eq!(status, 400, "{path}: {text}");
+        let answer: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+        assert_eq!(answer, json!({ "error": error }), "{path}");
+    }
+}
+
+/// A query parameter that is missing or no number is told in the API's own shape: the
+/// framework answered in plain text ('Failed to deserialize query string: missing field
+/// `ladder`').
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_wrong_query_is_told_in_the_apis_shape_naming_the_parameter() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let games = ureq::get(&format!("{url}/api/ladders/tictactoe/games?limit=abc")).call();
+    let Err(ureq::Error::Status(400, response)) = games else {
+        panic!("{games:?}")
+    };
+    let answer: Value = response.into_json().unwrap();
+    assert_eq!(
+        answer,
+        json!({ "error": "the parameter 'limit' cannot be read: invalid digit found in string" })
+    );
+    let (status, text) = post(&url, "/api/upload", &[("authorization", "Bearer x")], b"x");
+    assert_eq!(status, 400, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+    assert_eq!(
+        answer,
+        json!({ "error": "the parameter 'ladder' is missing (as ?ladder=...)" })
+    );
+}
+
+/// Every refusal of an API address is in the API's shape, the shield's and the framework's
+/// too: a method the address does not take was a 405 with no text, the shield's refusals and
+/// an unknown address were plain text.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn every_refusal_of_an_api_address_is_in_the_apis_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let answer = |result: Result<ureq::Response, ureq::Error>| match result {
+        Err(ureq::Error::Status(status, response)) => {
+            let kind = response.content_type().to_string();
+            let text = response.into_string().unwrap();
+            assert_eq!(kind, "application/json", "{status}: {text}");
+            (status, serde_json::from_str::<Value>(&text).unwrap())
+        }
+        other => panic!("{other:?}"),
+    };
+    let error = |text: &str| json!({ "error": text });
+    assert_eq!(
+        answer(ureq::get(&format!("{url}/api/signup")).call()),
+        (
+            405,
+            error("this address does not take GET (its header Allow says what it takes)")
+        )
+    );
+    assert_eq!(
+        answer(ureq::post(&format!("{url}/api/logout")).call()),
+        (403, error("only this server's own page may do that"))
+    );
+    assert_eq!(
+        answer(ureq::get(&format!("{url}/api/nothing")).call()),
+        (404, error("no such address"))
+    );
+}
+
+/// A name someone has is a conflict (409), not a malformed request: signing up as 'ALICE'
+/// when 'alice' exists was a 400 like a name with a space in it.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_sign_up_under_a_name_someone_has_is_a_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    let page = get(&url, "/api/session")["page_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let headers = [
+        ("x-referee-page", page.as_str()),
+        ("content-type", "application/json"),
+    ];
+    let sign_up = |name: &str| {
+        let body = json!({ "name": name, "password": "a long password" }).to_string();
+        post(&url, "/api/signup", &headers, body.as_bytes())
+    };
+    assert_eq!(sign_up("alice").0, 200);
+    let (status, text) = sign_up("ALICE");
+    assert_eq!(status, 409, "{text}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({ "error": "the name 'ALICE' is taken (by 'alice': names that differ only in \
+                          upper and lower case are the same name)" })
+    );
+    assert_eq!(sign_up("has space").0, 400);
+}
+
+/// A body too large for an address that takes no upload says so, not that an upload is too
+/// large: POST /api/login with a body past the bound said 'the upload is too large: the arena
+/// takes at most 2097152 bytes (2.0 MiB) of sources as a .tar.gz'.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn a_body_too_large_for_a_log_in_is_not_called_an_upload() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    // Only the header is sent: the length it announces is past the bound.
+    let host = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "POST /api/login HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer x\r\n\
+         Content-Type: application/json\r\nContent-Length: 99999999\r\n\
+         Connection: close\r\n\r\n{{"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 413 "), "{response}");
+    let (_, body) = response.split_once("\r\n\r\n").unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(body).unwrap(),
+        json!({ "error": "the body is too large for this address" })
+    );
+}
+
+/// An Authorization header that is no bearer token says how to give one: 'Authorization:
+/// Basic ...' (or a token without 'Bearer ') was told 'this API token is not known', as
+/// though the token were wrong.
+#[test]
+#[ignore = "needs bubblewrap (apt-get install bubblewrap); .ci/run runs it"]
+fn an_authorization_that_is_no_bearer_token_says_how_to_give_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = dir.path().join("arena");
+    init(&arena);
+    let (_server, url) = serve(&arena);
+    for value in ["Basic YWxpY2U6eA==", "0123abcd"] {
+        let me = ureq::get(&format!("{url}/api/me"))
+            .set("authorization", value)
+            .call();
+        let Err(ureq::Error::Status(401, response)) = me else {
+            panic!("{me:?}")
+        };
+        assert_eq!(
+            response.into_json::<Value>().unwrap(),
+            json!({ "error": "give the API token as the header 'Authorization: Bearer TOKEN'" })
+        );
+    }
+}

@@ -1577,3 +1577,27 @@ fn a_forbidden_point_is_marked_and_explained() {
     let message = browser.until("const m = document.querySelector('.message').textContent; return m.includes('forbidden') && m;");
     assert!(message.as_str().unwrap().contains("overline"), "{message}");
 }
+
+/// An address whose number is no number is refused saying so, without Rust's types: it was
+/// 'Invalid URL: Cannot parse value at index 1 with value `abc` to a `u32`'.
+#[test]
+fn serve_refuses_an_address_that_is_no_number_in_words() {
+    let records = tempfile::tempdir().unwrap();
+    let (_server, url) = serve(records.path(), &[]);
+    for (path, said) in [
+        (
+            "/api/game/x/abc",
+            "the address has 'abc' where a whole number (0 or more) goes\n",
+        ),
+        (
+            "/api/position/x/1/-1",
+            "the address has '-1' where a whole number (0 or more) goes\n",
+        ),
+        (
+            "/api/game/%ff/1",
+            "the address holds bytes that are not UTF-8 text\n",
+        ),
+    ] {
+        assert_eq!(get(&url, path, None), (400, said.to_string()), "{path}");
+    }
+}

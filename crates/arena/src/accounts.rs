@@ -70,9 +70,12 @@ pub enum AccountError {
     /// Sign-up is closed, or the invitation code is wrong.
     #[error("{0}")]
     Refused(&'static str),
-    /// A name that is taken or not valid, a password too short.
+    /// A name that is not valid, a password too short.
     #[error("{0}")]
     Invalid(String),
+    /// A name that someone has (or has but for case).
+    #[error("{0}")]
+    Taken(String),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] sqlx::Error),
@@ -196,7 +199,7 @@ pub async fn create_user(
 
 /// Why `name` cannot be had: `taken` has it, or has it but for case.
 fn name_taken(name: &str, taken: &str) -> AccountError {
-    AccountError::Invalid(if name == taken {
+    AccountError::Taken(if name == taken {
         format!("the name '{name}' is taken")
     } else {
         format!(

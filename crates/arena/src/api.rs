@@ -6,11 +6,13 @@
 //! shown), bounded where it is stored.
 
 use crate::accounts::{self, User};
+use crate::address::{Address, Params};
+use crate::body::Body;
 use crate::store;
 use crate::versions::{self, SubmitError, Upload, Version, VERSION_COLUMNS};
 use crate::{ArenaError, Shared};
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,6 +31,18 @@ pub const COOKIE: &str = "arena_session";
 /// A refusal or failure, sent as `{"error": "..."}` with its status.
 #[derive(Debug)]
 pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    /// The status sent.
+    pub fn status(&self) -> StatusCode {
+        self.0
+    }
+
+    /// The text sent as `error`.
+    pub fn text(&self) -> &str {
+        &self.1
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -88,29 +102,73 @@ pub async fn serve(
                 .merge(crate::friendly::router(Arc::clone(&shared))),
             &settings,
         )
-        .layer(axum::middleware::map_response(move |response| async move {
-            too_large_said(response, upload)
+        .layer(axum::middleware::from_fn(move |request, next| {
+            in_api_shape(request, next, upload)
         }));
     on_ready(&format!("http://{}", shield.shown_host()));
     shield::serve(listener, app, settings).await;
     Ok(())
 }
 
-/// `response`, and when it is a 413 (a body past the upload route's bound or the shield's),
-/// its text replaced by the API's JSON refusal saying the bound (`upload_bytes`): the framework
-/// says only 'length limit exceeded', in plain text, which the command line and the upload
-/// page showed as 'the server answered 413'. The headers stay (the shield's among them).
-fn too_large_said(response: Response, upload_bytes: usize) -> Response {
-    if response.status() != StatusCode::PAYLOAD_TOO_LARGE {
+/// The answer to `request`, and when it is a refusal of an API address (`/api/...`) not in
+/// the API's shape, its text put as `{"error": "..."}`: the framework and the shield answer in
+/// plain text ('only this server's own page may do that', 'no such address') or with no text
+/// at all (a method the address does not take: 405, with the framework's `Allow`). A 413 of
+/// an upload says the bound (`upload_bytes`), and of any other address that its body is too
+/// large: the framework says only 'length limit exceeded'. The headers stay (the shield's).
+async fn in_api_shape(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+    upload_bytes: usize,
+) -> Response {
+    let api = request.uri().path().starts_with("/api/");
+    let upload = request.uri().path() == "/api/upload";
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let response = match upload {
+        true => too_large_said(response, upload_bytes),
+        false => response,
+    };
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"application/json"));
+    if !api || json || !status.is_client_error() {
         return response;
     }
-    let (mut parts, _) = response.into_parts();
-    let why = refuse(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        versions::too_large(upload_bytes as u64),
-    )
-    .into_response();
-    let (json, body) = why.into_parts();
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 16 << 10)
+        .await
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
+        .unwrap_or_default();
+    let text = if status == StatusCode::PAYLOAD_TOO_LARGE {
+        "the body is too large for this address".to_string()
+    } else if !text.is_empty() {
+        text
+    } else if status == StatusCode::METHOD_NOT_ALLOWED {
+        format!("this address does not take {method} (its header Allow says what it takes)")
+    } else if status == StatusCode::NOT_FOUND {
+        "no such address".to_string()
+    } else {
+        status.canonical_reason().unwrap_or("refused").to_string()
+    };
+    with_text(parts, refuse(status, text))
+}
+
+/// `response`, and when it is a 413, its text replaced by the API's refusal saying the bound.
+fn too_large_said(response: Response, upload_bytes: usize) -> Response {
+    let status = response.status();
+    if status != StatusCode::PAYLOAD_TOO_LARGE {
+        return response;
+    }
+    let why = versions::too_large(upload_bytes as u64);
+    with_text(response.into_parts().0, refuse(status, why))
+}
+
+/// A response of `parts` (its status and headers) with `why` as its text, in the API's shape.
+fn with_text(mut parts: axum::http::response::Parts, why: ApiError) -> Response {
+    let (json, body) = why.into_response().into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
     if let Some(kind) = json.headers.get(header::CONTENT_TYPE) {
         parts.headers.insert(header::CONTENT_TYPE, kind.clone());
@@ -159,11 +217,12 @@ pub fn router(shared: Arc<Shared>, shield: &Shield, upload_bytes: usize) -> Rout
 /// The caller: by bearer API token, else by session cookie.
 pub(crate) async fn caller(shared: &Shared, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
     if let Some(value) = headers.get(header::AUTHORIZATION) {
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or_default();
+        let Some(token) = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")) else {
+            return Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                "give the API token as the header 'Authorization: Bearer TOKEN'",
+            ));
+        };
         return match accounts::token_user(&shared.pool, token.trim()).await? {
             Some(user) => Ok(Some(user)),
             None => Err(refuse(
@@ -245,7 +304,7 @@ struct Credentials {
     code: Option<String>,
 }
 
-async fn sign_up(State(shared): App, Json(body): Json<Credentials>) -> Result<Response, ApiError> {
+async fn sign_up(State(shared): App, Body(body): Body<Credentials>) -> Result<Response, ApiError> {
     accounts::sign_up(
         &shared.pool,
         &shared.arena.settings,
@@ -258,11 +317,12 @@ async fn sign_up(State(shared): App, Json(body): Json<Credentials>) -> Result<Re
         accounts::AccountError::Store(error) => error.into(),
         accounts::AccountError::Refused(why) => refuse(StatusCode::FORBIDDEN, why),
         accounts::AccountError::Invalid(why) => refuse(StatusCode::BAD_REQUEST, why),
+        accounts::AccountError::Taken(why) => refuse(StatusCode::CONFLICT, why),
     })?;
-    log_in(State(shared), Json(body)).await
+    log_in(State(shared), Body(body)).await
 }
 
-async fn log_in(State(shared): App, Json(body): Json<Credentials>) -> Result<Response, ApiError> {
+async fn log_in(State(shared): App, Body(body): Body<Credentials>) -> Result<Response, ApiError> {
     match accounts::log_in(&shared.pool, &body.name, &body.password).await? {
         None => Err(refuse(StatusCode::UNAUTHORIZED, "wrong name or password")),
         Some(token) => {
@@ -410,7 +470,7 @@ fn mark(person: bool, boss: bool) -> Option<&'static str> {
     }
 }
 
-async fn leaderboard(State(shared): App, Path(ladder): Path<String>) -> Answer {
+async fn leaderboard(State(shared): App, Address(ladder): Address<String>) -> Answer {
     known_ladder(&shared, &ladder)?;
     let rows: Vec<BoardRow> = sqlx::query_as(
         "SELECT bots.name, users.name, bots.builtin, versions.id, versions.number, ratings.mu, \
@@ -477,7 +537,11 @@ fn game_json(row: GameRow) -> Value {
     })
 }
 
-async fn games(State(shared): App, Path(ladder): Path<String>, Query(page): Query<Page>) -> Answer {
+async fn games(
+    State(shared): App,
+    Address(ladder): Address<String>,
+    Params(page): Params<Page>,
+) -> Answer {
     known_ladder(&shared, &ladder)?;
     let limit = page.limit.unwrap_or(100).clamp(1, 1000);
     let rows: Vec<GameRow> = sqlx::query_as(&format!(
@@ -494,7 +558,7 @@ async fn games(State(shared): App, Path(ladder): Path<String>, Query(page): Quer
     )))
 }
 
-async fn game(State(shared): App, Path(number): Path<i64>) -> Answer {
+async fn game(State(shared): App, Address(number): Address<i64>) -> Answer {
     let row: Option<GameRow> =
         sqlx::query_as(&format!("SELECT {GAME_COLUMNS} WHERE games.number = $1"))
             .bind(number)
@@ -504,7 +568,7 @@ async fn game(State(shared): App, Path(number): Path<i64>) -> Answer {
         .ok_or_else(|| not_found("game"))
 }
 
-async fn record(State(shared): App, Path(number): Path<i64>) -> Result<Response, ApiError> {
+async fn record(State(shared): App, Address(number): Address<i64>) -> Result<Response, ApiError> {
     let row: Option<(String,)> = sqlx::query_as("SELECT record FROM games WHERE number = $1")
         .bind(number)
         .fetch_optional(&shared.pool)
@@ -606,7 +670,7 @@ type BotRow = (
 async fn bot(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, name)): Path<(String, String)>,
+    Address((ladder, name)): Address<(String, String)>,
 ) -> Answer {
     let user = caller(&shared, &headers).await?;
     let row: Option<BotRow> = sqlx::query_as(
@@ -634,7 +698,7 @@ async fn bot(
     })))
 }
 
-async fn version(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Answer {
+async fn version(State(shared): App, headers: HeaderMap, Address(id): Address<i64>) -> Answer {
     let user = required(&shared, &headers).await?;
     let version: Option<Version> = sqlx::query_as(&format!(
         "SELECT {VERSION_COLUMNS} FROM versions WHERE id = $1"
@@ -663,8 +727,8 @@ struct Active {
 async fn choose_active(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, name)): Path<(String, String)>,
-    Json(body): Json<Active>,
+    Address((ladder, name)): Address<(String, String)>,
+    Body(body): Body<Active>,
 ) -> Answer {
     let user = required(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;
@@ -709,7 +773,7 @@ struct UploadQuery {
 async fn upload(
     State(shared): App,
     headers: HeaderMap,
-    Query(query): Query<UploadQuery>,
+    Params(query): Params<UploadQuery>,
     body: Bytes,
 ) -> Answer {
     let user = required(&shared, &headers).await?;
@@ -745,8 +809,8 @@ struct Pause {
 async fn pause(
     State(shared): App,
     headers: HeaderMap,
-    Path(ladder): Path<String>,
-    Json(body): Json<Pause>,
+    Address(ladder): Address<String>,
+    Body(body): Body<Pause>,
 ) -> Answer {
     admin(&shared, &headers).await?;
     known_ladder(&shared, &ladder)?;
@@ -761,7 +825,7 @@ async fn pause(
 async fn retire(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, name)): Path<(String, String)>,
+    Address((ladder, name)): Address<(String, String)>,
 ) -> Answer {
     admin(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;

@@ -6,11 +6,13 @@
 //! ladder they are queued as on any other and wait, as its own games do, until it resumes:
 //! the answer says so.
 
+use crate::address::Address;
 use crate::api::{not_found, refuse, required, ApiError};
+use crate::body::Body;
 use crate::scheduler::{self, Queued};
 use crate::store::{self, Tx};
 use crate::Shared;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -54,8 +56,8 @@ async fn playing_version(tx: &mut Tx<'_>, ladder: &str, name: &str) -> Result<i6
 async fn ask(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
-    Path(ladder): Path<String>,
-    Json(body): Json<Ask>,
+    Address(ladder): Address<String>,
+    Body(body): Body<Ask>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     if shared.arena.ladder(&ladder).is_none() {

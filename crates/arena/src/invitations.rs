@@ -5,11 +5,13 @@
 //! Accepting begins the game ([`crate::people::begin`]): the sender moves first.
 
 use crate::accounts::User;
+use crate::address::Address;
 use crate::api::{not_found, refuse, required, ApiError};
+use crate::body::Body;
 use crate::people::{self, Sitter};
 use crate::store;
 use crate::Shared;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -61,7 +63,7 @@ struct Invite {
 async fn invite(
     State(shared): App,
     headers: HeaderMap,
-    Json(body): Json<Invite>,
+    Body(body): Body<Invite>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     if shared.arena.ladder(&body.ladder).is_none() {
@@ -188,7 +190,7 @@ async fn events(State(shared): App, headers: HeaderMap) -> Response {
 async fn act(
     State(shared): App,
     headers: HeaderMap,
-    Path((id, action)): Path<(i64, String)>,
+    Address((id, action)): Address<(i64, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     let mut tx = store::write(&shared.pool).await?;

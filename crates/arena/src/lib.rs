@@ -6,8 +6,10 @@
 //! ladders are.
 
 pub mod accounts;
+pub mod address;
 pub mod api;
 pub mod archive;
+pub mod body;
 pub mod client;
 pub mod friendly;
 pub mod invitations;

@@ -3,9 +3,10 @@
 //! game viewer of `referee serve`, fed here from the arena's records. A bot's stderr is its
 //! owner's: the viewer's data leaves out the stderr of a side the caller does not own.
 
+use crate::address::Address;
 use crate::api::{caller, ApiError};
 use crate::{ladder, Shared};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -184,7 +185,7 @@ async fn live_view(game: crate::live::LiveGame) -> Option<Value> {
 async fn game(
     State(shared): App,
     headers: HeaderMap,
-    Path((source, number)): Path<(String, i64)>,
+    Address((source, number)): Address<(String, i64)>,
 ) -> Result<Response, ApiError> {
     // A game just over has left its live file and is being stored (a few milliseconds): asked
     // again meanwhile, it is found stored.
@@ -224,7 +225,7 @@ async fn game(
 
 async fn picture(
     State(shared): App,
-    Path((source, number, ply)): Path<(String, i64, usize)>,
+    Address((source, number, ply)): Address<(String, i64, usize)>,
 ) -> Result<Response, ApiError> {
     let svg = match wanted(&shared, &source, number).await? {
         Some(Wanted::Stored { ladder, number }) => {
@@ -273,7 +274,7 @@ fn folded() -> std::sync::MutexGuard<'static, std::collections::HashMap<String, 
 /// definition ([`ladder::apply`]): what its page plots.
 async fn history(
     State(shared): App,
-    Path((ladder_name, name)): Path<(String, String)>,
+    Address((ladder_name, name)): Address<(String, String)>,
 ) -> Result<Response, ApiError> {
     let versions: Vec<(i64, i64)> = sqlx::query_as(
         "SELECT versions.id, versions.number FROM versions JOIN bots ON bots.id = versions.bot_id \
@@ -371,7 +372,7 @@ async fn languages(State(shared): App) -> Result<Response, ApiError> {
 async fn stderr(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder, number, side)): Path<(String, i64, usize)>,
+    Address((ladder, number, side)): Address<(String, i64, usize)>,
 ) -> Result<Response, ApiError> {
     let viewed = viewed(&shared, &headers, &ladder, number).await?;
     let lines = viewed

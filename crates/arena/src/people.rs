@@ -16,13 +16,15 @@
 //! to that person only (anyone else gets 404).
 
 use crate::accounts::User;
+use crate::address::Address;
 use crate::api::{not_found, refuse, required, ApiError};
+use crate::body::Body;
 use crate::live::LiveGame;
 use crate::pages::LIVE;
 use crate::scheduler::{self, Claimed, FixedBot, Queued};
 use crate::store::{self, Pool, Tx};
 use crate::Shared;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -202,14 +204,14 @@ pub(crate) async fn person_version(
 async fn start(
     State(shared): App,
     headers: HeaderMap,
-    Path((ladder_name, bot_name)): Path<(String, String)>,
-    body: Option<Json<StartBody>>,
+    Address((ladder_name, bot_name)): Address<(String, String)>,
+    body: Option<Body<StartBody>>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     if shared.arena.ladder(&ladder_name).is_none() {
         return Err(not_found("ladder"));
     }
-    let (side, rated) = body.map_or((Side::First, true), |Json(body)| (body.side, body.rated));
+    let (side, rated) = body.map_or((Side::First, true), |Body(body)| (body.side, body.rated));
     let mut tx = store::write(&shared.pool).await?;
     let bot: Option<(i64, String, String)> = sqlx::query_as(
         "SELECT versions.id, versions.command, versions.protocol FROM bots \
@@ -424,7 +426,7 @@ async fn on_own_page(
 
 /// The page's state, with where the viewer shows the game (its live address, which leads to
 /// the game stored once it is): the page links to it when the game is over.
-async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+async fn state(State(shared): App, headers: HeaderMap, Address(id): Address<i64>) -> Response {
     match own_page(&shared, &headers, id).await {
         Ok((page, ladder)) => {
             let mut view = page.view();
@@ -440,7 +442,7 @@ async fn state(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> R
 async fn was_cut_off(
     State(shared): App,
     headers: HeaderMap,
-    Path(id): Path<i64>,
+    Address(id): Address<i64>,
 ) -> Result<Json<Value>, ApiError> {
     let user = required(&shared, &headers).await?;
     let (said, ladder) = cut_off(&shared.pool, id, user.id)
@@ -449,7 +451,7 @@ async fn was_cut_off(
     Ok(Json(json!({ "id": id, "ladder": ladder, "said": said })))
 }
 
-async fn events(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+async fn events(State(shared): App, headers: HeaderMap, Address(id): Address<i64>) -> Response {
     on_own_page(&shared, &headers, id, |page| {
         referee_web::server::change_events(page.changes()).into_response()
     })
@@ -459,17 +461,17 @@ async fn events(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> 
 async fn play_move(
     State(shared): App,
     headers: HeaderMap,
-    Path(id): Path<i64>,
+    Address(id): Address<i64>,
     body: String,
 ) -> Response {
     on_own_page(&shared, &headers, id, |page| answer(page.play_move(&body))).await
 }
 
-async fn resign(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+async fn resign(State(shared): App, headers: HeaderMap, Address(id): Address<i64>) -> Response {
     on_own_page(&shared, &headers, id, |page| answer(page.resign())).await
 }
 
-async fn draw(State(shared): App, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+async fn draw(State(shared): App, headers: HeaderMap, Address(id): Address<i64>) -> Response {
     on_own_page(&shared, &headers, id, |page| answer(page.accept_draw())).await
 }
 

@@ -3,6 +3,7 @@
 //! static report of `referee report`, and the pages' assets, compiled into the binary so that
 //! nothing is fetched at run time.
 
+pub mod address;
 pub mod assets;
 pub mod browser;
 pub(crate) mod library;

@@ -7,11 +7,12 @@
 //! by numbers only (see [`Library`]), and everything a bot wrote reaches the page as JSON text
 //! that the page shows as text, never as HTML.
 
+use crate::address::Address;
 use crate::assets;
 use crate::library::{Library, Place};
 use crate::replay;
 use crate::shield::{self, Shield, WebSettings};
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -243,7 +244,7 @@ fn game_view(place: &Place, number: u32) -> Option<replay::GameView> {
 
 async fn game(
     State(shared): State<AppState>,
-    Path((source, number)): Path<(String, u32)>,
+    Address((source, number)): Address<(String, u32)>,
 ) -> Response {
     let view =
         tokio::task::spawn_blocking(move || game_view(&find(&shared, &source, number)?, number))
@@ -258,7 +259,7 @@ async fn game(
 
 async fn picture(
     State(shared): State<AppState>,
-    Path((source, number, ply)): Path<(String, u32, usize)>,
+    Address((source, number, ply)): Address<(String, u32, usize)>,
 ) -> Response {
     let svg = tokio::task::spawn_blocking(move || {
         let view = game_view(&find(&shared, &source, number)?, number)?;
@@ -275,7 +276,7 @@ async fn picture(
 
 async fn download(
     State(shared): State<AppState>,
-    Path((source, number)): Path<(String, u32)>,
+    Address((source, number)): Address<(String, u32)>,
 ) -> Response {
     let exported = tokio::task::spawn_blocking(move || {
         let game = find(&shared, &source, number)?.stored()?;
@@ -306,7 +307,7 @@ async fn download(
     }
 }
 
-async fn tournament(State(shared): State<AppState>, Path(source): Path<String>) -> Response {
+async fn tournament(State(shared): State<AppState>, Address(source): Address<String>) -> Response {
     let standings = tokio::task::spawn_blocking(move || {
         let library = shared.library.lock().expect("never poisoned");
         let path = library.source(&source)?.journal.clone()?;

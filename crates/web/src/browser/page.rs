@@ -81,9 +81,12 @@ pub enum PlayRefused {
     /// The move is not legal here: the rules' words, as a bot would get them.
     #[error("{0}")]
     Illegal(String),
-    /// The opponent is to move, or the game is over.
+    /// The opponent is to move.
     #[error("it is not your turn")]
     NotYourTurn,
+    /// The game has ended: nothing more can be done in it.
+    #[error("the game is over")]
+    Over,
     /// The seat is not waiting for anything (the game has not begun or is over).
     #[error("no game is waiting for you")]
     NoGame,
@@ -176,6 +179,9 @@ impl PlayPage {
             None => (text, false),
         };
         let mut shown = self.state.shown.lock().expect("never poisoned");
+        if shown.as_ref().is_some_and(|(shown, _)| shown.over) {
+            return Err(PlayRefused::Over);
+        }
         let Some((shown, _)) = shown.as_mut().filter(|(shown, _)| shown.your_turn) else {
             return Err(PlayRefused::NotYourTurn);
         };
@@ -203,17 +209,28 @@ impl PlayPage {
 
     /// The person resigns.
     pub fn resign(&self) -> Result<(), PlayRefused> {
+        self.refuse_when_over()?;
         self.submit(Submission::Resign)
     }
 
     /// The person accepts the draw offered (nothing when none is).
     pub fn accept_draw(&self) -> Result<(), PlayRefused> {
+        self.refuse_when_over()?;
         self.submit(Submission::AcceptDraw)
     }
 
     /// A new value each time what the page shows changes.
     pub fn changes(&self) -> watch::Receiver<u64> {
         self.state.changes.subscribe()
+    }
+
+    /// [`PlayRefused::Over`] once the game has ended.
+    fn refuse_when_over(&self) -> Result<(), PlayRefused> {
+        let shown = self.state.shown.lock().expect("never poisoned");
+        match shown.as_ref().is_some_and(|(shown, _)| shown.over) {
+            true => Err(PlayRefused::Over),
+            false => Ok(()),
+        }
     }
 
     fn submit(&self, submission: Submission) -> Result<(), PlayRefused> {
@@ -299,7 +316,7 @@ fn router(page: PlayPage, shield: &Shield) -> Router {
 pub fn answer(taken: Result<(), PlayRefused>) -> Response {
     match taken {
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(refused @ PlayRefused::NoGame) => {
+        Err(refused @ (PlayRefused::NoGame | PlayRefused::Over)) => {
             (StatusCode::CONFLICT, refused.to_string()).into_response()
         }
         Err(refused) => (StatusCode::UNPROCESSABLE_ENTITY, refused.to_string()).into_response(),
@@ -391,6 +408,29 @@ mod tests {
             page.play_move("5 5").is_ok(),
             "the turn is still the person's"
         );
+    }
+
+    /// A move, a resignation or a draw after the game has ended is refused saying so (409):
+    /// a move was told 'it is not your turn', a resignation was taken (204) and went nowhere.
+    #[test]
+    fn after_the_game_nothing_is_taken_and_the_person_is_told_it_is_over() {
+        let page = PlayPage::detached();
+        let _answers = page.answers();
+        let game = GameSpec::from_words::<&str>("tictactoe", &[])
+            .unwrap()
+            .new_game();
+        your_turn_in(&page, game);
+        {
+            let mut shown = page.state.shown.lock().unwrap();
+            let shown = &mut shown.as_mut().unwrap().0;
+            shown.over = true;
+            shown.your_turn = false;
+        }
+        for refused in [page.play_move("1 1"), page.resign(), page.accept_draw()] {
+            assert_eq!(refused, Err(PlayRefused::Over));
+            let response = answer(refused);
+            assert_eq!(response.status(), StatusCode::CONFLICT);
+        }
     }
 
     /// Two tabs of one person (or a double click) move at once: one move is taken, the other
