@@ -570,6 +570,44 @@ mod tests {
         assert_eq!(cut_off(&pool, bots, 1).await.unwrap(), None);
     }
 
+    /// A game cut off by a restart keeps its number: the next game is not given it (it was,
+    /// and its page then said the new game had been cut off).
+    #[tokio::test]
+    async fn the_number_of_a_game_cut_off_is_not_given_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = store::open(dir.path()).await.unwrap();
+        let mut tx = store::write(&pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO ladders (name, paused) VALUES ('t', 0); \
+             INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        let ann = User {
+            id: 1,
+            name: "ann".into(),
+            is_admin: false,
+        };
+        let person = person_version(&mut tx, "t", &ann).await.unwrap();
+        let boss = FixedBot {
+            ladder: "t",
+            name: "random",
+            owner: None,
+            builtin: Some("random"),
+            state: "passed",
+            command: "random",
+        };
+        let boss = scheduler::ensure_fixed_bot(&mut tx, &boss).await.unwrap();
+        let game = scheduler::enqueue(&mut tx, &Queued::rated("t", person, boss), "playing")
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(recover(&pool).await.unwrap().len(), 1);
+        let mut tx = store::write(&pool).await.unwrap();
+        assert!(scheduler::next_scheduled_id(&mut tx).await.unwrap() > game);
+    }
+
     /// The games cut off are kept for a week, not for ever: a restart forgets those cut off
     /// longer ago (only a restart adds any), and keeps the others for their people's pages.
     #[tokio::test]
