@@ -261,13 +261,13 @@ impl<'a> Queued<'a> {
 /// The id of the queue's next game: never that of a game already stored (whose queue row is
 /// gone), since it names the game's record files too.
 pub(crate) async fn next_scheduled_id(tx: &mut Tx<'_>) -> Result<i64, sqlx::Error> {
-    // A game cut off by a restart is in neither table but still has its page and its
-    // invitation: its number is not given to another game.
+    // A game cut off by a restart is in neither table but still has its page (and its void
+    // invitation): its number, kept with it in `cut_off`, is not given to another game. (An
+    // invitation being accepted names the number this returns before its game is queued.)
     let (max,): (Option<i64>,) = sqlx::query_as(
         "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM scheduled \
          UNION ALL SELECT MAX(scheduled_id) AS m FROM games \
-         UNION ALL SELECT MAX(scheduled_id) AS m FROM cut_off \
-         UNION ALL SELECT MAX(game_id) AS m FROM invitations) AS ids",
+         UNION ALL SELECT MAX(scheduled_id) AS m FROM cut_off) AS ids",
     )
     .fetch_one(&mut **tx)
     .await?;
