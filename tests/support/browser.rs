@@ -135,24 +135,29 @@ impl Browser {
         self.until_within(script, Duration::from_secs(30))
     }
 
-    /// [`Browser::until`] for what takes longer than its 30 seconds (a bot's build).
+    /// [`Browser::until`] for what takes longer than its 30 seconds (a bot's build). A script
+    /// that throws is "not yet": the page may be drawing itself (an element it reads not there
+    /// for a moment, as once on a loaded machine); the last error is told if the wait ends.
     pub(crate) fn until_within(&self, script: &str, wait: Duration) -> Value {
         let deadline = Instant::now() + wait;
         loop {
-            let value = self.eval(script);
+            let value = self
+                .runtime
+                .block_on(self.client.execute(script, Vec::new()))
+                .map_err(|error| error.to_string());
             let falsy = match &value {
-                Value::Null => true,
-                Value::Bool(b) => !b,
-                Value::Number(n) => n.as_f64() == Some(0.0),
-                Value::String(s) => s.is_empty(),
-                _ => false,
+                Ok(Value::Null) | Err(_) => true,
+                Ok(Value::Bool(b)) => !b,
+                Ok(Value::Number(n)) => n.as_f64() == Some(0.0),
+                Ok(Value::String(s)) => s.is_empty(),
+                Ok(_) => false,
             };
             if !falsy {
-                return value;
+                return value.expect("not falsy");
             }
             if Instant::now() > deadline {
                 let page = self.eval("return document.body.innerText;");
-                panic!("waited in vain for: {script}\nthe page: {page}");
+                panic!("waited in vain for: {script} ({value:?})\nthe page: {page}");
             }
             std::thread::sleep(Duration::from_millis(50));
         }
