@@ -479,6 +479,36 @@ async fn draw(State(shared): App, headers: HeaderMap, Address(id): Address<i64>)
 mod tests {
     use super::*;
 
+    /// The ladder `t` and its user `ann` (id 1), made in `tx`: ann's version on it.
+    async fn ann_on_ladder_t(tx: &mut Tx<'_>) -> i64 {
+        sqlx::query(
+            "INSERT INTO ladders (name, paused) VALUES ('t', 0); \
+             INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)",
+        )
+        .execute(&mut **tx)
+        .await
+        .unwrap();
+        let ann = User {
+            id: 1,
+            name: "ann".into(),
+            is_admin: false,
+        };
+        person_version(tx, "t", &ann).await.unwrap()
+    }
+
+    /// The built-in bot `level` as a boss of ladder `t`, made in `tx`: its version.
+    async fn boss(tx: &mut Tx<'_>, level: &'static str) -> i64 {
+        let boss = FixedBot {
+            ladder: "t",
+            name: level,
+            owner: None,
+            builtin: Some(level),
+            state: "passed",
+            command: level,
+        };
+        scheduler::ensure_fixed_bot(tx, &boss).await.unwrap()
+    }
+
     /// A crash with a person's game and a bots' game in flight: at restart the person's is
     /// dropped (the person is gone) and the bots' goes back to the queue to be played again.
     #[tokio::test]
@@ -486,33 +516,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = store::open(dir.path()).await.unwrap();
         let mut tx = store::write(&pool).await.unwrap();
-        sqlx::query("INSERT INTO ladders (name, paused) VALUES ('t', 0)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        sqlx::query("INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
+        let person = ann_on_ladder_t(&mut tx).await;
         let ann = User {
             id: 1,
             name: "ann".into(),
             is_admin: false,
         };
-        let person = person_version(&mut tx, "t", &ann).await.unwrap();
         assert_eq!(person_version(&mut tx, "t", &ann).await.unwrap(), person);
-        let mut bosses = Vec::new();
-        for level in ["random", "greedy"] {
-            let boss = FixedBot {
-                ladder: "t",
-                name: level,
-                owner: None,
-                builtin: Some(level),
-                state: "passed",
-                command: level,
-            };
-            bosses.push(scheduler::ensure_fixed_bot(&mut tx, &boss).await.unwrap());
-        }
+        let bosses = [boss(&mut tx, "random").await, boss(&mut tx, "greedy").await];
         let theirs = scheduler::enqueue(&mut tx, &Queued::rated("t", person, bosses[0]), "playing")
             .await
             .unwrap();
@@ -577,28 +588,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = store::open(dir.path()).await.unwrap();
         let mut tx = store::write(&pool).await.unwrap();
-        sqlx::query(
-            "INSERT INTO ladders (name, paused) VALUES ('t', 0); \
-             INSERT INTO users (id, name, created_at) VALUES (1, 'ann', 0)",
-        )
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-        let ann = User {
-            id: 1,
-            name: "ann".into(),
-            is_admin: false,
-        };
-        let person = person_version(&mut tx, "t", &ann).await.unwrap();
-        let boss = FixedBot {
-            ladder: "t",
-            name: "random",
-            owner: None,
-            builtin: Some("random"),
-            state: "passed",
-            command: "random",
-        };
-        let boss = scheduler::ensure_fixed_bot(&mut tx, &boss).await.unwrap();
+        let person = ann_on_ladder_t(&mut tx).await;
+        let boss = boss(&mut tx, "random").await;
         let game = scheduler::enqueue(&mut tx, &Queued::rated("t", person, boss), "playing")
             .await
             .unwrap();
